@@ -1,0 +1,108 @@
+/// One option of a command, as the parser and `--help` both read it.
+public struct OptionSpec: Sendable {
+    public var name: String
+    /// The value's placeholder (`DIR`); nil for a flag.
+    public var value: String?
+    public var repeatable: Bool
+    public var help: String
+
+    public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.name = name
+        self.value = value
+        self.repeatable = repeatable
+        self.help = help
+    }
+}
+
+/// A subcommand: its name, what it does, its options and operands, and the code that runs it.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var summary: String
+    public var operands: String
+    public var options: [OptionSpec]
+    public var run: @Sendable (ParsedArguments, inout CommandIO) -> Int32
+
+    public init(name: String, summary: String, operands: String = "", options: [OptionSpec],
+                run: @escaping @Sendable (ParsedArguments, inout CommandIO) -> Int32) {
+        self.name = name
+        self.summary = summary
+        self.operands = operands
+        self.options = options + [OptionSpec("--help", help: "Show this help.")]
+        self.run = run
+    }
+
+    /// The usage line and option table, generated from the spec.
+    public func help(program: String = "pushbox") -> String {
+        let opts = options.map { "[\($0.name)\($0.value.map { " " + $0 } ?? "")]\($0.repeatable ? "…" : "")" }
+        var lines = ["Usage: \(program)\(name.isEmpty ? "" : " " + name) \(opts.joined(separator: " "))\(operands.isEmpty ? "" : " " + operands)", "", summary, "", "Options:"]
+        let labels = options.map { "  \($0.name)\($0.value.map { " " + $0 } ?? "")" }
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        for (label, option) in zip(labels, options) {
+            lines.append(label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.repeatable ? " (repeatable)" : ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What the parser found: flags, option values (in order) and operands.
+public struct ParsedArguments: Sendable {
+    public var flags: Set<String> = []
+    public var values: [String: [String]] = [:]
+    public var operands: [String] = []
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+}
+
+/// A command line that does not fit the table.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Parses arguments against a spec: `--name VALUE`, `--name=VALUE`, flags, `--` ending options,
+/// `-` as an operand (stdin).
+public func parseArguments(_ args: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var i = 0
+    var optionsEnded = false
+    while i < args.count {
+        let arg = args[i]
+        i += 1
+        if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
+            parsed.operands.append(arg)
+            continue
+        }
+        if arg == "--" { optionsEnded = true; continue }
+        var name = arg
+        var inline: String?
+        if let eq = arg.firstIndex(of: "=") {
+            name = String(arg[..<eq])
+            inline = String(arg[arg.index(after: eq)...])
+        }
+        if name == "-h" { name = "--help" }
+        guard let option = spec.options.first(where: { $0.name == name }) else {
+            let command = spec.name.isEmpty ? "pushbox" : "pushbox \(spec.name)"
+            throw UsageError(message: "unknown option \(name) for \(command); see \(command) --help")
+        }
+        if let placeholder = option.value {
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard i < args.count else { throw UsageError(message: "\(name) needs a value (\(placeholder))") }
+                value = args[i]
+                i += 1
+            }
+            if !option.repeatable, parsed.values[name] != nil {
+                throw UsageError(message: "\(name) may be given only once")
+            }
+            parsed.values[name, default: []].append(value)
+        } else {
+            if inline != nil { throw UsageError(message: "\(name) takes no value") }
+            parsed.flags.insert(name)
+        }
+    }
+    return parsed
+}

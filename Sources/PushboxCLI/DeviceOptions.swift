@@ -1,0 +1,38 @@
+import Foundation
+import Foundation
+import PushboxCore
+
+/// The simulated device and app that `--app` and `--lang` describe.
+struct Device {
+    static let defaultLanguages = ["en-US"]
+
+    var profile: AppProfile?
+    var languages: [String]
+
+    /// Reads `--app` (or the bundled sample app when `defaultApp` is set) and `--lang`.
+    static func from(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
+        var languages = Device.defaultLanguages
+        if let list = args.value("--lang") {
+            languages = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !languages.isEmpty else { throw UsageError(message: "--lang needs at least one language, e.g. --lang ko-KR,en") }
+        }
+        var directory = args.value("--app")
+        if directory == nil, defaultApp {
+            directory = ResourceLocator.sampleAppDirectory(environment: io.environment)
+            if directory == nil {
+                io.err("pushbox: note: the bundled sample app was not found; rendering without an app (set PUSHBOX_SAMPLES or pass --app DIR)")
+            }
+        }
+        guard let directory else { return Device(profile: nil, languages: languages) }
+        do {
+            return Device(profile: try AppProfile.load(directory: directory), languages: languages)
+        } catch {
+            throw UsageError(message: "--app: \(error)")
+        }
+    }
+
+    var validationContext: ValidationContext {
+        ValidationContext(bundleID: profile?.bundleID,
+                          deviceTopics: DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []))
+    }
+}

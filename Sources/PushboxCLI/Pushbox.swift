@@ -1,0 +1,73 @@
+import PushboxCore
+
+/// The `pushbox` command line: the subcommand table and the dispatcher.
+public enum Pushbox {
+    public static let version = "0.1.0"
+
+    /// Every subcommand; `pushbox --help` lists them from this table.
+    static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec]
+
+    /// `pushbox` with no subcommand: the bundled sample payloads, rendered as text (the TUI
+    /// takes this place when it lands).
+    static let root = CommandSpec(
+        name: "",
+        summary: "A terminal inbox that shows push notifications the way an iPhone would. With no command, renders the bundled sample payloads.",
+        options: RenderCommand.deviceOptions + [OptionSpec("--version", help: "Print the version.")],
+        run: { args, io in
+            if args.flag("--version") { io.out("pushbox \(version)"); return 0 }
+            guard let samples = ResourceLocator.samplesDirectory(environment: io.environment) else {
+                io.err("pushbox: the bundled sample-payloads folder was not found; set PUSHBOX_SAMPLES=DIR or run `pushbox render FILE…`")
+                return 1
+            }
+            return RenderCommand.render(files: ResourceLocator.samplePayloadFiles(in: samples), args: args, io: &io)
+        })
+
+    /// Runs the command line (without the program name); returns the exit status.
+    public static func main(_ arguments: [String], io: inout CommandIO) -> Int32 {
+        var args = arguments
+        var spec = root
+        if let first = args.first, !first.hasPrefix("-") {
+            if first == "help" {
+                let topic = args.dropFirst().first
+                guard let found = topic.map({ t in commands.first { $0.name == t } }) ?? .some(nil) else {
+                    io.err("pushbox: no command \(topic!); see pushbox --help")
+                    return 2
+                }
+                io.out(found?.help() ?? rootHelp())
+                return 0
+            }
+            guard let command = commands.first(where: { $0.name == first }) else {
+                io.err("pushbox: unknown command \(first); see pushbox --help")
+                return 2
+            }
+            spec = command
+            args.removeFirst()
+        }
+        do {
+            let parsed = try parseArguments(args, spec: spec)
+            if parsed.flag("--help") {
+                io.out(spec.name.isEmpty ? rootHelp() : spec.help())
+                return 0
+            }
+            if spec.name.isEmpty, !parsed.operands.isEmpty {
+                io.err("pushbox: unexpected \(parsed.operands[0]); to render files use pushbox render FILE…")
+                return 2
+            }
+            return spec.run(parsed, &io)
+        } catch {
+            io.err("pushbox: \(error)")
+            return 2
+        }
+    }
+
+    static func rootHelp() -> String {
+        var lines = [root.help(), "", "Commands:"]
+        let width = (commands.map(\.name.count).max() ?? 0) + 4
+        for command in commands {
+            lines.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines.append("")
+        lines.append("Run pushbox COMMAND --help for a command's options.")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,85 @@
+import PushboxCore
+
+/// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
+enum RenderCommand {
+    static let deviceOptions = [
+        OptionSpec("--app", value: "DIR", help: "The app folder (localizations, pushbox.json). Default: the bundled sample app."),
+        OptionSpec("--lang", value: "L1,L2,…", help: "The device's preferred languages, most preferred first. Default en-US."),
+    ]
+
+    static let spec = CommandSpec(
+        name: "render",
+        summary: "Show each payload as the device would: title, subtitle, body, badge, sound, category, thread, delivery and warnings.",
+        operands: "FILE…",
+        options: deviceOptions + [
+            OptionSpec("--json", help: "One JSON object per input file per line, in input order."),
+            OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "An APNs request header, e.g. apns-push-type:alert."),
+            OptionSpec("--token", value: "HEX", help: "The device token, checked as APNs checks /3/device/<token>."),
+        ],
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        guard !args.operands.isEmpty else {
+            io.err("pushbox render: no files given (use - for stdin); see pushbox render --help")
+            return 2
+        }
+        return render(files: args.operands, args: args, io: &io)
+    }
+
+    /// Renders files; exit 0 when every file could be read (a rejected payload is a result, not a failure).
+    static func render(files: [String], args: ParsedArguments, io: inout CommandIO) -> Int32 {
+        let input: PayloadInput
+        let device: Device
+        do {
+            input = try PayloadInput(arguments: args)
+            device = try Device.from(args, defaultApp: true, io: io)
+        } catch {
+            io.err("pushbox render: \(error)")
+            return 2
+        }
+        let renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages)
+        var status: Int32 = 0
+        for path in files {
+            switch input.read(path, io: io) {
+            case .failure(let error):
+                status = 1
+                io.err("pushbox render: \(error.message)")
+            case .success(let raw):
+                let note = renderer.render(raw)
+                if args.flag("--json") {
+                    io.out(JSONWriter.compact(note.json))
+                } else {
+                    io.out(text(note))
+                }
+            }
+        }
+        return status
+    }
+
+    /// A notification as a few lines of plain text, every payload string sanitized.
+    static func text(_ n: RenderedNotification) -> String {
+        func clean(_ s: String) -> String { TerminalText.sanitize(s) }
+        var lines = ["── \(clean(n.file ?? "-")) · \(n.delivered.rawValue)\(n.language.map { " · " + $0 } ?? "")"]
+        if n.delivered == .rejected {
+            lines.append("   \(n.status == 200 ? "" : "\(n.status) ")\(n.reason ?? ""): \(clean(n.detail ?? ""))")
+        } else {
+            if let t = n.title { lines.append("   title:    \(clean(t))") }
+            if let s = n.subtitle { lines.append("   subtitle: \(clean(s))") }
+            if let b = n.body {
+                let bodyLines = TerminalText.sanitize(b, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+                lines.append("   body:     \(bodyLines.first.map(String.init) ?? "")")
+                lines += bodyLines.dropFirst().map { "             \($0)" }
+            }
+            if n.title == nil && n.subtitle == nil && n.body == nil { lines.append("   (no alert text)") }
+            var facts: [String] = []
+            if let badge = n.badge { facts.append("badge \(badge)") }
+            if let sound = n.sound { facts.append("sound \(clean(sound))") }
+            if let category = n.category { facts.append("category \(clean(category))") }
+            if let thread = n.threadId { facts.append("thread \(clean(thread))") }
+            if let level = n.interruptionLevel { facts.append(level) }
+            if !facts.isEmpty { lines.append("   " + facts.joined(separator: " · ")) }
+        }
+        for w in n.warnings { lines.append("   warning: \(clean(w))") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The app pushbox simulates, from `pushbox.json` in the app folder (all fields optional).
+///
+/// ```json
+/// { "name": "Sample", "bundleId": "dev.pushbox.sample", "developmentRegion": "en",
+///   "fcmTopics": ["NewsApp"] }
+/// ```
+public struct AppProfile: Sendable, Equatable {
+    public static let fileName = "pushbox.json"
+
+    /// The folder the profile and the app's localizations live in.
+    public var directory: String
+    public var name: String
+    public var bundleID: String?
+    public var developmentRegion: String
+    public var fcmTopics: [String]
+
+    public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
+        self.directory = directory
+        self.name = name
+        self.bundleID = bundleID
+        self.developmentRegion = developmentRegion
+        self.fcmTopics = fcmTopics
+    }
+
+    /// A problem in `pushbox.json`, with the path of the bad field.
+    public struct LoadError: Error, Sendable, CustomStringConvertible {
+        public var file: String
+        public var path: String
+        public var message: String
+        public var description: String { "\(file): \(path.isEmpty ? "" : path + ": ")\(message)" }
+    }
+
+    /// Loads the profile of an app folder; a folder without `pushbox.json` gets the defaults.
+    public static func load(directory: String) throws(LoadError) -> AppProfile {
+        let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
+        var profile = AppProfile(directory: directory, name: folderName)
+        let file = (directory as NSString).appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            var isDir: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) || !isDir.boolValue {
+                throw LoadError(file: directory, path: "", message: "no such app folder")
+            }
+            return profile
+        }
+        let root: JSONObject
+        do {
+            guard let object = try JSONParser.parse(Array(data)).objectValue else {
+                throw LoadError(file: file, path: "", message: "the profile must be a JSON object")
+            }
+            root = object
+        } catch let error as JSONParseError {
+            throw LoadError(file: file, path: "", message: error.description)
+        } catch let error as LoadError {
+            throw error
+        } catch {
+            throw LoadError(file: file, path: "", message: "\(error)")
+        }
+        func string(_ key: String) throws(LoadError) -> String? {
+            guard let v = root[key] else { return nil }
+            guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
+            return s
+        }
+        let known = ["name", "bundleId", "developmentRegion", "fcmTopics"]
+        for key in root.keys where !known.contains(key) {
+            throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
+        }
+        if let name = try string("name") { profile.name = name }
+        profile.bundleID = try string("bundleId")
+        if let region = try string("developmentRegion") { profile.developmentRegion = region }
+        if let topics = root["fcmTopics"] {
+            guard let array = topics.arrayValue else {
+                throw LoadError(file: file, path: "fcmTopics", message: "must be an array of strings, not \(topics.typeDescription)")
+            }
+            for (i, topic) in array.enumerated() {
+                guard let name = topic.stringValue, TopicCondition.isValidTopicName(name) else {
+                    throw LoadError(file: file, path: "fcmTopics[\(i)]", message: "must be a topic name (letters, digits and -_.~%)")
+                }
+                profile.fcmTopics.append(name)
+            }
+        }
+        return profile
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Finds the bundled samples wherever pushbox is started from: beside the executable (walking
+/// up from `.build/<triple>/release/`), then from the working directory upward.
+/// `PUSHBOX_SAMPLES` overrides both.
+public enum ResourceLocator {
+    public static let samplesFolderName = "sample-payloads"
+    public static let sampleAppFolderName = "SampleApp"
+
+    /// The `sample-payloads` folder, or nil when it cannot be found.
+    public static func samplesDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let override = environment["PUSHBOX_SAMPLES"], !override.isEmpty { return override }
+        var starts: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append((exe as NSString).deletingLastPathComponent)
+        }
+        starts.append(FileManager.default.currentDirectoryPath)
+        for start in starts {
+            var dir = start
+            while true {
+                let candidate = (dir as NSString).appendingPathComponent(samplesFolderName)
+                if FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(sampleAppFolderName)) {
+                    return candidate
+                }
+                let parent = (dir as NSString).deletingLastPathComponent
+                if parent == dir || parent.isEmpty { break }
+                dir = parent
+            }
+        }
+        return nil
+    }
+
+    /// The bundled sample app folder (the default `--app`).
+    public static func sampleAppDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        samplesDirectory(environment: environment).map { ($0 as NSString).appendingPathComponent(sampleAppFolderName) }
+    }
+
+    /// The sample payload files (`.json`, `.apns`) at the top of the samples folder, sorted.
+    public static func samplePayloadFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "index.json" }
+            .sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+    }
+}

@@ -1,0 +1,107 @@
+/// A JSON value as pushbox reads it: objects keep their key order (and duplicates, so
+/// that validation can flag them); numbers keep their literal text.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// The number's literal text, exactly as sent (`10`, `1.0`, `-3e2`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The value as a string when it is one.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The value as a Double when it is a number.
+    public var doubleValue: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
+
+    /// The value as an Int when it is a number with an integral value.
+    public var intValue: Int? {
+        guard case .number(let text) = self else { return nil }
+        if let i = Int(text) { return i }
+        if let d = Double(text), d.rounded() == d, abs(d) < 9e15 { return Int(d) }
+        return nil
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The JSON type's name as a user reads it in a message ("a string", "an object").
+    public var typeDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A JSON object with its keys in the order sent. Lookup returns the last occurrence of a
+/// key, which is what Foundation's parser (and so an iOS app) keeps.
+public struct JSONObject: Sendable, Equatable {
+    public var entries: [(key: String, value: JSONValue)]
+
+    public init(_ entries: [(key: String, value: JSONValue)] = []) {
+        self.entries = entries
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for entry in entries.reversed() where entry.key == key { return entry.value }
+            return nil
+        }
+        set {
+            // Replace in place (keeping the key's position) or append a new key.
+            guard let newValue else { entries.removeAll { $0.key == key }; return }
+            if let i = entries.lastIndex(where: { $0.key == key }) {
+                entries[i].value = newValue
+                entries = entries.enumerated().filter { $0.offset == i || $0.element.key != key }.map(\.element)
+            } else {
+                entries.append((key, newValue))
+            }
+        }
+    }
+
+    public var keys: [String] { entries.map(\.key) }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Keys that occur more than once, each named once, in order of first repetition.
+    public var duplicateKeys: [String] {
+        var seen = Set<String>(), repeated: [String] = []
+        for entry in entries where !seen.insert(entry.key).inserted && !repeated.contains(entry.key) {
+            repeated.append(entry.key)
+        }
+        return repeated
+    }
+
+    /// The value at a dotted key path such as `aps.data.subsMsgTitleKey`.
+    public func value(atPath path: String) -> JSONValue? {
+        var current: JSONValue = .object(self)
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let object = current.objectValue, let next = object[String(component)] else { return nil }
+            current = next
+        }
+        return current
+    }
+}

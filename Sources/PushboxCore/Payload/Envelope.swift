@@ -1,0 +1,102 @@
+import Foundation
+
+/// Where a payload came from.
+public enum PayloadSource: String, Sendable, Codable, CaseIterable {
+    case socket, folder, send, replay
+    case commandLine = "command-line"
+}
+
+/// The APNs request headers of one push, as sent (strings, unvalidated).
+///
+/// Names are matched case-insensitively, as HTTP/2 header names are lowercase on the wire.
+public struct PushHeaders: Sendable, Equatable {
+    public static let pushType = "apns-push-type"
+    public static let id = "apns-id"
+    public static let expiration = "apns-expiration"
+    public static let priority = "apns-priority"
+    public static let topic = "apns-topic"
+    public static let collapseID = "apns-collapse-id"
+    /// Headers APNs knows; other `apns-*` names draw a warning.
+    public static let known: [String] = [pushType, id, expiration, priority, topic, collapseID]
+
+    /// Every header in the order given, names lowercased.
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+
+    public init(_ fields: [(String, String)]) {
+        for (name, value) in fields { add(name, value) }
+    }
+
+    public static func == (lhs: PushHeaders, rhs: PushHeaders) -> Bool {
+        lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+    }
+
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name.lowercased(), value))
+    }
+
+    /// Sets a header, replacing any earlier value of it.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every value of a header.
+    public mutating func remove(_ name: String) {
+        let lower = name.lowercased()
+        fields.removeAll { $0.name == lower }
+    }
+
+    /// The value of a header (the last one given).
+    public subscript(name: String) -> String? {
+        let lower = name.lowercased()
+        return fields.last { $0.name == lower }?.value
+    }
+
+    /// Names given more than once (APNs answers DuplicateHeaders).
+    public var duplicateNames: [String] {
+        var seen = Set<String>(), repeated: [String] = []
+        for f in fields where !seen.insert(f.name).inserted && !repeated.contains(f.name) { repeated.append(f.name) }
+        return repeated
+    }
+
+    /// Parses `NAME:VALUE` as given to `--header`; nil when there is no colon or no name.
+    public static func parseField(_ text: String) -> (String, String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : (name, value)
+    }
+}
+
+/// Everything known about a push besides its body.
+public struct Envelope: Sendable, Equatable {
+    public var source: PayloadSource
+    public var receivedAt: Date
+    public var headers: PushHeaders
+    /// The device token from `/3/device/<token>` (or `--token`), as sent.
+    public var deviceToken: String?
+    /// The file the payload was read from, when it came from one.
+    public var fileName: String?
+
+    public init(source: PayloadSource, receivedAt: Date = Date(), headers: PushHeaders = PushHeaders(),
+                deviceToken: String? = nil, fileName: String? = nil) {
+        self.source = source
+        self.receivedAt = receivedAt
+        self.headers = headers
+        self.deviceToken = deviceToken
+        self.fileName = fileName
+    }
+}
+
+/// A payload exactly as received: the bytes are kept untouched so nothing is ever lost.
+public struct RawPayload: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var envelope: Envelope
+
+    public init(bytes: [UInt8], envelope: Envelope) {
+        self.bytes = bytes
+        self.envelope = envelope
+    }
+}

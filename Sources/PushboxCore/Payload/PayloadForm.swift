@@ -1,0 +1,41 @@
+/// The three shapes a body can take; each is turned into the APNs payload an iPhone receives.
+public enum PayloadForm: Sendable, Equatable {
+    /// A plain APNs payload (`{"aps": …}` plus custom keys).
+    case apns
+    /// An Xcode Simulator `.apns` file: the payload plus the target app's bundle id.
+    case simulator(targetBundle: String)
+    /// A Firebase Cloud Messaging HTTP v1 message, wrapped in `{"message": …}` or bare.
+    case fcm(wrapped: Bool)
+
+    public var name: String {
+        switch self {
+        case .apns: return "APNs payload"
+        case .simulator: return "Simulator .apns file"
+        case .fcm: return "FCM message"
+        }
+    }
+
+    /// The top-level key of an Xcode Simulator push file.
+    public static let simulatorTargetKey = "Simulator Target Bundle"
+    /// Top-level keys of an FCM HTTP v1 `Message`.
+    static let fcmMessageKeys: Set<String> = [
+        "name", "data", "notification", "android", "webpush", "apns", "fcm_options",
+        "token", "topic", "condition",
+    ]
+
+    /// Decides the form from the document's top-level keys.
+    ///
+    /// `aps` at the top always means APNs; `{"message": {…}}` alone is FCM's request body; a
+    /// document made only of FCM message fields with a target or `apns` block is a bare message.
+    public static func detect(_ document: JSONObject) -> PayloadForm {
+        if let target = document[simulatorTargetKey]?.stringValue { return .simulator(targetBundle: target) }
+        if document["aps"] != nil { return .apns }
+        if document.keys == ["message"], document["message"]?.objectValue != nil { return .fcm(wrapped: true) }
+        let keys = Set(document.keys)
+        if !keys.isEmpty, keys.isSubset(of: fcmMessageKeys),
+           !keys.isDisjoint(with: ["token", "topic", "condition", "apns", "notification"]) {
+            return .fcm(wrapped: false)
+        }
+        return .apns
+    }
+}

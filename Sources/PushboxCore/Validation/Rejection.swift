@@ -1,0 +1,69 @@
+/// APNs' answer to a push it refuses: the HTTP status and the `reason` string of
+/// platform-behavior.md §1 (or FCM's `INVALID_ARGUMENT` for a malformed FCM message), plus
+/// pushbox's own explanation for the person who sent it.
+public struct Rejection: Error, Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+    /// What exactly was wrong, in words.
+    public var detail: String
+
+    public init(status: Int, reason: String, detail: String) {
+        self.status = status
+        self.reason = reason
+        self.detail = detail
+    }
+
+    public init(_ reason: APNsReason, _ detail: String) {
+        self.init(status: reason.status, reason: reason.rawValue, detail: detail)
+    }
+}
+
+/// The reasons APNs gives, with the status each comes with.
+public enum APNsReason: String, Sendable, CaseIterable {
+    case badCollapseId = "BadCollapseId"
+    case badDeviceToken = "BadDeviceToken"
+    case badExpirationDate = "BadExpirationDate"
+    case badMessageId = "BadMessageId"
+    case badPriority = "BadPriority"
+    case badTopic = "BadTopic"
+    case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
+    case duplicateHeaders = "DuplicateHeaders"
+    case idleTimeout = "IdleTimeout"
+    case invalidPushType = "InvalidPushType"
+    case missingDeviceToken = "MissingDeviceToken"
+    case missingTopic = "MissingTopic"
+    case payloadEmpty = "PayloadEmpty"
+    case topicDisallowed = "TopicDisallowed"
+    case badPath = "BadPath"
+    case methodNotAllowed = "MethodNotAllowed"
+    case payloadTooLarge = "PayloadTooLarge"
+    case tooManyRequests = "TooManyRequests"
+    case internalServerError = "InternalServerError"
+    case serviceUnavailable = "ServiceUnavailable"
+
+    public var status: Int {
+        switch self {
+        case .badPath: return 404
+        case .methodNotAllowed: return 405
+        case .payloadTooLarge: return 413
+        case .tooManyRequests: return 429
+        case .internalServerError: return 500
+        case .serviceUnavailable: return 503
+        default: return 400
+        }
+    }
+}
+
+/// A warning about something APNs accepts but a device mishandles. `code` is stable (tests
+/// and scripts match on it); `message` is for people.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public init(_ code: String, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

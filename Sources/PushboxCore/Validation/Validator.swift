@@ -1,0 +1,156 @@
+/// What validation needs to know about the simulated device and its app.
+public struct ValidationContext: Sendable {
+    /// The app's bundle id, from its profile; topic rules apply only when it is known.
+    public var bundleID: String?
+    /// The FCM topics the device subscribes to (its language topic included).
+    public var deviceTopics: Set<String>
+    /// JSON nesting limit; deeper bodies are refused.
+    public var maxDepth: Int
+
+    public init(bundleID: String? = nil, deviceTopics: Set<String> = [], maxDepth: Int = JSONParser.defaultMaxDepth) {
+        self.bundleID = bundleID
+        self.deviceTopics = deviceTopics
+        self.maxDepth = maxDepth
+    }
+}
+
+/// A payload that passed validation, in the shape the device receives.
+public struct ValidatedPayload: Sendable, Equatable {
+    public var form: PayloadForm
+    /// The APNs payload the iPhone receives (for FCM, the mapped one; for `.apns`, without the
+    /// Simulator key).
+    public var payload: JSONObject
+    public var aps: JSONObject
+    /// The request headers in force (the request's, plus FCM's `apns.headers`).
+    public var headers: PushHeaders
+    /// The push type given, or the one APNs infers.
+    public var pushType: PushType
+    public var fcm: FCMMessage?
+}
+
+/// Whether the simulated device is among the message's recipients (FCM topics and conditions).
+public enum Targeting: Sendable, Equatable {
+    case device
+    /// Valid, but not for this device; the detail says why.
+    case notTargeted(String)
+}
+
+/// The outcome of validating one payload: APNs' answer, warnings, and the payload as delivered.
+public struct ValidationReport: Sendable {
+    public var rejection: Rejection?
+    public var warnings: [Diagnostic]
+    public var validated: ValidatedPayload?
+    public var targeting: Targeting
+
+    public var ok: Bool { rejection == nil }
+    /// The HTTP status APNs would answer.
+    public var status: Int { rejection?.status ?? 200 }
+}
+
+/// Validates payloads exactly as APNs answers them (platform-behavior.md §1, §8, §9).
+public enum Validator {
+    public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
+        var warnings: [Diagnostic] = []
+        func rejected(_ r: Rejection) -> ValidationReport {
+            ValidationReport(rejection: r, warnings: warnings, validated: nil, targeting: .device)
+        }
+        var headers = raw.envelope.headers
+        for field in headers.fields where field.name.hasPrefix("apns-") && !PushHeaders.known.contains(field.name) {
+            warnings.append(Diagnostic("unknown-header", "\(field.name) is not an APNs header; APNs ignores it"))
+        }
+        if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
+        let limit = PushType(rawValue: headers[PushHeaders.pushType] ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
+
+        let document: JSONObject
+        switch readDocument(raw.bytes, limit: limit, maxDepth: context.maxDepth) {
+        case .failure(let r): return rejected(r)
+        case .success(let d): document = d
+        }
+
+        let form = PayloadForm.detect(document)
+        var payload = document
+        var fcm: FCMMessage?
+        var targeting = Targeting.device
+        switch form {
+        case .apns:
+            break
+        case .simulator(let target):
+            payload[PayloadForm.simulatorTargetKey] = nil
+            if let bundle = context.bundleID, target != bundle {
+                return rejected(Rejection(.deviceTokenNotForTopic, "the file's Simulator Target Bundle is \(target), but this device's app is \(bundle)"))
+            }
+        case .fcm(let wrapped):
+            let messageObject = wrapped ? document["message"]!.objectValue! : document
+            do {
+                let message = try FCMMessage(messageObject)
+                targeting = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics)
+                for (name, value) in message.apnsHeaders where headers[name] == nil { headers.add(name, value) }
+                if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
+                payload = message.apnsPayloadForDevice()
+                fcm = message
+            } catch {
+                return rejected(error)
+            }
+            let size = JSONWriter.compact(.object(payload)).utf8.count
+            if size > limit {
+                return rejected(Rejection(.payloadTooLarge, "the APNs payload FCM sends for this message is \(size) bytes; the limit is \(limit)"))
+            }
+        }
+
+        let aps: JSONObject
+        switch PayloadRules.aps(of: payload) {
+        case .success(let a): aps = a
+        case .failure(let r):
+            guard fcm != nil, payload["aps"] == nil else { return rejected(r) }
+            // An FCM data message reaches an iPhone through FCM's own channel, not as a notification.
+            aps = JSONObject()
+            warnings.append(Diagnostic("fcm-data-only", "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
+        }
+        let pushType = PushType(rawValue: headers[PushHeaders.pushType] ?? "") ?? PushType.inferred(from: aps)
+
+        if let bundle = context.bundleID {
+            var topic = headers[PushHeaders.topic]
+            if topic == nil, case .simulator(let target) = form { topic = target }
+            let requireTopic = raw.envelope.source == .socket || raw.envelope.source == .send
+            if let r = HeaderRules.checkTopic(topic, bundleID: bundle, pushType: pushType, requireTopic: requireTopic) {
+                return rejected(r)
+            }
+        }
+
+        warnings += PayloadRules.warnings(payload: payload, aps: aps, pushType: pushType, priority: headers[PushHeaders.priority])
+        if let fcm { warnings += FCMRules.warnings(fcm, aps: aps) }
+        let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
+        return ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
+    }
+
+    /// Reads the body as a JSON object, refusing what APNs refuses.
+    ///
+    /// APNs has no reason for a body it cannot read; the legacy binary API answered such a body
+    /// with "missing payload", whose HTTP/2 successor is PayloadEmpty, so pushbox answers
+    /// PayloadEmpty and says exactly what was wrong.
+    static func readDocument(_ bytes: [UInt8], limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return .failure(Rejection(.payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace"))
+        }
+        if bytes.count > limit {
+            return .failure(Rejection(.payloadTooLarge, "the body is \(bytes.count) bytes; the limit is \(limit)"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            let what: String
+            switch error.kind {
+            case .syntax: what = "not valid JSON"
+            case .invalidUTF8: what = "not valid UTF-8"
+            case .nulByte: what = "refused: it holds a NUL byte"
+            case .tooDeep: what = "refused: nested too deeply"
+            }
+            return .failure(Rejection(.payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read"))
+        }
+        guard let object = value.objectValue else {
+            return .failure(Rejection(.payloadEmpty, "the body is \(value.typeDescription), not a JSON object; APNs answers PayloadEmpty for it"))
+        }
+        return .success(object)
+    }
+}
