@@ -8,6 +8,8 @@ struct Device {
 
     var profile: AppProfile?
     var languages: [String]
+    /// Whether `--app` or `--lang` described a device (else FCM targeting is not judged).
+    var described = true
 
     /// Reads `--app` (or the bundled sample app when `defaultApp` is set) and `--lang`.
     static func from(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
@@ -23,7 +25,9 @@ struct Device {
                 io.err("pushbox: note: the bundled sample app was not found; rendering without an app (set PUSHBOX_SAMPLES or pass --app DIR)")
             }
         }
-        guard let directory else { return Device(profile: nil, languages: languages) }
+        guard let directory else {
+            return Device(profile: nil, languages: languages, described: defaultApp || args.value("--lang") != nil)
+        }
         do {
             return Device(profile: try AppProfile.load(directory: directory), languages: languages)
         } catch {
@@ -33,6 +37,6 @@ struct Device {
 
     var validationContext: ValidationContext {
         ValidationContext(bundleID: profile?.bundleID,
-                          deviceTopics: DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []))
+                          deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
     }
 }

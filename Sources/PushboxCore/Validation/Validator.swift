@@ -2,12 +2,13 @@
 public struct ValidationContext: Sendable {
     /// The app's bundle id, from its profile; topic rules apply only when it is known.
     public var bundleID: String?
-    /// The FCM topics the device subscribes to (its language topic included).
-    public var deviceTopics: Set<String>
+    /// The FCM topics the device subscribes to (its language topic included); nil when no
+    /// device is described, and FCM targeting is then not judged.
+    public var deviceTopics: Set<String>?
     /// JSON nesting limit; deeper bodies are refused.
     public var maxDepth: Int
 
-    public init(bundleID: String? = nil, deviceTopics: Set<String> = [], maxDepth: Int = JSONParser.defaultMaxDepth) {
+    public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
         self.bundleID = bundleID
         self.deviceTopics = deviceTopics
         self.maxDepth = maxDepth
@@ -83,7 +84,8 @@ public enum Validator {
             let messageObject = wrapped ? document["message"]!.objectValue! : document
             do {
                 let message = try FCMMessage(messageObject)
-                targeting = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics)
+                let verdict = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics ?? [])
+                if context.deviceTopics != nil { targeting = verdict }
                 for (name, value) in message.apnsHeaders where headers[name] == nil { headers.add(name, value) }
                 if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
                 payload = message.apnsPayloadForDevice()

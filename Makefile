@@ -1,0 +1,27 @@
+# pushbox: `make run` opens pushbox on the bundled sample app; `make test` runs every test.
+# Both install the Debian packages pushbox needs first (apt-get as root, else the sudo line).
+
+SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+# Debian packages the build, tests and runtime use; each C library is added with its shim.
+DEB_PACKAGES :=
+ARGS ?=
+
+.PHONY: run test deps build bench clean
+
+deps:
+	@scripts/install-deps.sh $(DEB_PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release --product pushbox
+
+run: build
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox" $(ARGS)
+
+test: deps
+	$(SWIFT) test
+
+bench: deps
+	$(SWIFT) run -c release pushbox-bench validate
+
+clean:
+	rm -rf .build
