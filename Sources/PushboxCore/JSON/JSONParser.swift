@@ -187,7 +187,7 @@ public struct JSONParser {
             }
             out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
         default:
-            index -= 1
+            index -= 2  // point at the backslash
             throw error(.syntax, "invalid escape \\\(describeByte(c))")
         }
     }

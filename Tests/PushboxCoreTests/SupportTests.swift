@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import PushboxCore
+
+@Suite("Terminal text, app profiles, headers")
+struct SupportTests {
+    @Test("escape sequences and control characters never pass through")
+    func sanitize() {
+        #expect(TerminalText.sanitize("a\u{1B}[2Jb") == "a^[[2Jb")
+        #expect(TerminalText.sanitize("\u{9B}31m\u{7F}\u{07}") == "<U+9B>31m^?^G")
+        #expect(TerminalText.sanitize("l1\nl2\tx") == "l1⏎l2 x")
+        #expect(TerminalText.sanitize("l1\nl2", keepNewlines: true) == "l1\nl2")
+        #expect(TerminalText.sanitize("한국어 😀 مرحبا") == "한국어 😀 مرحبا")
+        let cleaned = TerminalText.sanitize(String((0..<0x200).compactMap { Unicode.Scalar($0).map(Character.init) }))
+        #expect(!cleaned.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
+    @Test("the sample app's profile loads")
+    func sampleProfile() throws {
+        let p = try AppProfile.load(directory: TestPaths.samples + "/SampleApp")
+        #expect(p.bundleID == "dev.pushbox.sample")
+        #expect(p.fcmTopics == ["NewsApp"])
+        #expect(p.developmentRegion == "en")
+    }
+
+    @Test("a bad profile names the file and the field", arguments: [
+        (#"{"bundleId": 5}"#, "bundleId: must be a string"),
+        (#"{"bundleID": "x"}"#, "bundleID: unknown key"),
+        (#"{"fcmTopics": ["ok", "bad topic"]}"#, "fcmTopics[1]: must be a topic name"),
+        (#"{"fcmTopics": "NewsApp"}"#, "fcmTopics: must be an array"),
+        (#"{"name": "x",}"#, "line 1, column 14"),
+        (#"[]"#, "must be a JSON object"),
+    ])
+    func badProfile(text: String, message: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-profile-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/pushbox.json", atomically: true, encoding: .utf8)
+        #expect {
+            try AppProfile.load(directory: dir)
+        } throws: { error in
+            let description = "\(error)"
+            return description.contains(message) && description.contains("pushbox.json")
+        }
+    }
+
+    @Test("a folder without pushbox.json gets the defaults; a missing folder is an error")
+    func defaults() throws {
+        let p = try AppProfile.load(directory: FileManager.default.temporaryDirectory.path)
+        #expect(p.bundleID == nil)
+        #expect(p.developmentRegion == "en")
+        #expect(throws: AppProfile.LoadError.self) { try AppProfile.load(directory: "/nonexistent/pushbox-app") }
+    }
+
+    @Test("header fields parse as NAME:VALUE and match names in any case")
+    func headers() {
+        #expect(PushHeaders.parseField("apns-priority: 5")! == ("apns-priority", "5"))
+        #expect(PushHeaders.parseField("apns-id:a:b")! == ("apns-id", "a:b"))
+        #expect(PushHeaders.parseField("novalue") == nil)
+        #expect(PushHeaders.parseField(":x") == nil)
+        let h = PushHeaders([("APNS-Topic", "a")])
+        #expect(h["apns-topic"] == "a")
+    }
+
+    @Test("the sample folder is found from the working directory and from PUSHBOX_SAMPLES")
+    func locator() {
+        #expect(ResourceLocator.samplesDirectory(environment: ["PUSHBOX_SAMPLES": "/x"]) == "/x")
+        #expect(ResourceLocator.samplesDirectory(environment: [:]) != nil)
+    }
+}
