@@ -37,7 +37,8 @@ public enum Pushbox {
                 return 0
             }
             guard let command = commands.first(where: { $0.name == first }) else {
-                io.err("pushbox: unknown command \(first); see pushbox --help")
+                let looksLikeFile = first.contains(".") || first.contains("/")
+                io.err("pushbox: unknown command \(first); " + (looksLikeFile ? "to render files use pushbox render FILE…" : "see pushbox --help"))
                 return 2
             }
             spec = command

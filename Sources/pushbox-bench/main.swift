@@ -1,1 +1,60 @@
-print("placeholder")
+import Foundation
+import PushboxCore
+
+/// pushbox-bench: speed figures printed as rates and as ratios to a baseline measured in the
+/// same run, never asserted in tests. `pushbox-bench validate [COUNT]`.
+
+/// Runs `body` `rounds` times and returns the best wall time in seconds (the least disturbed run).
+func best(of rounds: Int, _ body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    var bestTime = Double.infinity
+    for _ in 0..<rounds {
+        let start = clock.now
+        body()
+        let (s, atto) = (clock.now - start).components
+        bestTime = min(bestTime, Double(s) + Double(atto) / 1e18)
+    }
+    return bestTime
+}
+
+func validateBenchmark(count: Int) {
+    let payloads = (0..<count).map { Array(SyntheticPayloads.make($0).utf8) }
+    let datas = payloads.map { Data($0) }
+    let raws = payloads.map { RawPayload(bytes: $0, envelope: Envelope(source: .commandLine)) }
+    let averageSize = payloads.reduce(0) { $0 + $1.count } / count
+    print("pushbox-bench validate: \(count) generated payloads, \(averageSize) bytes on average")
+
+    var sink = 0
+    let foundation = best(of: 3) {
+        for d in datas where (try? JSONSerialization.jsonObject(with: d)) != nil { sink &+= 1 }
+    }
+    let parseOnly = best(of: 3) {
+        for p in payloads where (try? JSONParser.parse(p)) != nil { sink &+= 1 }
+    }
+    let validate = best(of: 3) {
+        for r in raws where Validator.validate(r).ok { sink &+= 1 }
+    }
+    guard sink == count * 9 else {
+        print("error: not every generated payload passed (\(sink) of \(count * 9))")
+        exit(1)
+    }
+    func row(_ name: String, _ seconds: Double) {
+        let rate = Double(count) / seconds
+        let line = name.padding(toLength: 44, withPad: " ", startingAt: 0)
+        print("\(line)\(String(format: "%8.3f s  %10.0f payloads/s  %6.2f µs each  ratio %.2f×", seconds, rate, seconds / Double(count) * 1e6, seconds / foundation))")
+    }
+    row("baseline: JSONSerialization.jsonObject", foundation)
+    row("pushbox: strict JSON parse only", parseOnly)
+    row("pushbox: parse + validate (Validator)", validate)
+    print("target: validation at most 1.3× bare parsing → \(validate / foundation <= 1.3 ? "met" : "NOT met") (\(String(format: "%.2f", validate / foundation))×)")
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+switch args.first {
+case "validate":
+    let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
+    validateBenchmark(count: count)
+default:
+    print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
+    exit(args.isEmpty ? 0 : 2)
+}

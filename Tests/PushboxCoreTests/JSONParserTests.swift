@@ -94,7 +94,7 @@ struct JSONParserTests {
         var documents = try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples)
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
             .map { try Data(contentsOf: URL(fileURLWithPath: TestPaths.samples + "/" + $0)) }
-        for i in 0..<200 { documents.append(Data(GeneratedPayloads.make(i).utf8)) }
+        for i in 0..<200 { documents.append(Data(SyntheticPayloads.make(i).utf8)) }
         #expect(documents.count > 200)
         for data in documents {
             let ours = try JSONParser.parse(Array(data))
@@ -127,16 +127,5 @@ enum FoundationBridge {
             guard let t = theirs as? [String: Any], t.count == Set(o.keys).count else { return false }
             return o.keys.allSatisfy { k in t[k].map { matches(o[k]!, $0) } ?? false }
         }
-    }
-}
-
-/// Deterministic payloads of about 500 bytes, shaped like real pushes (shared with the benchmark's idea).
-enum GeneratedPayloads {
-    static func make(_ i: Int) -> String {
-        let names = ["Shelly", "Rick", "민지", "さくら", "Zoë", "Андрей", "محمد", "李雷"]
-        let name = names[i % names.count]
-        return """
-        {"aps":{"alert":{"title":"Message from \(name) #\(i)","subtitle":"Thread \(i % 7)","body":"Hey \(name), are we still on for \(i % 24):00? Reply when you can. \\u2615 \\"quoted\\" text, escapes \\n and numbers \(Double(i) / 8)"},"badge":\(i % 100),"sound":"default","thread-id":"chat-\(i % 13)","category":"MESSAGE","mutable-content":1,"interruption-level":"active","relevance-score":0.\(i % 10)},"sender":{"id":\(100000 + i),"name":"\(name)","verified":\(i % 2 == 0 ? "true" : "false")},"messageId":"m-\(i)","attachments":[{"url":"https://cdn.example.com/\(i).jpg","w":640,"h":480}],"extra":null}
-        """
     }
 }

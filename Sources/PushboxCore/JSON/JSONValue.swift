@@ -88,7 +88,17 @@ public struct JSONObject: Sendable, Equatable {
 
     /// Keys that occur more than once, each named once, in order of first repetition.
     public var duplicateKeys: [String] {
-        var seen = Set<String>(), repeated: [String] = []
+        // Payload objects are small: comparing pairs beats hashing every key.
+        guard entries.count > 1 else { return [] }
+        var repeated: [String] = []
+        if entries.count <= 16 {
+            for i in 1..<entries.count {
+                let key = entries[i].key
+                if !repeated.contains(key), entries[..<i].contains(where: { $0.key == key }) { repeated.append(key) }
+            }
+            return repeated
+        }
+        var seen = Set<String>()
         for entry in entries where !seen.insert(entry.key).inserted && !repeated.contains(entry.key) {
             repeated.append(entry.key)
         }

@@ -30,7 +30,7 @@ enum PayloadRules {
     /// Every warning for a payload sent with the given push type and priority.
     static func warnings(payload: JSONObject, aps: JSONObject, pushType: PushType, priority: String?) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        duplicateKeyWarnings(.object(payload), path: "", into: &out)
+        duplicateKeyWarnings(.object(payload), path: [], into: &out)
         alertWarnings(aps["alert"], into: &out)
         apsKeyWarnings(aps, into: &out)
         apsValueWarnings(aps, into: &out)
@@ -38,17 +38,29 @@ enum PayloadRules {
         return out
     }
 
-    private static func duplicateKeyWarnings(_ value: JSONValue, path: String, into out: inout [Diagnostic]) {
+    /// Warns about every repeated key, naming its path; the path is only spelled out for a warning.
+    private static func duplicateKeyWarnings(_ value: JSONValue, path: [String], into out: inout [Diagnostic]) {
         switch value {
         case .object(let object):
             for key in object.duplicateKeys {
-                out.append(Diagnostic("duplicate-key", "\(path.isEmpty ? "" : path + ".")\(key) appears more than once; which one a device keeps is not defined (pushbox uses the last)"))
+                out.append(Diagnostic("duplicate-key", "\((path + [key]).joined(separator: ".")) appears more than once; which one a device keeps is not defined (pushbox uses the last)"))
             }
             for entry in object.entries {
-                duplicateKeyWarnings(entry.value, path: path.isEmpty ? entry.key : path + "." + entry.key, into: &out)
+                switch entry.value {
+                case .object, .array: duplicateKeyWarnings(entry.value, path: path + [entry.key], into: &out)
+                default: break
+                }
             }
         case .array(let elements):
-            for (i, element) in elements.enumerated() { duplicateKeyWarnings(element, path: "\(path)[\(i)]", into: &out) }
+            for (i, element) in elements.enumerated() {
+                switch element {
+                case .object, .array:
+                    var elementPath = path.isEmpty ? [""] : path
+                    elementPath[elementPath.count - 1] += "[\(i)]"
+                    duplicateKeyWarnings(element, path: elementPath, into: &out)
+                default: break
+                }
+            }
         default:
             break
         }

@@ -1,0 +1,31 @@
+import Foundation
+@testable import PushboxCLI
+
+/// Runs the command line in-process and captures what it prints.
+struct CLIRun {
+    var status: Int32
+    var out: String
+    var err: String
+
+    var lines: [String] { out.split(separator: "\n").map(String.init) }
+
+    init(_ args: [String], stdin: String = "", environment: [String: String] = [:]) {
+        final class Box: @unchecked Sendable { var out = "", err = "" }
+        let box = Box()
+        var io = CommandIO(out: { box.out += $0 + "\n" }, err: { box.err += $0 + "\n" },
+                           readStdin: { Array(stdin.utf8) }, environment: environment)
+        status = Pushbox.main(args, io: &io)
+        out = box.out
+        err = box.err
+    }
+}
+
+enum CLIPaths {
+    static let projectRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let samples = projectRoot + "/sample-payloads"
+    static let app = samples + "/SampleApp"
+}

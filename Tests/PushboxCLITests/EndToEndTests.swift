@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Drives the built `pushbox` binary as a user would, from a folder outside the project.
+@Suite("The pushbox binary")
+struct EndToEndTests {
+    /// The binary beside the test bundle (`swift test` builds every product into the same folder).
+    static var binary: String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("pushbox").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    func run(_ args: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "the pushbox binary was not built beside the tests"))
+        process.arguments = args
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        var env = ProcessInfo.processInfo.environment
+        env["PUSHBOX_SAMPLES"] = nil
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test("started from another folder, pushbox finds and renders the bundled samples")
+    func defaultRun() throws {
+        let r = try run([])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("From the Simulator"))
+        #expect(r.out.contains("NotTargeted"))
+    }
+
+    @Test("validate reads stdin and sets the exit status")
+    func validate() throws {
+        #expect(try run(["validate", "-"], stdin: #"{"aps":{"alert":"x"}}"#).status == 0)
+        let bad = try run(["validate", "--json", "-"], stdin: "[]")
+        #expect(bad.status == 1)
+        #expect(bad.out.contains(#""reason":"PayloadEmpty""#))
+        let usage = try run(["validate", "--nope"])
+        #expect(usage.status == 2)
+        #expect(usage.err.contains("unknown option --nope"))
+    }
+}

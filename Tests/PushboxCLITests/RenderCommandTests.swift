@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import PushboxCore
+@testable import PushboxCLI
+
+@Suite("pushbox render")
+struct RenderCommandTests {
+    static let contractFields = ["title", "subtitle", "body", "language", "attachments", "category", "actions", "threadId",
+                                 "badge", "sound", "interruptionLevel", "delivered", "reason", "warnings", "trace"]
+
+    func objects(_ run: CLIRun) throws -> [JSONObject] {
+        try run.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+    }
+
+    @Test("--json gives one object per file, in input order, with every contract field")
+    func jsonContract() throws {
+        let files = ["06-alarm.json", "invalid/BadPriority.json", "01-game-invite.json"].map { CLIPaths.samples + "/" + $0 }
+        let run = CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", "ko-KR,en"] + files)
+        #expect(run.status == 0)
+        let notes = try objects(run)
+        #expect(notes.count == 3)
+        #expect(notes.map { $0["file"]?.stringValue } == files)
+        for note in notes {
+            for field in Self.contractFields { #expect(note[field] != nil, "missing \(field)") }
+        }
+        #expect(notes[0]["delivered"] == "original")
+        #expect(notes[0]["category"] == "ALARM")
+        #expect(notes[0]["interruptionLevel"] == "time-sensitive")
+        #expect(notes[0]["language"] == "ko-KR")
+        #expect(notes[1]["delivered"] == "rejected")
+        #expect(notes[1]["reason"] == "BadPriority")
+        #expect(notes[2]["badge"] == .number("3"))
+        #expect(notes[2]["threadId"] == "games")
+        let trace = try #require(notes[2]["trace"]?.arrayValue?.first?.objectValue)
+        #expect(trace["step"] == "validate")
+        #expect(trace["outcome"] == "accepted")
+    }
+
+    @Test("a string alert is the body; a dictionary gives title, subtitle and body")
+    func literalAlert() throws {
+        let s = try objects(CLIRun(["render", "--json", "-"], stdin: #"{"aps":{"alert":"Just a body","sound":{"name":"a.caf","critical":1}}}"#))[0]
+        #expect(s["title"] == .null)
+        #expect(s["body"] == "Just a body")
+        #expect(s["sound"] == "a.caf")
+        let d = try objects(CLIRun(["render", "--json", "-"], stdin: #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B"}}}"#))[0]
+        #expect([d["title"], d["subtitle"], d["body"]] == ["T", "S", "B"])
+    }
+
+    @Test("an FCM message for another language topic is not delivered to this device")
+    func fcmTargeting() throws {
+        let files = ["03-fcm-news-en.json", "04-fcm-news-fr.json"].map { CLIPaths.samples + "/" + $0 }
+        let en = try objects(CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", "en-US"] + files))
+        #expect(en.map { $0["delivered"]?.stringValue } == ["original", "rejected"])
+        #expect(en[0]["title"] == "Storm warning for the coast")
+        let fr = try objects(CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", "fr-FR"] + files))
+        #expect(fr.map { $0["delivered"]?.stringValue } == ["rejected", "original"])
+        #expect(fr[1]["title"] == "Alerte tempête sur la côte")
+    }
+
+    @Test("text output shows the notification and sanitizes payload text")
+    func text() {
+        let run = CLIRun(["render", "-"], stdin: #"{"aps":{"alert":{"title":"Hi \u001b]0;pwned\u0007","body":"line 1\nline 2"},"badge":2}}"#)
+        #expect(run.status == 0)
+        #expect(!run.out.contains("\u{1B}"))
+        #expect(!run.out.contains("\u{07}"))
+        #expect(run.out.contains("title:    Hi ^[]0;pwned^G"))
+        #expect(run.out.contains("body:     line 1\n             line 2"))
+        #expect(run.out.contains("badge 2"))
+    }
+
+    @Test("pushbox with no command renders every bundled sample")
+    func defaultRun() {
+        let run = CLIRun([], environment: ["PUSHBOX_SAMPLES": CLIPaths.samples])
+        #expect(run.status == 0)
+        let headers = run.lines.filter { $0.hasPrefix("── ") }
+        #expect(headers.count == ResourceLocator.samplePayloadFiles(in: CLIPaths.samples).count)
+        #expect(run.out.contains("From the Simulator"))
+    }
+
+    @Test("a broken --app profile is a clear usage error")
+    func badApp() {
+        let run = CLIRun(["render", "--app", "/nonexistent/app", "-"], stdin: "{}")
+        #expect(run.status == 2)
+        #expect(run.err.contains("no such app folder"))
+    }
+}
