@@ -1,3 +1,4 @@
+import Foundation
 import PushboxCore
 
 /// The `pushbox` command line: the subcommand table and the dispatcher.
@@ -19,7 +20,9 @@ public enum Pushbox {
                 io.err("pushbox: the bundled sample-payloads folder was not found; set PUSHBOX_SAMPLES=DIR or run `pushbox render FILE…`")
                 return 1
             }
-            return RenderCommand.render(files: ResourceLocator.samplePayloadFiles(in: samples), args: args, io: &io)
+            let cwd = FileManager.default.currentDirectoryPath + "/"
+            let files = ResourceLocator.samplePayloadFiles(in: samples).map { $0.hasPrefix(cwd) ? String($0.dropFirst(cwd.count)) : $0 }
+            return RenderCommand.render(files: files, args: args, io: &io)
         })
 
     /// Runs the command line (without the program name); returns the exit status.
