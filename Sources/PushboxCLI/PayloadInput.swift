@@ -36,13 +36,9 @@ struct PayloadInput {
             }
             bytes = Array(data)
         }
-        var headers = PushHeaders()
-        var deviceToken: String?
-        if path != "-", let sidecar = Self.sidecarFields(for: path) {
-            for (name, value) in sidecar {
-                if name.lowercased() == "device-token" { deviceToken = value } else { headers.add(name, value) }
-            }
-        }
+        let sidecar = path == "-" ? SidecarHeaders() : SidecarHeaders.beside(path) ?? SidecarHeaders()
+        var headers = sidecar.headers
+        var deviceToken = sidecar.deviceToken
         // Flags override the sidecar; a header repeated in flags stays a duplicate, as on the wire.
         let fromFlags = headerArguments.map { PushHeaders.parseField($0)! }
         for (name, _) in fromFlags { headers.remove(name) }
@@ -51,16 +47,5 @@ struct PayloadInput {
         let envelope = Envelope(source: .commandLine, headers: headers, deviceToken: deviceToken,
                                 fileName: path == "-" ? "-" : path)
         return .success(RawPayload(bytes: bytes, envelope: envelope))
-    }
-
-    /// The `name: value` lines of `NAME.headers` beside a payload file, if there is one.
-    static func sidecarFields(for path: String) -> [(String, String)]? {
-        let base = (path as NSString).deletingPathExtension
-        guard let text = try? String(contentsOfFile: base + ".headers", encoding: .utf8) else { return nil }
-        return text.split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
-            return PushHeaders.parseField(trimmed)
-        }
     }
 }

@@ -14,16 +14,18 @@ struct SampleTests {
     /// Reads a sample with its `NAME.headers` sidecar, as the command line does.
     static func load(_ path: String) throws -> RawPayload {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        var headers = PushHeaders()
-        var token: String?
-        let sidecar = (path as NSString).deletingPathExtension + ".headers"
-        if let text = try? String(contentsOfFile: sidecar, encoding: .utf8) {
-            for line in text.split(separator: "\n") {
-                guard let (name, value) = PushHeaders.parseField(String(line)) else { continue }
-                if name == "device-token" { token = value } else { headers.add(name, value) }
-            }
-        }
-        return RawPayload(bytes: bytes, envelope: Envelope(source: .commandLine, headers: headers, deviceToken: token, fileName: path))
+        let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
+        return RawPayload(bytes: bytes, envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
+    }
+
+    @Test("a .headers file gives headers and the device token, skipping comments and blank lines")
+    func sidecar() {
+        let s = SidecarHeaders(text: "# request head\napns-priority: 5\n\n  device-token: abcd  \nnot a header\n")
+        #expect(s.headers.fields.map(\.name) == ["apns-priority"])
+        #expect(s.headers["apns-priority"] == "5")
+        #expect(s.deviceToken == "abcd")
+        #expect(SidecarHeaders.beside(TestPaths.samples + "/invalid/BadPriority.json")?.headers["apns-priority"] == "7")
+        #expect(SidecarHeaders.beside(TestPaths.samples + "/01-game-invite.json") == nil)
     }
 
     @Test("there is an invalid sample for every reason a file can produce")
