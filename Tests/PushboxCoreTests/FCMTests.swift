@@ -77,4 +77,14 @@ struct FCMTests {
         #expect(report.ok)
         #expect(report.warnings.map(\.code).contains("fcm-data-only"))
     }
+
+    @Test("the APNs payload FCM builds is held to APNs' size limit, not just the message")
+    func mappedSize() {
+        // U+2028 is 3 bytes as sent and 6 once re-encoded (\u2028), as FCM's encoders write it.
+        let text = #"{"message":{"token":"t","notification":{"body":""# + String(repeating: "\u{2028}", count: 1300) + #""}}}"#
+        #expect(text.utf8.count <= 4096)
+        let report = validate(text)
+        #expect(report.rejection?.reason == "PayloadTooLarge")
+        #expect(report.rejection?.detail.contains("the APNs payload FCM sends") == true)
+    }
 }
