@@ -3,7 +3,7 @@
 
 SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # Debian packages the build, tests and runtime use; each C library is added with its shim.
-DEB_PACKAGES :=
+DEB_PACKAGES := libicu-dev pkg-config
 ARGS ?=
 
 .PHONY: run test deps build bench clean

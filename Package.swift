@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // pushbox: a terminal inbox that shows push notifications the way an iPhone would.
-// Dependency rule: PushboxCore <- PushboxCLI <- pushbox; no outside Swift packages.
+// Dependency rule: PushboxText <- PushboxLocalization <- PushboxCore <- PushboxCLI <- pushbox; no outside Swift packages.
 import PackageDescription
 
 let package = Package(
@@ -11,16 +11,27 @@ let package = Package(
         .executable(name: "pushbox-bench", targets: ["pushbox-bench"]),
     ],
     targets: [
+        // Text formats every module reads: strict JSON (ordered objects, line:column errors), UTF-8 checks.
+        .target(name: "PushboxText"),
+        // ICU from Debian, for link flags and the headers CICUWrap's .c file includes.
+        .systemLibrary(name: "CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
+        // Plural rules and locale number formatting behind a header with no ICU types.
+        .target(name: "CICUWrap", dependencies: ["CICU"]),
+        // .strings/.stringsdict/.xcstrings readers, language matching, the format engine,
+        // plural rules, pseudolanguages, lint. Plain Swift; ICU only through CICUWrap.
+        .target(name: "PushboxLocalization", dependencies: ["PushboxText", "CICUWrap"]),
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
-        .target(name: "PushboxCore"),
+        .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization"]),
         // The command table, argument parsing, subcommands and their output.
-        .target(name: "PushboxCLI", dependencies: ["PushboxCore"]),
+        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization"]),
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
-        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore"]),
-        .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore"]),
-        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore"]),
+        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization"]),
+        .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
+        .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization"]),
+        .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText"]),
+        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import PushboxText
 import PushboxCore
 
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.

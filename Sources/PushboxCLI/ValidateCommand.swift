@@ -1,3 +1,4 @@
+import PushboxText
 import PushboxCore
 
 /// `pushbox validate`: APNs/FCM validation only; exit 0 only when every file passes.

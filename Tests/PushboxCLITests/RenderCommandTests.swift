@@ -1,3 +1,4 @@
+import PushboxText
 import Foundation
 import Testing
 import PushboxCore

@@ -1,3 +1,4 @@
+import PushboxText
 import Testing
 import PushboxCore
 @testable import PushboxCLI

@@ -1,3 +1,4 @@
+import PushboxText
 import Testing
 @testable import PushboxCore
 

@@ -1,3 +1,4 @@
+import PushboxText
 import Foundation
 
 /// The app pushbox simulates, from `pushbox.json` in the app folder (all fields optional).

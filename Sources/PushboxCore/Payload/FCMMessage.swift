@@ -1,3 +1,4 @@
+import PushboxText
 /// An FCM HTTP v1 message, read field by field so that each wrong shape gets its own error.
 public struct FCMMessage: Sendable, Equatable {
     /// Who the message is for; FCM requires exactly one.

@@ -1,3 +1,4 @@
+import PushboxText
 /// The three shapes a body can take; each is turned into the APNs payload an iPhone receives.
 public enum PayloadForm: Sendable, Equatable {
     /// A plain APNs payload (`{"aps": …}` plus custom keys).

@@ -1,3 +1,4 @@
+import PushboxText
 /// How the notification reached the screen, as product.md's `delivered` field names it.
 public enum Delivery: String, Sendable {
     /// The service extension changed the content.

@@ -1,3 +1,4 @@
+import PushboxText
 import Foundation
 
 /// Turns a payload into the notification the device shows.

@@ -1,3 +1,4 @@
+import PushboxText
 /// FCM's own rules for a message: exactly one target, valid topic names and conditions.
 enum FCMRules {
     static func invalid(_ detail: String) -> Rejection {

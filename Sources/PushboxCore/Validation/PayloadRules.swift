@@ -1,3 +1,4 @@
+import PushboxText
 import Foundation
 
 /// The checks on an APNs payload's content: the one refusal (no `aps` dictionary) and the

@@ -1,3 +1,4 @@
+import PushboxText
 /// What validation needs to know about the simulated device and its app.
 public struct ValidationContext: Sendable {
     /// The app's bundle id, from its profile; topic rules apply only when it is known.

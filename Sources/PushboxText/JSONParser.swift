@@ -290,9 +290,9 @@ public struct JSONParser {
 }
 
 /// UTF-8 validation that says where the first bad byte is.
-enum UTF8Check {
+public enum UTF8Check {
     /// The offset of the first byte that does not start or continue a valid UTF-8 sequence.
-    static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
+    public static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
         var i = 0
         let n = bytes.count
         while i < n {

@@ -1,6 +1,12 @@
+import PushboxText
 import Foundation
 import Testing
-@testable import PushboxCore
+@testable import PushboxText
+import PushboxCore
+
+/// The project's sample payloads, beside this test folder.
+private let samplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("sample-payloads").path
 
 @Suite("Strict JSON parser")
 struct JSONParserTests {
@@ -91,9 +97,9 @@ struct JSONParserTests {
 
     @Test("agrees with JSONSerialization on the sample payloads and generated ones")
     func agreesWithFoundation() throws {
-        var documents = try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples)
+        var documents = try FileManager.default.contentsOfDirectory(atPath: samplesDirectory)
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
-            .map { try Data(contentsOf: URL(fileURLWithPath: TestPaths.samples + "/" + $0)) }
+            .map { try Data(contentsOf: URL(fileURLWithPath: samplesDirectory + "/" + $0)) }
         for i in 0..<200 { documents.append(Data(SyntheticPayloads.make(i).utf8)) }
         #expect(documents.count > 200)
         for data in documents {

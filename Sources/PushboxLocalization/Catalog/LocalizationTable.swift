@@ -1,0 +1,38 @@
+/// What one key maps to in one language.
+public enum LocalizedValue: Sendable, Equatable {
+    /// A format string (`.strings`, or a catalog's plain string unit).
+    case text(String)
+    /// A rule format (`.stringsdict`, or a catalog's plural/substitution variations).
+    case rule(RuleFormat)
+}
+
+/// One entry with where it came from, for warnings and lint.
+public struct LocalizedEntry: Sendable, Equatable {
+    public var value: LocalizedValue
+    public var file: String
+    public var line: Int?
+    /// A catalog's stringUnit state (`translated`, `new`, `needs_review`), nil for other files.
+    public var state: String?
+    /// Set when a catalog had no entry for this language and the source language's value stands in.
+    public var fromSourceLanguage = false
+
+    public init(value: LocalizedValue, file: String, line: Int? = nil, state: String? = nil, fromSourceLanguage: Bool = false) {
+        self.value = value
+        self.file = file
+        self.line = line
+        self.state = state
+        self.fromSourceLanguage = fromSourceLanguage
+    }
+}
+
+/// One table (`Localizable`) in one localization, merged from every file that feeds it.
+public struct LocalizationTable: Sendable {
+    public var entries: [String: LocalizedEntry] = [:]
+    /// Files that could not be read at all (each refused whole).
+    public var errors: [LocalizationFileError] = []
+    /// Readable oddities: duplicate keys, replaced surrogates, non-string values.
+    public var notes: [FileNote] = []
+    public var files: [String] = []
+
+    public init() {}
+}

@@ -1,0 +1,107 @@
+import CICUWrap
+import Foundation
+
+/// CLDR plural categories, as `.stringsdict` and `.xcstrings` name them.
+public enum PluralCategory: String, Sendable, CaseIterable, Comparable {
+    case zero, one, two, few, many, other
+
+    public static func < (a: PluralCategory, b: PluralCategory) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// ICU's cardinal plural rules for one locale (through the CICUWrap shim).
+public final class PluralRules: @unchecked Sendable {
+    private let handle: UnsafeMutableRawPointer?
+    private let lock = NSLock()
+    public let locale: String
+
+    private init(locale: String) {
+        self.locale = locale
+        handle = pb_plural_open(ICULocale.identifier(for: locale))
+    }
+
+    deinit { pb_plural_close(handle) }
+
+    private static let cache = LockedCache<String, PluralRules>()
+
+    /// The rules for a language tag (cached: ICU's open is costly).
+    public static func forLanguage(_ tag: String) -> PluralRules {
+        cache.value(for: tag) { PluralRules(locale: tag) }
+    }
+
+    /// The category CLDR gives `n` in this locale; `other` if ICU cannot say.
+    public func category(for n: Double) -> PluralCategory {
+        guard let handle else { return .other }
+        var buf = [CChar](repeating: 0, count: 16)
+        lock.lock()
+        let length = pb_plural_select(handle, n, &buf, 16)
+        lock.unlock()
+        guard length > 0 else { return .other }
+        return PluralCategory(rawValue: String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? .other
+    }
+
+    /// Every category the locale's rules use, in CLDR order.
+    public var categories: [PluralCategory] {
+        guard let handle else { return [.other] }
+        var buf = [CChar](repeating: 0, count: 64)
+        lock.lock()
+        let length = pb_plural_keywords(handle, &buf, 64)
+        lock.unlock()
+        guard length > 0 else { return [.other] }
+        let words = String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ")
+        return words.compactMap { PluralCategory(rawValue: String($0)) }.sorted()
+    }
+}
+
+/// ICU's decimal number formatting for one locale: grouping and the locale's digits, as
+/// `String.localizedStringWithFormat` formats `%d` on a device.
+public final class NumberFormatterICU: @unchecked Sendable {
+    private let handle: UnsafeMutableRawPointer?
+    private let lock = NSLock()
+
+    private init(locale: String) {
+        handle = pb_number_open(ICULocale.identifier(for: locale))
+    }
+
+    deinit { pb_number_close(handle) }
+
+    private static let cache = LockedCache<String, NumberFormatterICU>()
+
+    public static func forLanguage(_ tag: String) -> NumberFormatterICU {
+        cache.value(for: tag) { NumberFormatterICU(locale: tag) }
+    }
+
+    /// The number as the locale writes it, or nil if ICU fails.
+    public func format(_ n: Double) -> String? {
+        guard let handle else { return nil }
+        var buf = [CChar](repeating: 0, count: 256)
+        lock.lock()
+        let length = pb_number_format(handle, n, &buf, 256)
+        lock.unlock()
+        guard length >= 0 else { return nil }
+        return String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// ICU locale ids from BCP 47 tags: `pt-BR` → `pt_BR`, `zh-Hans` → `zh_Hans`.
+enum ICULocale {
+    static func identifier(for tag: String) -> String {
+        tag.replacingOccurrences(of: "-", with: "_")
+    }
+}
+
+/// A small thread-safe memo table.
+final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
+    private var storage: [Key: Value] = [:]
+    private let lock = NSLock()
+
+    func value(for key: Key, make: () -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let v = storage[key] { return v }
+        let v = make()
+        storage[key] = v
+        return v
+    }
+}
