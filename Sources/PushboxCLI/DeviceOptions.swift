@@ -1,6 +1,7 @@
 import Foundation
 import Foundation
 import PushboxCore
+import PushboxLocalization
 
 /// The simulated device and app that `--app` and `--lang` describe.
 struct Device {
@@ -33,6 +34,11 @@ struct Device {
         } catch {
             throw UsageError(message: "--app: \(error)")
         }
+    }
+
+    /// The app's localizations, found below its folder (tables are read on first use).
+    func makeLocalizer() -> Localizer? {
+        profile.map { Localizer(app: AppLocalizations(directory: $0.directory, developmentRegion: $0.developmentRegion)) }
     }
 
     var validationContext: ValidationContext {

@@ -38,7 +38,7 @@ enum RenderCommand {
             io.err("pushbox render: \(error)")
             return 2
         }
-        let renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages)
+        let renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer())
         var status: Int32 = 0
         for path in files {
             switch input.read(path, io: io) {

@@ -1,20 +1,23 @@
 import PushboxText
 import Foundation
+import PushboxLocalization
 
 /// Turns a payload into the notification the device shows.
 ///
-/// For now the literal alert: validation, FCM targeting, then title, subtitle and body as sent
-/// (a string alert is the body; a `*-loc-key` is shown as the key itself, as a device shows a
-/// key it cannot find). Localization, the service extension and attachments fill in more of
-/// the same model without changing it.
+/// Validation, FCM targeting, then what the system shows: title, subtitle and body, each the
+/// localized `*-loc-key` with its args when one is given (a string alert is the body). The
+/// service extension and attachments fill in more of the same model without changing it.
 public struct Renderer: Sendable {
     public var context: ValidationContext
     /// The device's preferred languages, most preferred first.
     public var preferredLanguages: [String]
+    /// The app's localizations; without one, a `*-loc-key` shows as the key itself.
+    public var localizer: Localizer?
 
-    public init(context: ValidationContext, preferredLanguages: [String]) {
+    public init(context: ValidationContext, preferredLanguages: [String], localizer: Localizer? = nil) {
         self.context = context
         self.preferredLanguages = preferredLanguages
+        self.localizer = localizer
     }
 
     public func render(_ raw: RawPayload) -> RenderedNotification {
@@ -25,7 +28,7 @@ public struct Renderer: Sendable {
 
         var out = RenderedNotification(delivered: .original)
         out.file = raw.envelope.fileName
-        out.language = preferredLanguages.first
+        out.language = localizer?.resolve(preferredLanguages).language ?? preferredLanguages.first
         out.warnings = report.warnings.map(\.message)
         out.status = report.status
         guard let validated = report.validated, report.rejection == nil else {
@@ -54,15 +57,38 @@ public struct Renderer: Sendable {
         return out
     }
 
-    /// Copies what the device shows from `aps`, as sent.
+    /// Fills what the device shows from `aps`: each alert field is the localized `*-loc-key`
+    /// when one is given (the literal field is then ignored, as on a device), else the literal.
     func fill(_ out: inout RenderedNotification, from aps: JSONObject) {
         switch aps["alert"] {
         case .string(let body):
             out.body = body
         case .object(let alert):
-            out.title = literal(alert, "title", key: "title-loc-key")
-            out.subtitle = literal(alert, "subtitle", key: "subtitle-loc-key")
-            out.body = literal(alert, "body", key: "loc-key")
+            let clock = ContinuousClock()
+            let start = clock.now
+            var localized = 0, missing = 0
+            func field(_ literal: String, _ keyName: String, _ argsName: String) -> String? {
+                guard let key = alert[keyName]?.stringValue else { return alert[literal]?.stringValue }
+                let args = alert[argsName]?.arrayValue?.map { $0.stringValue ?? JSONWriter.compact($0) } ?? []
+                guard let localizer else {
+                    missing += 1
+                    out.warnings.append("\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given")
+                    return key
+                }
+                let result = localizer.localize(key, args: args, preferred: preferredLanguages)
+                if result.found { localized += 1 } else { missing += 1 }
+                out.warnings += result.warnings
+                return result.text
+            }
+            out.title = field("title", "title-loc-key", "title-loc-args")
+            out.subtitle = field("subtitle", "subtitle-loc-key", "subtitle-loc-args")
+            out.body = field("body", "loc-key", "loc-args")
+            if localized + missing > 0 {
+                let how = localizer.map { $0.resolve(preferredLanguages).match.reason } ?? "no app localizations"
+                out.trace.append(TraceEntry(step: "localize", ms: milliseconds(clock.now - start),
+                                            outcome: missing == 0 ? "localized" : "missing-keys",
+                                            detail: "\(localized) localized, \(missing) missing; \(how)"))
+            }
         default:
             break
         }
@@ -76,12 +102,6 @@ public struct Renderer: Sendable {
         out.threadId = aps["thread-id"]?.stringValue
         let level = aps["interruption-level"]?.stringValue
         out.interruptionLevel = PayloadRules.interruptionLevels.contains(level ?? "") ? level : "active"
-    }
-
-    /// The text shown for one alert field: the `*-loc-key` wins over the literal field.
-    private func literal(_ alert: JSONObject, _ field: String, key: String) -> String? {
-        if let locKey = alert[key]?.stringValue { return locKey }
-        return alert[field]?.stringValue
     }
 }
 

@@ -29,12 +29,16 @@ public struct RuleVariable: Sendable, Equatable {
     /// The 1-based argument the variable reads, when the file says so (`.xcstrings` `argNum`);
     /// otherwise the reference's position in the format decides.
     public var argNum: Int?
+    /// When set, each variant is a whole format with its own arguments (a catalog's plural
+    /// variation of a whole string) instead of text about the variable's one argument.
+    public var variantsAreFormats = false
 
-    public init(kind: Kind, valueType: String, forms: [String: String], argNum: Int? = nil) {
+    public init(kind: Kind, valueType: String, forms: [String: String], argNum: Int? = nil, variantsAreFormats: Bool = false) {
         self.kind = kind
         self.valueType = valueType
         self.forms = forms
         self.argNum = argNum
+        self.variantsAreFormats = variantsAreFormats
     }
 }
 
@@ -94,7 +98,8 @@ public struct RuleExpander: Sendable {
                 }
                 let argIndex = variable.argNum ?? index
                 let chosen = choose(variable, name: name, argIndex: argIndex, args: args, warnings: &warnings)
-                out += expand(chosen, rule: rule, args: args, depth: depth + 1, boundTo: argIndex, warnings: &warnings)
+                out += expand(chosen, rule: rule, args: args, depth: depth + 1,
+                              boundTo: variable.variantsAreFormats ? nil : argIndex, warnings: &warnings)
             }
         }
         return out

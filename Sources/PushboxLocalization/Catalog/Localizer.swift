@@ -1,0 +1,92 @@
+import Foundation
+
+/// The system's localization of a key with arguments, for a device's preferred languages: the
+/// same engine serves `*-loc-key` and the extension's custom keys.
+public final class Localizer: @unchecked Sendable {
+    public let app: AppLocalizations
+    /// The columns a variable-width rule is chosen for.
+    public var displayWidth: Int
+
+    private let lock = NSLock()
+    private var resolutions: [String: Resolution] = [:]
+
+    public init(app: AppLocalizations, displayWidth: Int = 80) {
+        self.app = app
+        self.displayWidth = displayWidth
+    }
+
+    /// Where a device with these preferred languages takes its strings from.
+    public struct Resolution: Sendable, Equatable {
+        public var match: LanguageMatcher.Match
+        public var pseudolanguage: Pseudolanguage?
+        /// The locale numbers are written for: the preferred language that matched, or the localization.
+        public var numberLocale: String
+        /// The language whose plural rules apply.
+        public var pluralLanguage: String
+
+        /// The language to report: the localization, or the pseudolanguage in force.
+        public var language: String { pseudolanguage?.rawValue ?? match.localization }
+    }
+
+    /// One localized string, its language and every warning met on the way.
+    public struct Result: Sendable, Equatable {
+        public var text: String
+        public var language: String
+        public var warnings: [String]
+        /// False when the key was missing and the key itself is shown.
+        public var found: Bool
+    }
+
+    public func resolve(_ preferred: [String], table: String = "Localizable") -> Resolution {
+        let cacheKey = table + "\u{0}" + preferred.joined(separator: ",")
+        lock.lock()
+        if let cached = resolutions[cacheKey] { lock.unlock(); return cached }
+        lock.unlock()
+        let pseudo = preferred.first.flatMap(Pseudolanguage.init(tag:))
+        let matcher = LanguageMatcher(available: app.localizations(table: table), developmentRegion: app.developmentRegion)
+        let match = matcher.match(pseudo != nil ? [app.developmentRegion] : preferred)
+        var reason = match
+        if let pseudo { reason.reason = "pseudolanguage \(pseudo.rawValue) over the development language: " + match.reason }
+        let language = match.localization == "Base" ? app.developmentRegion : match.localization
+        let pluralLanguage = LanguageTag(language)?.description ?? language
+        let resolution = Resolution(match: reason, pseudolanguage: pseudo,
+                                    numberLocale: LanguageTag(match.preferred ?? language)?.description ?? language,
+                                    pluralLanguage: pluralLanguage)
+        lock.lock()
+        resolutions[cacheKey] = resolution
+        lock.unlock()
+        return resolution
+    }
+
+    /// Localizes `key` with `args` as a device with `preferred` languages shows it. A key missing
+    /// from the chosen language shows the key itself (never another language), with a warning.
+    public func localize(_ key: String, args: [String], preferred: [String], table: String = "Localizable") -> Result {
+        let resolution = resolve(preferred, table: table)
+        let loc = resolution.match.localization
+        let strings = app.table(table, localization: loc)
+        var warnings: [String] = strings.errors.map { "\($0) (the whole file is ignored, as on a device)" }
+        guard let entry = strings.entries[key] else {
+            warnings.append("key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself")
+            return Result(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: warnings, found: false)
+        }
+        if let state = entry.state, state == "new" || state == "needs_review" {
+            warnings.append("\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is")
+        }
+        if entry.fromSourceLanguage {
+            warnings.append("\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value")
+        }
+        let format: String
+        switch entry.value {
+        case .text(let text):
+            format = text
+        case .rule(let rule):
+            let expander = RuleExpander(plural: PluralRules.forLanguage(resolution.pluralLanguage), displayWidth: displayWidth)
+            format = expander.expand(rule, args: args, warnings: &warnings)
+        }
+        let renderer = FormatRenderer(numbers: NumberFormatterICU.forLanguage(resolution.numberLocale))
+        let pseudoFormat = resolution.pseudolanguage?.transformFormat(format) ?? format
+        var text = renderer.render(pseudoFormat, args, warnings: &warnings)
+        if let pseudo = resolution.pseudolanguage { text = pseudo.transformResult(text) }
+        return Result(text: text, language: resolution.language, warnings: warnings.map { "\(key): \($0)" }, found: true)
+    }
+}
