@@ -28,8 +28,8 @@ public struct FormatRenderer: Sendable {
         func note(_ s: String) { if !notes.contains(s) { notes.append(s) } }
 
         /// The argument for a 1-based index, or nil (with a warning) when it is not there.
-        func argument(_ index: Int, _ spec: String) -> String? {
-            guard index >= 1, index <= Self.maxPosition else {
+        func argument(_ index: Int, _ spec: String, positional: Bool = true) -> String? {
+            guard index >= 1, !positional || index <= Self.maxPosition else {
                 note("\(spec): argument index \(index) is outside 1…\(Self.maxPosition); shown as written")
                 return nil
             }
@@ -46,7 +46,7 @@ public struct FormatRenderer: Sendable {
             case .fixed(let n): return n
             case .nextArgument:
                 sequential += 1
-                return argument(sequential, spec).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                return argument(sequential, spec, positional: false).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             case .argument(let n): return argument(n, spec).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             }
         }
@@ -69,7 +69,7 @@ public struct FormatRenderer: Sendable {
                 let precision = size(spec.precision, spec.text)
                 let index: Int
                 if let p = spec.position { index = p; sawPositional = true } else { sequential += 1; index = sequential; sawSequential = true }
-                guard let arg = argument(index, spec.text) else { out += spec.text; continue }
+                guard let arg = argument(index, spec.text, positional: spec.position != nil) else { out += spec.text; continue }
                 if spec.flags.contains(" "), spec.conversion == "@" {
                     note("\(spec.text) has a space flag (a typo for %@?); the device fills it like %@")
                 }
