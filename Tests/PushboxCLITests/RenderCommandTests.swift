@@ -27,7 +27,7 @@ struct RenderCommandTests {
         #expect(notes[0]["delivered"] == "original")
         #expect(notes[0]["category"] == "ALARM")
         #expect(notes[0]["interruptionLevel"] == "time-sensitive")
-        #expect(notes[0]["language"] == "ko-KR")
+        #expect(notes[0]["language"] == "ko")  // the localization matching chose for ko-KR
         #expect(notes[1]["delivered"] == "rejected")
         #expect(notes[1]["reason"] == "BadPriority")
         #expect(notes[2]["badge"] == .number("3"))
