@@ -1,0 +1,83 @@
+import Foundation
+import PushboxCore
+import PushboxLocalization
+import PushboxText
+
+/// `pushbox lint`: localization problems in an app, and in the payloads that use it.
+enum LintCommand {
+    static let spec = CommandSpec(
+        name: "lint",
+        summary: "Find localization problems: broken files, missing keys per language, specifier mismatches, skipped arguments, missing plural categories, unfinished units, payload keys with no entry. Exit status 1 when there are errors.",
+        options: [
+            OptionSpec("--app", value: "DIR", help: "The app folder. Default: the bundled sample app."),
+            OptionSpec("--payloads", value: "DIR", help: "Also check the loc-keys used by the .json/.apns payloads in this folder."),
+            OptionSpec("--table", value: "NAME", help: "The strings table to check. Default Localizable."),
+            OptionSpec("--json", help: "One JSON object per finding per line."),
+        ],
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        if !args.operands.isEmpty {
+            io.err("pushbox lint: unexpected \(args.operands[0]); give the folders with --app and --payloads")
+            return 2
+        }
+        let device: Device
+        do { device = try Device.from(args, defaultApp: true, io: io) } catch {
+            io.err("pushbox lint: \(error)")
+            return 2
+        }
+        guard let profile = device.profile else {
+            io.err("pushbox lint: no app folder; pass --app DIR")
+            return 2
+        }
+        let table = args.value("--table") ?? "Localizable"
+        let app = AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)
+        var findings = LocalizationLinter(app: app, table: table).lint()
+        if let payloads = args.value("--payloads") {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: payloads, isDirectory: &isDir), isDir.boolValue else {
+                io.err("pushbox lint: --payloads \(payloads): no such folder")
+                return 2
+            }
+            findings += PayloadKeyLinter(app: app, table: table).lint(folder: payloads)
+        }
+        if args.flag("--json") {
+            for f in findings { io.out(JSONWriter.compact(json(f))) }
+        } else {
+            printText(findings, app: app, table: table, io: &io)
+        }
+        return findings.contains { $0.severity == .error } ? 1 : 0
+    }
+
+    static func json(_ f: LintFinding) -> JSONValue {
+        .object(JSONObject([
+            ("severity", .string(f.severity.rawValue)), ("code", .string(f.code)), ("file", .string(f.file)),
+            ("line", .optionalInt(f.line)), ("language", .optionalString(f.language)), ("key", .optionalString(f.key)),
+            ("message", .string(f.message)),
+        ]))
+    }
+
+    /// Findings grouped by file, each with its line, then a count.
+    static func printText(_ findings: [LintFinding], app: AppLocalizations, table: String, io: inout CommandIO) {
+        let languages = app.localizations(table: table)
+        guard !findings.isEmpty else {
+            io.out("\(table): no problems in \(languages.count) localization(s) (\(languages.joined(separator: ", ")))")
+            return
+        }
+        var order: [String] = []
+        var byFile: [String: [LintFinding]] = [:]
+        for f in findings {
+            if byFile[f.file] == nil { order.append(f.file) }
+            byFile[f.file, default: []].append(f)
+        }
+        for file in order {
+            io.out(TerminalText.sanitize(file))
+            for f in byFile[file]!.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
+                let location = f.line.map { "\(file):\($0)" } ?? file
+                io.out("  \(TerminalText.sanitize(location)): \(f.severity.rawValue) [\(f.code)] \(TerminalText.sanitize(f.message))")
+            }
+        }
+        let errors = findings.filter { $0.severity == .error }.count
+        io.out("\(errors) error(s) and \(findings.count - errors) warning(s) in \(order.count) file(s)")
+    }
+}

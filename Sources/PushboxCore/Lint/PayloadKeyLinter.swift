@@ -1,0 +1,68 @@
+import Foundation
+import PushboxLocalization
+import PushboxText
+
+/// Checks payloads against the app's localizations: every `*-loc-key` they use must exist in
+/// the development language (else every device shows the raw key), `*-loc-args` must fill the
+/// string's arguments, and a literal field beside its loc-key is ignored by devices.
+public struct PayloadKeyLinter {
+    public let app: AppLocalizations
+    public let table: String
+
+    public init(app: AppLocalizations, table: String = "Localizable") {
+        self.app = app
+        self.table = table
+    }
+
+    /// Lints the `.json` and `.apns` files at the top of a folder (headers from `NAME.headers`).
+    public func lint(folder: String) -> [LintFinding] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        var findings: [LintFinding] = []
+        for name in names where (name.hasSuffix(".json") || name.hasSuffix(".apns")) && name != "index.json" {
+            let path = (folder as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
+            let raw = RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
+            findings += lint(raw, text: String(decoding: data, as: UTF8.self), file: path)
+        }
+        return findings
+    }
+
+    func lint(_ raw: RawPayload, text: String, file: String) -> [LintFinding] {
+        let report = Validator.validate(raw)
+        guard let validated = report.validated else {
+            let r = report.rejection!
+            return [LintFinding(.warning, "payload-rejected", file: file, message: "\(r.status) \(r.reason): \(r.detail); its keys are not checked")]
+        }
+        guard let alert = validated.aps["alert"]?.objectValue else { return [] }
+        let dev = LocalizationLinter(app: app, table: table).developmentLocalization
+        let devTable = app.table(table, localization: dev)
+        var findings: [LintFinding] = []
+        for (literal, keyName, argsName) in [("title", "title-loc-key", "title-loc-args"), ("subtitle", "subtitle-loc-key", "subtitle-loc-args"), ("body", "loc-key", "loc-args")] {
+            guard let key = alert[keyName]?.stringValue else { continue }
+            let line = Self.line(of: "\"\(keyName)\"", in: text)
+            if alert[literal] != nil {
+                findings.append(LintFinding(.warning, "literal-and-loc-key", file: file, line: line, key: key,
+                                            message: "\(literal) is set beside \(keyName): devices show the localized \(keyName) and ignore \(literal)"))
+            }
+            guard let entry = devTable.entries[key] else {
+                findings.append(LintFinding(.error, "payload-key-missing", file: file, line: line, language: dev, key: key,
+                                            message: "\(keyName) \"\(key)\" has no entry in \(dev) (\(table)): every device shows the key itself"))
+                continue
+            }
+            let needed = LocalizationLinter.signature(of: entry.value).arguments.keys.max() ?? 0
+            let given = alert[argsName]?.arrayValue?.count ?? 0
+            if given < needed {
+                findings.append(LintFinding(.warning, "payload-args", file: file, line: line, language: dev, key: key,
+                                            message: "\"\(key)\" uses \(needed) argument(s) but \(argsName) gives \(given): the device shows the rest unfilled (undefined)"))
+            }
+        }
+        return findings
+    }
+
+    /// The 1-based line where `needle` first occurs in `text`.
+    static func line(of needle: String, in text: String) -> Int? {
+        guard let range = text.range(of: needle) else { return nil }
+        return text[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+    }
+}

@@ -1,0 +1,23 @@
+/// One problem `pushbox lint` reports.
+public struct LintFinding: Sendable, Equatable {
+    public enum Severity: String, Sendable { case error, warning }
+
+    public var severity: Severity
+    /// Stable code: `broken-file`, `missing-key`, `specifier-type`, …
+    public var code: String
+    public var file: String
+    public var line: Int?
+    public var language: String?
+    public var key: String?
+    public var message: String
+
+    public init(_ severity: Severity, _ code: String, file: String, line: Int? = nil, language: String? = nil, key: String? = nil, message: String) {
+        self.severity = severity
+        self.code = code
+        self.file = file
+        self.line = line
+        self.language = language
+        self.key = key
+        self.message = message
+    }
+}
