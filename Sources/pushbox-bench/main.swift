@@ -55,7 +55,12 @@ switch args.first {
 case "validate":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
     validateBenchmark(count: count)
+case "localize":
+    let count = args.count > 1 ? Int(args[1]) ?? 200_000 : 200_000
+    let corpus = ["../shared/corpus", "../../shared/corpus"].first { FileManager.default.fileExists(atPath: $0) }
+    LocalizeBenchmark.run(iterations: count, corpus: corpus)
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
+    print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -78,7 +78,7 @@ struct FormatRendererTests {
     func parse() {
         let s = ParsedFormat("%3$-08.2lf and %#@files@ and %2$#@x@").specifiers
         #expect(s.count == 3)
-        #expect(s[0].position == 3 && s[0].flags == ["-", "0"] && s[0].width == .fixed(8) && s[0].precision == .fixed(2) && s[0].length == "l" && s[0].conversion == "f")
+        #expect(s[0].position == 3 && s[0].flags == [.minus, .zero] && s[0].width == .fixed(8) && s[0].precision == .fixed(2) && s[0].length == "l" && s[0].conversion == "f")
         #expect(s[1].variable == "files" && s[1].position == nil)
         #expect(s[2].variable == "x" && s[2].position == 2)
     }

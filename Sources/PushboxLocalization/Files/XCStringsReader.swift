@@ -132,7 +132,7 @@ public struct XCStringsCatalog: Sendable {
         var sequential = 0
         for spec in ParsedFormat(format).specifiers where spec.takesArgument {
             if spec.position == nil { sequential += 1 }
-            if FormatSpecifier.integerConversions.contains(spec.conversion) || FormatSpecifier.floatConversions.contains(spec.conversion) {
+            if spec.isInteger || spec.isFloat {
                 return spec.position ?? sequential
             }
         }

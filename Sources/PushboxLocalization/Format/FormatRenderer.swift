@@ -21,35 +21,12 @@ public struct FormatRenderer: Sendable {
 
     public func render(_ parsed: ParsedFormat, _ args: [String], warnings: inout [String]) -> String {
         var out = ""
+        out.reserveCapacity(64)
         var sequential = 0
         var sawPositional = false, sawSequential = false
-        var used = Set<Int>()
+        // Arguments read, as a bit set over indexes 1...128.
+        var usedLow: UInt64 = 0, usedHigh: UInt64 = 0
         var notes: [String] = []
-        func note(_ s: String) { if !notes.contains(s) { notes.append(s) } }
-
-        /// The argument for a 1-based index, or nil (with a warning) when it is not there.
-        func argument(_ index: Int, _ spec: String, positional: Bool = true) -> String? {
-            guard index >= 1, !positional || index <= Self.maxPosition else {
-                note("\(spec): argument index \(index) is outside 1…\(Self.maxPosition); shown as written")
-                return nil
-            }
-            guard index <= args.count else {
-                note("\(spec) needs argument \(index) but only \(args.count) \(args.count == 1 ? "was" : "were") given; shown as written")
-                return nil
-            }
-            used.insert(index)
-            return args[index - 1]
-        }
-        func size(_ s: FormatSpecifier.Size, _ spec: String) -> Int? {
-            switch s {
-            case .none: return nil
-            case .fixed(let n): return n
-            case .nextArgument:
-                sequential += 1
-                return argument(sequential, spec, positional: false).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            case .argument(let n): return argument(n, spec).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            }
-        }
 
         for segment in parsed.segments {
             switch segment {
@@ -57,34 +34,86 @@ public struct FormatRenderer: Sendable {
                 out += text
             case .invalid(let text):
                 out += text
-                note("\"\(text)\" is not a format specifier; shown as written")
+                Self.note(&notes, "\"\(text)\" is not a format specifier; shown as written")
             case .specifier(let spec):
-                if spec.conversion == "%" { out += "%"; continue }
-                if spec.conversion == "n" {
-                    out += spec.text
-                    note("\(spec.text) writes to memory on a device and is never rendered; shown as written")
+                switch spec.conversion {
+                case "%":
+                    out += "%"
                     continue
+                case "n":
+                    out += spec.text
+                    Self.note(&notes, "\(spec.text) writes to memory on a device and is never rendered; shown as written")
+                    continue
+                default:
+                    break
                 }
-                let width = size(spec.width, spec.text)
-                let precision = size(spec.precision, spec.text)
+                var width: Int?, precision: Int?
+                if spec.width != .none { width = size(spec.width, spec.text, args, &sequential, &usedLow, &usedHigh, &notes) }
+                if spec.precision != .none { precision = size(spec.precision, spec.text, args, &sequential, &usedLow, &usedHigh, &notes) }
                 let index: Int
                 if let p = spec.position { index = p; sawPositional = true } else { sequential += 1; index = sequential; sawSequential = true }
-                guard let arg = argument(index, spec.text, positional: spec.position != nil) else { out += spec.text; continue }
-                if spec.flags.contains(" "), spec.conversion == "@" {
-                    note("\(spec.text) has a space flag (a typo for %@?); the device fills it like %@")
+                guard let arg = argument(index, spec.text, args, positional: spec.position != nil, &usedLow, &usedHigh, &notes) else {
+                    out += spec.text
+                    continue
                 }
-                out += pad(convert(spec, arg, precision: precision, note: note), spec: spec, width: width)
+                if spec.conversion == "@" && spec.flags.isEmpty && width == nil && precision == nil {
+                    out += arg  // the common case: %@ and %n$@
+                    continue
+                }
+                if spec.flags.contains(.space), spec.conversion == "@" {
+                    Self.note(&notes, "\(spec.text) has a space flag (a typo for %@?); the device fills it like %@")
+                }
+                out += pad(convert(spec, arg, precision: precision, note: { Self.note(&notes, $0) }), spec: spec, width: width)
             }
         }
         if sawPositional && sawSequential {
-            note("the format mixes positional (%n$) and sequential specifiers: undefined on a device")
+            Self.note(&notes, "the format mixes positional (%n$) and sequential specifiers: undefined on a device")
         }
-        if let highest = used.max(), used.count < highest, sawPositional {
-            let skipped = (1...highest).filter { !used.contains($0) }.map(String.init).joined(separator: ", ")
-            note("the format skips argument \(skipped): undefined on a device (it may crash or show garbage)")
+        if sawPositional, usedLow | usedHigh != 0 {
+            let highest = usedHigh != 0 ? 128 - usedHigh.leadingZeroBitCount : 64 - usedLow.leadingZeroBitCount
+            let skipped = (1...highest).filter { !Self.isUsed($0, usedLow, usedHigh) }
+            if !skipped.isEmpty {
+                Self.note(&notes, "the format skips argument \(skipped.map(String.init).joined(separator: ", ")): undefined on a device (it may crash or show garbage)")
+            }
         }
-        warnings += notes
+        if !notes.isEmpty { warnings += notes }
         return out
+    }
+
+    private static func note(_ notes: inout [String], _ s: String) {
+        if !notes.contains(s) { notes.append(s) }
+    }
+
+    private static func isUsed(_ index: Int, _ low: UInt64, _ high: UInt64) -> Bool {
+        index <= 64 ? low & (1 << UInt64(index - 1)) != 0 : high & (1 << UInt64(index - 65)) != 0
+    }
+
+    /// The argument for a 1-based index, or nil (with a warning) when it is not there.
+    private func argument(_ index: Int, _ spec: String, _ args: [String], positional: Bool,
+                          _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [String]) -> String? {
+        guard index >= 1, !positional || index <= Self.maxPosition else {
+            Self.note(&notes, "\(spec): argument index \(index) is outside 1…\(Self.maxPosition); shown as written")
+            return nil
+        }
+        guard index <= args.count else {
+            Self.note(&notes, "\(spec) needs argument \(index) but only \(args.count) \(args.count == 1 ? "was" : "were") given; shown as written")
+            return nil
+        }
+        if index <= 64 { usedLow |= 1 << UInt64(index - 1) } else if index <= 128 { usedHigh |= 1 << UInt64(index - 65) }
+        return args[index - 1]
+    }
+
+    private func size(_ s: FormatSpecifier.Size, _ spec: String, _ args: [String], _ sequential: inout Int,
+                      _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [String]) -> Int? {
+        let index: Int
+        switch s {
+        case .none: return nil
+        case .fixed(let n): return n
+        case .nextArgument: sequential += 1; index = sequential
+        case .argument(let n): index = n
+        }
+        return argument(index, spec, args, positional: s != .nextArgument, &usedLow, &usedHigh, &notes)
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// The text of one conversion of a string argument.
@@ -109,7 +138,7 @@ public struct FormatRenderer: Sendable {
                 note("\(spec.text) expects a number but the argument is \"\(arg.count > 30 ? String(arg.prefix(27)) + "…" : arg)\": shown as the string")
                 return arg
             }
-            if FormatSpecifier.integerConversions.contains(spec.conversion) {
+            if spec.isInteger {
                 return integer(spec, number, precision: precision)
             }
             return float(spec, number, precision: precision)
@@ -124,10 +153,10 @@ public struct FormatRenderer: Sendable {
             let radix = spec.conversion == "o" || spec.conversion == "O" ? 8 : 16
             var digits = String(UInt64(bitPattern: n), radix: radix, uppercase: spec.conversion == "X")
             if let p = precision, digits.count < p { digits = String(repeating: "0", count: p - digits.count) + digits }
-            if spec.flags.contains("#"), n != 0 { digits = (radix == 16 ? (spec.conversion == "X" ? "0X" : "0x") : "0") + digits }
+            if spec.flags.contains(.hash), n != 0 { digits = (radix == 16 ? (spec.conversion == "X" ? "0X" : "0x") : "0") + digits }
             return digits
         default:
-            let plain = precision == nil && !spec.flags.contains("0") && !spec.flags.contains("+") && !spec.flags.contains(" ")
+            let plain = precision == nil && spec.flags.isDisjoint(with: [.zero, .plus, .space])
             if plain, let localized = numbers?.format(Double(n)) { return localized }
             var digits = String(n.magnitude)
             if let p = precision, digits.count < p { digits = String(repeating: "0", count: p - digits.count) + digits }
@@ -143,8 +172,8 @@ public struct FormatRenderer: Sendable {
 
     private func sign(_ negative: Bool, _ spec: FormatSpecifier) -> String {
         if negative { return "-" }
-        if spec.flags.contains("+") { return "+" }
-        if spec.flags.contains(" ") { return " " }
+        if spec.flags.contains(.plus) { return "+" }
+        if spec.flags.contains(.space) { return " " }
         return ""
     }
 
@@ -152,9 +181,8 @@ public struct FormatRenderer: Sendable {
     private func pad(_ text: String, spec: FormatSpecifier, width: Int?) -> String {
         guard let width, width > text.count, width <= 1024 else { return text }
         let fill = width - text.count
-        if spec.flags.contains("-") { return text + String(repeating: " ", count: fill) }
-        let numeric = FormatSpecifier.integerConversions.contains(spec.conversion) || FormatSpecifier.floatConversions.contains(spec.conversion)
-        if spec.flags.contains("0"), numeric {
+        if spec.flags.contains(.minus) { return text + String(repeating: " ", count: fill) }
+        if spec.flags.contains(.zero), spec.isInteger || spec.isFloat {
             var t = text
             let signChar = t.first.flatMap { "+- ".contains($0) ? $0 : nil }
             if signChar != nil { t.removeFirst() }

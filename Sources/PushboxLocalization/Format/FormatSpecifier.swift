@@ -1,3 +1,27 @@
+/// The flags of a specifier: `-` `+` space `#` `0` `'`.
+public struct FormatFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let minus = FormatFlags(rawValue: 1)
+    public static let plus = FormatFlags(rawValue: 2)
+    public static let space = FormatFlags(rawValue: 4)
+    public static let hash = FormatFlags(rawValue: 8)
+    public static let zero = FormatFlags(rawValue: 16)
+    public static let apostrophe = FormatFlags(rawValue: 32)
+
+    init?(byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "-"): self = .minus
+        case UInt8(ascii: "+"): self = .plus
+        case UInt8(ascii: " "): self = .space
+        case UInt8(ascii: "#"): self = .hash
+        case UInt8(ascii: "0"): self = .zero
+        case UInt8(ascii: "'"): self = .apostrophe
+        default: return nil
+        }
+    }
+}
+
 /// One conversion in a format string, as CFString.c reads it:
 /// `%` [index `$`] [flags `-+ #0'`] [width: digits, `*` or `*n$`] [`.` precision] [length] conversion,
 /// plus `.stringsdict`'s variable reference `%#@name@` (optionally `%n$#@name@`).
@@ -13,7 +37,7 @@ public struct FormatSpecifier: Sendable, Equatable {
 
     /// The 1-based `n` of `%n$`, nil for a sequential specifier.
     public var position: Int?
-    public var flags: Set<Character> = []
+    public var flags: FormatFlags = []
     public var width: Size = .none
     public var precision: Size = .none
     public var length = ""
@@ -28,15 +52,41 @@ public struct FormatSpecifier: Sendable, Equatable {
     public var takesArgument: Bool { conversion != "%" }
 
     /// Conversions CFString knows, by family.
-    public static let integerConversions: Set<Character> = ["d", "i", "D", "u", "U", "o", "O", "x", "X"]
-    public static let floatConversions: Set<Character> = ["f", "F", "e", "E", "g", "G", "a", "A"]
-    public static let knownConversions: Set<Character> = integerConversions.union(floatConversions).union(["@", "c", "C", "s", "S", "p", "%", "n"])
+    public var isInteger: Bool { Self.isIntegerConversion(conversion) }
+    public var isFloat: Bool { Self.isFloatConversion(conversion) }
+
+    public static func isIntegerConversion(_ c: Character) -> Bool {
+        switch c {
+        case "d", "i", "D", "u", "U", "o", "O", "x", "X": return true
+        default: return false
+        }
+    }
+
+    public static func isFloatConversion(_ c: Character) -> Bool {
+        switch c {
+        case "f", "F", "e", "E", "g", "G", "a", "A": return true
+        default: return false
+        }
+    }
+
+    static func isKnownConversion(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "D"), UInt8(ascii: "u"), UInt8(ascii: "U"), UInt8(ascii: "o"),
+             UInt8(ascii: "O"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"),
+             UInt8(ascii: "E"), UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "@"),
+             UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "p"), UInt8(ascii: "%"),
+             UInt8(ascii: "n"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// The family a translator must keep between languages (`%d` and `%ld` agree; `%@` and `%d` do not).
     public var family: String {
         if variable != nil { return "#@" }
-        if Self.integerConversions.contains(conversion) { return "integer" }
-        if Self.floatConversions.contains(conversion) { return "float" }
+        if isInteger { return "integer" }
+        if isFloat { return "float" }
         switch conversion {
         case "@": return "object"
         case "s", "S": return "C string"
@@ -62,101 +112,104 @@ public struct ParsedFormat: Sendable, Equatable {
     }
 
     /// Parses a format string; never fails: what is not a specifier stays literal.
+    /// Works on UTF-8 bytes: every specifier character is ASCII.
     public init(_ format: String) {
-        segments = []
-        let scalars = Array(format.unicodeScalars)
-        var literalStart = format.unicodeScalars.startIndex
-        var scalarIndex = format.unicodeScalars.startIndex
-        var i = 0
-        while i < scalars.count {
-            guard scalars[i] == "%" else {
-                i += 1
-                scalarIndex = format.unicodeScalars.index(after: scalarIndex)
-                continue
+        var segments: [Segment] = []
+        let utf8 = format.utf8
+        var copy = format
+        copy.withUTF8 { s in
+            let n = s.count
+            var literalStart = 0
+            var i = 0
+            func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+            while i < n {
+                guard s[i] == UInt8(ascii: "%") else { i += 1; continue }
+                if literalStart < i { segments.append(.literal(format[index(literalStart)..<index(i)])) }
+                let (segment, end) = Self.parseSpecifier(s, at: i)
+                segments.append(segment)
+                i = end
+                literalStart = end
             }
-            if literalStart < scalarIndex { segments.append(.literal(Substring(format.unicodeScalars[literalStart..<scalarIndex]))) }
-            let (segment, consumed) = Self.parseSpecifier(scalars, at: i)
-            segments.append(segment)
-            for _ in 0..<consumed { scalarIndex = format.unicodeScalars.index(after: scalarIndex) }
-            i += consumed
-            literalStart = scalarIndex
+            if literalStart < n { segments.append(.literal(format[index(literalStart)...])) }
         }
-        if literalStart < format.unicodeScalars.endIndex {
-            segments.append(.literal(Substring(format.unicodeScalars[literalStart...])))
-        }
+        self.segments = segments
     }
 
-    /// Reads one specifier starting at the `%`; returns it and how many scalars it spans.
-    static func parseSpecifier(_ s: [Unicode.Scalar], at start: Int) -> (Segment, Int) {
+    /// Reads one specifier starting at the `%`; returns it and the offset just after it.
+    static func parseSpecifier(_ s: UnsafeBufferPointer<UInt8>, at start: Int) -> (Segment, Int) {
+        let n = s.count
         var i = start + 1
-        func text() -> String { String(String.UnicodeScalarView(s[start..<min(i, s.count)])) }
+        func text() -> String { String(decoding: UnsafeBufferPointer(rebasing: s[start..<min(i, n)]), as: UTF8.self) }
         func number() -> Int? {
             var value = 0, digits = 0
-            while i < s.count, s[i].value >= 0x30, s[i].value <= 0x39 {
-                value = min(value * 10 + Int(s[i].value - 0x30), 1_000_000)
+            while i < n, s[i] >= 0x30, s[i] <= 0x39 {
+                value = min(value * 10 + Int(s[i] - 0x30), 1_000_000)
                 i += 1
                 digits += 1
             }
             return digits > 0 ? value : nil
         }
-        guard i < s.count else { return (.invalid("%"), 1) }
+        guard i < n else { return (.invalid("%"), n) }
         var spec = FormatSpecifier(conversion: "?", text: "")
-        // Positional index: digits followed by '$'.
         let save = i
-        if let n = number(), i < s.count, s[i] == "$" {
-            spec.position = n
+        if let p = number(), i < n, s[i] == UInt8(ascii: "$") {
+            spec.position = p
             i += 1
         } else {
             i = save
         }
         // Variable reference: #@name@
-        if i + 1 < s.count, s[i] == "#", s[i + 1] == "@" {
+        if i + 1 < n, s[i] == UInt8(ascii: "#"), s[i + 1] == UInt8(ascii: "@") {
             var j = i + 2
-            var name = ""
-            while j < s.count, s[j] != "@", name.unicodeScalars.count < 256 { name.unicodeScalars.append(s[j]); j += 1 }
-            if j < s.count, s[j] == "@", !name.isEmpty {
+            while j < n, s[j] != UInt8(ascii: "@"), j - i < 258 { j += 1 }
+            if j < n, s[j] == UInt8(ascii: "@"), j > i + 2 {
+                spec.variable = String(decoding: UnsafeBufferPointer(rebasing: s[(i + 2)..<j]), as: UTF8.self)
                 i = j + 1
                 spec.conversion = "@"
-                spec.variable = name
-                spec.flags = ["#"]
+                spec.flags = .hash
                 spec.text = text()
-                return (.specifier(spec), i - start)
+                return (.specifier(spec), i)
             }
         }
-        while i < s.count, "-+ #0'".unicodeScalars.contains(s[i]) {
-            spec.flags.insert(Character(s[i]))
+        while i < n, let flag = FormatFlags(byte: s[i]) {
+            spec.flags.insert(flag)
             i += 1
         }
         func size() -> FormatSpecifier.Size {
-            if i < s.count, s[i] == "*" {
+            if i < n, s[i] == UInt8(ascii: "*") {
                 i += 1
                 let save = i
-                if let n = number(), i < s.count, s[i] == "$" { i += 1; return .argument(n) }
+                if let p = number(), i < n, s[i] == UInt8(ascii: "$") { i += 1; return .argument(p) }
                 i = save
                 return .nextArgument
             }
             return number().map { .fixed($0) } ?? .none
         }
         spec.width = size()
-        if i < s.count, s[i] == "." {
+        if i < n, s[i] == UInt8(ascii: ".") {
             i += 1
             spec.precision = size()
             if spec.precision == .none { spec.precision = .fixed(0) }
         }
-        for candidate in ["hh", "ll", "h", "l", "q", "L", "t", "z", "j"] {
-            let c = Array(candidate.unicodeScalars)
-            if i + c.count <= s.count, Array(s[i..<i + c.count]) == c {
-                spec.length = candidate
-                i += c.count
+        if i < n {
+            switch s[i] {
+            case UInt8(ascii: "h"), UInt8(ascii: "l"):
+                let c = s[i]
+                i += 1
+                if i < n, s[i] == c { i += 1; spec.length = c == UInt8(ascii: "h") ? "hh" : "ll" } else { spec.length = c == UInt8(ascii: "h") ? "h" : "l" }
+            case UInt8(ascii: "q"), UInt8(ascii: "L"), UInt8(ascii: "t"), UInt8(ascii: "z"), UInt8(ascii: "j"):
+                spec.length = String(UnicodeScalar(s[i]))
+                i += 1
+            default:
                 break
             }
         }
-        guard i < s.count else { return (.invalid(text()), i - start) }
-        let conversion = Character(s[i])
+        guard i < n else { return (.invalid(text()), i) }
+        let c = s[i]
         i += 1
-        guard FormatSpecifier.knownConversions.contains(conversion) else { return (.invalid(text()), i - start) }
-        spec.conversion = conversion
-        spec.text = text()
-        return (.specifier(spec), i - start)
+        guard FormatSpecifier.isKnownConversion(c) else { return (.invalid(text()), i) }
+        spec.conversion = Character(Unicode.Scalar(c))
+        spec.text = c == UInt8(ascii: "@") && i - start == 2 ? "%@" : text()
+        return (.specifier(spec), i)
     }
 }
