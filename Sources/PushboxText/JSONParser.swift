@@ -185,7 +185,7 @@ public struct JSONParser {
             } else if (0xDC00...0xDFFF).contains(scalar) {
                 throw error(.syntax, "lone low surrogate in \\u escape")
             }
-            out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+            ByteText.appendUTF8(Unicode.Scalar(scalar) ?? "\u{FFFD}", to: &out)
         default:
             index -= 2  // point at the backslash
             throw error(.syntax, "invalid escape \\\(describeByte(c))")
@@ -195,22 +195,13 @@ public struct JSONParser {
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard index < bytes.count, let digit = hexValue(bytes[index]) else {
+            guard index < bytes.count, let digit = ByteText.hexValue(bytes[index]) else {
                 throw error(.syntax, "\\u must be followed by four hex digits")
             }
             value = value << 4 | UInt32(digit)
             index += 1
         }
         return value
-    }
-
-    private func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> String {

@@ -1,3 +1,5 @@
+import PushboxText
+
 /// Reads the text form of a `.strings` file (an old-style property list, CFOldStylePList.c):
 /// `"key" = "value";` pairs with or without enclosing braces, `"key";` meaning value = key,
 /// `//` and `/* */` comments, `"` or `'` quotes, unquoted strings of `A-Z a-z 0-9 _ $ / : . -`,
@@ -148,7 +150,7 @@ struct OldStylePlistParser {
         var pendingHigh: UInt16?
         func flushPending(_ parser: inout OldStylePlistParser) {
             if pendingHigh != nil {
-                TextDecoding.appendUTF8("\u{FFFD}", to: &out)
+                ByteText.appendUTF8("\u{FFFD}", to: &out)
                 parser.notes.append(FileNote(file: parser.file, line: parser.currentLine(), message: "\\U escape gives an unpaired UTF-16 surrogate; shown as U+FFFD"))
                 pendingHigh = nil
             }
@@ -173,14 +175,14 @@ struct OldStylePlistParser {
             if e == UInt8(ascii: "U") {
                 var value: UInt16 = 0
                 var digits = 0
-                while digits < 4, index < bytes.count, let h = Self.hexValue(bytes[index]) {
+                while digits < 4, index < bytes.count, let h = ByteText.hexValue(bytes[index]) {
                     value = value << 4 | UInt16(h)
                     index += 1
                     digits += 1
                 }
                 if (0xDC00...0xDFFF).contains(value), let high = pendingHigh {
                     let scalar = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(value) - 0xDC00)
-                    TextDecoding.appendUTF8(Unicode.Scalar(scalar)!, to: &out)
+                    ByteText.appendUTF8(Unicode.Scalar(scalar)!, to: &out)
                     pendingHigh = nil
                     continue
                 }
@@ -191,7 +193,7 @@ struct OldStylePlistParser {
                     pendingHigh = value
                     flushPending(&self)
                 } else {
-                    TextDecoding.appendUTF8(Unicode.Scalar(value)!, to: &out)
+                    ByteText.appendUTF8(Unicode.Scalar(value)!, to: &out)
                 }
                 continue
             }
@@ -206,7 +208,7 @@ struct OldStylePlistParser {
                     digits += 1
                 }
                 // Values of 128 and up are NeXTSTEP-encoded in CF; Latin-1 agrees for the letters in use.
-                TextDecoding.appendUTF8(Unicode.Scalar(value)!, to: &out)
+                ByteText.appendUTF8(Unicode.Scalar(value)!, to: &out)
             case UInt8(ascii: "a"): out.append(0x07)
             case UInt8(ascii: "b"): out.append(0x08)
             case UInt8(ascii: "f"): out.append(0x0C)
@@ -233,19 +235,10 @@ struct OldStylePlistParser {
                 return out
             }
             if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
-            guard let v = Self.hexValue(c) else { index -= 1; throw error("unexpected \(describe()) in data, expected hex digits") }
+            guard let v = ByteText.hexValue(c) else { index -= 1; throw error("unexpected \(describe()) in data, expected hex digits") }
             if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
         }
         throw error("unexpected end of file: missing '>'")
-    }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// Skips whitespace (tab to CR, space, U+2028, U+2029) and comments.

@@ -48,15 +48,15 @@ enum TextDecoding {
             let u = units[j]
             if (0xD800...0xDBFF).contains(u), j + 1 < units.count, (0xDC00...0xDFFF).contains(units[j + 1]) {
                 let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(units[j + 1]) - 0xDC00)
-                appendUTF8(Unicode.Scalar(scalar)!, to: &out.utf8)
+                ByteText.appendUTF8(Unicode.Scalar(scalar)!, to: &out.utf8)
                 j += 2
                 continue
             }
             if (0xD800...0xDFFF).contains(u) {
                 out.replacedSurrogates.append(out.utf8.count)
-                appendUTF8("\u{FFFD}", to: &out.utf8)
+                ByteText.appendUTF8("\u{FFFD}", to: &out.utf8)
             } else {
-                appendUTF8(Unicode.Scalar(u)!, to: &out.utf8)
+                ByteText.appendUTF8(Unicode.Scalar(u)!, to: &out.utf8)
             }
             j += 1
         }
@@ -71,19 +71,10 @@ enum TextDecoding {
         while i < bytes.endIndex {
             let b = (0..<4).map { UInt32(bytes[i + $0]) }
             let value = bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
-            appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}", to: &out.utf8)
+            ByteText.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}", to: &out.utf8)
             i += 4
         }
         return out
     }
 
-    static func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
-        let v = scalar.value
-        switch v {
-        case ..<0x80: out.append(UInt8(v))
-        case ..<0x800: out += [UInt8(0xC0 | v >> 6), UInt8(0x80 | v & 0x3F)]
-        case ..<0x10000: out += [UInt8(0xE0 | v >> 12), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F)]
-        default: out += [UInt8(0xF0 | v >> 18), UInt8(0x80 | v >> 12 & 0x3F), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F)]
-        }
-    }
 }
