@@ -76,5 +76,4 @@ enum TextDecoding {
         }
         return out
     }
-
 }
