@@ -3,13 +3,15 @@
 
 SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # Debian packages the build, tests and runtime use; each C library is added with its shim.
-DEB_PACKAGES := libicu-dev pkg-config
+DEB_PACKAGES := libicu-dev pkg-config libssl-dev libcurl4-openssl-dev libstb-dev
 ARGS ?=
 
 .PHONY: run test deps build bench clean
 
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
+	@# git keeps no file modes but 644/755; pushbox refuses key files others can read.
+	@chmod 600 sample-payloads/SampleApp/keys/*.key
 
 build: deps
 	$(SWIFT) build -c release --product pushbox

@@ -1,5 +1,7 @@
 import PushboxText
+import Foundation
 import PushboxCore
+import PushboxFetch
 
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
 enum RenderCommand {
@@ -16,8 +18,16 @@ enum RenderCommand {
             OptionSpec("--json", help: "One JSON object per input file per line, in input order."),
             OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "An APNs request header, e.g. apns-push-type:alert."),
             OptionSpec("--token", value: "HEX", help: "The device token, checked as APNs checks /3/device/<token>."),
-        ],
+        ] + extensionOptions,
         run: run)
+
+    static let extensionOptions = [
+        OptionSpec("--key", value: "FILE", help: "The AES-256-GCM key file for decryption (base64 of 32 bytes, mode 0600); wins over the recipe's."),
+        OptionSpec("--time-limit", value: "SECONDS", help: "The service extension's time limit. Default: the recipe's, else 30."),
+        OptionSpec("--allow-files", value: "DIR", repeatable: true, help: "A folder file:// media URLs may point into (the app folder and sample-payloads always may)."),
+        OptionSpec("--cache", value: "DIR", help: "Where attachments are saved. Default $XDG_CACHE_HOME/pushbox/attachments."),
+        OptionSpec("--no-extension", help: "Do not run the service extension."),
+    ]
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         guard !args.operands.isEmpty else {
@@ -38,7 +48,14 @@ enum RenderCommand {
             io.err("pushbox render: \(error)")
             return 2
         }
-        let renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer())
+        let renderer: Renderer
+        do {
+            renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer(),
+                                categories: device.profile?.categories ?? [], extensionSetup: try extensionSetup(args, device: device, io: io))
+        } catch {
+            io.err("pushbox render: \(error)")
+            return 2
+        }
         var status: Int32 = 0
         for path in files {
             switch input.read(path, io: io) {
@@ -55,6 +72,23 @@ enum RenderCommand {
             }
         }
         return status
+    }
+
+    /// The extension's recipe, key, time limit, file roots and cache from the flags and the profile.
+    static func extensionSetup(_ args: ParsedArguments, device: Device, io: CommandIO) throws(UsageError) -> Renderer.ExtensionSetup? {
+        if args.flag("--no-extension") { return nil }
+        let keyFile = args.value("--key")
+        var recipe = device.profile?.recipe ?? ExtensionRecipe.defaultRecipe(keyGiven: keyFile != nil)
+        if let limit = args.value("--time-limit") {
+            guard let seconds = Double(limit), seconds > 0, seconds <= 300 else { throw UsageError(message: "--time-limit: expected seconds between 0 and 300, got \(limit)") }
+            recipe.timeLimit = seconds
+        }
+        var roots = args.all("--allow-files")
+        if let app = device.profile?.directory { roots.append(app) }
+        if let samples = ResourceLocator.samplesDirectory(environment: io.environment) { roots.append(samples) }
+        let cache = args.value("--cache") ?? AttachmentFetcher.defaultCacheDirectory(environment: io.environment)
+        return Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots),
+                                       appDirectory: device.profile?.directory, keyFile: keyFile)
     }
 
     /// A notification as a few lines of plain text, every payload string sanitized.
@@ -79,6 +113,11 @@ enum RenderCommand {
             if let thread = n.threadId { facts.append("thread \(clean(thread))") }
             if let level = n.interruptionLevel { facts.append(level) }
             if !facts.isEmpty { lines.append("   " + facts.joined(separator: " · ")) }
+            for a in n.attachments {
+                let size = a.width.map { ", \($0)×\(a.height ?? 0)" } ?? ""
+                lines.append("   attachment: \(clean((a.path as NSString).lastPathComponent)) (\(a.type), \(a.bytes) bytes\(size)) from \(clean(a.source))")
+            }
+            if !n.actions.isEmpty { lines.append("   actions:  " + n.actions.map { "[\(clean($0.title))]" }.joined(separator: " ")) }
         }
         for w in n.warnings { lines.append("   warning: \(clean(w))") }
         return lines.joined(separator: "\n")

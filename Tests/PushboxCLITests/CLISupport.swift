@@ -9,7 +9,14 @@ struct CLIRun {
 
     var lines: [String] { out.split(separator: "\n").map(String.init) }
 
-    init(_ args: [String], stdin: String = "", environment: [String: String] = [:]) {
+    /// A cache folder for this test process, so tests never write into the user's ~/.cache.
+    static let cacheHome: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-test-cache-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    init(_ args: [String], stdin: String = "", environment: [String: String] = ["XDG_CACHE_HOME": CLIRun.cacheHome]) {
         final class Box: @unchecked Sendable { var out = "", err = "" }
         let box = Box()
         var io = CommandIO(out: { box.out += $0 + "\n" }, err: { box.err += $0 + "\n" },

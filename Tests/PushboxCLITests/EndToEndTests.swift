@@ -23,6 +23,7 @@ struct EndToEndTests {
         process.currentDirectoryURL = FileManager.default.temporaryDirectory
         var env = ProcessInfo.processInfo.environment
         env["PUSHBOX_SAMPLES"] = nil
+        env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-e2e-cache").path
         process.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

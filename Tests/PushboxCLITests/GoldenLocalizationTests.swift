@@ -3,7 +3,8 @@ import Testing
 import PushboxText
 @testable import PushboxCLI
 
-/// Every sample loc-key payload rendered in every sample language, compared with the golden
+/// Every sample loc-key payload rendered in every sample language by the system (the extension
+/// is off: it has its own tests), compared with the golden
 /// file beside this test. `PUSHBOX_RECORD_GOLDEN=1 swift test` rewrites it (and fails, so a
 /// recording is never mistaken for a pass).
 @Suite("Golden: localized samples")
@@ -16,7 +17,7 @@ struct GoldenLocalizationTests {
         var lines: [String] = []
         for language in Self.languages {
             let files = Self.payloads.map { CLIPaths.samples + "/" + $0 }
-            let run = CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", language] + files)
+            let run = CLIRun(["render", "--json", "--no-extension", "--app", CLIPaths.app, "--lang", language] + files)
             #expect(run.status == 0)
             for (file, line) in zip(Self.payloads, run.lines) {
                 let o = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)

@@ -71,7 +71,7 @@ struct RenderCommandTests {
 
     @Test("pushbox with no command renders every bundled sample")
     func defaultRun() {
-        let run = CLIRun([], environment: ["PUSHBOX_SAMPLES": CLIPaths.samples])
+        let run = CLIRun([], environment: ["PUSHBOX_SAMPLES": CLIPaths.samples, "XDG_CACHE_HOME": CLIRun.cacheHome])
         #expect(run.status == 0)
         let headers = run.lines.filter { $0.hasPrefix("── ") }
         #expect(headers.count == ResourceLocator.samplePayloadFiles(in: CLIPaths.samples).count)

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// ```json
 /// { "name": "Sample", "bundleId": "dev.pushbox.sample", "developmentRegion": "en",
-///   "fcmTopics": ["NewsApp"] }
+///   "fcmTopics": ["NewsApp"], "categories": {…}, "extension": {…} }
 /// ```
+/// The README documents every field.
 public struct AppProfile: Sendable, Equatable {
     public static let fileName = "pushbox.json"
 
@@ -16,6 +17,9 @@ public struct AppProfile: Sendable, Equatable {
     public var bundleID: String?
     public var developmentRegion: String
     public var fcmTopics: [String]
+    public var categories: [NotificationCategory] = []
+    /// The service extension's recipe; nil when the profile gives none (the default recipe applies).
+    public var recipe: ExtensionRecipe?
 
     public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
         self.directory = directory
@@ -23,6 +27,10 @@ public struct AppProfile: Sendable, Equatable {
         self.bundleID = bundleID
         self.developmentRegion = developmentRegion
         self.fcmTopics = fcmTopics
+    }
+
+    public func category(_ identifier: String) -> NotificationCategory? {
+        categories.first { $0.identifier == identifier }
     }
 
     /// A problem in `pushbox.json`, with the path of the bad field.
@@ -63,7 +71,7 @@ public struct AppProfile: Sendable, Equatable {
             guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
             return s
         }
-        let known = ["name", "bundleId", "developmentRegion", "fcmTopics"]
+        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "categories", "extension"]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
         }
@@ -81,6 +89,9 @@ public struct AppProfile: Sendable, Equatable {
                 profile.fcmTopics.append(name)
             }
         }
+        let reader = ProfileReader(file: file)
+        profile.categories = try reader.categories(root["categories"])
+        profile.recipe = try reader.recipe(root["extension"])
         return profile
     }
 }

@@ -29,10 +29,20 @@ public struct TraceEntry: Sendable, Equatable {
 /// A file attached to the notification.
 public struct RenderedAttachment: Sendable, Equatable {
     public var path: String
+    /// MIME type, from the bytes.
     public var type: String
     public var bytes: Int
     public var width: Int?
     public var height: Int?
+    /// The URL it came from.
+    public var source: String
+}
+
+/// An action button of the notification's category, as the device shows it.
+public struct RenderedAction: Sendable, Equatable {
+    public var identifier: String
+    public var title: String
+    public var options: [String]
 }
 
 /// A notification as the device shows it: the contract of `pushbox render`.
@@ -44,7 +54,7 @@ public struct RenderedNotification: Sendable {
     public var language: String?
     public var attachments: [RenderedAttachment] = []
     public var category: String?
-    public var actions: [String] = []
+    public var actions: [RenderedAction] = []
     public var threadId: String?
     public var badge: Int?
     public var sound: String?
@@ -74,11 +84,13 @@ public struct RenderedNotification: Sendable {
             ("attachments", .array(attachments.map { a in
                 .object(JSONObject([
                     ("path", .string(a.path)), ("type", .string(a.type)), ("bytes", .optionalInt(a.bytes)),
-                    ("width", .optionalInt(a.width)), ("height", .optionalInt(a.height)),
+                    ("width", .optionalInt(a.width)), ("height", .optionalInt(a.height)), ("source", .string(a.source)),
                 ]))
             })),
             ("category", .optionalString(category)),
-            ("actions", .array(actions.map { .string($0) })),
+            ("actions", .array(actions.map { a in
+                .object(JSONObject([("identifier", .string(a.identifier)), ("title", .string(a.title)), ("options", .array(a.options.map { .string($0) }))]))
+            })),
             ("threadId", .optionalString(threadId)),
             ("badge", .optionalInt(badge)),
             ("sound", .optionalString(sound)),

@@ -1,23 +1,46 @@
 import PushboxText
 import Foundation
+import PushboxFetch
 import PushboxLocalization
 
 /// Turns a payload into the notification the device shows.
 ///
-/// Validation, FCM targeting, then what the system shows: title, subtitle and body, each the
-/// localized `*-loc-key` with its args when one is given (a string alert is the body). The
-/// service extension and attachments fill in more of the same model without changing it.
+/// Validation, FCM targeting, what the system shows (title, subtitle and body, each the
+/// localized `*-loc-key` with its args when one is given; a string alert is the body), then the
+/// service extension when iOS would run it, and the category's actions.
 public struct Renderer: Sendable {
     public var context: ValidationContext
     /// The device's preferred languages, most preferred first.
     public var preferredLanguages: [String]
     /// The app's localizations; without one, a `*-loc-key` shows as the key itself.
     public var localizer: Localizer?
+    /// The app's categories, for action buttons.
+    public var categories: [NotificationCategory]
+    /// How the service extension runs; nil to never run it.
+    public var extensionSetup: ExtensionSetup?
 
-    public init(context: ValidationContext, preferredLanguages: [String], localizer: Localizer? = nil) {
+    /// The parts of the extension's environment that do not change between payloads.
+    public struct ExtensionSetup: Sendable {
+        public var recipe: ExtensionRecipe
+        public var fetcher: AttachmentFetcher
+        public var appDirectory: String?
+        public var keyFile: String?
+
+        public init(recipe: ExtensionRecipe, fetcher: AttachmentFetcher, appDirectory: String?, keyFile: String?) {
+            self.recipe = recipe
+            self.fetcher = fetcher
+            self.appDirectory = appDirectory
+            self.keyFile = keyFile
+        }
+    }
+
+    public init(context: ValidationContext, preferredLanguages: [String], localizer: Localizer? = nil,
+                categories: [NotificationCategory] = [], extensionSetup: ExtensionSetup? = nil) {
         self.context = context
         self.preferredLanguages = preferredLanguages
         self.localizer = localizer
+        self.categories = categories
+        self.extensionSetup = extensionSetup
     }
 
     public func render(_ raw: RawPayload) -> RenderedNotification {
@@ -54,7 +77,60 @@ public struct Renderer: Sendable {
             }
         }
         fill(&out, from: validated.aps)
+        runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
+        fillActions(&out)
         return out
+    }
+
+    /// Runs the service extension when iOS would, and takes what it hands over.
+    func runExtension(_ out: inout RenderedNotification, validated: ValidatedPayload, payloadFile: String?) {
+        let (run, reason) = ExtensionPipeline.shouldRun(validated.aps)
+        guard run else {
+            out.trace.append(TraceEntry(step: "extension", ms: 0, outcome: "not-run", detail: reason))
+            return
+        }
+        guard let setup = extensionSetup else {
+            out.trace.append(TraceEntry(step: "extension", ms: 0, outcome: "not-run", detail: "the extension is switched off for this run"))
+            return
+        }
+        let payloadDirectory = payloadFile.flatMap { $0 == "-" ? nil : ($0 as NSString).deletingLastPathComponent }
+        let env = ExtensionEnvironment(recipe: setup.recipe, localizer: localizer, preferredLanguages: preferredLanguages,
+                                       fetcher: setup.fetcher, appDirectory: setup.appDirectory, keyFile: setup.keyFile,
+                                       payloadDirectory: payloadDirectory.map { $0.isEmpty ? "." : $0 })
+        out.trace.append(TraceEntry(step: "extension", ms: 0, outcome: "started",
+                                    detail: "\(reason); \(setup.recipe.isDefault ? "default recipe" : "the app's recipe"): \(setup.recipe.steps.map { "\($0.step.name)\($0.critical ? "" : " (optional)")" }.joined(separator: ", ")), \(ExtensionPipeline.formatSeconds(setup.recipe.timeLimit)) s, fallback \(setup.recipe.fallback.rawValue)"))
+        let outcome = ExtensionPipeline.run(payload: validated.payload, content: AlertContent(title: out.title, subtitle: out.subtitle, body: out.body), environment: env)
+        out.title = outcome.content.title
+        out.subtitle = outcome.content.subtitle
+        out.body = outcome.content.body
+        out.delivered = outcome.delivered
+        out.trace += outcome.trace
+        out.warnings += outcome.warnings
+        out.attachments = outcome.attachments.map {
+            RenderedAttachment(path: $0.path, type: $0.type.mime, bytes: $0.bytes, width: $0.width, height: $0.height, source: $0.sourceURL)
+        }
+    }
+
+    /// The category's action buttons, titles localized for the device.
+    func fillActions(_ out: inout RenderedNotification) {
+        guard let id = out.category else { return }
+        guard let category = categories.first(where: { $0.identifier == id }) else {
+            if !categories.isEmpty { out.warnings.append("category \"\(id)\" is not one of the app's categories; the device shows no action buttons") }
+            return
+        }
+        out.actions = category.actions.map { action in
+            var title = action.title ?? action.identifier
+            if let key = action.titleLocKey {
+                if let localizer {
+                    let r = localizer.localize(key, args: [], preferred: preferredLanguages)
+                    title = r.text
+                    out.warnings += r.warnings
+                } else {
+                    title = key
+                }
+            }
+            return RenderedAction(identifier: action.identifier, title: title, options: action.options)
+        }
     }
 
     /// Fills what the device shows from `aps`: each alert field is the localized `*-loc-key`

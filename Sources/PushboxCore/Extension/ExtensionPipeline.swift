@@ -1,0 +1,180 @@
+import Foundation
+import PushboxFetch
+import PushboxLocalization
+import PushboxText
+
+/// The alert text a notification shows.
+public struct AlertContent: Sendable, Equatable {
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+
+    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+    }
+}
+
+/// Everything the extension can use besides the payload.
+public struct ExtensionEnvironment: Sendable {
+    public var recipe: ExtensionRecipe
+    public var localizer: Localizer?
+    public var preferredLanguages: [String]
+    public var fetcher: AttachmentFetcher?
+    /// The app folder: key files in the recipe are relative to it.
+    public var appDirectory: String?
+    /// `--key FILE`, which wins over the recipe's key file.
+    public var keyFile: String?
+    /// The payload file's folder, for media paths written without a scheme.
+    public var payloadDirectory: String?
+
+    public init(recipe: ExtensionRecipe, localizer: Localizer? = nil, preferredLanguages: [String] = ["en"], fetcher: AttachmentFetcher? = nil,
+                appDirectory: String? = nil, keyFile: String? = nil, payloadDirectory: String? = nil) {
+        self.recipe = recipe
+        self.localizer = localizer
+        self.preferredLanguages = preferredLanguages
+        self.fetcher = fetcher
+        self.appDirectory = appDirectory
+        self.keyFile = keyFile
+        self.payloadDirectory = payloadDirectory
+    }
+}
+
+/// What the extension handed over.
+public struct ExtensionOutcome: Sendable {
+    public var content: AlertContent
+    public var attachments: [FetchedAttachment]
+    public var delivered: Delivery
+    public var trace: [TraceEntry]
+    public var warnings: [String]
+}
+
+/// The work in progress, shared between the extension's worker and the deadline: once the
+/// deadline hands over, the attempt is closed and late results are ignored.
+final class ExtensionAttempt: @unchecked Sendable {
+    struct State {
+        var content: AlertContent
+        var payload: JSONObject
+        var attachments: [FetchedAttachment] = []
+        var trace: [TraceEntry] = []
+        var warnings: [String] = []
+        var criticalFailure: String?
+        var running: Set<String> = []
+    }
+
+    private let lock = NSLock()
+    private var state: State
+    private var closed = false
+    let cancel = CancelFlag()
+
+    init(content: AlertContent, payload: JSONObject) {
+        state = State(content: content, payload: payload)
+    }
+
+    func read() -> State {
+        lock.lock()
+        defer { lock.unlock() }
+        return state
+    }
+
+    func update(_ change: (inout State) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !closed { change(&state) }
+    }
+
+    /// Stops accepting changes and returns the attempt as it stands.
+    func close() -> State {
+        lock.lock()
+        defer { lock.unlock() }
+        closed = true
+        return state
+    }
+}
+
+/// Runs a Notification Service Extension recipe the way iOS runs an extension: only when
+/// `mutable-content` is 1 and the alert is visible; within one deadline; critical steps first,
+/// in order, then optional ones concurrently; when time runs out, the best attempt (or the
+/// original, per the recipe) is handed over at once and running work is cancelled.
+public enum ExtensionPipeline {
+    /// Whether iOS would start the extension, and if not, why.
+    public static func shouldRun(_ aps: JSONObject) -> (run: Bool, reason: String) {
+        guard aps["mutable-content"]?.intValue == 1 else {
+            return (false, "mutable-content is not 1, so iOS does not start the extension")
+        }
+        let visible: Bool
+        switch aps["alert"] {
+        case .string(let s): visible = !s.isEmpty
+        case .object(let a): visible = ["title", "subtitle", "body", "loc-key", "title-loc-key", "subtitle-loc-key"].contains { a[$0] != nil }
+        default: visible = false
+        }
+        guard visible else {
+            return (false, "the alert has no title, subtitle or body, so iOS does not start the extension (silent, badge- or sound-only pushes never run it)")
+        }
+        return (true, "mutable-content is 1 and the alert is visible")
+    }
+
+    public static func run(payload: JSONObject, content: AlertContent, environment env: ExtensionEnvironment) -> ExtensionOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let recipe = env.recipe
+        let deadline = start + .milliseconds(Int(recipe.timeLimit * 1000))
+        let attempt = ExtensionAttempt(content: content, payload: payload)
+        let done = DispatchSemaphore(value: 0)
+        let critical = recipe.steps.filter(\.critical)
+        let optional = recipe.steps.filter { !$0.critical }
+
+        Thread.detachNewThread { @Sendable in
+            for planned in critical {
+                let ok = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline)
+                if !ok {
+                    attempt.update { $0.criticalFailure = "critical step \(planned.step.name) failed" }
+                    break
+                }
+            }
+            if attempt.read().criticalFailure == nil, !optional.isEmpty {
+                let group = DispatchGroup()
+                for planned in optional {
+                    group.enter()
+                    Thread.detachNewThread { @Sendable in
+                        _ = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline)
+                        group.leave()
+                    }
+                }
+                group.wait()
+            }
+            done.signal()
+        }
+
+        let remaining = deadline - clock.now
+        let finished = done.wait(timeout: .now() + .milliseconds(max(0, Int(milliseconds(remaining))))) == .success
+        if !finished { attempt.cancel.cancel() }
+        var state = attempt.close()
+        let elapsed = milliseconds(clock.now - start)
+        var delivered: Delivery
+        let changed = state.content != content || !state.attachments.isEmpty
+        if !finished {
+            let unfinished = state.running.sorted().joined(separator: ", ")
+            delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
+            state.trace.append(TraceEntry(step: "deadline", ms: elapsed, outcome: "expired",
+                                          detail: "the \(formatSeconds(recipe.timeLimit)) s limit ran out\(unfinished.isEmpty ? "" : " during \(unfinished), which was cancelled"); serviceExtensionTimeWillExpire hands over \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))
+        } else if let failure = state.criticalFailure {
+            delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
+            state.trace.append(TraceEntry(step: "extension", ms: elapsed, outcome: "failed",
+                                          detail: "\(failure); the content handler gets \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))
+        } else {
+            delivered = changed ? .modified : .original
+            state.trace.append(TraceEntry(step: "extension", ms: elapsed, outcome: "finished",
+                                          detail: changed ? "the content handler got the modified content" : "the extension ran and changed nothing"))
+        }
+        if delivered == .original {
+            return ExtensionOutcome(content: content, attachments: [], delivered: .original, trace: state.trace, warnings: state.warnings)
+        }
+        return ExtensionOutcome(content: state.content, attachments: state.attachments, delivered: delivered, trace: state.trace, warnings: state.warnings)
+    }
+
+    static func formatSeconds(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(s)
+    }
+}

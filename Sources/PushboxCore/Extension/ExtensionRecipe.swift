@@ -1,0 +1,97 @@
+/// What the app's Notification Service Extension does, declared in `pushbox.json`: ordered
+/// steps, each critical or optional, a time limit and a fallback policy.
+public struct ExtensionRecipe: Sendable, Equatable {
+    public enum Fallback: String, Sendable { case bestAttempt = "best-attempt", original }
+
+    public enum Step: Sendable, Equatable {
+        /// Decrypt the base64 AES-256-GCM value at `field`; the plaintext JSON object's fields
+        /// replace the alert's (only those in `replaces`, when given).
+        case decrypt(field: String, keyFile: String?, replaces: [String]?)
+        /// Localize from custom keys: key paths of the title/subtitle/body keys and of their arguments.
+        case localize(LocalizeStep)
+        /// Attach the first media URL found among the candidate key paths.
+        case attach(candidates: [String])
+
+        public var name: String {
+            switch self {
+            case .decrypt: return "decrypt"
+            case .localize: return "localize-custom"
+            case .attach: return "attach"
+            }
+        }
+    }
+
+    public struct LocalizeStep: Sendable, Equatable {
+        public var titleKey: String?
+        public var subtitleKey: String?
+        public var bodyKey: String?
+        /// The argument array for every key, unless a per-field one is given.
+        public var args: String?
+        public var titleArgs: String?
+        public var subtitleArgs: String?
+        public var bodyArgs: String?
+
+        public init(titleKey: String? = nil, subtitleKey: String? = nil, bodyKey: String? = nil, args: String? = nil,
+                    titleArgs: String? = nil, subtitleArgs: String? = nil, bodyArgs: String? = nil) {
+            self.titleKey = titleKey
+            self.subtitleKey = subtitleKey
+            self.bodyKey = bodyKey
+            self.args = args
+            self.titleArgs = titleArgs
+            self.subtitleArgs = subtitleArgs
+            self.bodyArgs = bodyArgs
+        }
+    }
+
+    public struct PlannedStep: Sendable, Equatable {
+        public var step: Step
+        public var critical: Bool
+
+        public init(_ step: Step, critical: Bool) {
+            self.step = step
+            self.critical = critical
+        }
+    }
+
+    public var steps: [PlannedStep]
+    /// Seconds the extension has (iOS gives about 30).
+    public var timeLimit: Double
+    public var fallback: Fallback
+    /// True when no profile gave a recipe.
+    public var isDefault = false
+
+    public init(steps: [PlannedStep], timeLimit: Double = 30, fallback: Fallback = .bestAttempt) {
+        self.steps = steps
+        self.timeLimit = timeLimit
+        self.fallback = fallback
+    }
+
+    /// The media keys the default recipe looks at, in order.
+    public static let defaultMediaKeys = ["image", "media_url", "attachment-url", "fcm_options.image"]
+
+    /// Without a profile's recipe: decrypt a top-level `encrypted_data` when a key is given, attach
+    /// from the first of the usual media keys, 30 seconds, best attempt.
+    public static func defaultRecipe(keyGiven: Bool) -> ExtensionRecipe {
+        var steps: [PlannedStep] = []
+        if keyGiven { steps.append(PlannedStep(.decrypt(field: "encrypted_data", keyFile: nil, replaces: nil), critical: true)) }
+        steps.append(PlannedStep(.attach(candidates: defaultMediaKeys), critical: false))
+        var recipe = ExtensionRecipe(steps: steps)
+        recipe.isDefault = true
+        return recipe
+    }
+}
+
+/// An action button of a notification category.
+public struct NotificationAction: Sendable, Equatable {
+    public static let knownOptions = ["foreground", "destructive", "authenticationRequired"]
+    public var identifier: String
+    public var title: String?
+    public var titleLocKey: String?
+    public var options: [String]
+}
+
+/// A category: the actions a notification with `aps.category` offers.
+public struct NotificationCategory: Sendable, Equatable {
+    public var identifier: String
+    public var actions: [NotificationAction]
+}

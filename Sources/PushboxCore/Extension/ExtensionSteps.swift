@@ -1,0 +1,140 @@
+import Foundation
+import PushboxCrypto
+import PushboxFetch
+import PushboxLocalization
+import PushboxText
+
+/// The three kinds of extension step. Each records one trace entry and tells whether it succeeded.
+enum ExtensionSteps {
+    static func run(_ planned: ExtensionRecipe.PlannedStep, attempt: ExtensionAttempt, env: ExtensionEnvironment,
+                    deadline: ContinuousClock.Instant) -> Bool {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let name = planned.step.name
+        attempt.update { $0.running.insert(name) }
+        let remainingMs = max(0, Int(milliseconds(deadline - start)))
+        let (ok, outcome, detail) = perform(planned.step, attempt: attempt, env: env, remainingMs: remainingMs)
+        let ms = milliseconds(clock.now - start)
+        attempt.update {
+            $0.running.remove(name)
+            $0.trace.append(TraceEntry(step: name, ms: ms, outcome: outcome, detail: (planned.critical ? "critical; " : "optional; ") + detail))
+        }
+        return ok
+    }
+
+    /// (succeeded, outcome, detail)
+    static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, String, String) {
+        switch step {
+        case .decrypt(let field, let keyFile, let replaces):
+            return decrypt(field: field, keyFile: env.keyFile ?? keyFile.map { resolve($0, in: env.appDirectory) }, replaces: replaces, attempt: attempt)
+        case .localize(let spec):
+            return localize(spec, attempt: attempt, env: env)
+        case .attach(let candidates):
+            return attach(candidates, attempt: attempt, env: env, remainingMs: remainingMs)
+        }
+    }
+
+    static func resolve(_ path: String, in directory: String?) -> String {
+        guard !path.hasPrefix("/"), let directory else { return path }
+        return (directory as NSString).appendingPathComponent(path)
+    }
+
+    static func decrypt(field: String, keyFile: String?, replaces: [String]?, attempt: ExtensionAttempt) -> (Bool, String, String) {
+        let payload = attempt.read().payload
+        guard let value = payload.value(atPath: field) else { return (true, "skipped", "the payload has no \(field)") }
+        guard let text = value.stringValue else { return (false, "failed", "\(field) is \(value.typeDescription), not a base64 string") }
+        guard let keyFile else { return (false, "failed", "no key: give --key FILE or keyFile in the recipe") }
+        do {
+            let key = try KeyFile.load(keyFile)
+            guard let combined = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw CryptoError.badBase64(field)
+            }
+            let plaintext = try AESGCM.open(Array(combined), key: key)
+            guard let object = (try? JSONParser.parse(plaintext))?.objectValue else {
+                return (false, "failed", "the plaintext of \(field) is not a JSON object")
+            }
+            var replaced: [String] = []
+            attempt.update { state in
+                for (k, v) in object.entries where replaces?.contains(k) ?? true {
+                    let s = v.stringValue
+                    switch k {
+                    case "title": state.content.title = s; replaced.append(k)
+                    case "subtitle": state.content.subtitle = s; replaced.append(k)
+                    case "body": state.content.body = s; replaced.append(k)
+                    default: state.payload[k] = v; replaced.append(k)
+                    }
+                }
+            }
+            return (true, "ok", "decrypted \(field) (\(plaintext.count) bytes) with \((keyFile as NSString).lastPathComponent); replaced \(replaced.isEmpty ? "nothing" : replaced.joined(separator: ", "))")
+        } catch let error as CryptoError {
+            return (false, "failed", "\(field): \(error)")
+        } catch {
+            return (false, "failed", "\(field): \(error)")
+        }
+    }
+
+    static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (Bool, String, String) {
+        let payload = attempt.read().payload
+        guard let localizer = env.localizer else { return (true, "skipped", "no app localizations to look the keys up in") }
+        var done: [String] = [], missing: [String] = [], warnings: [String] = []
+        var content = attempt.read().content
+        func args(_ path: String?) -> [String] {
+            guard let path else { return [] }
+            guard let array = payload.value(atPath: path)?.arrayValue else {
+                if payload.value(atPath: path) != nil { warnings.append("\(path) is not an array; no arguments used") }
+                return []
+            }
+            return array.map { $0.stringValue ?? JSONWriter.compact($0) }
+        }
+        for (field, keyPath, argPath) in [("title", spec.titleKey, spec.titleArgs ?? spec.args), ("subtitle", spec.subtitleKey, spec.subtitleArgs ?? spec.args), ("body", spec.bodyKey, spec.bodyArgs ?? spec.args)] {
+            guard let keyPath, let key = payload.value(atPath: keyPath)?.stringValue else { continue }
+            let result = localizer.localize(key, args: args(argPath), preferred: env.preferredLanguages)
+            warnings += result.warnings
+            if result.found { done.append("\(field) ← \(key)") } else { missing.append(key) }
+            switch field {
+            case "title": content.title = result.text
+            case "subtitle": content.subtitle = result.text
+            default: content.body = result.text
+            }
+        }
+        if done.isEmpty && missing.isEmpty { return (true, "skipped", "none of the recipe's key paths is in the payload") }
+        attempt.update {
+            $0.content = content
+            $0.warnings += warnings
+        }
+        let language = localizer.resolve(env.preferredLanguages).language
+        return (true, missing.isEmpty ? "ok" : "missing-keys",
+                "in \(language): \(done.joined(separator: ", "))\(missing.isEmpty ? "" : "; missing (shown as the key): \(missing.joined(separator: ", "))")")
+    }
+
+    static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, String, String) {
+        let payload = attempt.read().payload
+        guard let (path, value) = candidates.lazy.compactMap({ p in payload.value(atPath: p)?.stringValue.map { (p, $0) } }).first else {
+            return (true, "skipped", "no media URL at \(candidates.joined(separator: ", "))")
+        }
+        guard let fetcher = env.fetcher else { return (false, "failed", "attachments are not fetched in this run") }
+        var url = value
+        if URL(string: value)?.scheme == nil, let dir = env.payloadDirectory {
+            url = URL(fileURLWithPath: (dir as NSString).appendingPathComponent(value)).absoluteString
+            attempt.update { $0.warnings.append("\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL") }
+        }
+        switch fetcher.fetch(url, timeoutMs: remainingMs, cancel: attempt.cancel) {
+        case .success(let a):
+            attempt.update {
+                $0.attachments.append(a)
+                $0.warnings += a.warnings
+            }
+            let size = a.width.map { " \($0)×\(a.height ?? 0)" } ?? ""
+            return (true, "ok", "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)")
+        case .failure(let failure):
+            let outcome: String
+            switch failure {
+            case .download(.cancelled): outcome = "cancelled"
+            case .download(.timedOut): outcome = "timeout"
+            case .unsupported, .corrupt, .tooLarge: outcome = "dropped"
+            default: outcome = "failed"
+            }
+            return (false, outcome, "\(path) \(value): \(failure)")
+        }
+    }
+}

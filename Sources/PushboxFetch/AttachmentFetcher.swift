@@ -1,0 +1,156 @@
+import Foundation
+import PushboxCrypto
+
+/// An attachment ready to show: saved under the cache with the right extension.
+public struct FetchedAttachment: Sendable, Equatable {
+    public var path: String
+    public var type: MediaType
+    public var bytes: Int
+    public var width: Int?
+    public var height: Int?
+    public var sourceURL: String
+    public var fromCache: Bool
+    /// Accepted, but worth knowing (extension or Content-Type disagreeing with the bytes).
+    public var warnings: [String]
+    /// The most bytes held in memory while downloading.
+    public var peakBytes: Int
+}
+
+/// Why an attachment was dropped (iOS drops unsupported or corrupt attachments too).
+public enum AttachmentFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    case refused(String)
+    case download(DownloadError)
+    case unsupported(String)
+    case tooLarge(String)
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .refused(let s), .unsupported(let s), .tooLarge(let s), .corrupt(let s): return s
+        case .download(let e): return e.description
+        }
+    }
+}
+
+/// Fetches media URLs for the service extension: http/https through libcurl, file URLs only
+/// under allowed roots; checks the bytes' type against the extension and Content-Type, the
+/// size caps and the pixel count; saves content-addressed under the cache directory, and serves
+/// a URL seen before from the cache without downloading again.
+public struct AttachmentFetcher: Sendable {
+    public var cacheDirectory: String
+    /// Folders file URLs may point into (resolved, symlinks followed).
+    public var allowedRoots: [String]
+
+    public init(cacheDirectory: String, allowedRoots: [String]) {
+        self.cacheDirectory = cacheDirectory
+        self.allowedRoots = allowedRoots.map { Self.resolved($0) }
+    }
+
+    /// `$XDG_CACHE_HOME/pushbox/attachments`, else `~/.cache/pushbox/attachments`.
+    public static func defaultCacheDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+        return (base as NSString).appendingPathComponent("pushbox/attachments")
+    }
+
+    public func fetch(_ urlString: String, timeoutMs: Int, cancel: CancelFlag) -> Result<FetchedAttachment, AttachmentFailure> {
+        guard let url = URL(string: urlString), let scheme = url.scheme?.lowercased() else {
+            return .failure(.refused("\"\(urlString)\" is not an absolute URL"))
+        }
+        switch scheme {
+        case "http", "https":
+            if let cached = cached(urlString) { return .success(cached) }
+            switch Downloader.fetch(urlString, timeoutMs: timeoutMs, cancel: cancel) {
+            case .failure(let e): return .failure(.download(e))
+            case .success(let (download, peak)):
+                return accept(download.bytes, name: url.lastPathComponent, contentType: download.contentType, source: urlString, peak: peak)
+            }
+        case "file":
+            let path = Self.resolved(url.path)
+            guard allowedRoots.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else {
+                return .failure(.refused("file URL \(url.path) is outside the allowed folders (\(allowedRoots.joined(separator: ", "))); add one with --allow-files DIR"))
+            }
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), let size = attributes[.size] as? Int else {
+                return .failure(.refused("file \(path) cannot be read"))
+            }
+            guard size <= MediaType.largestCap else {
+                return .failure(.tooLarge("\(path) is \(size) bytes, over every attachment cap"))
+            }
+            guard let data = FileManager.default.contents(atPath: path) else { return .failure(.refused("file \(path) cannot be read")) }
+            return accept(Array(data), name: url.lastPathComponent, contentType: nil, source: urlString, peak: data.count)
+        default:
+            return .failure(.download(.schemeRefused(scheme)))
+        }
+    }
+
+    /// Checks and stores the bytes of one attachment.
+    func accept(_ bytes: [UInt8], name: String, contentType: String?, source: String, peak: Int) -> Result<FetchedAttachment, AttachmentFailure> {
+        guard let type = MediaType.sniff(bytes) else {
+            return .failure(.unsupported("\(name.isEmpty ? "the file" : name) is not a JPEG, PNG, GIF, MP3, MPEG-4, WAV, AIFF, AVI or MPEG file; dropped"))
+        }
+        var warnings: [String] = []
+        let ext = (name as NSString).pathExtension
+        if let claimed = MediaType.forExtension(ext), claimed.mime != type.mime {
+            warnings.append("\(name) is named .\(ext) but holds \(type.mime) bytes; typed as \(type.mime) (a device types by extension: save it as .\(type.fileExtension))")
+        } else if !ext.isEmpty, MediaType.forExtension(ext) == nil {
+            warnings.append("\(name) has the extension .\(ext), which iOS does not recognise; saved as .\(type.fileExtension)")
+        }
+        if let contentType, let claimed = MediaType.forMIME(contentType), claimed.mime != type.mime {
+            warnings.append("the server says \(contentType) but the bytes are \(type.mime)")
+        }
+        let cap = MediaType.cap(for: type.kind)
+        guard bytes.count <= cap else {
+            return .failure(.tooLarge("\(bytes.count) bytes is over the \(cap)-byte cap for \(type.kind.rawValue) attachments; dropped"))
+        }
+        var width: Int?, height: Int?
+        if type.kind == .image {
+            guard let size = ImageInfo.size(of: bytes) else { return .failure(.corrupt("\(type.mime) data whose header cannot be read; dropped")) }
+            guard size.width * size.height <= ImageInfo.maxPixels else {
+                return .failure(.tooLarge("\(size.width)×\(size.height) pixels is over \(ImageInfo.maxPixels / 1_000_000) megapixels; refused before decoding"))
+            }
+            (width, height) = (size.width, size.height)
+        }
+        do {
+            let path = try store(bytes, type: type, source: source)
+            return .success(FetchedAttachment(path: path, type: type, bytes: bytes.count, width: width, height: height,
+                                              sourceURL: source, fromCache: false, warnings: warnings, peakBytes: peak))
+        } catch {
+            return .failure(.refused("cannot save under \(cacheDirectory): \(error.localizedDescription)"))
+        }
+    }
+
+    // MARK: - The cache: content files named by their SHA-256, and a URL index.
+
+    private var urlIndex: String { (cacheDirectory as NSString).appendingPathComponent("urls") }
+
+    private func store(_ bytes: [UInt8], type: MediaType, source: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: urlIndex, withIntermediateDirectories: true)
+        let name = Digest.sha256Hex(bytes) + "." + type.fileExtension
+        let path = (cacheDirectory as NSString).appendingPathComponent(name)
+        if !FileManager.default.fileExists(atPath: path) {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+        try Data(name.utf8).write(to: URL(fileURLWithPath: indexPath(source)), options: .atomic)
+        return path
+    }
+
+    private func indexPath(_ url: String) -> String {
+        (urlIndex as NSString).appendingPathComponent(Digest.sha256Hex(Array(url.utf8)))
+    }
+
+    /// The attachment saved earlier for this URL, re-checked from its bytes.
+    private func cached(_ url: String) -> FetchedAttachment? {
+        guard let name = try? String(contentsOfFile: indexPath(url), encoding: .utf8) else { return nil }
+        let path = (cacheDirectory as NSString).appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data)) else { return nil }
+        let size = type.kind == .image ? ImageInfo.size(of: Array(data)) : nil
+        return FetchedAttachment(path: path, type: type, bytes: data.count, width: size?.width, height: size?.height,
+                                 sourceURL: url, fromCache: true, warnings: [], peakBytes: 0)
+    }
+
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return (path as NSString).standardizingPath }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}
