@@ -104,7 +104,9 @@ public struct AttachmentFetcher: Sendable {
         }
         var width: Int?, height: Int?
         if type.kind == .image {
-            guard let size = ImageInfo.size(of: bytes) else { return .failure(.corrupt("\(type.mime) data whose header cannot be read; dropped")) }
+            guard let size = ImageInfo.size(of: bytes) else {
+                return .failure(.corrupt("\(type.mime) data whose header cannot be read (stb_image: \(ImageInfo.lastFailure)); dropped"))
+            }
             guard size.width * size.height <= ImageInfo.maxPixels else {
                 return .failure(.tooLarge("\(size.width)×\(size.height) pixels is over \(ImageInfo.maxPixels / 1_000_000) megapixels; refused before decoding"))
             }

@@ -5,6 +5,11 @@ public enum ImageInfo {
     /// Images over this many pixels are refused before decoding.
     public static let maxPixels = 100_000_000
 
+    /// Why stb_image could not read the last header it was given.
+    public static var lastFailure: String {
+        stbi_failure_reason().map { String(cString: $0) } ?? "unknown"
+    }
+
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
         let ok = bytes.withUnsafeBufferPointer { buf in
