@@ -15,9 +15,13 @@ struct SupportTests {
         #expect(!cleaned.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 
-    @Test("the sample app's profile loads")
+    @Test("the sample app's profile loads, with its categories and recipe")
     func sampleProfile() throws {
         let p = try AppProfile.load(directory: TestPaths.samples + "/SampleApp")
+        #expect(p.category("ALARM")?.actions.map(\.identifier) == ["STOP", "SNOOZE"])
+        #expect(p.recipe?.steps.map(\.step.name) == ["decrypt", "localize-custom", "attach"])
+        #expect(p.recipe?.steps.map(\.critical) == [true, true, false])
+        #expect(p.recipe?.fallback == .bestAttempt)
         #expect(p.bundleID == "dev.pushbox.sample")
         #expect(p.fcmTopics == ["NewsApp"])
         #expect(p.developmentRegion == "en")
@@ -30,6 +34,14 @@ struct SupportTests {
         (#"{"fcmTopics": "NewsApp"}"#, "fcmTopics: must be an array"),
         (#"{"name": "x",}"#, "line 1, column 14"),
         (#"[]"#, "must be a JSON object"),
+        (#"{"extension": {"steps": [{"type": "attach"}]}}"#, "extension.steps[0].urls: is required"),
+        (#"{"extension": {"steps": [{"type": "unzip"}]}}"#, "extension.steps[0].type: \"unzip\" is not decrypt, localize or attach"),
+        (#"{"extension": {"steps": [{"type": "decrypt", "keyfile": "k"}]}}"#, "extension.steps[0].keyfile: unknown key"),
+        (#"{"extension": {"steps": [{"type": "localize", "args": "a"}]}}"#, "needs titleKey, subtitleKey or bodyKey"),
+        (#"{"extension": {"fallback": "later"}}"#, "extension.fallback: must be"),
+        (#"{"extension": {"timeLimit": "30"}}"#, "extension.timeLimit: must be a number"),
+        (#"{"categories": {"A": {"actions": [{"identifier": "X"}]}}}"#, "categories.A.actions[0]: needs a title or a title-loc-key"),
+        (#"{"categories": {"A": {"actions": [{"identifier": "X", "title": "x", "options": ["loud"]}]}}}"#, "categories.A.actions[0].options[0]: \"loud\" is not one of"),
     ])
     func badProfile(text: String, message: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-profile-\(UUID().uuidString)").path

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import PushboxText
+import PushboxFetch
+import PushboxLoopback
+@testable import PushboxCore
+import PushboxLocalization
+import PushboxCrypto
+
+@Suite("The service-extension pipeline")
+struct ExtensionPipelineTests {
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-ext-\(UUID().uuidString)").path
+
+    static let png: [UInt8] = {
+        // The bundled sample image: a real 320×200 PNG.
+        Array(FileManager.default.contents(atPath: TestPaths.samples + "/media/lighthouse.png") ?? Data())
+    }()
+
+    func setup(_ recipe: ExtensionRecipe, key: String? = nil) -> Renderer.ExtensionSetup {
+        Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [TestPaths.samples]),
+                                appDirectory: TestPaths.samples + "/SampleApp", keyFile: key)
+    }
+
+    func render(_ text: String, recipe: ExtensionRecipe, key: String? = nil, languages: [String] = ["en"]) -> RenderedNotification {
+        let app = AppLocalizations(directory: TestPaths.samples + "/SampleApp")
+        let renderer = Renderer(context: ValidationContext(), preferredLanguages: languages, localizer: Localizer(app: app),
+                                extensionSetup: setup(recipe, key: key))
+        return renderer.render(raw(text))
+    }
+
+    static let localizeStep = ExtensionRecipe.PlannedStep(.localize(.init(titleKey: "data.t", bodyKey: "data.b", args: "data.args")), critical: true)
+    static let attachStep = ExtensionRecipe.PlannedStep(.attach(candidates: ["image"]), critical: false)
+
+    func payload(image: String) -> String {
+        #"{"aps":{"alert":{"title":"orig title","body":"orig body"},"mutable-content":1},"data":{"t":"FEED_POST_TITLE","b":"FEED_POST_BODY","args":["Mina","Busan"]},"image":"\#(image)"}"#
+    }
+
+    @Test("no extension runs without mutable-content 1 or without a visible alert")
+    func onlyWhenIOSWould() {
+        let recipe = ExtensionRecipe(steps: [Self.localizeStep])
+        let plain = render(#"{"aps":{"alert":"hi"},"data":{"t":"FEED_POST_TITLE"}}"#, recipe: recipe)
+        #expect(plain.delivered == .original)
+        #expect(plain.body == "hi")
+        #expect(plain.trace.contains { $0.step == "extension" && $0.outcome == "not-run" && $0.detail.contains("mutable-content is not 1") })
+        let silent = render(#"{"aps":{"content-available":1,"mutable-content":1},"data":{"t":"FEED_POST_TITLE"}}"#, recipe: recipe)
+        #expect(silent.trace.contains { $0.outcome == "not-run" && $0.detail.contains("no title, subtitle or body") })
+    }
+
+    @Test("custom keys localize in ko and en, and an attachment is added: delivered modified")
+    func modified() throws {
+        let server = try LoopbackHTTPServer { _ in .init(headers: [("Content-Type", "image/png")], body: Self.png) }
+        defer { server.stop() }
+        let recipe = ExtensionRecipe(steps: [Self.localizeStep, Self.attachStep])
+        let ko = render(payload(image: server.baseURL + "/a.png"), recipe: recipe, languages: ["ko-KR"])
+        #expect(ko.delivered == .modified)
+        #expect(ko.title == "Mina 님이 새 글을 공유했습니다")
+        #expect(ko.body == "Busan에서 Mina 님이 글을 올렸습니다. 탭하여 읽어 보세요.")
+        let a = try #require(ko.attachments.first)
+        #expect(a.type == "image/png" && a.width == 320 && a.height == 200 && a.bytes == Self.png.count)
+        let en = render(payload(image: server.baseURL + "/a.png"), recipe: recipe, languages: ["en"])
+        #expect(en.title == "Mina shared a new post")
+        #expect(en.body == "Mina posted from Busan. Tap to read it.")
+    }
+
+    @Test("a stalled server: the best attempt is handed over within the time limit plus 0.5 s")
+    func stalledBestAttempt() throws {
+        let server = try LoopbackHTTPServer { _ in .init(stall: true) }
+        defer { server.stop() }
+        var recipe = ExtensionRecipe(steps: [Self.localizeStep, Self.attachStep])
+        recipe.timeLimit = 1
+        let clock = ContinuousClock()
+        let start = clock.now
+        let note = render(payload(image: server.baseURL + "/slow.png"), recipe: recipe)
+        let elapsed = clock.now - start
+        #expect(elapsed < .milliseconds(1500), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(900))
+        #expect(note.delivered == .bestAttempt)
+        #expect(note.title == "Mina shared a new post")
+        #expect(note.attachments.isEmpty)
+        let deadline = try #require(note.trace.first { $0.step == "deadline" })
+        #expect(deadline.outcome == "expired")
+        #expect(deadline.detail.contains("during attach, which was cancelled"))
+    }
+
+    @Test("with the original fallback, a timeout shows the original content")
+    func stalledOriginal() throws {
+        let server = try LoopbackHTTPServer { _ in .init(stall: true) }
+        defer { server.stop() }
+        var recipe = ExtensionRecipe(steps: [Self.localizeStep, Self.attachStep], fallback: .original)
+        recipe.timeLimit = 0.5
+        let note = render(payload(image: server.baseURL + "/slow.png"), recipe: recipe)
+        #expect(note.delivered == .original)
+        #expect(note.title == "orig title")
+    }
+
+    @Test("tampered ciphertext fails the critical decrypt: the fallback applies and the trace says why")
+    func tamperedCiphertext() throws {
+        let keyPath = try temporaryKey()
+        let key = try KeyFile.load(keyPath)
+        var sealed = try AESGCM.seal(Array(#"{"title":"secret"}"#.utf8), key: key)
+        sealed[15] ^= 0xFF
+        let text = #"{"aps":{"alert":{"body":"placeholder"},"mutable-content":1},"encrypted_data":"\#(Data(sealed).base64EncodedString())"}"#
+        let note = render(text, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
+        #expect(note.delivered == .bestAttempt)
+        #expect(note.body == "placeholder")
+        #expect(note.trace.contains { $0.step == "decrypt" && $0.outcome == "failed" && $0.detail.contains("authentication failed") })
+        #expect(note.trace.contains { $0.step == "extension" && $0.detail.contains("critical step decrypt failed") })
+        let badBase64 = render(#"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"%%%"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
+        #expect(badBase64.trace.contains { $0.step == "decrypt" && $0.detail.contains("not valid base64") })
+    }
+
+    @Test("a key file readable by others is refused by the decrypt step")
+    func looseKey() throws {
+        let keyPath = try temporaryKey()
+        chmod(keyPath, 0o644)
+        let note = render(#"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"AAAA"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
+        #expect(note.trace.contains { $0.step == "decrypt" && $0.detail.contains("readable by group or others") })
+    }
+
+    @Test("the sample encrypted payload renders decrypted with the sample key")
+    func sampleEncrypted() throws {
+        let key = TestPaths.samples + "/SampleApp/keys/sample.key"
+        chmod(key, 0o600)  // git keeps 0644; `make` sets 0600 as well
+        let profile = try AppProfile.load(directory: TestPaths.samples + "/SampleApp")
+        let text = try String(contentsOfFile: TestPaths.samples + "/11-encrypted.json", encoding: .utf8)
+        let note = render(text, recipe: try #require(profile.recipe))
+        #expect(note.delivered == .modified)
+        #expect(note.title == "Mina")
+        #expect(note.body?.hasPrefix("Table for two") == true)
+    }
+
+    @Test("the default recipe attaches from image, media_url, attachment-url or fcm_options.image")
+    func defaultRecipe() throws {
+        let server = try LoopbackHTTPServer { _ in .init(body: Self.png) }
+        defer { server.stop() }
+        #expect(ExtensionRecipe.defaultRecipe(keyGiven: false).steps.map(\.step.name) == ["attach"])
+        let fcm = #"{"message":{"token":"t","notification":{"title":"T","body":"B","image":"\#(server.baseURL)/f.png"},"apns":{"payload":{"aps":{"mutable-content":1}}}}}"#
+        let note = render(fcm, recipe: .defaultRecipe(keyGiven: false))
+        #expect(note.attachments.first?.source == server.baseURL + "/f.png")
+        #expect(note.delivered == .modified)
+    }
+
+    func temporaryKey() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-key-\(UUID().uuidString).key").path
+        _ = try KeyFile.generate(path)
+        return path
+    }
+}
