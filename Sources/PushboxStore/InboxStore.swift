@@ -1,0 +1,185 @@
+import Foundation
+import PushboxCore
+import PushboxCrypto
+import PushboxText
+
+/// A notification as the store holds it: the raw bytes and envelope, and APNs' verdict once known.
+public struct StoredNotification: Sendable, Equatable {
+    public var id: Int64
+    public var apnsID: String
+    public var receivedAt: Date
+    public var source: PayloadSource
+    public var file: String?
+    public var contentHash: String
+    public var deviceToken: String?
+    public var headers: PushHeaders
+    public var raw: [UInt8]
+    /// APNs' status (200 or the refusal's), nil until validated.
+    public var status: Int?
+    public var reason: String?
+    public var detail: String?
+    public var collapseID: String?
+    public var topic: String?
+
+    /// The raw payload again, as it arrived.
+    public var rawPayload: RawPayload {
+        RawPayload(bytes: raw, envelope: Envelope(source: source, receivedAt: receivedAt, headers: headers, deviceToken: deviceToken, fileName: file))
+    }
+}
+
+/// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
+/// an acknowledged notification survives `kill -9`; every use is serialized on one connection.
+public final class InboxStore: @unchecked Sendable {
+    public let path: String
+    private let db: SQLiteConnection
+    private let lock = NSLock()
+    private let insertStatement: Statement
+    private let verdictStatement: Statement
+
+    /// `$XDG_DATA_HOME/pushbox/inbox.sqlite`, else `~/.local/share/pushbox/inbox.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (base as NSString).appendingPathComponent("pushbox/inbox.sqlite")
+    }
+
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw StoreError(message: "cannot create \(dir): \(error.localizedDescription)")
+            }
+        }
+        db = try SQLiteConnection(path: path)
+        // WAL with NORMAL sync: a commit survives the process being killed at any moment.
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        try Self.migrate(db)
+        insertStatement = try db.prepare("""
+            INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        verdictStatement = try db.prepare("UPDATE notifications SET status = ?, reason = ?, detail = ?, collapse_id = ?, topic = ? WHERE id = ?")
+    }
+
+    static func migrate(_ db: SQLiteConnection) throws(StoreError) {
+        let current = Int(try db.prepare("PRAGMA user_version").rows { $0.int(0) }.first ?? 0)
+        guard current <= Schema.version else {
+            throw StoreError(message: "the inbox was written by a newer pushbox (schema \(current), this one knows \(Schema.version))")
+        }
+        for version in current..<Schema.version {
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                try db.execute(Schema.migrations[version])
+                try db.execute("PRAGMA user_version = \(version + 1)")
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// `wal` once opened.
+    public var journalMode: String {
+        locked { (try? db.prepare("PRAGMA journal_mode").rows { $0.text(0) }.first ?? nil) ?? "" }
+    }
+
+    public var schemaVersion: Int {
+        locked { Int((try? db.prepare("PRAGMA user_version").rows { $0.int(0) }.first) ?? 0) }
+    }
+
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Commits the raw payload; returns its row id. Only after this returns may a 200 be sent.
+    @discardableResult
+    public func insert(_ raw: RawPayload, apnsID: String) throws(StoreError) -> Int64 {
+        let headers = JSONWriter.compact(.array(raw.envelope.headers.fields.map { .array([.string($0.name), .string($0.value)]) }))
+        lock.lock()
+        defer { lock.unlock() }
+        try insertStatement.run([
+            .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
+            raw.envelope.fileName.map { .text($0) } ?? .null, .text(Digest.sha256Hex(raw.bytes)),
+            raw.envelope.deviceToken.map { .text($0) } ?? .null, .text(headers), .blob(raw.bytes),
+        ])
+        return db.lastInsertID
+    }
+
+    /// Records APNs' answer for a stored notification.
+    public func recordVerdict(id: Int64, status: Int, reason: String?, detail: String?, collapseID: String?, topic: String?) throws(StoreError) {
+        let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
+        lock.lock()
+        defer { lock.unlock() }
+        try verdictStatement.run([.int(Int64(status)), opt(reason), opt(detail), opt(collapseID), opt(topic), .int(id)])
+    }
+
+    /// Keeps a notification's rendering for one device-language list, reused when it comes back.
+    public func saveRender(id: Int64, language: String, json: String) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
+                .run([.int(id), .text(language), .text(json)])
+        }
+    }
+
+    public func render(id: Int64, language: String) -> String? {
+        locked { (try? db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?").rows([.int(id), .text(language)]) { $0.text(0) })?.first ?? nil }
+    }
+
+    /// Whether a file with this content was stored before (the folder watch's restart check).
+    public func contains(file: String, contentHash: String) -> Bool {
+        locked { ((try? db.prepare("SELECT 1 FROM notifications WHERE file = ? AND content_hash = ? LIMIT 1").rows([.text(file), .text(contentHash)]) { $0.int(0) })?.isEmpty == false) }
+    }
+
+    /// Every stored notification (history), oldest first.
+    public func history(limit: Int? = nil) throws(StoreError) -> [StoredNotification] {
+        try select("WHERE deleted = 0 ORDER BY received_at, id", limit: limit)
+    }
+
+    /// The inbox as shown: newest first, and of notifications sharing an app and a collapse id,
+    /// only the latest (history keeps them all).
+    public func inbox(limit: Int? = nil) throws(StoreError) -> [StoredNotification] {
+        try select("""
+            WHERE deleted = 0 AND (collapse_id IS NULL OR id = (
+                SELECT MAX(n2.id) FROM notifications n2
+                WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
+                  AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
+            ORDER BY received_at DESC, id DESC
+            """, limit: limit)
+    }
+
+    public func notification(id: Int64) throws(StoreError) -> StoredNotification? {
+        try select("WHERE id = \(id)", limit: 1).first
+    }
+
+    public func delete(id: Int64) throws(StoreError) {
+        try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 1 WHERE id = ?").run([.int(id)]) }
+    }
+
+    public var count: Int {
+        locked { Int((try? db.prepare("SELECT COUNT(*) FROM notifications WHERE deleted = 0").rows { $0.int(0) }.first) ?? 0) }
+    }
+
+    private func select(_ clause: String, limit: Int?) throws(StoreError) -> [StoredNotification] {
+        let sql = """
+            SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic
+            FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? "")
+            """
+        return try locked { () throws(StoreError) in
+            try db.prepare(sql).rows { row in
+                var headers = PushHeaders()
+                if let text = row.text(7), case .array(let pairs)? = try? JSONParser.parse(Array(text.utf8)) {
+                    for pair in pairs { if let p = pair.arrayValue, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue { headers.add(n, v) } }
+                }
+                return StoredNotification(
+                    id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
+                    source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",
+                    deviceToken: row.text(6), headers: headers, raw: row.blob(8), status: row.isNull(9) ? nil : Int(row.int(9)),
+                    reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13))
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CSQLite
+import Foundation
+
+/// A SQLite error with the statement's message.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A thin, owned SQLite connection: prepare, bind, step. Not thread-safe on its own; the store
+/// serializes every use behind one lock.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+
+    init(path: String) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw StoreError(message: "\(path): \(message)")
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func execute(_ sql: String) throws(StoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "error"
+            sqlite3_free(error)
+            throw StoreError(message: "\(message) in: \(sql.prefix(80))")
+        }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw StoreError(message: "\(String(cString: sqlite3_errmsg(handle))) in: \(sql.prefix(80))")
+        }
+        return Statement(statement, connection: self)
+    }
+
+    var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// A prepared statement; values bind by 1-based index.
+final class Statement {
+    let handle: OpaquePointer
+    unowned let connection: SQLiteConnection
+
+    init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    enum Value {
+        case int(Int64), real(Double), text(String), blob([UInt8]), null
+    }
+
+    func bind(_ values: [Value]) throws(StoreError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .int(let v): rc = sqlite3_bind_int64(handle, index, v)
+            case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, pb_sqlite_transient())
+            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), pb_sqlite_transient()) }
+            case .null: rc = sqlite3_bind_null(handle, index)
+            }
+            guard rc == SQLITE_OK else { throw StoreError(message: connection.errorMessage) }
+        }
+    }
+
+    /// Runs to completion (an insert or update).
+    func run(_ values: [Value] = []) throws(StoreError) {
+        try bind(values)
+        let rc = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw StoreError(message: connection.errorMessage) }
+    }
+
+    /// Every row, each read by `read`.
+    func rows<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(StoreError) -> [T] {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var out: [T] = []
+        while true {
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_DONE { return out }
+            guard rc == SQLITE_ROW else { throw StoreError(message: connection.errorMessage) }
+            out.append(read(Row(handle: handle)))
+        }
+    }
+}
+
+/// One result row, read by 0-based column.
+struct Row {
+    let handle: OpaquePointer
+
+    func int(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
+    func real(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
+    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+    func text(_ i: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, i) else { return nil }
+        return String(cString: p)
+    }
+    func blob(_ i: Int32) -> [UInt8] {
+        let n = Int(sqlite3_column_bytes(handle, i))
+        guard n > 0, let p = sqlite3_column_blob(handle, i) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+}

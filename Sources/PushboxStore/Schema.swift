@@ -1,0 +1,37 @@
+/// The inbox's versioned schema. `PRAGMA user_version` holds the version; each migration runs
+/// once, in a transaction, in order. Never edit a shipped migration: add the next one.
+enum Schema {
+    static let migrations: [String] = [
+        // 1: notifications as received (raw bytes kept untouched) plus APNs' verdict, and renders per language.
+        """
+        CREATE TABLE notifications (
+            id INTEGER PRIMARY KEY,
+            apns_id TEXT NOT NULL,
+            received_at REAL NOT NULL,
+            source TEXT NOT NULL,
+            file TEXT,
+            content_hash TEXT NOT NULL,
+            device_token TEXT,
+            headers TEXT NOT NULL,
+            raw BLOB NOT NULL,
+            status INTEGER,
+            reason TEXT,
+            detail TEXT,
+            collapse_id TEXT,
+            topic TEXT,
+            deleted INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX notifications_received ON notifications(received_at);
+        CREATE INDEX notifications_file ON notifications(file, content_hash);
+        CREATE INDEX notifications_apns_id ON notifications(apns_id);
+        CREATE TABLE renders (
+            notification_id INTEGER NOT NULL REFERENCES notifications(id) ON DELETE CASCADE,
+            language TEXT NOT NULL,
+            json TEXT NOT NULL,
+            PRIMARY KEY (notification_id, language)
+        );
+        """,
+    ]
+
+    static var version: Int { migrations.count }
+}

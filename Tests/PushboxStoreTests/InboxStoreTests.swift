@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import PushboxCore
+@testable import PushboxStore
+
+@Suite("The SQLite inbox")
+struct InboxStoreTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-store-\(UUID().uuidString)/inbox.sqlite").path
+
+    func raw(_ text: String, collapse: String? = nil, file: String? = nil, at time: Double = 1_000) -> RawPayload {
+        var headers = PushHeaders([("apns-push-type", "alert")])
+        if let collapse { headers.add("apns-collapse-id", collapse) }
+        return RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSince1970: time), headers: headers, deviceToken: "abcd", fileName: file))
+    }
+
+    @Test("raw bytes, headers, source and time come back exactly; WAL mode; schema version 1")
+    func roundTrip() throws {
+        let store = try InboxStore(path: path)
+        let bytes = Array(#"{"aps":{"alert":"hi \u00e9"}}"#.utf8) + [0xFF]  // even invalid bytes are kept
+        let id = try store.insert(RawPayload(bytes: bytes, envelope: raw("").envelope), apnsID: "11111111-1111-1111-1111-111111111111")
+        let n = try #require(try store.notification(id: id))
+        #expect(n.raw == bytes)
+        #expect(n.headers["apns-push-type"] == "alert")
+        #expect(n.source == .socket && n.deviceToken == "abcd")
+        #expect(n.receivedAt.timeIntervalSince1970 == 1_000)
+        #expect(n.status == nil)
+        try store.recordVerdict(id: id, status: 400, reason: "PayloadEmpty", detail: "bad", collapseID: nil, topic: nil)
+        #expect(try store.notification(id: id)?.reason == "PayloadEmpty")
+        #expect(store.schemaVersion == 1)
+        let reopened = try InboxStore(path: path)
+        #expect(reopened.count == 1)
+        #expect(reopened.journalMode == "wal")
+    }
+
+    @Test("a collapse id replaces the earlier notification in the inbox; history keeps both")
+    func collapse() throws {
+        let store = try InboxStore(path: path)
+        let a = try store.insert(raw("1", collapse: "score", at: 1), apnsID: "a")
+        let b = try store.insert(raw("2", collapse: "score", at: 2), apnsID: "b")
+        let c = try store.insert(raw("3", at: 3), apnsID: "c")
+        for id in [a, b, c] { try store.recordVerdict(id: id, status: 200, reason: nil, detail: nil, collapseID: id == c ? nil : "score", topic: "app") }
+        #expect(try store.inbox().map(\.apnsID) == ["c", "b"])
+        #expect(try store.history().map(\.apnsID) == ["a", "b", "c"])
+    }
+
+    @Test("a file's path and content hash are remembered for the folder watch")
+    func files() throws {
+        let store = try InboxStore(path: path)
+        let r = raw("{}", file: "/w/a.json")
+        try store.insert(r, apnsID: "x")
+        let hash = try #require(try store.history().first?.contentHash)
+        #expect(store.contains(file: "/w/a.json", contentHash: hash))
+        #expect(!store.contains(file: "/w/a.json", contentHash: "other"))
+        #expect(!store.contains(file: "/w/b.json", contentHash: hash))
+    }
+
+    @Test("renders are kept per language and reused")
+    func renders() throws {
+        let store = try InboxStore(path: path)
+        let id = try store.insert(raw("{}"), apnsID: "x")
+        try store.saveRender(id: id, language: "ko", json: "{\"title\":\"안녕\"}")
+        #expect(store.render(id: id, language: "ko") == "{\"title\":\"안녕\"}")
+        #expect(store.render(id: id, language: "en") == nil)
+    }
+
+    @Test("a store from a newer pushbox is refused, not damaged")
+    func newerSchema() throws {
+        _ = try InboxStore(path: path)
+        // Simulate a future schema version.
+        let dbPath = path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3; c=sqlite3.connect('\(dbPath)'); c.execute('PRAGMA user_version=99'); c.commit()"]
+        try process.run()
+        process.waitUntilExit()
+        #expect { try InboxStore(path: dbPath) } throws: { "\($0)".contains("newer pushbox") }
+    }
+}
