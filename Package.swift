@@ -34,11 +34,16 @@ let package = Package(
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // The command table, argument parsing, subcommands and their output.
-        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
+        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake"]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
         .target(name: "PushboxStore", dependencies: ["CSQLite", "PushboxCore", "PushboxText", "PushboxCrypto"]),
+        // libmicrohttpd's variadic start as a fixed C function.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd), the folder watch (inotify),
+        // and the service that stores, validates, answers and processes each payload.
+        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
         .target(name: "PushboxLoopback"),
         // Thin executable: hands argv to PushboxCLI.
@@ -49,6 +54,7 @@ let package = Package(
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
+        .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText"]),
         .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText"], exclude: ["Golden"]),
     ],

@@ -6,7 +6,7 @@ public enum Pushbox {
     public static let version = "0.1.0"
 
     /// Every subcommand; `pushbox --help` lists them from this table.
-    static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt]
+    static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec, ExportCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt]
 
     /// `pushbox` with no subcommand: the bundled sample payloads, rendered as text (the TUI
     /// takes this place when it lands).

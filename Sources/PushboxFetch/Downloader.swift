@@ -59,7 +59,8 @@ public struct Download: Sendable {
 /// redirects, and cancellation from another thread.
 public enum Downloader {
     public static let maxRedirects = 5
-    private static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// libcurl's one-time global set-up, done on first use.
+    static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
 
     /// Streaming state shared with libcurl's callbacks.
     final class State {

@@ -19,6 +19,7 @@ typedef int (*pb_curl_progress_fn)(void *context, curl_off_t dltotal, curl_off_t
 
 CURLcode pb_curl_set_write_function(CURL *curl, pb_curl_write_fn fn);
 CURLcode pb_curl_set_progress_function(CURL *curl, pb_curl_progress_fn fn);
+CURLcode pb_curl_set_header_function(CURL *curl, pb_curl_write_fn fn);
 
 /// CURLINFO getters with fixed result types.
 CURLcode pb_curl_get_long(CURL *curl, CURLINFO info, long *value);

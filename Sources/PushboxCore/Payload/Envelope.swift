@@ -61,6 +61,9 @@ public struct PushHeaders: Sendable, Equatable {
         return repeated
     }
 
+    /// Whether an `apns-id` is a canonical UUID (8-4-4-4-12 hex digits).
+    public static func isCanonicalUUID(_ s: String) -> Bool { HeaderRules.isCanonicalUUID(s) }
+
     /// Parses `NAME:VALUE` as given to `--header`; nil when there is no colon or no name.
     public static func parseField(_ text: String) -> (String, String)? {
         guard let colon = text.firstIndex(of: ":") else { return nil }

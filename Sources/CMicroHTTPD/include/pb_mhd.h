@@ -1,0 +1,29 @@
+// libmicrohttpd for pushbox's APNs-shaped intake. MHD_start_daemon is variadic, which Swift
+// cannot call, so pb_mhd_start passes a fixed set of options. Imported only by PushboxIntake.
+#ifndef PB_MHD_H
+#define PB_MHD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+typedef enum MHD_Result (*pb_mhd_handler)(void *cls, struct MHD_Connection *connection, const char *url,
+                                          const char *method, const char *version, const char *upload_data,
+                                          size_t *upload_data_size, void **request_context);
+typedef void (*pb_mhd_completed)(void *cls, struct MHD_Connection *connection, void **request_context,
+                                 enum MHD_RequestTerminationCode code);
+
+/// Serves an already listening socket with an internal epoll thread pool.
+/// idle_timeout: seconds before an idle connection is closed; connection_limit: open connections
+/// at most; memory_limit: bytes per connection for the request line and headers.
+struct MHD_Daemon *pb_mhd_start(int listen_fd, unsigned int threads, unsigned int idle_timeout,
+                                unsigned int connection_limit, size_t memory_limit,
+                                pb_mhd_handler handler, pb_mhd_completed completed, void *cls);
+
+/// A response whose body is copied.
+struct MHD_Response *pb_mhd_response(const void *body, size_t length);
+
+#endif

@@ -1,0 +1,173 @@
+import Foundation
+import PushboxCore
+import PushboxFetch
+import PushboxIntake
+import PushboxStore
+import PushboxText
+
+/// `pushbox list`: the inbox as stored.
+enum ListCommand {
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "List the inbox, newest first (a collapse id shows only the latest of its notifications; --history shows all).",
+        options: [IntakeOptions.db,
+                  OptionSpec("--json", help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
+                  OptionSpec("--limit", value: "N", help: "At most N notifications."),
+                  OptionSpec("--history", help: "Every notification, oldest first, collapsed ones included.")]
+            + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        do {
+            let store = try IntakeOptions.openStore(args, io)
+            let limit = try args.value("--limit").map { (text: String) throws(UsageError) -> Int in
+                guard let n = Int(text), n > 0 else { throw UsageError(message: "--limit: expected a positive number, got \(text)") }
+                return n
+            }
+            let (processor, _) = try IntakeOptions.processor(args, store: store, io: io)
+            let items: [StoredNotification]
+            do { items = args.flag("--history") ? try store.history(limit: limit) : try store.inbox(limit: limit) } catch {
+                throw UsageError(message: "\(error)")
+            }
+            let time = DateFormatter()
+            time.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            for n in items {
+                let rendered = n.status == 200 ? processor.process(id: n.id, raw: n.rawPayload) : nil
+                if args.flag("--json") {
+                    io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered)))
+                    continue
+                }
+                var line = "\(time.string(from: n.receivedAt))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))"
+                if let reason = n.reason {
+                    line += "\(n.status ?? 0) \(reason)"
+                } else {
+                    let title = rendered?["title"]?.stringValue
+                    let body = rendered?["body"]?.stringValue
+                    let text = [title, body].compactMap { $0 }.map { TerminalText.sanitize($0) }.joined(separator: " — ")
+                    if rendered?["delivered"]?.stringValue == "rejected" {
+                        line += "(not for this device: \(TerminalText.sanitize(rendered?["detail"]?.stringValue ?? "")))"
+                    } else {
+                        line += text.isEmpty ? "(no alert: a background or badge/sound-only push)" : text
+                    }
+                }
+                io.out(line)
+            }
+            if items.isEmpty && !args.flag("--json") { io.err("pushbox list: the inbox at \(store.path) is empty") }
+            return 0
+        } catch {
+            io.err("pushbox list: \(error)")
+            return 2
+        }
+    }
+}
+
+/// `pushbox replay`: post stored (or saved) payloads again, with their original spacing.
+enum ReplayCommand {
+    static let spec = CommandSpec(
+        name: "replay",
+        summary: "Re-deliver stored payloads (or the .json/.apns files of DIR) to a running pushbox, with the original spacing divided by --speed.",
+        operands: "[DIR]",
+        options: [IntakeOptions.db, IntakeOptions.socket,
+                  OptionSpec("--speed", value: "X", help: "Spacing divided by X; 0 sends as fast as possible. Default 1.")]
+            + IntakeOptions.providerOptions,
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        let speed = Double(args.value("--speed") ?? "1") ?? -1
+        guard speed >= 0 else {
+            io.err("pushbox replay: --speed: expected a number 0 or more")
+            return 2
+        }
+        var payloads: [RawPayload] = []
+        if let dir = args.operands.first {
+            guard args.value("--db") == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }.sorted()
+            for name in names {
+                let path = (dir as NSString).appendingPathComponent(name)
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+                let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
+                payloads.append(RawPayload(bytes: Array(data), envelope: Envelope(source: .replay, receivedAt: modified, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path)))
+            }
+            payloads.sort { $0.envelope.receivedAt < $1.envelope.receivedAt }
+        } else {
+            do { payloads = try IntakeOptions.openStore(args, io).history().map(\.rawPayload) } catch {
+                io.err("pushbox replay: \(error)")
+                return 2
+            }
+        }
+        let socket = IntakeOptions.socketPath(args, io)
+        let topic: String?
+        do { topic = try IntakeOptions.providerTopic(args, io) } catch {
+            io.err("pushbox replay: \(error)")
+            return 2
+        }
+        guard let client = UnixHTTPClient(socketPath: socket) else { return 1 }
+        var failed = false
+        for (i, raw) in payloads.enumerated() {
+            if i > 0, speed > 0 {
+                let gap = raw.envelope.receivedAt.timeIntervalSince(payloads[i - 1].envelope.receivedAt) / speed
+                if gap > 0 { usleep(useconds_t(min(gap, 3600) * 1_000_000)) }
+            }
+            switch SendCommand.post(raw, client: client, topic: topic, extraHeaders: [(APNsEndpoint.sourceHeader, "replay")]) {
+            case .failure(let e):
+                io.err("pushbox replay: cannot reach pushbox on \(socket) (\(e)); is `pushbox serve` running?")
+                return 1
+            case .success(let answer):
+                if answer.status != 200 { failed = true }
+                io.out("\(TerminalText.sanitize(raw.envelope.fileName ?? "#\(i + 1)")): \(SendCommand.describe(answer))")
+            }
+        }
+        io.err("pushbox replay: \(payloads.count) payload(s) re-delivered")
+        return failed ? 1 : 0
+    }
+}
+
+/// `pushbox export`: the inbox as `.apns` files the Simulator accepts.
+enum ExportCommand {
+    static let spec = CommandSpec(
+        name: "export",
+        summary: "Write the accepted notifications of the inbox as .apns files that Xcode's Simulator accepts as they are (xcrun simctl push, or drag and drop).",
+        operands: "DIR",
+        options: [IntakeOptions.db,
+                  OptionSpec("--app", value: "DIR", help: "The app whose bundle id goes into \"Simulator Target Bundle\" when a notification has no apns-topic."),
+                  OptionSpec("--bundle-id", value: "ID", help: "The bundle id to use for every file.")],
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        guard args.operands.count == 1, let dir = args.operands.first else {
+            io.err("pushbox export: give one folder to write into; see pushbox export --help")
+            return 2
+        }
+        do {
+            let store = try IntakeOptions.openStore(args, io)
+            let profileBundle = try args.value("--app").flatMap { dir throws(UsageError) -> String? in
+                do { return try AppProfile.load(directory: dir).bundleID } catch { throw UsageError(message: "--app: \(error)") }
+            }
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            var written = 0
+            let items: [StoredNotification]
+            do { items = try store.history() } catch { throw UsageError(message: "\(error)") }
+            for n in items where n.status == 200 {
+                guard let validated = Validator.validate(n.rawPayload).validated else { continue }
+                let topic = validated.headers[PushHeaders.topic].map { t in PushType.allCases.compactMap(\.topicSuffix).reduce(t) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 } }
+                let bundle = args.value("--bundle-id") ?? topic ?? profileBundle ?? "com.example.app"
+                var document = JSONObject([(PayloadForm.simulatorTargetKey, .string(bundle))])
+                document.entries += validated.payload.entries
+                let text = JSONWriter.pretty(.object(document)) + "\n"
+                guard text.utf8.count <= 4096 else {
+                    io.err("pushbox export: \(n.apnsID) is \(text.utf8.count) bytes as a .apns file, over the Simulator's 4096; skipped")
+                    continue
+                }
+                let name = String(format: "%04d-%@.apns", n.id, String(n.apnsID.prefix(8)))
+                try? text.write(toFile: (dir as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+                written += 1
+            }
+            io.out("wrote \(written) .apns file(s) to \(dir)")
+            return 0
+        } catch {
+            io.err("pushbox export: \(error)")
+            return 2
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import PushboxCore
+import PushboxCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches folders for `.json` and `.apns` payload files: written in place (`IN_CLOSE_WRITE`)
+/// or moved in (`IN_MOVED_TO`), each ingested once. Files already there at start are ingested
+/// unless the store holds that path with the same content. Files are never modified or
+/// deleted. Without inotify, the folders are polled.
+public final class FolderWatcher: @unchecked Sendable {
+    public let folders: [String]
+    private let service: IntakeService
+    private let onIngest: @Sendable (String, IntakeResult) -> Void
+    private var inotifyFD: Int32 = -1
+    private var wakePipe: [Int32] = [-1, -1]
+    private var watches: [Int32: String] = [:]
+    private let lock = NSLock()
+    private var stopped = false
+    private let finished = DispatchSemaphore(value: 0)
+    /// True when inotify was unavailable and the folders are polled.
+    public private(set) var polling = false
+
+    public init(folders: [String], service: IntakeService, forcePolling: Bool = false,
+                onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in }) throws(ListenError) {
+        self.folders = folders.map { ($0 as NSString).standardizingPath }
+        self.service = service
+        self.onIngest = onIngest
+        for folder in self.folders {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+                throw ListenError(message: "--watch \(folder): no such folder")
+            }
+        }
+        if !forcePolling { inotifyFD = inotify_init1(Int32(IN_CLOEXEC)) }
+        polling = inotifyFD < 0
+        if !polling {
+            for folder in self.folders {
+                let wd = inotify_add_watch(inotifyFD, folder, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
+                if wd >= 0 { watches[wd] = folder }
+            }
+            _ = pipe(&wakePipe)
+        }
+        // Existing files, before any event is read (events for them queue up meanwhile).
+        for folder in self.folders { scan(folder) }
+        Thread.detachNewThread { [self] in
+            if polling { pollLoop() } else { eventLoop() }
+            finished.signal()
+        }
+    }
+
+    static func isPayloadName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".apns"))
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    public func stop() {
+        lock.lock()
+        if stopped { lock.unlock(); return }
+        stopped = true
+        lock.unlock()
+        if !polling { var b: UInt8 = 1; _ = write(wakePipe[1], &b, 1) }
+        finished.wait()
+        if !polling {
+            close(inotifyFD)
+            close(wakePipe[0])
+            close(wakePipe[1])
+        }
+    }
+
+    deinit { stop() }
+
+    /// Ingests every payload file in a folder not stored before with the same content.
+    private func scan(_ folder: String) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        for name in names where Self.isPayloadName(name) {
+            ingest((folder as NSString).appendingPathComponent(name), skipIfKnown: true)
+        }
+    }
+
+    private func ingest(_ path: String, skipIfKnown: Bool) {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let bytes = Array(data)
+        if skipIfKnown, service.store.contains(file: path, contentHash: Digest.sha256Hex(bytes)) { return }
+        let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
+        let raw = RawPayload(bytes: bytes, envelope: Envelope(source: .folder, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
+        onIngest(path, service.receive(raw))
+    }
+
+    private func eventLoop() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !isStopped {
+            var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, -1) > 0 else { continue }
+            if fds[1].revents != 0 || isStopped { return }
+            let n = read(inotifyFD, &buffer, buffer.count)
+            guard n > 0 else { continue }
+            var offset = 0
+            // struct inotify_event: wd, mask, cookie, len (16 bytes), then a NUL-padded name.
+            while offset + 16 <= n {
+                let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: Int32.self) }
+                let length = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
+                let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + length)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                offset += 16 + length
+                if let folder = watches[wd], Self.isPayloadName(name) {
+                    ingest((folder as NSString).appendingPathComponent(name), skipIfKnown: false)
+                }
+            }
+        }
+    }
+
+    /// Without inotify: every half second, ingest files that are new or changed.
+    private func pollLoop() {
+        var seen: [String: (Int, Double)] = [:]
+        for folder in folders { for (path, stamp) in snapshot(folder) { seen[path] = stamp } }
+        while !isStopped {
+            usleep(500_000)
+            for folder in folders {
+                for (path, stamp) in snapshot(folder) where seen[path].map({ $0 != stamp }) ?? true {
+                    seen[path] = stamp
+                    ingest(path, skipIfKnown: true)
+                }
+            }
+        }
+    }
+
+    private func snapshot(_ folder: String) -> [String: (Int, Double)] {
+        var out: [String: (Int, Double)] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where Self.isPayloadName(name) {
+            let path = (folder as NSString).appendingPathComponent(name)
+            if let a = try? FileManager.default.attributesOfItem(atPath: path) {
+                out[path] = ((a[.size] as? Int) ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PushboxCore
+import PushboxStore
+import PushboxText
+
+/// APNs' answer to one payload, after it was stored.
+public struct IntakeResult: Sendable {
+    public var id: Int64?
+    public var apnsID: String
+    public var status: Int
+    public var reason: String?
+    public var detail: String?
+}
+
+/// Renders stored notifications for the device's languages in the background and keeps the
+/// result per language in the store, so the inbox shows them without rendering again.
+public final class NotificationProcessor: @unchecked Sendable {
+    public let renderer: Renderer
+    public let store: InboxStore
+    private let queue = DispatchQueue(label: "pushbox.processing")
+    private let pending = DispatchGroup()
+
+    /// The key renders are stored under: the preferred-language list.
+    public var languageKey: String { renderer.preferredLanguages.joined(separator: ",") }
+
+    public init(renderer: Renderer, store: InboxStore) {
+        self.renderer = renderer
+        self.store = store
+    }
+
+    /// Renders after the answer went out (an extension may take its whole budget).
+    public func enqueue(id: Int64, raw: RawPayload) {
+        pending.enter()
+        queue.async { [self] in
+            _ = process(id: id, raw: raw)
+            pending.leave()
+        }
+    }
+
+    /// Waits until every queued rendering is stored.
+    public func drain() { pending.wait() }
+
+    /// The stored rendering for this language list, if there is one.
+    public func stored(id: Int64) -> JSONObject? {
+        store.render(id: id, language: languageKey).flatMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
+    }
+
+    /// The stored rendering for this language list, rendered now if missing.
+    @discardableResult
+    public func process(id: Int64, raw: RawPayload) -> JSONObject? {
+        if let cached = stored(id: id) { return cached }
+        let json = renderer.render(raw).json
+        try? store.saveRender(id: id, language: languageKey, json: JSONWriter.compact(json))
+        return json.objectValue
+    }
+}
+
+/// The one path every payload takes in: committed to the store first (so nothing acknowledged
+/// is ever lost), then validated as APNs validates, the verdict recorded, the answer given, and
+/// the rendering queued.
+public final class IntakeService: @unchecked Sendable {
+    public let store: InboxStore
+    public let context: ValidationContext
+    public let processor: NotificationProcessor?
+    /// Told about every payload taken in (for `serve`'s log).
+    public var onReceive: (@Sendable (RawPayload, IntakeResult) -> Void)?
+
+    public init(store: InboxStore, context: ValidationContext, processor: NotificationProcessor?) {
+        self.store = store
+        self.context = context
+        self.processor = processor
+    }
+
+    public func receive(_ raw: RawPayload) -> IntakeResult {
+        // The id APNs echoes: the one sent when it is a UUID, else a new one.
+        let sent = raw.envelope.headers[PushHeaders.id]
+        let apnsID = sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? UUID().uuidString.lowercased()
+        let id: Int64
+        do {
+            id = try store.insert(raw, apnsID: apnsID)
+        } catch {
+            return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
+        }
+        let report = Validator.validate(raw, context: context)
+        let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
+        let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
+        try? store.recordVerdict(id: id, status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
+                                 collapseID: report.ok ? collapse : nil, topic: topic)
+        processor?.enqueue(id: id, raw: raw)
+        let result = IntakeResult(id: id, apnsID: apnsID, status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail)
+        onReceive?(raw, result)
+        return result
+    }
+}
