@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
         .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText"]),
         .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
-        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText"], exclude: ["Golden"]),
+        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

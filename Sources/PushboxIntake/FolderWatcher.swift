@@ -116,18 +116,18 @@ public final class FolderWatcher: @unchecked Sendable {
         }
     }
 
-    /// Without inotify: every half second, ingest files that are new or changed.
+    /// Without inotify: every half second, ingest files that are new or changed. It starts from
+    /// nothing; files the start-up scan took are skipped by the store's path-and-content check.
     private func pollLoop() {
         var seen: [String: (Int, Double)] = [:]
-        for folder in folders { for (path, stamp) in snapshot(folder) { seen[path] = stamp } }
         while !isStopped {
-            usleep(500_000)
             for folder in folders {
                 for (path, stamp) in snapshot(folder) where seen[path].map({ $0 != stamp }) ?? true {
                     seen[path] = stamp
                     ingest(path, skipIfKnown: true)
                 }
             }
+            usleep(500_000)
         }
     }
 

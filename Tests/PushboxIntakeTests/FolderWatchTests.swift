@@ -1,0 +1,63 @@
+import PushboxStore
+import Foundation
+import Testing
+import PushboxCore
+@testable import PushboxIntake
+
+@Suite("The folder watch")
+struct FolderWatchTests {
+    func waitFor(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<100 { if condition() { return true }; usleep(50_000) }
+        return false
+    }
+
+    @Test("written and renamed-in files are ingested once; an invalid file is recorded with its reason", arguments: [false, true])
+    func watch(polling: Bool) throws {
+        let folder = "/tmp/pbw-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let f = try IntakeFixture(watch: [folder], polling: polling)
+        #expect(f.server.isPolling == polling)
+        try #"{"aps":{"alert":"written"}}"#.write(toFile: folder + "/a.json", atomically: false, encoding: .utf8)
+        try #"{"aps":{"alert":"moved"}}"#.write(toFile: f.dir + "/b.apns.tmp", atomically: false, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: f.dir + "/b.apns.tmp", toPath: folder + "/b.apns")
+        try #"{"aps":"#.write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
+        try "ignored".write(toFile: folder + "/notes.txt", atomically: false, encoding: .utf8)
+        #expect(waitFor { f.store.count == 3 })
+        usleep(300_000)
+        let stored = try f.store.history()
+        #expect(stored.count == 3)
+        #expect(Set(stored.map { ($0.file! as NSString).lastPathComponent }) == ["a.json", "b.apns", "c.json"])
+        #expect(stored.allSatisfy { $0.source == .folder })
+        #expect(stored.first { $0.file!.hasSuffix("c.json") }?.reason == "PayloadEmpty")
+        // Files are never modified or deleted.
+        #expect(try String(contentsOfFile: folder + "/a.json", encoding: .utf8) == #"{"aps":{"alert":"written"}}"#)
+    }
+
+    @Test("files already there are ingested at start, and not again after a restart")
+    func restart() throws {
+        let folder = "/tmp/pbw-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #"{"aps":{"alert":"old"}}"#.write(toFile: folder + "/old.json", atomically: false, encoding: .utf8)
+        let dbDir = "/tmp/pbd-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dbDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dbDir) }
+        for round in 1...2 {
+            let store = try PushboxStore.InboxStore(path: dbDir + "/inbox.sqlite")
+            let service = IntakeService(store: store, context: ValidationContext(), processor: nil)
+            var options = IntakeServer.Options(socketPath: dbDir + "/s\(round).sock")
+            options.watch = [folder]
+            let server = try IntakeServer(service: service, options: options)
+            server.stop()
+            #expect(store.count == 1, "round \(round)")
+        }
+        // A changed file is new content: ingested again.
+        try #"{"aps":{"alert":"changed"}}"#.write(toFile: folder + "/old.json", atomically: false, encoding: .utf8)
+        let store = try PushboxStore.InboxStore(path: dbDir + "/inbox.sqlite")
+        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil),
+                                      options: { var o = IntakeServer.Options(socketPath: dbDir + "/s3.sock"); o.watch = [folder]; return o }())
+        server.stop()
+        #expect(store.count == 2)
+    }
+}

@@ -1,0 +1,91 @@
+import PushboxFetch
+import Foundation
+import Testing
+import PushboxCore
+@testable import PushboxIntake
+
+@Suite("The socket itself")
+struct SocketTests {
+    @Test("the socket file is mode 0600 in a private folder")
+    func mode() throws {
+        let f = try IntakeFixture()
+        let attributes = try FileManager.default.attributesOfItem(atPath: f.socket)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
+    }
+
+    @Test("a stale socket is replaced; a live one is refused and left alone")
+    func staleAndLive() throws {
+        let f = try IntakeFixture()
+        // Live: another server on the same path is refused, and the first keeps working.
+        let store = f.store
+        let service = IntakeService(store: store, context: ValidationContext(), processor: nil)
+        #expect { try IntakeServer(service: service, options: .init(socketPath: f.socket)) } throws: { "\($0)".contains("another pushbox is already answering") }
+        #expect(f.post(APNsAnswerTests.ok).status == 200)
+        // Stale: a socket file nobody answers on.
+        let stalePath = f.dir + "/stale.sock"
+        let fd = try Listeners.unixSocket(stalePath)
+        close(fd)
+        #expect(FileManager.default.fileExists(atPath: stalePath))
+        let second = try IntakeServer(service: service, options: .init(socketPath: stalePath))
+        defer { second.stop() }
+        let client = UnixHTTPClientFactory.make(stalePath)
+        #expect(try client.request("POST", url: "http://localhost/3/device/ab", headers: [], body: Array(APNsAnswerTests.ok.utf8)).get().status == 200)
+    }
+
+    @Test("a socket path longer than a socket allows is refused with a clear message")
+    func longPath() {
+        let path = "/tmp/" + String(repeating: "p", count: 120) + ".sock"
+        #expect { try Listeners.unixSocket(path) } throws: { "\($0)".contains("at most 107") }
+    }
+
+    @Test("413 is answered from Content-Length without reading the 10 MB body")
+    func tooLargeUnread() throws {
+        let f = try IntakeFixture()
+        let fd = RawSocket.connect(f.socket)
+        defer { close(fd) }
+        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\napns-push-type: alert\r\nContent-Length: 10000000\r\n\r\n"
+        _ = RawSocket.send(fd, Array(head.utf8))
+        // Try to push the body anyway; the server answers and closes without reading it.
+        let chunk = [UInt8](repeating: 0x61, count: 65536)
+        var sent = 0
+        for _ in 0..<20 { let n = RawSocket.send(fd, chunk); if n <= 0 { break }; sent += n }
+        let answer = RawSocket.readAll(fd)
+        #expect(answer.hasPrefix("HTTP/1.1 413"))
+        #expect(answer.contains("PayloadTooLarge"))
+        #expect(f.server.bodyBytesRead == 0)
+        #expect(f.store.count == 0)
+    }
+
+    @Test("a body with no length that outgrows the limit gets its connection closed after limit + 1 bytes")
+    func chunkedTooLarge() throws {
+        let f = try IntakeFixture()
+        let fd = RawSocket.connect(f.socket)
+        defer { close(fd) }
+        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+        _ = RawSocket.send(fd, Array(head.utf8))
+        for _ in 0..<8 {
+            _ = RawSocket.send(fd, Array("1000\r\n".utf8) + [UInt8](repeating: 0x61, count: 4096) + Array("\r\n".utf8))
+        }
+        _ = RawSocket.readAll(fd)
+        #expect(f.server.bodyBytesRead <= 4097)
+        #expect(f.store.count == 0)
+    }
+
+    @Test("an idle connection is closed")
+    func idle() throws {
+        let f = try IntakeFixture(idleTimeout: 1)
+        let fd = RawSocket.connect(f.socket)
+        defer { close(fd) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = RawSocket.readAll(fd)  // returns when the server closes
+        let waited = clock.now - start
+        #expect(waited >= .milliseconds(900) && waited < .seconds(4), "\(waited)")
+    }
+}
+
+/// A client for a socket path (tests only).
+enum UnixHTTPClientFactory {
+    static func make(_ path: String) -> UnixHTTPClient { UnixHTTPClient(socketPath: path)! }
+}
