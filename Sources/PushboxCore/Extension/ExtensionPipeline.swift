@@ -61,6 +61,8 @@ final class ExtensionAttempt: @unchecked Sendable {
         var warnings: [String] = []
         var criticalFailure: String?
         var running: Set<String> = []
+        /// Steps cut off because the budget ran out (their timeout was the time left).
+        var cutByBudget: Set<String> = []
     }
 
     private let lock = NSLock()
@@ -148,14 +150,16 @@ public enum ExtensionPipeline {
         }
 
         let remaining = deadline - clock.now
-        let finished = done.wait(timeout: .now() + .milliseconds(max(0, Int(milliseconds(remaining))))) == .success
-        if !finished { attempt.cancel.cancel() }
+        let completed = done.wait(timeout: .now() + .milliseconds(max(0, Int(milliseconds(remaining))))) == .success
+        if !completed { attempt.cancel.cancel() }
         var state = attempt.close()
+        // A download that stopped at the budget is the deadline too, whichever thread noticed first.
+        let finished = completed && state.cutByBudget.isEmpty
         let elapsed = milliseconds(clock.now - start)
         var delivered: Delivery
         let changed = state.content != content || !state.attachments.isEmpty
         if !finished {
-            let unfinished = state.running.sorted().joined(separator: ", ")
+            let unfinished = state.running.union(state.cutByBudget).sorted().joined(separator: ", ")
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
             state.trace.append(TraceEntry(step: "deadline", ms: elapsed, outcome: "expired",
                                           detail: "the \(formatSeconds(recipe.timeLimit)) s limit ran out\(unfinished.isEmpty ? "" : " during \(unfinished), which was cancelled"); serviceExtensionTimeWillExpire hands over \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))

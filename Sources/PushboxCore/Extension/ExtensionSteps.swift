@@ -130,7 +130,9 @@ enum ExtensionSteps {
             let outcome: String
             switch failure {
             case .download(.cancelled): outcome = "cancelled"
-            case .download(.timedOut): outcome = "timeout"
+            case .download(.timedOut):
+                outcome = "timeout"
+                attempt.update { $0.cutByBudget.insert("attach") }
             case .unsupported, .corrupt, .tooLarge: outcome = "dropped"
             default: outcome = "failed"
             }
