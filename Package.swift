@@ -39,17 +39,19 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
         .target(name: "PushboxStore", dependencies: ["CSQLite", "PushboxCore", "PushboxText", "PushboxCrypto"]),
+        // libc functions the Glibc module hides (gettid, for per-thread priority).
+        .systemLibrary(name: "CPosix"),
         // libmicrohttpd's variadic start as a fixed C function.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd), the folder watch (inotify),
         // and the service that stores, validates, answers and processes each payload.
-        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
+        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
         .target(name: "PushboxLoopback"),
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
-        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback"]),
+        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),

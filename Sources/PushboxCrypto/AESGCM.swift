@@ -109,6 +109,17 @@ public enum Digest {
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         _ = bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return hex(digest)
+    }
+
+    /// Lowercase hex, two digits a byte.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8](repeating: 0, count: bytes.count * 2)
+        for (i, b) in bytes.enumerated() {
+            out[2 * i] = digits[Int(b >> 4)]
+            out[2 * i + 1] = digits[Int(b & 0x0F)]
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

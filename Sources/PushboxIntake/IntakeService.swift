@@ -1,3 +1,4 @@
+import CPosix
 import Foundation
 import PushboxCore
 import PushboxStore
@@ -19,6 +20,8 @@ public final class NotificationProcessor: @unchecked Sendable {
     public let store: InboxStore
     private let queue = DispatchQueue(label: "pushbox.processing")
     private let pending = DispatchGroup()
+    private let lock = NSLock()
+    private var backlog: [(Int64, RawPayload)] = []
 
     /// The key renders are stored under: the preferred-language list.
     public var languageKey: String { renderer.preferredLanguages.joined(separator: ",") }
@@ -28,12 +31,33 @@ public final class NotificationProcessor: @unchecked Sendable {
         self.store = store
     }
 
-    /// Renders after the answer went out (an extension may take its whole budget).
+    /// Renders after the answer went out (an extension may take its whole budget). A burst is
+    /// rendered in batches whose results are stored in one transaction.
     public func enqueue(id: Int64, raw: RawPayload) {
         pending.enter()
+        lock.lock()
+        backlog.append((id, raw))
+        let first = backlog.count == 1
+        lock.unlock()
+        guard first else { return }
         queue.async { [self] in
-            _ = process(id: id, raw: raw)
-            pending.leave()
+            // Rendering is deferred work: on Linux each thread has its own nice value, and
+            // this one yields the cores to the intake's threads.
+            _ = pb_set_thread_nice(10)
+            while true {
+                lock.lock()
+                let batch = backlog.prefix(256)
+                lock.unlock()
+                if batch.isEmpty { return }
+                let rendered = batch.map { id, raw in (id, languageKey, JSONWriter.compact(renderer.render(raw).json)) }
+                try? store.saveRenders(rendered)
+                lock.lock()
+                backlog.removeFirst(batch.count)
+                let done = backlog.isEmpty
+                lock.unlock()
+                for _ in batch { pending.leave() }
+                if done { return }
+            }
         }
     }
 
@@ -55,9 +79,9 @@ public final class NotificationProcessor: @unchecked Sendable {
     }
 }
 
-/// The one path every payload takes in: committed to the store first (so nothing acknowledged
-/// is ever lost), then validated as APNs validates, the verdict recorded, the answer given, and
-/// the rendering queued.
+/// The one path every payload takes in: validated as APNs validates, committed to the store
+/// with its verdict (so nothing acknowledged, or refused, is ever lost), answered, and its
+/// rendering queued.
 public final class IntakeService: @unchecked Sendable {
     public let store: InboxStore
     public let context: ValidationContext
@@ -75,17 +99,19 @@ public final class IntakeService: @unchecked Sendable {
         // The id APNs echoes: the one sent when it is a UUID, else a new one.
         let sent = raw.envelope.headers[PushHeaders.id]
         let apnsID = sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? UUID().uuidString.lowercased()
-        let id: Int64
-        do {
-            id = try store.insert(raw, apnsID: apnsID)
-        } catch {
-            return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
-        }
+        // Validation is pure computation; its verdict is committed with the raw bytes, in one
+        // write, before the answer goes out.
         let report = Validator.validate(raw, context: context)
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
-        try? store.recordVerdict(id: id, status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
-                                 collapseID: report.ok ? collapse : nil, topic: topic)
+        let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
+                                         collapseID: report.ok ? collapse : nil, topic: topic)
+        let id: Int64
+        do {
+            id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
+        } catch {
+            return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
+        }
         processor?.enqueue(id: id, raw: raw)
         let result = IntakeResult(id: id, apnsID: apnsID, status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail)
         onReceive?(raw, result)

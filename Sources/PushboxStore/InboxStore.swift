@@ -56,8 +56,9 @@ public final class InboxStore: @unchecked Sendable {
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
         try Self.migrate(db)
         insertStatement = try db.prepare("""
-            INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
+                                       status, reason, detail, collapse_id, topic)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         verdictStatement = try db.prepare("UPDATE notifications SET status = ?, reason = ?, detail = ?, collapse_id = ?, topic = ? WHERE id = ?")
     }
@@ -95,18 +96,80 @@ public final class InboxStore: @unchecked Sendable {
         return try body()
     }
 
-    /// Commits the raw payload; returns its row id. Only after this returns may a 200 be sent.
+    /// APNs' answer, stored with the payload in the same commit.
+    public struct Verdict: Sendable {
+        public var status: Int
+        public var reason: String?
+        public var detail: String?
+        public var collapseID: String?
+        public var topic: String?
+
+        public init(status: Int, reason: String? = nil, detail: String? = nil, collapseID: String? = nil, topic: String? = nil) {
+            self.status = status
+            self.reason = reason
+            self.detail = detail
+            self.collapseID = collapseID
+            self.topic = topic
+        }
+    }
+
+    /// A write waiting for the next group commit.
+    private final class PendingInsert {
+        let values: [Statement.Value]
+        var result: Result<Int64, StoreError>?
+        init(values: [Statement.Value]) { self.values = values }
+    }
+
+    private let commitCondition = NSCondition()
+    private var pending: [PendingInsert] = []
+    private var committing = false
+
+    /// Commits the raw payload (and its verdict, when known); returns its row id once the
+    /// commit is done. Only after this returns may a 200 be sent. Concurrent callers share one
+    /// transaction (group commit): the first becomes the leader and commits everyone queued.
     @discardableResult
-    public func insert(_ raw: RawPayload, apnsID: String) throws(StoreError) -> Int64 {
+    public func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil) throws(StoreError) -> Int64 {
         let headers = JSONWriter.compact(.array(raw.envelope.headers.fields.map { .array([.string($0.name), .string($0.value)]) }))
+        let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
+        let item = PendingInsert(values: [
+            .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
+            opt(raw.envelope.fileName), .text(Digest.sha256Hex(raw.bytes)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
+            verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID), opt(verdict?.topic),
+        ])
+        commitCondition.lock()
+        pending.append(item)
+        while item.result == nil && committing { commitCondition.wait() }
+        if item.result == nil {
+            committing = true
+            while !pending.isEmpty {
+                let batch = pending
+                pending.removeAll()
+                commitCondition.unlock()
+                commit(batch)
+                commitCondition.lock()
+            }
+            committing = false
+            commitCondition.broadcast()
+        }
+        commitCondition.unlock()
+        return try item.result!.get()
+    }
+
+    /// Writes a batch in one transaction; every item gets its row id or the error.
+    private func commit(_ batch: [PendingInsert]) {
         lock.lock()
         defer { lock.unlock() }
-        try insertStatement.run([
-            .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
-            raw.envelope.fileName.map { .text($0) } ?? .null, .text(Digest.sha256Hex(raw.bytes)),
-            raw.envelope.deviceToken.map { .text($0) } ?? .null, .text(headers), .blob(raw.bytes),
-        ])
-        return db.lastInsertID
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+            for item in batch {
+                try insertStatement.run(item.values)
+                item.result = .success(db.lastInsertID)
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            for item in batch { item.result = .failure(error) }
+        }
     }
 
     /// Records APNs' answer for a stored notification.
@@ -119,9 +182,21 @@ public final class InboxStore: @unchecked Sendable {
 
     /// Keeps a notification's rendering for one device-language list, reused when it comes back.
     public func saveRender(id: Int64, language: String, json: String) throws(StoreError) {
+        try saveRenders([(id, language, json)])
+    }
+
+    /// Keeps several renderings in one transaction.
+    public func saveRenders(_ renders: [(id: Int64, language: String, json: String)]) throws(StoreError) {
         try locked { () throws(StoreError) in
-            try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
-                .run([.int(id), .text(language), .text(json)])
+            let statement = try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(StoreError) {
+                for r in renders { try statement.run([.int(r.id), .text(r.language), .text(r.json)]) }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
         }
     }
 

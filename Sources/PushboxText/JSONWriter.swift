@@ -53,6 +53,12 @@ public enum JSONWriter {
     /// Quotes a string, escaping quotes, backslashes and every control character.
     public static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings need no escape at all: copy them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -59,11 +59,15 @@ case "localize":
     let count = args.count > 1 ? Int(args[1]) ?? 200_000 : 200_000
     let corpus = ["../shared/corpus", "../../shared/corpus"].first { FileManager.default.fileExists(atPath: $0) }
     LocalizeBenchmark.run(iterations: count, corpus: corpus)
+case "intake":
+    let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
+    IntakeBenchmark.run(total: count, clients: 16, samples: ResourceLocator.samplesDirectory())
 case "extension":
     let count = args.count > 1 ? Int(args[1]) ?? 1000 : 1000
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
+    print("       pushbox-bench intake [COUNT]     (default 50000 payloads from 16 concurrent clients over the Unix socket)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)
