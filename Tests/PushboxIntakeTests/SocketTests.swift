@@ -1,4 +1,5 @@
 import PushboxFetch
+import PushboxStore
 import Foundation
 import Testing
 import PushboxCore
@@ -82,6 +83,39 @@ struct SocketTests {
         _ = RawSocket.readAll(fd)  // returns when the server closes
         let waited = clock.now - start
         #expect(waited >= .milliseconds(900) && waited < .seconds(4), "\(waited)")
+    }
+}
+
+extension SocketTests {
+    @Test("headers over the memory limit are refused by the server, not stored")
+    func hugeHeaders() throws {
+        let f = try IntakeFixture()
+        let fd = RawSocket.connect(f.socket)
+        defer { close(fd) }
+        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\nx-filler: \(String(repeating: "a", count: 40_000))\r\nContent-Length: 2\r\n\r\n{}"
+        _ = RawSocket.send(fd, Array(head.utf8))
+        let answer = RawSocket.readAll(fd)
+        #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large"), "\(answer.prefix(60))")
+        #expect(f.store.count == 0)
+    }
+
+    @Test("--listen serves TCP on loopback, and refuses other addresses unless allowed")
+    func tcp() throws {
+        #expect { try Listeners.tcp("0.0.0.0:0", allowAny: false) } throws: { "\($0)".contains("--listen-any") }
+        #expect { try Listeners.tcp("nonsense", allowAny: false) } throws: { "\($0)".contains("HOST:PORT") }
+        let dir = "/tmp/pbt-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try PushboxStore.InboxStore(path: dir + "/inbox.sqlite")
+        var options = IntakeServer.Options(socketPath: dir + "/s.sock")
+        options.tcp = "127.0.0.1:0"
+        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil), options: options)
+        defer { server.stop() }
+        let port = try #require(server.tcpPort)
+        let client = UnixHTTPClient(socketPath: nil)!
+        let r = try client.request("POST", url: "http://127.0.0.1:\(port)/3/device/abcd", headers: [], body: Array(APNsAnswerTests.ok.utf8)).get()
+        #expect(r.status == 200)
+        #expect(store.count == 1)
     }
 }
 
