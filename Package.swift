@@ -46,6 +46,8 @@ let package = Package(
         // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd), the folder watch (inotify),
         // and the service that stores, validates, answers and processes each payload.
         .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
+        // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
+        .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
         .target(name: "PushboxLoopback"),
         // Thin executable: hands argv to PushboxCLI.
@@ -57,6 +59,7 @@ let package = Package(
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
         .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText"]),
+        .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch"], exclude: ["Golden"]),
     ],

@@ -2,6 +2,7 @@
 #include <unicode/upluralrules.h>
 #include <unicode/unum.h>
 #include <unicode/ustring.h>
+#include <unicode/uchar.h>
 #include <string.h>
 
 void *pb_plural_open(const char *locale) {
@@ -64,4 +65,15 @@ int32_t pb_number_format(void *formatter, double n, char *buf, int32_t capacity)
 
 void pb_number_close(void *formatter) {
     if (formatter) unum_close((UNumberFormat *)formatter);
+}
+
+int32_t pb_codepoint_width(uint32_t codepoint) {
+    UChar32 c = (UChar32)codepoint;
+    int8_t category = u_charType(c);
+    if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK || category == U_FORMAT_CHAR) return 0;
+    if (u_hasBinaryProperty(c, UCHAR_VARIATION_SELECTOR)) return 0;
+    if (u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION)) return 2;
+    int32_t eaw = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
+    if (eaw == U_EA_WIDE || eaw == U_EA_FULLWIDTH) return 2;
+    return 1;
 }

@@ -21,4 +21,8 @@ void *pb_number_open(const char *locale);
 int32_t pb_number_format(void *formatter, double n, char *buf, int32_t capacity);
 void pb_number_close(void *formatter);
 
+/// Terminal columns a code point takes on its own: 2 for East Asian wide/fullwidth and emoji
+/// presentation, 0 for combining marks, format characters and variation selectors, else 1.
+int32_t pb_codepoint_width(uint32_t codepoint);
+
 #endif

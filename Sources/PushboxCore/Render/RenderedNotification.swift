@@ -36,6 +36,15 @@ public struct RenderedAttachment: Sendable, Equatable {
     public var height: Int?
     /// The URL it came from.
     public var source: String
+
+    public init(path: String, type: String, bytes: Int, width: Int?, height: Int?, source: String) {
+        self.path = path
+        self.type = type
+        self.bytes = bytes
+        self.width = width
+        self.height = height
+        self.source = source
+    }
 }
 
 /// An action button of the notification's category, as the device shows it.
@@ -43,6 +52,12 @@ public struct RenderedAction: Sendable, Equatable {
     public var identifier: String
     public var title: String
     public var options: [String]
+
+    public init(identifier: String, title: String, options: [String]) {
+        self.identifier = identifier
+        self.title = title
+        self.options = options
+    }
 }
 
 /// A notification as the device shows it: the contract of `pushbox render`.

@@ -1,0 +1,88 @@
+import PushboxLocalization
+
+/// Payload text made safe and honest for the screen: no control character ever reaches the
+/// terminal. C0 controls show as Unicode control pictures (ESC → ␛), DEL as ␡, C1 controls as
+/// ⍰, bidi overrides and isolates as visible markers; newlines and tabs become spaces on one line.
+public enum DisplayText {
+    public static func clean(_ text: String, keepNewlines: Bool = false) -> String {
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            switch s.value {
+            case 0x0A where keepNewlines: out.append(s)
+            case 0x0A, 0x09, 0x0D: out.append(" ")
+            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + s.value)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80...0x9F: out.append("\u{2370}")
+            case 0x202A...0x202E, 0x2066...0x2069: out.append("\u{2E3F}")  // ⸿: a bidi control was here
+            default: out.append(s)
+            }
+        }
+        return String(out)
+    }
+
+    /// Whether text holds right-to-left letters (Arabic, Hebrew, …): the view shows it in
+    /// logical order with a marker, since terminals reorder inconsistently.
+    public static func isRightToLeft(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFDFF).contains($0.value) || (0xFE70...0xFEFF).contains($0.value) }
+    }
+
+    /// Clean text with a ⇐ marker in front when it reads right to left.
+    public static func line(_ text: String) -> String {
+        let c = clean(text)
+        return isRightToLeft(c) ? "⇐ " + c : c
+    }
+
+    /// Wraps text into lines of at most `width` columns, breaking at spaces where it can
+    /// (CJK text breaks anywhere).
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in clean(text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = "", lineWidth = 0
+            var word = "", wordWidth = 0
+            func flushWord() {
+                if lineWidth + wordWidth > width, !line.isEmpty {
+                    lines.append(line.trimmingTrailingSpaces())
+                    line = ""
+                    lineWidth = 0
+                    if word.first == " " { word.removeFirst(); wordWidth -= 1 }
+                }
+                while wordWidth > width {
+                    // A word longer than the line: cut it.
+                    var head = "", headWidth = 0
+                    for c in word {
+                        let w = DisplayWidth.of(c)
+                        if headWidth + w > width { break }
+                        head.append(c)
+                        headWidth += w
+                    }
+                    lines.append(head)
+                    word.removeFirst(head.count)
+                    wordWidth -= headWidth
+                }
+                line += word
+                lineWidth += wordWidth
+                word = ""
+                wordWidth = 0
+            }
+            for c in paragraph {
+                let w = DisplayWidth.of(c)
+                if c == " " { flushWord(); word = " "; wordWidth = 1; continue }
+                word.append(c)
+                wordWidth += w
+                if w == 2 { flushWord() }  // wide (CJK) characters may break anywhere
+            }
+            flushWord()
+            lines.append(line.trimmingTrailingSpaces())
+        }
+        return lines
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import PushboxCore
+
+/// One notification in the inbox, as the UI keeps it.
+public struct InboxItem: Sendable, Equatable {
+    public var id: Int64
+    public var apnsID: String
+    public var receivedAt: Date
+    public var source: String
+    public var status: Int
+    public var reason: String?
+    public var detail: String?
+    public var threadID: String?
+    /// The alert as sent (literal fields, or the loc-key names), for before/after.
+    public var sentTitle: String?
+    public var sentBody: String?
+    public var encrypted: Bool
+    /// The stored payload, pretty-printed, for the raw view.
+    public var rawText: String
+
+    public init(id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
+                threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "") {
+        self.id = id
+        self.apnsID = apnsID
+        self.receivedAt = receivedAt
+        self.source = source
+        self.status = status
+        self.reason = reason
+        self.detail = detail
+        self.threadID = threadID
+        self.sentTitle = sentTitle
+        self.sentBody = sentBody
+        self.encrypted = encrypted
+        self.rawText = rawText
+    }
+
+    public var isRejected: Bool { status != 200 }
+}
+
+/// The card's views.
+public enum Tab: Int, Sendable, CaseIterable {
+    case card, trace, compare, raw
+
+    public var title: String {
+        switch self {
+        case .card: return "Card"
+        case .trace: return "Trace"
+        case .compare: return "Before/After"
+        case .raw: return "Raw"
+        }
+    }
+}
+
+/// A window over the inbox.
+public enum Overlay: Sendable, Equatable {
+    case help
+    case languagePicker(selection: Int)
+    case search(text: String)
+    case matrix
+    case actionResult(String)
+}
+
+/// Which notifications the list shows.
+public enum Filter: Sendable, Equatable {
+    case all, rejected, withWarnings
+
+    var label: String {
+        switch self {
+        case .all: return "all"
+        case .rejected: return "rejected"
+        case .withWarnings: return "with warnings"
+        }
+    }
+}
+
+/// What the header says about the intake.
+public struct IntakeStatus: Sendable, Equatable {
+    public var socket: String?
+    public var watched: [String]
+
+    public init(socket: String? = nil, watched: [String] = []) {
+        self.socket = socket
+        self.watched = watched
+    }
+}
+
+/// The whole UI as a value: `update` changes it, `view` draws it.
+public struct InboxState: Sendable {
+    public var appName: String
+    /// The device's preferred languages; the first is the device language.
+    public var languages: [String]
+    /// What `[`, `]` and the picker step through: the app's localizations, then pseudolanguages.
+    public var languageChoices: [String]
+    /// Newest first.
+    public var items: [InboxItem] = []
+    /// Renderings for the current language list, by notification id.
+    public var renders: [Int64: RenderedNotification] = [:]
+    /// The matrix: language → rendering of the selected notification.
+    public var matrix: [(language: String, note: RenderedNotification)] = []
+    public var selected = 0
+    public var listTop = 0
+    public var tab: Tab = .card
+    /// On narrow screens the card takes the whole screen.
+    public var cardOpen = false
+    public var overlay: Overlay?
+    public var search = ""
+    public var filter: Filter = .all
+    public var lockScreen = false
+    public var collapsedThreads: Set<String> = []
+    public var intake = IntakeStatus()
+    public var themes: [String] = ["dark"]
+    public var themeIndex = 0
+    public var status: String?
+    /// Index of the action button pressed last on the selected card.
+    public var pressedAction: Int?
+    public var width = 80
+    public var height = 24
+    /// The clock and zone the view shows times in (fixed in tests).
+    public var now: Date?
+    public var timeZone: TimeZone = .current
+    public var quit = false
+
+    public init(appName: String, languages: [String], languageChoices: [String]) {
+        self.appName = appName
+        self.languages = languages
+        self.languageChoices = languageChoices
+    }
+
+    public var theme: String { themes.isEmpty ? "dark" : themes[themeIndex % themes.count] }
+
+    /// The key under which renderings for the current language list are kept.
+    public var languageKey: String { languages.joined(separator: ",") }
+}

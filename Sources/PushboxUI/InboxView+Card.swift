@@ -1,0 +1,158 @@
+import Foundation
+import PushboxCore
+
+extension InboxView {
+    static func card(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {
+        var col = x + 1
+        for tab in Tab.allCases {
+            col += s.put(" \(tab.title) ", x: col, y: y, role: tab == state.tab ? .tabActive : .tabInactive) + 1
+        }
+        guard let item = state.selectedItem else {
+            s.put("Select a notification.", x: x + 2, y: y + 2, role: .muted, maxWidth: width - 4)
+            return
+        }
+        let top = y + 2, h = height - 2, inner = width - 2
+        switch state.tab {
+        case .card: notificationCard(&s, state, item, x: x + 1, y: top, width: inner, height: h)
+        case .trace: trace(&s, state, item, x: x + 1, y: top, width: inner, height: h)
+        case .compare: compare(&s, state, item, x: x + 1, y: top, width: inner, height: h)
+        case .raw:
+            for (i, line) in item.rawText.split(separator: "\n", omittingEmptySubsequences: false).prefix(h).enumerated() {
+                s.put(DisplayText.clean(String(line)), x: x + 1, y: top + i, role: .body, maxWidth: inner)
+            }
+        }
+    }
+
+    /// The notification as iOS draws it: app and time, bold title, subtitle, body, the
+    /// attachment, the action buttons; with the lock-screen preview, a banner's truncation.
+    static func notificationCard(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
+        if item.isRejected {
+            s.put("Not delivered: \(item.status) \(item.reason ?? "")", x: x, y: y, role: .error, maxWidth: width)
+            for (i, line) in DisplayText.wrap(item.detail ?? "", width: width).prefix(height - 2).enumerated() {
+                s.put(line, x: x, y: y + 1 + i, role: .body, maxWidth: width)
+            }
+            return
+        }
+        guard let r = state.renders[item.id] else {
+            s.put("rendering…", x: x, y: y, role: .muted)
+            return
+        }
+        if r.delivered == .rejected {
+            s.put("Not shown on this device", x: x, y: y, role: .warning, maxWidth: width)
+            for (i, line) in DisplayText.wrap(r.detail ?? "", width: width).prefix(height - 2).enumerated() {
+                s.put(line, x: x, y: y + 1 + i, role: .body, maxWidth: width)
+            }
+            return
+        }
+        let boxWidth = min(width, state.lockScreen ? phoneWidth + 4 : max(phoneWidth + 4, min(width, 72)))
+        let text = boxWidth - 4
+        var lines: [(String, Role)] = []
+        let title = r.title.map { DisplayText.line($0) }
+        let bodyLines = DisplayText.wrap(r.body ?? "", width: text)
+        if let title { lines.append((title, .title)) }
+        if let sub = r.subtitle { lines.append((DisplayText.line(sub), .subtitle)) }
+        var body = bodyLines.filter { !$0.isEmpty || bodyLines.count == 1 }
+        if state.lockScreen && body.count > 4 { body = Array(body.prefix(4)); body[3] = String(body[3].prefix(max(0, text - 1))) + "…" }
+        if DisplayText.isRightToLeft(r.body ?? "") { body = body.map { "⇐ " + $0 } }
+        lines += body.map { ($0, .body) }
+        if title == nil && r.subtitle == nil && (r.body ?? "").isEmpty { lines.append(("(no alert text: a background or badge/sound-only push)", .muted)) }
+        for a in r.attachments {
+            let name = (a.path as NSString).lastPathComponent
+            let size = a.width.map { " · \($0)×\(a.height ?? 0)" } ?? ""
+            lines.append(("▧ \(name.prefix(12))… · \(a.type) · \(ByteFormat.describe(a.bytes))\(size)", .accent))
+        }
+        // The box.
+        var row = y
+        let age = relativeTime(item.receivedAt, now: state.now ?? Date())
+        s.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", x: x, y: row, role: .border); row += 1
+        s.put("│", x: x, y: row, role: .border)
+        s.put(DisplayText.clean(state.appName).uppercased(), x: x + 2, y: row, role: .muted, maxWidth: text - age.count - 1)
+        s.put(age, x: x + boxWidth - 2 - age.count, y: row, role: .muted)
+        s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1
+        for (line, role) in lines where row < y + height - 3 {
+            s.put("│", x: x, y: row, role: .border)
+            s.put(line, x: x + 2, y: row, role: role, maxWidth: text)
+            s.put("│", x: x + boxWidth - 1, y: row, role: .border)
+            row += 1
+        }
+        if !r.actions.isEmpty {
+            s.put("├" + String(repeating: "─", count: boxWidth - 2) + "┤", x: x, y: row, role: .border); row += 1
+            s.put("│", x: x, y: row, role: .border)
+            var col = x + 2
+            for (i, action) in r.actions.enumerated() {
+                let role: Role = action.options.contains("destructive") ? .destructiveButton : .button
+                col += s.put((state.pressedAction == i ? "▶" : " ") + DisplayText.clean(action.title) + " ", x: col, y: row, role: role, maxWidth: x + boxWidth - 2 - col) + 1
+            }
+            s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1
+        }
+        s.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", x: x, y: row, role: .border); row += 1
+        var facts = ["\(r.delivered.rawValue)", "language \(r.language ?? "-")"]
+        if let b = r.badge { facts.append("badge \(b)") }
+        if let snd = r.sound { facts.append("sound \(DisplayText.clean(snd))") }
+        if let level = r.interruptionLevel { facts.append(level) }
+        s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width); row += 1
+        for w in r.warnings where row < y + height {
+            s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
+            row += 1
+        }
+    }
+
+    static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
+        guard let r = state.renders[item.id] else { s.put("rendering…", x: x, y: y, role: .muted); return }
+        var row = y
+        for t in r.trace where row < y + height {
+            let head = t.step.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", t.ms) + t.outcome.padding(toLength: 12, withPad: " ", startingAt: 0)
+            s.put(head, x: x, y: row, role: t.outcome.contains("fail") || t.outcome == "rejected" || t.outcome == "expired" ? .error : .normal, maxWidth: width)
+            row += 1
+            for line in DisplayText.wrap(t.detail, width: max(10, width - 4)).prefix(3) where row < y + height {
+                s.put(line, x: x + 4, y: row, role: .muted, maxWidth: width - 4)
+                row += 1
+            }
+        }
+        if !r.warnings.isEmpty, row < y + height - 1 {
+            row += 1
+            s.put("Warnings", x: x, y: row, role: .warning); row += 1
+            for w in r.warnings where row < y + height {
+                s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
+                row += 1
+            }
+        }
+    }
+
+    static func compare(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
+        let r = state.renders[item.id]
+        let rows: [(String, String?, String?)] = [
+            ("As sent", item.sentTitle, item.sentBody),
+            ("As delivered (\(r?.delivered.rawValue ?? "…"), \(r?.language ?? "-"))", r?.title, r?.body),
+        ]
+        var row = y
+        for (label, title, body) in rows {
+            s.put(label, x: x, y: row, role: .accent, maxWidth: width); row += 1
+            s.put("title  " + DisplayText.line(title ?? "—"), x: x + 2, y: row, role: .title, maxWidth: width - 2); row += 1
+            for (i, line) in DisplayText.wrap(body ?? "—", width: max(10, width - 9)).prefix(4).enumerated() {
+                s.put((i == 0 ? "body   " : "       ") + line, x: x + 2, y: row, role: .body, maxWidth: width - 2); row += 1
+            }
+            row += 1
+        }
+    }
+
+    /// "now", "5m", "3h", "2d".
+    static func relativeTime(_ date: Date, now: Date = Date()) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "now"
+        case ..<3600: return "\(seconds / 60)m ago"
+        case ..<86400: return "\(seconds / 3600)h ago"
+        default: return "\(seconds / 86400)d ago"
+        }
+    }
+}
+
+/// Byte counts for people: "1.5 kB".
+enum ByteFormat {
+    static func describe(_ n: Int) -> String {
+        if n < 1000 { return "\(n) B" }
+        if n < 1_000_000 { return String(format: "%.1f kB", Double(n) / 1000) }
+        return String(format: "%.1f MB", Double(n) / 1_000_000)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import PushboxLocalization
+import PushboxCore
+
+extension InboxView {
+    static func overlay(_ s: inout Screen, _ state: InboxState) {
+        switch state.overlay {
+        case .help?:
+            let lines = Keymap.helpLines(Keymap.inbox) + ["", "markers: × rejected · ! warnings · @ attachment · * encrypted"]
+            box(&s, title: "Keys", lines: lines.map { ($0, .overlay) })
+        case .languagePicker(let selection)?:
+            let lines = state.languageChoices.enumerated().map { i, tag in
+                ((i == selection ? "▶ " : "  ") + LanguageNames.describe(tag), i == selection ? Role.selected : Role.overlay)
+            }
+            box(&s, title: "Device language", lines: lines)
+        case .matrix?:
+            box(&s, title: "Every language", lines: matrixLines(state))
+        case .actionResult(let text)?:
+            box(&s, title: "Action", lines: text.split(separator: "\n").map { (DisplayText.clean(String($0)), .overlay) })
+        case .search?, nil:
+            break
+        }
+    }
+
+    /// The selected notification in every language; missing keys and text that overflows a
+    /// lock-screen banner flagged.
+    static func matrixLines(_ state: InboxState) -> [(String, Role)] {
+        guard !state.matrix.isEmpty else { return [("rendering every language…", .muted)] }
+        let width = state.matrix.map { $0.language.count }.max() ?? 2
+        return state.matrix.map { language, note in
+            var flags: [String] = []
+            if note.warnings.contains(where: { $0.contains("is missing from") }) { flags.append("missing key") }
+            if DisplayWidth.of(note.title ?? "") > phoneWidth { flags.append("title overflows") }
+            if DisplayText.wrap(note.body ?? "", width: phoneWidth).count > 4 { flags.append("body over 4 lines") }
+            let text = [note.title, note.body].compactMap { $0 }.map(DisplayText.line).joined(separator: " — ")
+            let line = language.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ") + text
+            return (line, flags.isEmpty ? .overlay : .warning)
+        }
+    }
+
+    /// A centered box over the screen.
+    static func box(_ s: inout Screen, title: String, lines: [(String, Role)]) {
+        let maxText = lines.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let w = min(s.width - 2, max(DisplayWidth.of(title) + 6, maxText + 4))
+        let h = min(s.height - 2, lines.count + 2)
+        let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
+        s.fill(x: x, y: y, width: w, height: h, role: .overlay)
+        s.put("┌ " + title + " " + String(repeating: "─", count: max(0, w - DisplayWidth.of(title) - 4)) + "┐", x: x, y: y, role: .border, maxWidth: w)
+        for (i, (line, role)) in lines.prefix(h - 2).enumerated() {
+            s.put("│", x: x, y: y + 1 + i, role: .border)
+            s.put(line, x: x + 2, y: y + 1 + i, role: role, maxWidth: w - 4)
+            s.put("│", x: x + w - 1, y: y + 1 + i, role: .border)
+        }
+        s.put("└" + String(repeating: "─", count: max(0, w - 2)) + "┘", x: x, y: y + h - 1, role: .border)
+    }
+}

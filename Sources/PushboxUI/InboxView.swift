@@ -1,0 +1,110 @@
+import Foundation
+import PushboxCore
+import PushboxLocalization
+
+/// The pure view: state in, a screen of cells out. No curses, no I/O.
+public enum InboxView {
+    /// Columns of an iPhone lock-screen banner's text at the default text size: about 40
+    /// Latin characters per line (a 6.1" iPhone in portrait).
+    public static let phoneWidth = 40
+    /// Below this many columns the card replaces the list instead of standing beside it.
+    public static let splitWidth = 100
+
+    public static func screen(_ state: InboxState) -> Screen {
+        var s = Screen(width: state.width, height: state.height)
+        guard state.width >= 20, state.height >= 5 else {
+            s.put("too small: pushbox needs 20×5", x: 0, y: 0, role: .warning)
+            return s
+        }
+        header(&s, state)
+        let bodyHeight = state.height - 2
+        if state.width >= splitWidth {
+            let listWidth = max(36, state.width * 2 / 5)
+            list(&s, state, x: 0, y: 1, width: listWidth, height: bodyHeight)
+            for y in 1...bodyHeight { s.put("│", x: listWidth, y: y, role: .border) }
+            card(&s, state, x: listWidth + 1, y: 1, width: state.width - listWidth - 1, height: bodyHeight)
+        } else if state.cardOpen {
+            card(&s, state, x: 0, y: 1, width: state.width, height: bodyHeight)
+        } else {
+            list(&s, state, x: 0, y: 1, width: state.width, height: bodyHeight)
+        }
+        footer(&s, state)
+        overlay(&s, state)
+        return s
+    }
+
+    static func header(_ s: inout Screen, _ state: InboxState) {
+        s.fill(x: 0, y: 0, width: s.width, height: 1, role: .header)
+        var parts = ["pushbox", DisplayText.clean(state.appName), LanguageNames.describe(state.languages.first ?? "en")]
+        parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
+        if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
+        let shown = state.rows.filter { if case .item = $0 { return true } else { return false } }.count
+        parts.append(shown == state.items.count ? "\(state.items.count) notifications" : "\(shown) of \(state.items.count)")
+        if state.filter != .all { parts.append("filter: \(state.filter.label)") }
+        if !state.search.isEmpty { parts.append("search: \(DisplayText.clean(state.search))") }
+        s.put(" " + parts.joined(separator: " · "), x: 0, y: 0, role: .header)
+    }
+
+    static func footer(_ s: inout Screen, _ state: InboxState) {
+        let y = s.height - 1
+        s.fill(x: 0, y: y, width: s.width, height: 1, role: .footer)
+        if case .search(let text)? = state.overlay {
+            s.put(" /" + DisplayText.clean(text) + "▏   Enter keep · Esc clear", x: 0, y: y, role: .input)
+        } else if let status = state.status {
+            s.put(" " + status, x: 0, y: y, role: .footer)
+        } else {
+            s.put(" " + Keymap.footer(state.overlay == nil ? Keymap.inbox : Keymap.overlay), x: 0, y: y, role: .footer)
+        }
+    }
+
+    static func list(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {
+        let rows = state.rows
+        if rows.isEmpty {
+            s.put(state.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted, maxWidth: width - 2)
+            return
+        }
+        let time = DateFormatter()
+        time.dateFormat = "HH:mm"
+        time.timeZone = state.timeZone
+        for (offset, row) in rows[state.listTop..<min(rows.count, state.listTop + height)].enumerated() {
+            let line = y + offset
+            let isSelected = state.listTop + offset == state.selected
+            let base: Role = isSelected ? .selected : .normal
+            if isSelected { s.fill(x: x, y: line, width: width, height: 1, role: .selected) }
+            switch row {
+            case .thread(let id, let count, let collapsed):
+                s.put("\(collapsed ? "▸" : "▾") \(DisplayText.clean(id)) (\(count))", x: x + 1, y: line, role: isSelected ? .selected : .accent, maxWidth: width - 2)
+            case .item(let i):
+                let item = state.items[i]
+                let r = state.renders[item.id]
+                var col = x + 1 + (isInThread(item, rows) ? 2 : 0)
+                col += s.put(time.string(from: item.receivedAt) + " ", x: col, y: line, role: isSelected ? .selected : .muted)
+                col += s.put(markers(item, r), x: col, y: line, role: isSelected ? .selected : .marker, maxWidth: 3)
+                s.put(summary(item, r), x: col, y: line, role: base, maxWidth: x + width - col - 1)
+            }
+        }
+    }
+
+    static func isInThread(_ item: InboxItem, _ rows: [Row]) -> Bool {
+        guard let t = item.threadID else { return false }
+        return rows.contains { if case .thread(let id, _, _) = $0 { return id == t } else { return false } }
+    }
+
+    /// × rejected, ! warnings, @ attachment, * encrypted.
+    static func markers(_ item: InboxItem, _ r: RenderedNotification?) -> String {
+        var m = ""
+        if item.isRejected || r?.delivered == .rejected { m += "×" }
+        if !(r?.warnings.isEmpty ?? true) { m += "!" }
+        if !(r?.attachments.isEmpty ?? true) { m += "@" }
+        if item.encrypted { m += "*" }
+        return String(m.prefix(2)).padding(toLength: 2, withPad: " ", startingAt: 0) + " "
+    }
+
+    static func summary(_ item: InboxItem, _ r: RenderedNotification?) -> String {
+        if item.isRejected { return "\(item.status) \(item.reason ?? "")" }
+        guard let r else { return "…" }
+        if r.delivered == .rejected { return "not for this device: \(r.reason ?? "")" }
+        let parts = [r.title, r.body].compactMap { $0 }.filter { !$0.isEmpty }.map(DisplayText.line)
+        return parts.isEmpty ? "(no alert: background or badge/sound only)" : parts.joined(separator: " — ")
+    }
+}

@@ -1,0 +1,87 @@
+import PushboxLocalization
+
+/// What a cell means; themes map roles to colours and attributes.
+public enum Role: String, Sendable, CaseIterable, Codable {
+    case normal, muted, header, footer, selected, title, subtitle, body, accent, warning, error, border
+    case button, destructiveButton, marker, tabActive, tabInactive, overlay, input, success
+}
+
+/// One terminal cell: a grapheme (or empty for the right half of a wide one) and its role.
+public struct Cell: Sendable, Equatable {
+    public var text: String
+    public var role: Role
+    /// True for the second column of a 2-column grapheme.
+    public var isContinuation: Bool
+
+    public static let blank = Cell(text: " ", role: .normal, isContinuation: false)
+}
+
+/// A grid of cells: the pure view's output and the terminal layer's input.
+public struct Screen: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * width + x]
+    }
+
+    /// Fills a rectangle with blanks of a role.
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, role: Role) {
+        for row in max(0, y)..<min(height, y + h) {
+            for col in max(0, x)..<min(width, x + w) {
+                cells[row * width + col] = Cell(text: " ", role: role, isContinuation: false)
+            }
+        }
+    }
+
+    /// Writes text from (x, y) within `maxWidth` columns, grapheme by grapheme; when it does not
+    /// all fit, it is cut at a grapheme boundary and ends with "…". Returns the columns used.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, role: Role, maxWidth: Int? = nil) -> Int {
+        guard y >= 0, y < height, x < width else { return 0 }
+        let limit = min(maxWidth ?? (width - x), width - x)
+        guard limit > 0 else { return 0 }
+        let fits = DisplayWidth.of(text) <= limit
+        let room = fits ? limit : limit - 1
+        var col = 0
+        for g in text {
+            let w = DisplayWidth.of(g)
+            if w == 0 { continue }
+            if col + w > room { break }
+            set(x + col, y, Cell(text: String(g), role: role, isContinuation: false))
+            if w == 2 { set(x + col + 1, y, Cell(text: "", role: role, isContinuation: true)) }
+            col += w
+        }
+        if !fits {
+            set(x + col, y, Cell(text: "…", role: role, isContinuation: false))
+            col += 1
+        }
+        return col
+    }
+
+    private mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
+        guard x >= 0, x < width, y >= 0, y < height else { return }
+        cells[y * width + x] = cell
+    }
+
+    /// The screen as text lines (wide graphemes once, trailing spaces kept): for snapshots.
+    public var lines: [String] {
+        (0..<height).map { y in
+            var line = ""
+            for x in 0..<width where !self[x, y].isContinuation { line += self[x, y].text }
+            return line
+        }
+    }
+
+    /// The roles as one letter per column: for snapshot tests of styling.
+    public var roleMap: [String] {
+        (0..<height).map { y in String((0..<width).map { Character(String(self[$0, y].role.rawValue.first!)) }) }
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import PushboxCore
+import PushboxText
+import PushboxLocalization
+
+/// Everything that happens to the UI arrives as a message on one queue.
+public enum Message: Sendable {
+    case key(Key)
+    case resize(width: Int, height: Int)
+    case loaded([InboxItem])
+    case added(InboxItem)
+    case rendered([Int64: RenderedNotification], languageKey: String)
+    case matrixReady([(language: String, note: RenderedNotification)])
+    case status(String)
+    case click(x: Int, y: Int)
+    case wheel(up: Bool)
+}
+
+/// What `update` asks the outside world to do; results come back as messages.
+public enum Command: Sendable, Equatable {
+    /// Render these notifications for this language list (from the store's cache or anew).
+    case render(ids: [Int64], languages: [String])
+    case matrix(id: Int64, languages: [String])
+    case replay(id: Int64)
+    case delete(id: Int64)
+    case export(id: Int64)
+    /// Remember the language list in the config.
+    case saveLanguages([String])
+    case quit
+}
+
+extension InboxState {
+    /// The Elm-style update: applies one message and returns the commands it causes.
+    public mutating func update(_ message: Message) -> [Command] {
+        var commands: [Command] = []
+        switch message {
+        case .resize(let w, let h):
+            width = w
+            height = h
+        case .loaded(let list):
+            items = list
+            selected = 0
+            listTop = 0
+        case .added(let item):
+            let wasAtTop = selected == 0
+            items.insert(item, at: 0)
+            if !wasAtTop { selected += 1 }
+        case .rendered(let map, let key):
+            if key == languageKey { renders.merge(map) { _, new in new } }
+        case .matrixReady(let list):
+            matrix = list
+        case .status(let text):
+            status = text
+        case .click(_, let y):
+            overlay = nil
+            let row = y - 1 + listTop
+            if y >= 1, y < height - 1, row < rows.count { selected = row }
+        case .wheel(let up):
+            move(up ? -3 : 3)
+        case .key(let key):
+            commands += handle(key)
+        }
+        clampSelection()
+        commands += missingRenders()
+        return commands
+    }
+
+    private mutating func handle(_ key: Key) -> [Command] {
+        if case .search(var text) = overlay {
+            switch key {
+            case .escape: overlay = nil; search = ""
+            case .enter: overlay = nil
+            case .backspace: if !text.isEmpty { text.removeLast() }; overlay = .search(text: text); search = text
+            case .char(let c): text.append(c); overlay = .search(text: text); search = text
+            default: break
+            }
+            selected = 0
+            listTop = 0
+            return []
+        }
+        if let overlay {
+            switch Keymap.action(for: key, in: Keymap.overlay) {
+            case .close?: self.overlay = nil
+            case .moveDown?, .moveUp?:
+                if case .languagePicker(let s) = overlay {
+                    let step = Keymap.action(for: key, in: Keymap.overlay) == .moveDown ? 1 : -1
+                    self.overlay = .languagePicker(selection: (s + step + languageChoices.count) % max(1, languageChoices.count))
+                }
+            case .open?:
+                if case .languagePicker(let s) = overlay {
+                    self.overlay = nil
+                    return switchLanguage(to: languageChoices[s])
+                }
+                self.overlay = nil
+            default:
+                break
+            }
+            return []
+        }
+        guard let action = Keymap.action(for: key, in: Keymap.inbox) else { return [] }
+        status = nil
+        switch action {
+        case .moveDown: move(1)
+        case .moveUp: move(-1)
+        case .pageDown: move(listHeight)
+        case .pageUp: move(-listHeight)
+        case .top: selected = 0
+        case .bottom: selected = rows.count - 1
+        case .open: cardOpen.toggle()
+        case .nextTab: tab = Tab(rawValue: (tab.rawValue + 1) % Tab.allCases.count)!
+        case .previousTab: tab = Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!
+        case .toggleThread:
+            let r = rows
+            if selected < r.count {
+                let thread: String?
+                switch r[selected] {
+                case .thread(let id, _, _): thread = id
+                case .item(let i): thread = items[i].threadID
+                }
+                if let thread {
+                    if collapsedThreads.remove(thread) == nil { collapsedThreads.insert(thread) }
+                    // Keep the selection on the thread's header.
+                    selected = rows.firstIndex { if case .thread(let id, _, _) = $0 { return id == thread } else { return false } } ?? selected
+                }
+            }
+        case .pickLanguage:
+            overlay = .languagePicker(selection: currentChoice ?? 0)
+        case .nextLanguage, .previousLanguage:
+            guard !languageChoices.isEmpty else { return [] }
+            let current = currentChoice ?? -1
+            let step = action == .nextLanguage ? 1 : -1
+            let next = ((current + step) % languageChoices.count + languageChoices.count) % languageChoices.count
+            return switchLanguage(to: languageChoices[next])
+        case .localeMatrix:
+            guard let item = selectedItem else { return [] }
+            overlay = .matrix
+            matrix = []
+            return [.matrix(id: item.id, languages: languageChoices)]
+        case .lockScreenPreview:
+            lockScreen.toggle()
+            status = lockScreen ? "lock-screen preview: title 1 line, body 4 lines at 40 columns" : "full card"
+        case .pressAction:
+            return pressAction()
+        case .cycleTheme:
+            themeIndex = (themeIndex + 1) % max(1, themes.count)
+            status = "theme: \(theme)"
+        case .search: overlay = .search(text: search)
+        case .cycleFilter:
+            switch filter {
+            case .all: filter = .rejected
+            case .rejected: filter = .withWarnings
+            case .withWarnings: filter = .all
+            }
+            selected = 0
+            status = "filter: \(filter.label)"
+        case .replay: if let item = selectedItem { return [.replay(id: item.id)] }
+        case .delete:
+            if let item = selectedItem {
+                items.removeAll { $0.id == item.id }
+                return [.delete(id: item.id)]
+            }
+        case .export: if let item = selectedItem { return [.export(id: item.id)] }
+        case .help: overlay = .help
+        case .quit:
+            quit = true
+            return [.quit]
+        case .close, .open:
+            break
+        }
+        return []
+    }
+
+    /// The choice the device language stands on: itself, or the localization it matches
+    /// (`ko-KR` stands on `ko`).
+    var currentChoice: Int? {
+        guard let first = languages.first else { return nil }
+        if let exact = languageChoices.firstIndex(of: first) { return exact }
+        let localizations = languageChoices.filter { Pseudolanguage(tag: $0) == nil }
+        let match = LanguageMatcher(available: localizations, developmentRegion: localizations.first ?? "en").match([first])
+        return match.preferred == nil ? nil : languageChoices.firstIndex(of: match.localization)
+    }
+
+    /// Switches the device language; every visible notification re-renders from cached tables.
+    mutating func switchLanguage(to language: String) -> [Command] {
+        languages = [language]
+        renders = [:]
+        status = "language: \(LanguageNames.describe(language))"
+        return [.saveLanguages(languages)]
+    }
+
+    /// Shows what the app receives when the next action button of the card is chosen.
+    mutating func pressAction() -> [Command] {
+        guard let item = selectedItem, let r = renders[item.id], !r.actions.isEmpty else {
+            status = "this notification has no action buttons"
+            return []
+        }
+        let index = ((pressedAction ?? -1) + 1) % r.actions.count
+        pressedAction = index
+        let action = r.actions[index]
+        var userInfo = "{}"
+        if let payload = try? JSONParser.parse(Array(item.rawText.utf8)).objectValue {
+            var custom = payload
+            custom["aps"] = nil
+            userInfo = JSONWriter.compact(.object(custom))
+        }
+        let link = userInfo.range(of: "://").map { _ in
+            (try? JSONParser.parse(Array(userInfo.utf8)).objectValue).flatMap { Self.firstDeepLink(in: .object($0)) } ?? ""
+        } ?? ""
+        overlay = .actionResult("""
+            \(action.title) → the app receives
+            actionIdentifier: \(action.identifier)\(action.options.isEmpty ? "" : " (\(action.options.joined(separator: ", ")))")
+            \(action.options.contains("foreground") ? "the app opens" : "the app handles it in the background")
+            userInfo: \(userInfo)\(link.isEmpty ? "" : "\ndeep link: \(link)")
+            """)
+        return []
+    }
+
+    static func firstDeepLink(in value: JSONValue) -> String? {
+        switch value {
+        case .string(let s): return s.contains("://") ? s : nil
+        case .object(let o): return o.entries.lazy.compactMap { firstDeepLink(in: $0.value) }.first
+        case .array(let a): return a.lazy.compactMap { firstDeepLink(in: $0) }.first
+        default: return nil
+        }
+    }
+
+    mutating func move(_ delta: Int) {
+        selected += delta
+        pressedAction = nil
+    }
+
+    /// Keeps the selection on a row and the list scrolled to it.
+    mutating func clampSelection() {
+        let count = rows.count
+        selected = max(0, min(selected, count - 1))
+        if selected < listTop { listTop = selected }
+        if selected >= listTop + listHeight { listTop = selected - listHeight + 1 }
+        listTop = max(0, min(listTop, max(0, count - listHeight)))
+    }
+
+    /// Renderings the visible rows and the selected card still need.
+    func missingRenders() -> [Command] {
+        let r = rows
+        let window = r[min(listTop, r.count)..<min(r.count, listTop + listHeight)]
+        var ids: [Int64] = window.compactMap { if case .item(let i) = $0, !items[i].isRejected { return items[i].id } else { return nil } }
+        if let s = selectedItem, !s.isRejected { ids.append(s.id) }
+        let missing = Array(Set(ids.filter { renders[$0] == nil })).sorted()
+        return missing.isEmpty ? [] : [.render(ids: missing, languages: languages)]
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import PushboxCore
+@testable import PushboxUI
+
+@Suite("Scenarios: messages in, state and commands out")
+struct ScenarioTests {
+    var s = UIFixtures.state(width: 120, height: 40)
+
+    @Test("moving: keys, pages, ends, clicks and the wheel keep the selection on a row")
+    mutating func moving() {
+        #expect(s.rows.count == 7)
+        _ = s.update(.key(.char("j")))
+        _ = s.update(.key(.down))
+        #expect(s.selectedItem?.id == 5)
+        _ = s.update(.key(.end))
+        #expect(s.selectedItem?.id == 1)
+        _ = s.update(.key(.down))
+        #expect(s.selected == 6)
+        _ = s.update(.key(.home))
+        #expect(s.selected == 0)
+        _ = s.update(.key(.up))
+        #expect(s.selected == 0)
+        _ = s.update(.click(x: 5, y: 5))
+        #expect(s.selected == 4)
+        _ = s.update(.wheel(up: true))
+        #expect(s.selected == 1)
+    }
+
+    @Test("a new notification appears at the top; a selection further down stays on its notification")
+    mutating func arrivals() {
+        _ = s.update(.key(.char("G")))
+        let before = s.selectedItem?.id
+        let commands = s.update(.added(InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "socket", status: 200)))
+        #expect(s.items.first?.id == 7)
+        #expect(s.selectedItem?.id == before)
+        #expect(commands.contains(.render(ids: [7], languages: ["ko-KR"])))
+    }
+
+    @Test("] switches to the next language: renders are dropped, visible ones requested again, the choice saved")
+    mutating func nextLanguage() {
+        let commands = s.update(.key(.char("]")))
+        #expect(s.languages == ["ja"])  // after ko in the app's list
+        #expect(s.renders.isEmpty)
+        #expect(commands.contains(.saveLanguages(["ja"])))
+        #expect(commands.contains { if case .render(let ids, ["ja"]) = $0 { return ids.count == 5 } else { return false } })
+        _ = s.update(.key(.char("[")))
+        #expect(s.languages == ["ko"])
+        _ = s.update(.rendered([6: UIFixtures.note("Game invite", "x", language: "en")], languageKey: "en"))
+        #expect(s.renders.isEmpty)  // a late answer for another language is ignored
+    }
+
+    @Test("L opens the picker; choosing a language switches to it")
+    mutating func picker() {
+        _ = s.update(.key(.char("L")))
+        #expect(s.overlay == .languagePicker(selection: 1))  // the current one, ko
+        _ = s.update(.key(.down))
+        _ = s.update(.key(.down))
+        let commands = s.update(.key(.enter))
+        #expect(s.overlay == nil)
+        #expect(s.languages == ["ar"])
+        #expect(commands.contains(.saveLanguages(["ar"])))
+        let screen = InboxView.screen(s)
+        #expect(screen.lines[0].contains("العربية (ar)"))
+    }
+
+    @Test("search, filters and threads change what the list shows")
+    mutating func narrowing() {
+        _ = s.update(.key(.char("/")))
+        for c in "게임" { _ = s.update(.key(.char(c))) }
+        _ = s.update(.key(.enter))
+        #expect(s.rows == [.item(0)])
+        _ = s.update(.key(.char("/")))
+        _ = s.update(.key(.escape))
+        #expect(s.search.isEmpty && s.rows.count == 7)
+        _ = s.update(.key(.char("f")))
+        #expect(s.rows.map { row -> Int64 in if case .item(let i) = row { return s.items[i].id } else { return -1 } } == [2])
+        _ = s.update(.key(.char("f")))
+        #expect(s.filter == .withWarnings)
+        #expect(s.rows.count == 1)
+        _ = s.update(.key(.char("f")))
+        _ = s.update(.key(.down))
+        _ = s.update(.key(.char("z")))
+        #expect(s.rows.count == 5)
+        #expect(s.rows[1] == .thread(id: "family", count: 2, collapsed: true))
+    }
+
+    @Test("choosing an action shows what the app receives: identifier and deep link")
+    mutating func action() throws {
+        _ = s.update(.key(.char("a")))
+        guard case .actionResult(let text)? = s.overlay else { Issue.record("no result"); return }
+        #expect(text.contains("actionIdentifier: ACCEPT (foreground)"))
+        #expect(text.contains("deep link: pushboxsample://game/42"))
+        _ = s.update(.key(.escape))
+        _ = s.update(.key(.char("a")))
+        guard case .actionResult(let second)? = s.overlay else { return }
+        #expect(second.contains("actionIdentifier: DECLINE (destructive)"))
+    }
+
+    @Test("the matrix asks for every language and flags missing keys and overflow")
+    mutating func matrix() {
+        let commands = s.update(.key(.char("m")))
+        #expect(commands.contains(.matrix(id: 6, languages: ["en", "ko", "ja", "ar", "accented"])))
+        _ = s.update(.matrixReady([
+            (language: "en", note: UIFixtures.note("Game invite", "Shelly and Rick have invited you to play Monopoly", language: "en")),
+            (language: "ja", note: UIFixtures.note("GAME_PLAY_REQUEST_TITLE", String(repeating: "とても長い文章です。", count: 20), language: "ja",
+                                                   warnings: ["key \"GAME_PLAY_REQUEST_TITLE\" is missing from Localizable in ja"])),
+        ]))
+        let lines = InboxView.matrixLines(s)
+        #expect(lines[0].1 == .overlay)
+        #expect(lines[1].0.contains("[missing key, body over 4 lines]"))
+        #expect(InboxView.screen(s).lines.joined().contains("Every language"))
+    }
+
+    @Test("replay, delete, export and quit become commands")
+    mutating func commands() {
+        #expect(s.update(.key(.char("r"))) == [.replay(id: 6)])
+        #expect(s.update(.key(.char("e"))) == [.export(id: 6)])
+        let deleted = s.update(.key(.char("d")))
+        #expect(deleted.first == .delete(id: 6))
+        #expect(!s.items.contains { $0.id == 6 })
+        #expect(s.update(.key(.char("q"))) == [.quit])
+        #expect(s.quit)
+    }
+
+    @Test("help is generated from the keymap: every binding appears")
+    mutating func help() {
+        _ = s.update(.key(.char("?")))
+        let text = InboxView.screen(s).lines.joined(separator: "\n")
+        for binding in Keymap.inbox { #expect(text.contains(binding.description.prefix(30))) }
+    }
+
+    @Test("a resize re-lays the screen, and a tiny terminal gets a message instead of a broken layout")
+    mutating func resize() {
+        _ = s.update(.resize(width: 60, height: 20))
+        #expect(InboxView.screen(s).width == 60)
+        _ = s.update(.resize(width: 10, height: 3))
+        #expect(InboxView.screen(s).lines[0].hasPrefix("too small"))
+    }
+
+    @Test("text from payloads never carries a control character to the screen")
+    func sanitized() {
+        let text = DisplayText.clean("a\u{1B}[2J\u{9B}\u{7F}\u{202E}b\n")
+        #expect(text == "a␛[2J⍰␡⸿b ")
+        #expect(!InboxView.screen(s).cells.contains { $0.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) } })
+    }
+
+    @Test("wrapping respects widths: CJK breaks anywhere, words where they can")
+    func wrapping() {
+        #expect(DisplayText.wrap("Shelly and Rick have invited you", width: 12) == ["Shelly and", "Rick have", "invited you"])
+        let wrapped = DisplayText.wrap("가나다라마바사아자차카타파하", width: 10)
+        #expect(wrapped.allSatisfy { DisplayWidthCheck.columns($0) <= 10 })
+        #expect(wrapped.joined() == "가나다라마바사아자차카타파하")
+    }
+}
