@@ -34,7 +34,7 @@ let package = Package(
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // The command table, argument parsing, subcommands and their output.
-        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake"]),
+        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI", "PushboxTerminal"]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
@@ -48,6 +48,10 @@ let package = Package(
         .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
+        // ncursesw (libncursesw5-dev) behind a shim with the wide-character defines and getters.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
+        // Screen → ncursesw (only changed cells), keys/mouse/resize → messages. The only curses user.
+        .target(name: "PushboxTerminal", dependencies: ["CNcursesw", "PushboxUI"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
         .target(name: "PushboxLoopback"),
         // Thin executable: hands argv to PushboxCLI.

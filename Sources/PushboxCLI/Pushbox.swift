@@ -1,5 +1,8 @@
 import Foundation
 import PushboxCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `pushbox` command line: the subcommand table and the dispatcher.
 public enum Pushbox {
@@ -8,14 +11,17 @@ public enum Pushbox {
     /// Every subcommand; `pushbox --help` lists them from this table.
     static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec, ExportCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt]
 
-    /// `pushbox` with no subcommand: the bundled sample payloads, rendered as text (the TUI
-    /// takes this place when it lands).
+    /// `pushbox` with no subcommand: the inbox on a terminal; the bundled samples as text
+    /// when stdout is not a terminal (or with `--text`).
     static let root = CommandSpec(
         name: "",
-        summary: "A terminal inbox that shows push notifications the way an iPhone would. With no command, renders the bundled sample payloads.",
-        options: RenderCommand.deviceOptions + [OptionSpec("--version", help: "Print the version.")],
+        summary: "A terminal inbox that shows push notifications the way an iPhone would. With no command: the inbox (the bundled samples on a first run); as text when not on a terminal.",
+        options: RenderCommand.deviceOptions + TUICommand.options + [OptionSpec("--version", help: "Print the version.")],
         run: { args, io in
             if args.flag("--version") { io.out("pushbox \(version)"); return 0 }
+            if !args.flag("--text"), isatty(1) == 1, isatty(0) == 1, io.environment["PUSHBOX_TEXT"] == nil {
+                return TUICommand.run(args, &io)
+            }
             guard let samples = ResourceLocator.samplesDirectory(environment: io.environment) else {
                 io.err("pushbox: the bundled sample-payloads folder was not found; set PUSHBOX_SAMPLES=DIR or run `pushbox render FILE…`")
                 return 1

@@ -216,14 +216,14 @@ public final class InboxStore: @unchecked Sendable {
 
     /// The inbox as shown: newest first, and of notifications sharing an app and a collapse id,
     /// only the latest (history keeps them all).
-    public func inbox(limit: Int? = nil) throws(StoreError) -> [StoredNotification] {
+    public func inbox(limit: Int? = nil, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
         try select("""
             WHERE deleted = 0 AND (collapse_id IS NULL OR id = (
                 SELECT MAX(n2.id) FROM notifications n2
                 WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
                   AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
             ORDER BY received_at DESC, id DESC
-            """, limit: limit)
+            """, limit: limit, offset: offset)
     }
 
     public func notification(id: Int64) throws(StoreError) -> StoredNotification? {
@@ -238,10 +238,10 @@ public final class InboxStore: @unchecked Sendable {
         locked { Int((try? db.prepare("SELECT COUNT(*) FROM notifications WHERE deleted = 0").rows { $0.int(0) }.first) ?? 0) }
     }
 
-    private func select(_ clause: String, limit: Int?) throws(StoreError) -> [StoredNotification] {
+    private func select(_ clause: String, limit: Int?, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
         let sql = """
             SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic
-            FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? "")
+            FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
             """
         return try locked { () throws(StoreError) in
             try db.prepare(sql).rows { row in

@@ -31,6 +31,10 @@ enum Schema {
             PRIMARY KEY (notification_id, language)
         );
         """,
+        // 2: the inbox view looks up the latest notification per collapse id and topic.
+        """
+        CREATE INDEX notifications_collapse ON notifications(collapse_id, topic);
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -9,6 +9,8 @@ public enum Message: Sendable {
     case resize(width: Int, height: Int)
     case loaded([InboxItem])
     case added(InboxItem)
+    /// Older notifications, loaded after the first page.
+    case older([InboxItem])
     case rendered([Int64: RenderedNotification], languageKey: String)
     case matrixReady([(language: String, note: RenderedNotification)])
     case status(String)
@@ -41,6 +43,8 @@ extension InboxState {
             items = list
             selected = 0
             listTop = 0
+        case .older(let list):
+            items += list
         case .added(let item):
             let wasAtTop = selected == 0
             items.insert(item, at: 0)

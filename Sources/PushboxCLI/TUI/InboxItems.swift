@@ -1,0 +1,50 @@
+import Foundation
+import PushboxCore
+import PushboxStore
+import PushboxText
+import PushboxUI
+
+/// A stored notification as the UI lists it.
+enum InboxItems {
+    static func make(_ n: StoredNotification) -> InboxItem {
+        let document = (try? JSONParser.parse(n.raw))?.objectValue
+        let payload = (try? Validator.validate(n.rawPayload).validated?.payload) ?? document
+        let aps = payload?["aps"]?.objectValue
+        var sentTitle: String?, sentBody: String?
+        switch aps?["alert"] {
+        case .string(let body)?: sentBody = body
+        case .object(let alert)?:
+            sentTitle = alert["title-loc-key"]?.stringValue.map { "[\($0)]" } ?? alert["title"]?.stringValue
+            sentBody = alert["loc-key"]?.stringValue.map { "[\($0)]" } ?? alert["body"]?.stringValue
+        default: break
+        }
+        let raw = document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
+        return InboxItem(id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
+                         reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
+                         sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw)
+    }
+}
+
+/// `$XDG_CONFIG_HOME/pushbox/config.json`: the device languages and theme the TUI last used.
+struct TUIConfig {
+    var languages: [String]?
+    var theme: String?
+
+    static func path(_ environment: [String: String]) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
+        return (base as NSString).appendingPathComponent("pushbox/config.json")
+    }
+
+    static func load(_ environment: [String: String]) -> TUIConfig {
+        guard let data = FileManager.default.contents(atPath: path(environment)),
+              let o = try? JSONParser.parse(Array(data)).objectValue else { return TUIConfig() }
+        return TUIConfig(languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue)
+    }
+
+    func save(_ environment: [String: String]) {
+        let p = Self.path(environment)
+        try? FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let o = JSONObject([("languages", .array((languages ?? []).map { .string($0) })), ("theme", .optionalString(theme))])
+        try? (JSONWriter.pretty(.object(o)) + "\n").write(toFile: p, atomically: true, encoding: .utf8)
+    }
+}

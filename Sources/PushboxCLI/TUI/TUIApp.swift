@@ -1,0 +1,161 @@
+import Foundation
+import PushboxCore
+import PushboxFetch
+import PushboxIntake
+import PushboxLocalization
+import PushboxStore
+import PushboxTerminal
+import PushboxText
+import PushboxUI
+
+/// One queue every source posts to (keys, resizes, the socket, the folder watch, renderings
+/// finishing); the loop drains a burst and redraws once.
+final class MessageQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [Message] = []
+
+    func post(_ m: Message) {
+        lock.lock()
+        messages.append(m)
+        lock.unlock()
+    }
+
+    func drain() -> [Message] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = messages
+        messages.removeAll()
+        return out
+    }
+}
+
+/// The TUI: the same intake as `pushbox serve`, the store, and the inbox drawn in the terminal.
+final class TUIApp: @unchecked Sendable {
+    let store: InboxStore
+    let base: Renderer
+    let service: IntakeService
+    let queue = MessageQueue()
+    let work = DispatchQueue(label: "pushbox.tui.work")
+    let environment: [String: String]
+    private var renderers: [String: Renderer] = [:]
+    private let renderersLock = NSLock()
+
+    init(store: InboxStore, base: Renderer, service: IntakeService, environment: [String: String]) {
+        self.store = store
+        self.base = base
+        self.service = service
+        self.environment = environment
+    }
+
+    /// A renderer for a language list (cheap: the localizer's tables are shared).
+    func renderer(for languages: [String]) -> Renderer {
+        let key = languages.joined(separator: ",")
+        renderersLock.lock()
+        defer { renderersLock.unlock() }
+        if let r = renderers[key] { return r }
+        var r = base
+        r.preferredLanguages = languages
+        renderers[key] = r
+        return r
+    }
+
+    /// A rendering from the store's cache for this language list, or rendered now and kept.
+    func rendering(_ id: Int64, languages: [String]) -> RenderedNotification? {
+        let key = languages.joined(separator: ",")
+        if let json = store.render(id: id, language: key), let o = try? JSONParser.parse(Array(json.utf8)).objectValue,
+           let cached = RenderedNotification(json: o) {
+            return cached
+        }
+        guard let stored = try? store.notification(id: id) else { return nil }
+        let note = renderer(for: languages).render(stored.rawPayload)
+        try? store.saveRender(id: id, language: key, json: JSONWriter.compact(note.json))
+        return note
+    }
+
+    /// Carries out what `update` asked for; results come back as messages.
+    func execute(_ command: Command, state: InboxState) {
+        switch command {
+        case .render(let ids, let languages):
+            work.async { [self] in
+                var map: [Int64: RenderedNotification] = [:]
+                for id in ids { map[id] = rendering(id, languages: languages) }
+                queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
+            }
+        case .matrix(let id, let languages):
+            work.async { [self] in
+                guard let stored = try? store.notification(id: id) else { return }
+                let list = languages.map { (language: $0, note: renderer(for: [$0]).render(stored.rawPayload)) }
+                queue.post(.matrixReady(list))
+            }
+        case .replay(let id):
+            work.async { [self] in
+                guard var raw = (try? store.notification(id: id))?.rawPayload else { return }
+                raw.envelope.source = .replay
+                raw.envelope.receivedAt = Date()
+                let result = service.receive(raw)
+                queue.post(.status("replayed: \(result.status)\(result.reason.map { " " + $0 } ?? "")"))
+            }
+        case .delete(let id):
+            work.async { [self] in
+                try? store.delete(id: id)
+                queue.post(.status("deleted"))
+            }
+        case .export(let id):
+            work.async { [self] in
+                guard let n = try? store.notification(id: id), let v = Validator.validate(n.rawPayload).validated else {
+                    queue.post(.status("only accepted notifications can be exported"))
+                    return
+                }
+                var document = JSONObject([(PayloadForm.simulatorTargetKey, .string(base.context.bundleID ?? "com.example.app"))])
+                document.entries += v.payload.entries
+                let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
+                try? (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+                queue.post(.status("exported \(path)"))
+            }
+        case .saveLanguages(let languages):
+            var config = TUIConfig.load(environment)
+            config.languages = languages
+            config.theme = state.theme
+            config.save(environment)
+        case .quit:
+            break
+        }
+    }
+
+    /// Loads the inbox: the newest page first (the first frame needs only those), the rest after.
+    func load(pageSize: Int = 500) {
+        let first = ((try? store.inbox(limit: pageSize)) ?? []).map(InboxItems.make)
+        queue.post(.loaded(first))
+        guard first.count == pageSize else { return }
+        work.async { [self] in
+            let rest = ((try? store.inbox(offset: pageSize)) ?? []).map(InboxItems.make)
+            queue.post(.older(rest))
+        }
+    }
+
+    /// Runs until `q`: events in, one update per message, one redraw per burst.
+    func run(state initial: InboxState, terminal: Terminal, themes: [String: Theme], noColor: Bool) {
+        var state = initial
+        (state.width, state.height) = terminal.size
+        var appliedTheme = ""
+        var dirty = true
+        while !state.quit {
+            var commands: [Command] = []
+            for message in queue.drain() {
+                commands += state.update(message)
+                dirty = true
+            }
+            for c in commands { execute(c, state: state) }
+            if state.quit { break }
+            if state.theme != appliedTheme {
+                terminal.apply(themes[state.theme] ?? Theme.monochrome, noColor: noColor)
+                appliedTheme = state.theme
+            }
+            if dirty {
+                terminal.draw(InboxView.screen(state))
+                dirty = false
+            }
+            if let event = terminal.nextEvent(timeoutMs: 25) { queue.post(event) }
+        }
+    }
+}

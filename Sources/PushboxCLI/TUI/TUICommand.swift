@@ -1,0 +1,96 @@
+import Foundation
+import PushboxCore
+import PushboxIntake
+import PushboxLocalization
+import PushboxStore
+import PushboxTerminal
+import PushboxUI
+
+/// `pushbox` on a terminal: the curses inbox on the same intake as `pushbox serve`.
+enum TUICommand {
+    static let options: [OptionSpec] = [
+        IntakeOptions.socket, IntakeOptions.db,
+        OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder."),
+        OptionSpec("--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes."),
+        OptionSpec("--no-socket", help: "Do not open the socket (another pushbox may be serving)."),
+        OptionSpec("--text", help: "Print the bundled samples as text instead of opening the inbox."),
+    ] + RenderCommand.extensionOptions
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let env = io.environment
+        let store: InboxStore
+        let base: Renderer
+        let device: Device
+        let config = TUIConfig.load(env)
+        do {
+            store = try IntakeOptions.openStore(args, io)
+            var a = args
+            if a.value("--lang") == nil, let saved = config.languages, !saved.isEmpty { a.values["--lang"] = [saved.joined(separator: ",")] }
+            device = try Device.from(a, defaultApp: true, io: io)
+            base = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer(),
+                            categories: device.profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: device, io: io))
+        } catch {
+            io.err("pushbox: \(error)")
+            return 2
+        }
+        let processor = NotificationProcessor(renderer: base, store: store)
+        let service = IntakeService(store: store, context: base.context, processor: processor)
+        // First run: an empty inbox gets the bundled samples.
+        if store.count == 0, let samples = ResourceLocator.samplesDirectory(environment: env) {
+            for file in ResourceLocator.samplePayloadFiles(in: samples) {
+                guard let data = FileManager.default.contents(atPath: file) else { continue }
+                let sidecar = SidecarHeaders.beside(file) ?? SidecarHeaders()
+                _ = service.receive(RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: file)))
+            }
+        }
+        var server: IntakeServer?
+        var startStatus: String?
+        if !args.flag("--no-socket") || !args.all("--watch").isEmpty {
+            var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
+            options.watch = args.all("--watch")
+            do { server = try IntakeServer(service: service, options: options) } catch {
+                startStatus = "intake not started: \(error)"
+            }
+        }
+        let app = TUIApp(store: store, base: base, service: service, environment: env)
+        service.onReceive = { [app] _, result in
+            guard let id = result.id, let n = try? app.store.notification(id: id) else { return }
+            app.queue.post(.added(InboxItems.make(n)))
+        }
+        // Themes: the bundled ones, the user's, or a file.
+        let projectThemes = ResourceLocator.samplesDirectory(environment: env).map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes") }
+        var themes: [String: Theme] = [:]
+        for (name, path) in Theme.available(in: Theme.folders(projectThemes: projectThemes, environment: env)) {
+            if let t = try? Theme.load(path: path) { themes[name] = t }
+        }
+        var chosen = args.value("--theme") ?? config.theme ?? "dark"
+        if chosen.hasSuffix(".json") {
+            do { let t = try Theme.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
+                io.err("pushbox: --theme: \(error)")
+                return 2
+            }
+        }
+        guard themes[chosen] != nil || themes.isEmpty else {
+            io.err("pushbox: --theme \(chosen): no such theme (have \(themes.keys.sorted().joined(separator: ", ")))")
+            return 2
+        }
+        let terminal: Terminal
+        do { terminal = try Terminal(environment: env) } catch {
+            io.err("pushbox: \(error)")
+            server?.stop()
+            return 1
+        }
+        let localizations = base.localizer?.app.localizations().filter { $0 != "Base" } ?? []
+        var state = InboxState(appName: device.profile?.name ?? "pushbox", languages: device.languages,
+                               languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
+        state.intake = IntakeStatus(socket: server?.options.socketPath, watched: server?.options.watch ?? [])
+        state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
+        state.status = startStatus
+        app.load()
+        app.run(state: state, terminal: terminal, themes: themes, noColor: env["NO_COLOR"].map { !$0.isEmpty } ?? false)
+        terminal.close()
+        server?.stop()
+        return 0
+    }
+}

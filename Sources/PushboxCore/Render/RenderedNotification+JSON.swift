@@ -1,0 +1,36 @@
+import PushboxText
+
+extension RenderedNotification {
+    /// Reads back the JSON `json` writes (the store keeps renderings that way).
+    public init?(json: JSONObject) {
+        guard let delivered = json["delivered"]?.stringValue.flatMap(Delivery.init(rawValue:)) else { return nil }
+        self.init(delivered: delivered)
+        file = json["file"]?.stringValue
+        title = json["title"]?.stringValue
+        subtitle = json["subtitle"]?.stringValue
+        body = json["body"]?.stringValue
+        language = json["language"]?.stringValue
+        category = json["category"]?.stringValue
+        threadId = json["threadId"]?.stringValue
+        badge = json["badge"]?.intValue
+        sound = json["sound"]?.stringValue
+        interruptionLevel = json["interruptionLevel"]?.stringValue
+        status = json["status"]?.intValue ?? 200
+        reason = json["reason"]?.stringValue
+        detail = json["detail"]?.stringValue
+        warnings = json["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        attachments = (json["attachments"]?.arrayValue ?? []).compactMap { v in
+            guard let a = v.objectValue, let path = a["path"]?.stringValue, let type = a["type"]?.stringValue else { return nil }
+            return RenderedAttachment(path: path, type: type, bytes: a["bytes"]?.intValue ?? 0, width: a["width"]?.intValue,
+                                      height: a["height"]?.intValue, source: a["source"]?.stringValue ?? "")
+        }
+        actions = (json["actions"]?.arrayValue ?? []).compactMap { v in
+            guard let a = v.objectValue, let id = a["identifier"]?.stringValue else { return nil }
+            return RenderedAction(identifier: id, title: a["title"]?.stringValue ?? id, options: a["options"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        }
+        trace = (json["trace"]?.arrayValue ?? []).compactMap { v in
+            guard let t = v.objectValue, let step = t["step"]?.stringValue else { return nil }
+            return TraceEntry(step: step, ms: t["ms"]?.doubleValue ?? 0, outcome: t["outcome"]?.stringValue ?? "", detail: t["detail"]?.stringValue ?? "")
+        }
+    }
+}

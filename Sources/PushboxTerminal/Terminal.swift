@@ -1,0 +1,162 @@
+import CNcursesw
+import Foundation
+import PushboxUI
+
+/// Why the terminal cannot show pushbox.
+public struct TerminalError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The curses layer: turns a `Screen` into ncursesw calls, drawing only the cells that changed,
+/// and turns keys, mouse and resizes into messages. Everything else is in PushboxUI.
+public final class Terminal {
+    private var previous: Screen?
+    private var pairs: [Role: Int16] = [:]
+    private var attributes: [Role: attr_t] = [:]
+    public private(set) var colors = 0
+    private var screen: OpaquePointer?
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else {
+            throw TerminalError(description: "the terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot address the cursor; pushbox needs a full-screen terminal. Use pushbox render FILE… for plain text")
+        }
+        setlocale(LC_ALL, "")
+        guard let s = newterm(nil, pb_stdout(), pb_stdin()) else {
+            throw TerminalError(description: "the terminal type \(term) is unknown to this machine's terminfo; try TERM=xterm-256color")
+        }
+        screen = s
+        guard pb_has_cursor_addressing() != 0 else {
+            endwin()
+            throw TerminalError(description: "the terminal (TERM=\(term)) cannot address the cursor; pushbox needs a full-screen terminal")
+        }
+        cbreak()
+        noecho()
+        keypad(pb_stdscr(), true)
+        curs_set(0)
+        set_escdelay(25)
+        _ = mousemask(pb_mouse_mask(), nil)
+        mouseinterval(0)
+    }
+
+    /// Maps a theme's roles to colour pairs (256 or 8 colours) or, without colour, to attributes.
+    public func apply(_ theme: Theme, noColor: Bool) {
+        let useColor = !noColor && has_colors()
+        var effective = theme
+        if useColor {
+            start_color()
+            use_default_colors()
+            colors = Int(pb_colors())
+        } else {
+            colors = 0
+            effective = .monochrome
+        }
+        pairs.removeAll()
+        attributes.removeAll()
+        for (i, role) in Role.allCases.enumerated() {
+            let style = effective.style(role)
+            var attr: attr_t = 0
+            if style.bold { attr |= pb_a_bold() }
+            if style.underline { attr |= pb_a_underline() }
+            if style.reverse { attr |= pb_a_reverse() }
+            if useColor, i + 1 < Int(pb_color_pairs()) {
+                let pair = Int16(i + 1)
+                init_pair(pair, color(style.foreground), color(style.background))
+                pairs[role] = pair
+                attr |= pb_color_pair(Int32(pair))
+            }
+            attributes[role] = attr
+        }
+        previous = nil  // everything is drawn again in the new colours
+    }
+
+    /// A theme colour on this terminal: itself with 256 colours, else the nearest basic one.
+    private func color(_ c: ThemeColor) -> Int16 {
+        switch c {
+        case .terminalDefault: return -1
+        case .ansi(let i): return Int16(colors >= 16 ? i : i % 8)
+        case .indexed(let n): return Int16(colors >= 256 ? n : c.basic)
+        }
+    }
+
+    public var size: (width: Int, height: Int) { (Int(pb_cols()), Int(pb_lines())) }
+
+    /// Draws the cells that differ from the last frame, then refreshes once.
+    public func draw(_ next: Screen) {
+        let full = previous == nil || previous!.width != next.width || previous!.height != next.height
+        if full { erase() }
+        for y in 0..<next.height {
+            var x = 0
+            while x < next.width {
+                let cell = next[x, y]
+                // A wide grapheme is redrawn when either of its two columns changed.
+                let wide = x + 1 < next.width && next[x + 1, y].isContinuation
+                let unchanged = !full && previous![x, y] == cell && (!wide || previous![x + 1, y] == next[x + 1, y])
+                if cell.isContinuation || unchanged {
+                    x += 1
+                    continue
+                }
+                let attr = attributes[cell.role] ?? 0
+                attrset(Int32(bitPattern: attr))
+                mvaddstr(Int32(y), Int32(x), cell.text)
+                x += 1
+            }
+        }
+        attrset(0)
+        refresh()
+        previous = next
+    }
+
+    /// The next key, mouse or resize event, waiting at most `timeoutMs`; nil when none came.
+    public func nextEvent(timeoutMs: Int32) -> Message? {
+        timeout(timeoutMs)
+        var ch: wint_t = 0
+        let kind = get_wch(&ch)
+        if kind == ERR { return nil }
+        if kind == KEY_CODE_YES {
+            switch Int32(ch) {
+            case KEY_UP: return .key(.up)
+            case KEY_DOWN: return .key(.down)
+            case KEY_LEFT: return .key(.left)
+            case KEY_RIGHT: return .key(.right)
+            case KEY_NPAGE: return .key(.pageDown)
+            case KEY_PPAGE: return .key(.pageUp)
+            case KEY_HOME: return .key(.home)
+            case KEY_END: return .key(.end)
+            case KEY_ENTER: return .key(.enter)
+            case KEY_BACKSPACE: return .key(.backspace)
+            case KEY_BTAB: return .key(.backTab)
+            case KEY_RESIZE:
+                previous = nil
+                return .resize(width: size.width, height: size.height)
+            case KEY_MOUSE:
+                var event = MEVENT()
+                guard getmouse(&event) == OK else { return nil }
+                if pb_wheel_up(event.bstate) != 0 { return .wheel(up: true) }
+                if pb_wheel_down(event.bstate) != 0 { return .wheel(up: false) }
+                if pb_button1(event.bstate) != 0 { return .click(x: Int(event.x), y: Int(event.y)) }
+                return nil
+            default: return nil
+            }
+        }
+        switch ch {
+        case 10, 13: return .key(.enter)
+        case 27: return .key(.escape)
+        case 9: return .key(.tab)
+        case 8, 127: return .key(.backspace)
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(ch)), scalar.value >= 0x20 else { return nil }
+            return .key(.char(Character(scalar)))
+        }
+    }
+
+    /// Gives the terminal back.
+    public func close() {
+        guard screen != nil else { return }
+        endwin()
+        delscreen(screen)
+        screen = nil
+    }
+
+    deinit { close() }
+}
