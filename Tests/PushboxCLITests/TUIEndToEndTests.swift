@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal: tmux at 120×40, driven with send-keys, read with capture-pane.
+@Suite("The inbox in tmux", .serialized)
+struct TUIEndToEndTests {
+    final class Session {
+        let name = "pbx\(UUID().uuidString.prefix(6))"
+        let dir = "/tmp/pbx-\(UUID().uuidString.prefix(8))"
+        var socket: String { dir + "/s.sock" }
+
+        init(arguments: [String]) throws {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+                throw TestFailure("tmux is missing: `make test` installs it (apt-get install tmux)")
+            }
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let binary = try #require(EndToEndTests.binary)
+            let command = ["env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "TERM=xterm-256color", binary,
+                           "--socket", socket, "--db", dir + "/inbox.sqlite"] + arguments
+            // The first tmux command may start the tmux server, which would keep an output pipe
+            // open for ever: this one gets no pipe.
+            try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + [command.joined(separator: " ")], capture: false)
+            try tmux(["set-option", "-t", name, "set-titles", "on"], capture: false)
+            try tmux(["rename-window", "-t", name, "pushbox-test-title"], capture: false)
+        }
+
+        @discardableResult
+        func tmux(_ args: [String], capture: Bool = true) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+            p.arguments = args
+            p.standardError = FileHandle.nullDevice
+            guard capture else {
+                p.standardOutput = FileHandle.nullDevice
+                try p.run()
+                p.waitUntilExit()
+                return ""
+            }
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        var screen: String { (try? tmux(["capture-pane", "-t", name, "-p"])) ?? "" }
+
+        func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys, capture: false) }
+
+        /// Waits (up to 10 s) until the screen shows `text`.
+        func waitFor(_ text: String) -> Bool {
+            for _ in 0..<200 {
+                if screen.contains(text) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+
+        func waitForExit() -> Bool {
+            for _ in 0..<100 {
+                if !screen.contains("pushbox ·") { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+
+        deinit {
+            _ = try? tmux(["kill-session", "-t", name], capture: false)
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+    }
+
+    func send(_ socket: String, _ file: String? = nil, stdin: String? = nil) throws {
+        let run = CLIRun(["send", "--socket", socket, file ?? "-"], stdin: stdin ?? "")
+        #expect(run.status == 0, "\(run.out) \(run.err)")
+    }
+
+    @Test("ko-KR, a payload appears in Korean, ] until English, an escape-laden title cannot retitle the terminal, q quits")
+    func inbox() throws {
+        let s = try Session(arguments: ["--lang", "ko-KR"])
+        #expect(s.waitFor("한국어 (ko-KR)"), "\(s.screen)")
+        // The bundled samples arrive on a first run; now one more through the socket.
+        try send(s.socket, CLIPaths.samples + "/06-alarm.json")
+        #expect(s.waitFor("일어날 시간이에요"), "\(s.screen)")
+        var switches = 0
+        while !s.screen.contains("English (en)") && switches < 12 {
+            try s.keys("]")
+            switches += 1
+            usleep(150_000)
+        }
+        #expect(s.waitFor("English (en)"))
+        #expect(s.waitFor("Wake up"), "\(s.screen)")
+        try send(s.socket, stdin: #"{"aps":{"alert":{"title":"Evil \u001b]2;HACKED\u0007\u001b[2J title","body":"x"}}}"#)
+        #expect(s.waitFor("Evil ␛]2;HACKED␇␛[2J title"), "\(s.screen)")
+        let title = try s.tmux(["display-message", "-t", s.name, "-p", "#{window_name}|#{pane_title}"])
+        #expect(!title.contains("HACKED"), "\(title)")
+        #expect(title.hasPrefix("pushbox-test-title"))
+        try s.keys("?")
+        #expect(s.waitFor("choose the device language"))
+        try s.keys("Escape")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
+}
