@@ -146,3 +146,22 @@ struct ExtensionPipelineTests {
         return path
     }
 }
+
+@Suite("Rendered notifications as JSON")
+struct RenderedJSONTests {
+    @Test("what json writes, init(json:) reads back")
+    func roundTrip() throws {
+        var n = RenderedNotification(delivered: .bestAttempt)
+        n.title = "게임 초대"
+        n.body = "body\nline"
+        n.language = "ko"
+        n.badge = 3
+        n.attachments = [RenderedAttachment(path: "/c/x.png", type: "image/png", bytes: 10, width: 2, height: 3, source: "https://x/y.png")]
+        n.actions = [RenderedAction(identifier: "STOP", title: "중지", options: ["destructive"])]
+        n.warnings = ["w"]
+        n.trace = [TraceEntry(step: "decrypt", ms: 1.5, outcome: "ok", detail: "d")]
+        let text = JSONWriter.compact(n.json)
+        let back = try #require(RenderedNotification(json: try #require(try JSONParser.parse(Array(text.utf8)).objectValue)))
+        #expect(JSONWriter.compact(back.json) == text)
+    }
+}
