@@ -161,7 +161,8 @@ struct RenderedJSONTests {
         n.warnings = ["w"]
         n.trace = [TraceEntry(step: "decrypt", ms: 1.5, outcome: "ok", detail: "d")]
         let text = JSONWriter.compact(n.json)
-        let back = try #require(RenderedNotification(json: try #require(try JSONParser.parse(Array(text.utf8)).objectValue)))
+        let object = try #require(try JSONParser.parse(Array(text.utf8)).objectValue)
+        let back = try #require(RenderedNotification(json: object))
         #expect(JSONWriter.compact(back.json) == text)
     }
 }
