@@ -26,3 +26,16 @@ static inline int pb_wheel_up(mmask_t m) { return (m & BUTTON4_PRESSED) != 0; }
 static inline int pb_wheel_down(mmask_t m) { return (m & BUTTON5_PRESSED) != 0; }
 // tigetstr returns (char *)-1 for "not a string capability": true only for a real one.
 static inline int pb_has_cursor_addressing(void) { char *cup = tigetstr("cup"); return cup != NULL && cup != (char *)-1; }
+
+// Pseudo-terminals for headless runs (the TUI benchmark): hidden by Swift's Glibc import.
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+int posix_openpt(int flags);
+int grantpt(int fd);
+int unlockpt(int fd);
+char *ptsname(int fd);
+static inline int pb_set_winsize(int fd, unsigned short rows, unsigned short cols) {
+    struct winsize ws = { rows, cols, 0, 0 };
+    return ioctl(fd, TIOCSWINSZ, &ws);
+}

@@ -91,10 +91,13 @@ public struct InboxState: Sendable {
     public var languages: [String]
     /// What `[`, `]` and the picker step through: the app's localizations, then pseudolanguages.
     public var languageChoices: [String]
-    /// Newest first.
+    /// Newest first. No property observer: one would make every insert copy the whole array;
+    /// `update` drops the rows cache where it changes items.
     public var items: [InboxItem] = []
     /// Renderings for the current language list, by notification id.
     public var renders: [Int64: RenderedNotification] = [:]
+    /// The list's rows, computed once per change (an inbox may hold 100,000 notifications).
+    var rowsCache: [Row]?
     /// The matrix: language → rendering of the selected notification.
     public var matrix: [(language: String, note: RenderedNotification)] = []
     public var selected = 0
@@ -103,10 +106,10 @@ public struct InboxState: Sendable {
     /// On narrow screens the card takes the whole screen.
     public var cardOpen = false
     public var overlay: Overlay?
-    public var search = ""
-    public var filter: Filter = .all
+    public var search = "" { didSet { rowsCache = nil } }
+    public var filter: Filter = .all { didSet { rowsCache = nil } }
     public var lockScreen = false
-    public var collapsedThreads: Set<String> = []
+    public var collapsedThreads: Set<String> = [] { didSet { rowsCache = nil } }
     public var intake = IntakeStatus()
     public var themes: [String] = ["dark"]
     public var themeIndex = 0

@@ -20,25 +20,45 @@ extension InboxState {
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
 
+    /// The list's lines (cached between changes).
+    public var rows: [Row] { rowsCache ?? computeRows() }
+
+    /// Fills the cache; `update` calls it after every message.
+    mutating func refreshRows() {
+        if rowsCache == nil { rowsCache = computeRows() }
+    }
+
     /// The list's lines: notifications newest first, a thread with several members under one
     /// header (its members hidden when collapsed).
-    public var rows: [Row] {
-        let visible = items.indices.filter { matches(items[$0]) }
-        var counts: [String: Int] = [:]
-        for i in visible { if let t = items[i].threadID { counts[t, default: 0] += 1 } }
+    func computeRows() -> [Row] {
+        // One pass to group, one to emit: linear in the inbox's size, reading each item in place
+        // (copying an item retains all its strings, which dominated with 100,000 of them).
+        let everything = filter == .all && search.isEmpty
+        var visible: [Int] = []
+        var threads: [String?] = []
+        visible.reserveCapacity(items.count)
+        threads.reserveCapacity(items.count)
+        var members: [String: [Int]] = [:]
+        items.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices where everything || matches(buffer[i]) {
+                let thread = buffer[i].threadID
+                visible.append(i)
+                threads.append(thread)
+                if let thread { members[thread, default: []].append(i) }
+            }
+        }
         var out: [Row] = []
+        out.reserveCapacity(visible.count)
         var emitted = Set<String>()
-        for i in visible {
-            guard let thread = items[i].threadID, let n = counts[thread], n > 1 else {
+        for (position, i) in visible.enumerated() {
+            guard let thread = threads[position], let group = members[thread], group.count > 1 else {
                 out.append(.item(i))
                 continue
             }
             guard emitted.insert(thread).inserted else { continue }
             let collapsed = collapsedThreads.contains(thread)
-            out.append(.thread(id: thread, count: n, collapsed: collapsed))
-            if !collapsed {
-                out += visible.filter { items[$0].threadID == thread }.map { .item($0) }
-            }
+            out.append(.thread(id: thread, count: group.count, collapsed: collapsed))
+            if !collapsed { out += group.map { .item($0) } }
         }
         return out
     }

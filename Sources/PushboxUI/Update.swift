@@ -9,6 +9,10 @@ public enum Message: Sendable {
     case resize(width: Int, height: Int)
     case loaded([InboxItem])
     case added(InboxItem)
+    /// Several arrivals at once (a burst, coalesced by the runtime), newest last.
+    case addedMany([InboxItem])
+    /// The pretty-printed payload of one notification, loaded when first looked at.
+    case rawLoaded(id: Int64, text: String)
     /// Older notifications, loaded after the first page.
     case older([InboxItem])
     case rendered([Int64: RenderedNotification], languageKey: String)
@@ -22,6 +26,8 @@ public enum Message: Sendable {
 public enum Command: Sendable, Equatable {
     /// Render these notifications for this language list (from the store's cache or anew).
     case render(ids: [Int64], languages: [String])
+    /// Load the pretty-printed payload of a notification.
+    case loadRaw(id: Int64)
     case matrix(id: Int64, languages: [String])
     case replay(id: Int64)
     case delete(id: Int64)
@@ -36,6 +42,14 @@ extension InboxState {
     public mutating func update(_ message: Message) -> [Command] {
         var commands: [Command] = []
         switch message {
+        case .loaded, .older, .added, .addedMany, .key(.char("d")):
+            rowsCache = nil
+        case .rendered where filter == .withWarnings:
+            rowsCache = nil
+        default:
+            break
+        }
+        switch message {
         case .resize(let w, let h):
             width = w
             height = h
@@ -45,6 +59,12 @@ extension InboxState {
             listTop = 0
         case .older(let list):
             items += list
+        case .addedMany(let list):
+            let wasAtTop = selected == 0
+            items.insert(contentsOf: list.reversed(), at: 0)
+            if !wasAtTop { selected += list.count }
+        case .rawLoaded(let id, let text):
+            if let i = items.firstIndex(where: { $0.id == id }) { items[i].rawText = text }
         case .added(let item):
             let wasAtTop = selected == 0
             items.insert(item, at: 0)
@@ -64,6 +84,7 @@ extension InboxState {
         case .key(let key):
             commands += handle(key)
         }
+        refreshRows()
         clampSelection()
         commands += missingRenders()
         return commands
@@ -249,6 +270,8 @@ extension InboxState {
         var ids: [Int64] = window.compactMap { if case .item(let i) = $0, !items[i].isRejected { return items[i].id } else { return nil } }
         if let s = selectedItem, !s.isRejected { ids.append(s.id) }
         let missing = Array(Set(ids.filter { renders[$0] == nil })).sorted()
-        return missing.isEmpty ? [] : [.render(ids: missing, languages: languages)]
+        var out: [Command] = missing.isEmpty ? [] : [.render(ids: missing, languages: languages)]
+        if let s = selectedItem, s.rawText.isEmpty { out.append(.loadRaw(id: s.id)) }
+        return out
     }
 }

@@ -62,12 +62,16 @@ case "localize":
 case "intake":
     let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
     IntakeBenchmark.run(total: count, clients: 16, samples: ResourceLocator.samplesDirectory())
+case "tui":
+    let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
+    TUIBenchmark.run(count: count)
 case "extension":
     let count = args.count > 1 ? Int(args[1]) ?? 1000 : 1000
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
     print("       pushbox-bench intake [COUNT]     (default 50000 payloads from 16 concurrent clients over the Unix socket)")
+    print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)

@@ -6,7 +6,12 @@ import PushboxUI
 
 /// A stored notification as the UI lists it.
 enum InboxItems {
-    static func make(_ n: StoredNotification) -> InboxItem {
+    /// The payload pretty-printed (or as text when it is not JSON), for the raw view.
+    static func prettyRaw(_ n: StoredNotification) -> String {
+        (try? JSONParser.parse(n.raw))?.objectValue.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
+    }
+
+    static func make(_ n: StoredNotification, keepRaw: Bool = true) -> InboxItem {
         let document = (try? JSONParser.parse(n.raw))?.objectValue
         let payload = (try? Validator.validate(n.rawPayload).validated?.payload) ?? document
         let aps = payload?["aps"]?.objectValue
@@ -18,7 +23,7 @@ enum InboxItems {
             sentBody = alert["loc-key"]?.stringValue.map { "[\($0)]" } ?? alert["body"]?.stringValue
         default: break
         }
-        let raw = document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
+        let raw = keepRaw ? (document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)) : ""
         return InboxItem(id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
                          reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
                          sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw)

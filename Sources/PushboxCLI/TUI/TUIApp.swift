@@ -81,6 +81,11 @@ final class TUIApp: @unchecked Sendable {
                 for id in ids { map[id] = rendering(id, languages: languages) }
                 queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
             }
+        case .loadRaw(let id):
+            work.async { [self] in
+                guard let n = try? store.notification(id: id) else { return }
+                queue.post(.rawLoaded(id: id, text: InboxItems.prettyRaw(n)))
+            }
         case .matrix(let id, let languages):
             work.async { [self] in
                 guard let stored = try? store.notification(id: id) else { return }
@@ -122,15 +127,34 @@ final class TUIApp: @unchecked Sendable {
         }
     }
 
-    /// Loads the inbox: the newest page first (the first frame needs only those), the rest after.
-    func load(pageSize: Int = 500) {
-        let first = ((try? store.inbox(limit: pageSize)) ?? []).map(InboxItems.make)
+    /// Loads the inbox: the newest page first (the first frame needs only those), the rest after
+    /// in chunks, without their raw text (loaded when a notification is looked at).
+    func load(pageSize: Int = 500, chunk: Int = 5000) {
+        let first = ((try? store.inbox(limit: pageSize)) ?? []).map { InboxItems.make($0) }
         queue.post(.loaded(first))
         guard first.count == pageSize else { return }
         work.async { [self] in
-            let rest = ((try? store.inbox(offset: pageSize)) ?? []).map(InboxItems.make)
-            queue.post(.older(rest))
+            var offset = pageSize
+            while true {
+                let page = ((try? store.inbox(limit: chunk, offset: offset)) ?? []).map { InboxItems.make($0, keepRaw: false) }
+                if !page.isEmpty { queue.post(.older(page)) }
+                if page.count < chunk { return }
+                offset += chunk
+            }
         }
+    }
+
+    /// A burst of arrivals becomes one message, so the list is laid out once per frame.
+    static func coalesce(_ messages: [Message]) -> [Message] {
+        var out: [Message] = []
+        var arrivals: [InboxItem] = []
+        for m in messages {
+            if case .added(let item) = m { arrivals.append(item); continue }
+            if !arrivals.isEmpty { out.append(.addedMany(arrivals)); arrivals = [] }
+            out.append(m)
+        }
+        if !arrivals.isEmpty { out.append(arrivals.count == 1 ? .added(arrivals[0]) : .addedMany(arrivals)) }
+        return out
     }
 
     /// Runs until `q`: events in, one update per message, one redraw per burst.
@@ -141,7 +165,7 @@ final class TUIApp: @unchecked Sendable {
         var dirty = true
         while !state.quit {
             var commands: [Command] = []
-            for message in queue.drain() {
+            for message in Self.coalesce(queue.drain()) {
                 commands += state.update(message)
                 dirty = true
             }
