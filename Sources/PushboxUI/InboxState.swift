@@ -17,6 +17,8 @@ public struct InboxItem: Sendable, Equatable {
     public var encrypted: Bool
     /// The stored payload, pretty-printed, for the raw view.
     public var rawText: String
+    /// `threadID` as a small number (0: none), so grouping never hashes strings.
+    public let threadKey: Int
 
     public init(id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
                 threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "") {
@@ -32,9 +34,32 @@ public struct InboxItem: Sendable, Equatable {
         self.sentBody = sentBody
         self.encrypted = encrypted
         self.rawText = rawText
+        threadKey = threadID.map(ThreadKeys.key) ?? 0
     }
 
     public var isRejected: Bool { status != 200 }
+}
+
+/// Thread ids interned as numbers 1, 2, 3, … for the life of the process.
+public enum ThreadKeys {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var keys: [String: Int] = [:]
+
+    public static func key(_ thread: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if let k = keys[thread] { return k }
+        let k = keys.count + 1
+        keys[thread] = k
+        return k
+    }
+
+    /// The largest key handed out so far.
+    public static var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return keys.count
+    }
 }
 
 /// The card's views.

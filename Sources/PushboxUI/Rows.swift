@@ -31,34 +31,33 @@ extension InboxState {
     /// The list's lines: notifications newest first, a thread with several members under one
     /// header (its members hidden when collapsed).
     func computeRows() -> [Row] {
-        // One pass to group, one to emit: linear in the inbox's size, reading each item in place
-        // (copying an item retains all its strings, which dominated with 100,000 of them).
+        // One pass to group, one to emit, by interned thread number: linear in the inbox's size
+        // with no string hashing, and each item read in place (a copy retains all its strings).
         let everything = filter == .all && search.isEmpty
         var visible: [Int] = []
-        var threads: [String?] = []
         visible.reserveCapacity(items.count)
-        threads.reserveCapacity(items.count)
-        var members: [String: [Int]] = [:]
+        var members = [[Int]](repeating: [], count: ThreadKeys.count + 1)
         items.withUnsafeBufferPointer { buffer in
             for i in buffer.indices where everything || matches(buffer[i]) {
-                let thread = buffer[i].threadID
                 visible.append(i)
-                threads.append(thread)
-                if let thread { members[thread, default: []].append(i) }
+                let key = buffer[i].threadKey
+                if key > 0, key < members.count { members[key].append(i) }
             }
         }
         var out: [Row] = []
         out.reserveCapacity(visible.count)
-        var emitted = Set<String>()
-        for (position, i) in visible.enumerated() {
-            guard let thread = threads[position], let group = members[thread], group.count > 1 else {
+        var emitted = [Bool](repeating: false, count: members.count)
+        for i in visible {
+            let key = items[i].threadKey
+            guard key > 0, key < members.count, members[key].count > 1, let thread = items[i].threadID else {
                 out.append(.item(i))
                 continue
             }
-            guard emitted.insert(thread).inserted else { continue }
+            if emitted[key] { continue }
+            emitted[key] = true
             let collapsed = collapsedThreads.contains(thread)
-            out.append(.thread(id: thread, count: group.count, collapsed: collapsed))
-            if !collapsed { out += group.map { .item($0) } }
+            out.append(.thread(id: thread, count: members[key].count, collapsed: collapsed))
+            if !collapsed { out += members[key].map { .item($0) } }
         }
         return out
     }
