@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CStb", providers: [.apt(["libstb-dev"])]),
         // Attachment downloads (libcurl: deadline, size caps, protocol allowlist, redirects),
         // media type sniffing, image pixel sizes, the content-addressed attachment cache.
-        .target(name: "PushboxFetch", dependencies: ["CCurlShim", "CStb", "PushboxCrypto"]),
+        .target(name: "PushboxFetch", dependencies: ["CCurlShim", "CStb", "PushboxCrypto", "PushboxText"]),
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // The command table, argument parsing, subcommands and their output.

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 import PushboxCrypto
 
 /// An attachment ready to show: saved under the cache with the right extension.
@@ -48,8 +49,7 @@ public struct AttachmentFetcher: Sendable {
 
     /// `$XDG_CACHE_HOME/pushbox/attachments`, else `~/.cache/pushbox/attachments`.
     public static func defaultCacheDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+        let base = XDG.cacheHome(environment)
         return (base as NSString).appendingPathComponent("pushbox/attachments")
     }
 

@@ -38,8 +38,7 @@ public final class InboxStore: @unchecked Sendable {
 
     /// `$XDG_DATA_HOME/pushbox/inbox.sqlite`, else `~/.local/share/pushbox/inbox.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        let base = XDG.dataHome(environment)
         return (base as NSString).appendingPathComponent("pushbox/inbox.sqlite")
     }
 

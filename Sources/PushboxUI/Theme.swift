@@ -60,7 +60,7 @@ public struct Theme: Sendable, Equatable {
 
     /// Where themes live: the project's `themes/`, then `$XDG_CONFIG_HOME/pushbox/themes`.
     public static func folders(projectThemes: String?, environment: [String: String]) -> [String] {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
+        let config = XDG.configHome(environment)
         return [projectThemes, (config as NSString).appendingPathComponent("pushbox/themes")].compactMap { $0 }
     }
 

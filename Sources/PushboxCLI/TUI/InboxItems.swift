@@ -36,7 +36,7 @@ struct TUIConfig {
     var theme: String?
 
     static func path(_ environment: [String: String]) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
+        let base = XDG.configHome(environment)
         return (base as NSString).appendingPathComponent("pushbox/config.json")
     }
 
