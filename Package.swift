@@ -34,7 +34,7 @@ let package = Package(
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // The command table, argument parsing, subcommands and their output.
-        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI", "PushboxTerminal"]),
+        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI", "PushboxTerminal", "PushboxThumbnail"]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
@@ -48,6 +48,12 @@ let package = Package(
         .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
+        // libchafa (libchafa-dev, libglib2.0-dev) for pkg-config flags; only CThumbnail's .c includes it.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // chafa behind a plain-C header: RGBA in, symbols and palette colours per cell out.
+        .target(name: "CThumbnail", dependencies: ["CChafa"]),
+        // Thumbnails of image attachments (stb_image decodes, chafa draws), cached per file and size.
+        .target(name: "PushboxThumbnail", dependencies: ["CThumbnail", "PushboxFetch", "PushboxUI"]),
         // ncursesw (libncursesw5-dev) behind a shim with the wide-character defines and getters.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         // Screen → ncursesw (only changed cells), keys/mouse/resize → messages. The only curses user.
@@ -64,6 +70,7 @@ let package = Package(
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
         .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText"]),
         .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization"], exclude: ["Snapshots"]),
+        .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
         .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxTerminal", "PushboxUI"], exclude: ["Golden"]),
     ],

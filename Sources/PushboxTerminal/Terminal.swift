@@ -12,6 +12,8 @@ public struct TerminalError: Error, CustomStringConvertible {
 public final class Terminal {
     private var previous: Screen?
     private var pairs: [Role: Int16] = [:]
+    /// Pairs made on demand for thumbnail cells, after the roles' pairs.
+    private var palettePairs: [PaletteColors: Int16] = [:]
     private var attributes: [Role: attr_t] = [:]
     public private(set) var colors = 0
     private var screen: OpaquePointer?
@@ -52,6 +54,7 @@ public final class Terminal {
             effective = .monochrome
         }
         pairs.removeAll()
+        palettePairs.removeAll()
         attributes.removeAll()
         for (i, role) in Role.allCases.enumerated() {
             let style = effective.style(role)
@@ -81,6 +84,19 @@ public final class Terminal {
 
     public var size: (width: Int, height: Int) { (Int(pb_cols()), Int(pb_lines())) }
 
+    /// The palette thumbnails may use: 256, 16 or 8 colours, or 0 without colour.
+    public var palette: Int { colors >= 256 ? 256 : colors >= 16 ? 16 : colors >= 8 ? 8 : 0 }
+
+    /// The attribute for a thumbnail cell's colours, making its pair the first time.
+    private func paletteAttribute(_ c: PaletteColors) -> attr_t {
+        if let pair = palettePairs[c] { return pb_color_pair(Int32(pair)) }
+        let next = Role.allCases.count + 1 + palettePairs.count
+        guard next < min(Int(pb_color_pairs()), Int(Int16.max)) else { return 0 }
+        init_pair(Int16(next), Int16(c.foreground), Int16(c.background))
+        palettePairs[c] = Int16(next)
+        return pb_color_pair(Int32(next))
+    }
+
     /// Draws the cells that differ from the last frame, then refreshes once.
     public func draw(_ next: Screen) {
         let full = previous == nil || previous!.width != next.width || previous!.height != next.height
@@ -96,7 +112,7 @@ public final class Terminal {
                     x += 1
                     continue
                 }
-                let attr = attributes[cell.role] ?? 0
+                let attr = cell.palette.map { paletteAttribute($0) } ?? attributes[cell.role] ?? 0
                 attrset(Int32(bitPattern: attr))
                 mvaddstr(Int32(y), Int32(x), cell.text)
                 x += 1

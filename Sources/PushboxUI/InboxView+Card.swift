@@ -44,7 +44,7 @@ extension InboxView {
             }
             return
         }
-        let boxWidth = min(width, state.lockScreen ? phoneWidth + 4 : max(phoneWidth + 4, min(width, 72)))
+        let boxWidth = cardBoxWidth(state, available: width)
         let text = boxWidth - 4
         var lines: [(String, Role)] = []
         let title = r.title.map { DisplayText.line($0) }
@@ -75,6 +75,14 @@ extension InboxView {
             s.put("│", x: x + boxWidth - 1, y: row, role: .border)
             row += 1
         }
+        if let spec = thumbnailSpec(state, item), let thumbnail = state.thumbnails[spec.key], row + thumbnail.rows < y + height - 3 {
+            for r in 0..<thumbnail.rows {
+                s.put("│", x: x, y: row + r, role: .border)
+                s.put("│", x: x + boxWidth - 1, y: row + r, role: .border)
+            }
+            s.put(thumbnail, x: x + 2, y: row)
+            row += thumbnail.rows
+        }
         if !r.actions.isEmpty {
             s.put("├" + String(repeating: "─", count: boxWidth - 2) + "┤", x: x, y: row, role: .border); row += 1
             s.put("│", x: x, y: row, role: .border)
@@ -95,6 +103,27 @@ extension InboxView {
             s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
             row += 1
         }
+    }
+
+    /// The card's outer width in the space it has.
+    static func cardBoxWidth(_ state: InboxState, available: Int) -> Int {
+        min(available, state.lockScreen ? phoneWidth + 4 : max(phoneWidth + 4, min(available, 72)))
+    }
+
+    /// The columns the card pane gets at this screen size.
+    static func cardPaneWidth(_ state: InboxState) -> Int {
+        state.width >= splitWidth ? state.width - max(36, state.width * 2 / 5) - 1 : state.width
+    }
+
+    /// The thumbnail the selected card shows: its file, its size in cells (the card's text width
+    /// at most 32 columns, two pixels rows per cell row, at most 10 rows), and its cache key.
+    public static func thumbnailSpec(_ state: InboxState, _ item: InboxItem) -> (path: String, columns: Int, rows: Int, key: String)? {
+        guard state.palette > 0, state.tab == .card, let r = state.renders[item.id],
+              let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0 else { return nil }
+        let columns = min(32, cardBoxWidth(state, available: cardPaneWidth(state) - 2) - 4)
+        guard columns >= 4 else { return nil }
+        let rows = max(1, min(10, Int((Double(columns) * Double(h) / Double(w) / 2).rounded())))
+        return (image.path, columns, rows, "\(image.path)|\(columns)|\(rows)|\(state.palette)")
     }
 
     static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {

@@ -12,8 +12,48 @@ public struct Cell: Sendable, Equatable {
     public var role: Role
     /// True for the second column of a 2-column grapheme.
     public var isContinuation: Bool
+    /// Palette colours (foreground, background) that override the role's, for thumbnails.
+    public var palette: PaletteColors?
+
+    public init(text: String, role: Role, isContinuation: Bool, palette: PaletteColors? = nil) {
+        self.text = text
+        self.role = role
+        self.isContinuation = isContinuation
+        self.palette = palette
+    }
 
     public static let blank = Cell(text: " ", role: .normal, isContinuation: false)
+}
+
+/// Foreground and background as palette indices (0–255).
+public struct PaletteColors: Sendable, Hashable {
+    public var foreground: Int
+    public var background: Int
+}
+
+/// An image drawn in cells: one-column symbols with two palette colours each.
+public struct Thumbnail: Sendable, Equatable {
+    public struct Cell: Sendable, Equatable {
+        public var text: String
+        public var foreground: Int
+        public var background: Int
+
+        public init(text: String, foreground: Int, background: Int) {
+            self.text = text
+            self.foreground = foreground
+            self.background = background
+        }
+    }
+
+    public var columns: Int
+    public var rows: Int
+    public var cells: [Cell]
+
+    public init(columns: Int, rows: Int, cells: [Cell]) {
+        self.columns = columns
+        self.rows = rows
+        self.cells = cells
+    }
 }
 
 /// A grid of cells: the pure view's output and the terminal layer's input.
@@ -64,6 +104,17 @@ public struct Screen: Sendable, Equatable {
             col += 1
         }
         return col
+    }
+
+    /// Draws a thumbnail with its top-left cell at (x, y), clipped to the screen.
+    public mutating func put(_ thumbnail: Thumbnail, x: Int, y: Int) {
+        for row in 0..<thumbnail.rows {
+            for col in 0..<thumbnail.columns {
+                let t = thumbnail.cells[row * thumbnail.columns + col]
+                set(x + col, y + row, Cell(text: t.text, role: .normal, isContinuation: false,
+                                           palette: PaletteColors(foreground: t.foreground, background: t.background)))
+            }
+        }
     }
 
     private mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {

@@ -11,6 +11,8 @@ public enum Message: Sendable {
     case added(InboxItem)
     /// Several arrivals at once (a burst, coalesced by the runtime), newest last.
     case addedMany([InboxItem])
+    /// A thumbnail made for a card.
+    case thumbnailReady(key: String, Thumbnail)
     /// The pretty-printed payload of one notification, loaded when first looked at.
     case rawLoaded(id: Int64, text: String)
     /// Older notifications, loaded after the first page.
@@ -28,6 +30,8 @@ public enum Command: Sendable, Equatable {
     case render(ids: [Int64], languages: [String])
     /// Load the pretty-printed payload of a notification.
     case loadRaw(id: Int64)
+    /// Make the thumbnail of an image file in this many cells, for this palette.
+    case thumbnail(path: String, columns: Int, rows: Int, palette: Int)
     case matrix(id: Int64, languages: [String])
     case replay(id: Int64)
     case delete(id: Int64)
@@ -63,6 +67,8 @@ extension InboxState {
             let wasAtTop = selected == 0
             items.insert(contentsOf: list.reversed(), at: 0)
             if !wasAtTop { selected += list.count }
+        case .thumbnailReady(let key, let thumbnail):
+            thumbnails[key] = thumbnail
         case .rawLoaded(let id, let text):
             if let i = items.firstIndex(where: { $0.id == id }) { items[i].rawText = text }
         case .added(let item):
@@ -272,6 +278,9 @@ extension InboxState {
         let missing = Array(Set(ids.filter { renders[$0] == nil })).sorted()
         var out: [Command] = missing.isEmpty ? [] : [.render(ids: missing, languages: languages)]
         if let s = selectedItem, s.rawText.isEmpty { out.append(.loadRaw(id: s.id)) }
+        if let s = selectedItem, let spec = InboxView.thumbnailSpec(self, s), thumbnails[spec.key] == nil {
+            out.append(.thumbnail(path: spec.path, columns: spec.columns, rows: spec.rows, palette: palette))
+        }
         return out
     }
 }

@@ -6,6 +6,7 @@ import PushboxLocalization
 import PushboxStore
 import PushboxTerminal
 import PushboxText
+import PushboxThumbnail
 import PushboxUI
 
 /// One queue every source posts to (keys, resizes, the socket, the folder watch, renderings
@@ -80,6 +81,12 @@ final class TUIApp: @unchecked Sendable {
                 var map: [Int64: RenderedNotification] = [:]
                 for id in ids { map[id] = rendering(id, languages: languages) }
                 queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
+            }
+        case .thumbnail(let path, let columns, let rows, let palette):
+            work.async { [self] in
+                if let t = Thumbnails.make(path: path, cols: columns, rows: rows, palette: palette) {
+                    queue.post(.thumbnailReady(key: "\(path)|\(columns)|\(rows)|\(palette)", t))
+                }
             }
         case .loadRaw(let id):
             work.async { [self] in
@@ -174,6 +181,10 @@ final class TUIApp: @unchecked Sendable {
             if state.theme != appliedTheme {
                 terminal.apply(themes[state.theme] ?? Theme.monochrome, noColor: noColor)
                 appliedTheme = state.theme
+                if state.palette != terminal.palette {
+                    state.palette = terminal.palette
+                    for c in state.update(.resize(width: state.width, height: state.height)) { execute(c, state: state) }
+                }
             }
             if dirty {
                 terminal.draw(InboxView.screen(state))

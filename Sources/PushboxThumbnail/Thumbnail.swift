@@ -1,0 +1,34 @@
+import CThumbnail
+import Foundation
+import PushboxFetch
+import PushboxUI
+
+/// Thumbnails of image attachments for the terminal: stb_image decodes, libchafa picks a
+/// one-column symbol and two palette colours per cell. Cached per file and size.
+public enum Thumbnails {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [String: Thumbnail] = [:]
+
+    /// The thumbnail of an image file in `cols`×`rows` cells for a palette of 256, 16 or 8 colours.
+    public static func make(path: String, cols: Int, rows: Int, palette: Int) -> Thumbnail? {
+        let key = "\(path)|\(cols)|\(rows)|\(palette)"
+        lock.lock()
+        if let cached = cache[key] { lock.unlock(); return cached }
+        lock.unlock()
+        guard let data = FileManager.default.contents(atPath: path), let image = ImageDecoder.rgba(Array(data)) else { return nil }
+        let n = cols * rows
+        var chars = [UInt32](repeating: 32, count: n), fg = [Int32](repeating: 0, count: n), bg = [Int32](repeating: 0, count: n)
+        let ok = image.pixels.withUnsafeBufferPointer { px in
+            pb_thumbnail(px.baseAddress, Int32(image.width), Int32(image.height), Int32(cols), Int32(rows), Int32(palette), &chars, &fg, &bg)
+        }
+        guard ok == 0 else { return nil }
+        let cells = (0..<n).map { i in
+            Thumbnail.Cell(text: String(Character(Unicode.Scalar(chars[i]) ?? " ")), foreground: Int(fg[i]), background: Int(bg[i]))
+        }
+        let thumbnail = Thumbnail(columns: cols, rows: rows, cells: cells)
+        lock.lock()
+        cache[key] = thumbnail
+        lock.unlock()
+        return thumbnail
+    }
+}
