@@ -151,18 +151,8 @@ final class TUIApp: @unchecked Sendable {
         }
     }
 
-    /// A burst of arrivals becomes one message, so the list is laid out once per frame.
-    static func coalesce(_ messages: [Message]) -> [Message] {
-        var out: [Message] = []
-        var arrivals: [InboxItem] = []
-        for m in messages {
-            if case .added(let item) = m { arrivals.append(item); continue }
-            if !arrivals.isEmpty { out.append(.addedMany(arrivals)); arrivals = [] }
-            out.append(m)
-        }
-        if !arrivals.isEmpty { out.append(arrivals.count == 1 ? .added(arrivals[0]) : .addedMany(arrivals)) }
-        return out
-    }
+    /// The shortest time between two foldings of new arrivals into the list.
+    static let foldInterval = 0.2
 
     /// Runs until `q`: events in, one update per message, one redraw per burst.
     func run(state initial: InboxState, terminal: Terminal, themes: [String: Theme], noColor: Bool) {
@@ -170,9 +160,22 @@ final class TUIApp: @unchecked Sendable {
         (state.width, state.height) = terminal.size
         var appliedTheme = ""
         var dirty = true
+        // Arrivals are folded in at most five times a second: laying out a large inbox once
+        // per 200 ms instead of once per frame keeps keys answered during a burst.
+        var arrivals: [InboxItem] = []
+        var lastFold = Date.distantPast
         while !state.quit {
             var commands: [Command] = []
-            for message in Self.coalesce(queue.drain()) {
+            var messages: [Message] = []
+            for message in queue.drain() {
+                if case .added(let item) = message { arrivals.append(item) } else { messages.append(message) }
+            }
+            if !arrivals.isEmpty, Date().timeIntervalSince(lastFold) >= Self.foldInterval {
+                messages.append(arrivals.count == 1 ? .added(arrivals[0]) : .addedMany(arrivals))
+                arrivals.removeAll()
+                lastFold = Date()
+            }
+            for message in messages {
                 commands += state.update(message)
                 dirty = true
             }
