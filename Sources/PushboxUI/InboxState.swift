@@ -19,9 +19,12 @@ public struct InboxItem: Sendable, Equatable {
     public var rawText: String
     /// `threadID` as a small number (0: none), so grouping never hashes strings.
     public let threadKey: Int
+    /// The app it was sent to (its `apns-topic` without a push-type suffix), when known.
+    public var app: String?
 
     public init(id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
-                threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "") {
+                threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "",
+                app: String? = nil) {
         self.id = id
         self.apnsID = apnsID
         self.receivedAt = receivedAt
@@ -34,6 +37,7 @@ public struct InboxItem: Sendable, Equatable {
         self.sentBody = sentBody
         self.encrypted = encrypted
         self.rawText = rawText
+        self.app = app
         threadKey = threadID.map(ThreadKeys.key) ?? 0
     }
 
@@ -88,12 +92,15 @@ public enum Overlay: Sendable, Equatable {
 /// Which notifications the list shows.
 public enum Filter: Sendable, Equatable {
     case all, rejected, withWarnings
+    /// Notifications sent to one app (by topic).
+    case app(String)
 
     var label: String {
         switch self {
         case .all: return "all"
         case .rejected: return "rejected"
         case .withWarnings: return "with warnings"
+        case .app(let a): return "app \(a)"
         }
     }
 }

@@ -36,12 +36,13 @@ public enum InboxView {
     static func header(_ s: inout Screen, _ state: InboxState) {
         s.fill(x: 0, y: 0, width: s.width, height: 1, role: .header)
         var parts = ["pushbox", DisplayText.clean(state.appName), LanguageNames.describe(state.languages.first ?? "en")]
-        parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
-        if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
         let shown = state.rows.filter { if case .item = $0 { return true } else { return false } }.count
         parts.append(shown == state.items.count ? "\(state.items.count) notifications" : "\(shown) of \(state.items.count)")
+        // What narrows the list matters more than where the socket is: it comes first.
         if state.filter != .all { parts.append("filter: \(state.filter.label)") }
         if !state.search.isEmpty { parts.append("search: \(DisplayText.clean(state.search))") }
+        parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
+        if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
         s.put(" " + parts.joined(separator: " · "), x: 0, y: 0, role: .header)
     }
 

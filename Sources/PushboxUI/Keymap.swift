@@ -64,7 +64,7 @@ public enum Keymap {
         KeyBinding(keys: [.char("a")], action: .pressAction, description: "press the next action button (shows what the app receives)", inFooter: false),
         KeyBinding(keys: [.char("t")], action: .cycleTheme, description: "next theme", inFooter: false),
         KeyBinding(keys: [.char("/")], action: .search, description: "search title, body, app and keys", inFooter: true),
-        KeyBinding(keys: [.char("f")], action: .cycleFilter, description: "filter: all, rejected, with warnings, per app", inFooter: false),
+        KeyBinding(keys: [.char("f")], action: .cycleFilter, description: "filter: all, rejected, with warnings, each app (when several)", inFooter: false),
         KeyBinding(keys: [.char("r")], action: .replay, description: "replay the selected notification", inFooter: false),
         KeyBinding(keys: [.char("d")], action: .delete, description: "delete the selected notification", inFooter: false),
         KeyBinding(keys: [.char("e")], action: .export, description: "export the selected notification as a .apns file", inFooter: false),

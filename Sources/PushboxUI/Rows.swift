@@ -13,6 +13,7 @@ extension InboxState {
         case .all: break
         case .rejected: if !item.isRejected { return false }
         case .withWarnings: if renders[item.id]?.warnings.isEmpty ?? true { return false }
+        case .app(let app): if item.app != app { return false }
         }
         guard !search.isEmpty else { return true }
         let r = renders[item.id]

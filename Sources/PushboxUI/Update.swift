@@ -177,11 +177,13 @@ extension InboxState {
             status = "theme: \(theme)"
         case .search: overlay = .search(text: search)
         case .cycleFilter:
-            switch filter {
-            case .all: filter = .rejected
-            case .rejected: filter = .withWarnings
-            case .withWarnings: filter = .all
-            }
+            // all → rejected → with warnings → each app, when notifications went to several.
+            var apps: [String] = []
+            var seen = Set<String>()
+            for item in items { if let a = item.app, seen.insert(a).inserted { apps.append(a) } }
+            let appFilters = apps.count > 1 ? apps.sorted().map { Filter.app($0) } : []
+            let cycle: [Filter] = [.all, .rejected, .withWarnings] + appFilters
+            filter = cycle[((cycle.firstIndex(of: filter) ?? 0) + 1) % cycle.count]
             selected = 0
             status = "filter: \(filter.label)"
         case .replay: if let item = selectedItem { return [.replay(id: item.id)] }

@@ -174,3 +174,27 @@ struct ThumbnailScenarioTests {
         #expect(screen.cells.filter { $0.palette != nil }.count == columns * rows)
     }
 }
+
+@Suite("Filtering by app")
+struct AppFilterTests {
+    @Test("with notifications for several apps, f steps through each app after rejected and warnings")
+    func apps() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        for i in s.items.indices { s.items[i].app = i % 2 == 0 ? "com.example.chat" : "dev.pushbox.sample" }
+        for _ in 0..<3 { _ = s.update(.key(.char("f"))) }
+        #expect(s.filter == .app("com.example.chat"))
+        #expect(s.rows.allSatisfy { if case .item(let i) = $0 { return s.items[i].app == "com.example.chat" } else { return true } })
+        #expect(InboxView.screen(s).lines[0].contains("filter: app com.example.chat"))
+        _ = s.update(.key(.char("f")))
+        #expect(s.filter == .app("dev.pushbox.sample"))
+        _ = s.update(.key(.char("f")))
+        #expect(s.filter == .all)
+    }
+
+    @Test("with one app, f cycles all, rejected and with warnings only")
+    func oneApp() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        for _ in 0..<3 { _ = s.update(.key(.char("f"))) }
+        #expect(s.filter == .all)
+    }
+}
