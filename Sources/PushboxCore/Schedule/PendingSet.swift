@@ -1,0 +1,139 @@
+import Foundation
+import PushboxFetch
+import PushboxText
+
+/// A request waiting to fire.
+public struct PendingRequest: Sendable, Equatable {
+    public var request: LocalRequest
+    public var nextFire: Date
+}
+
+/// A request iOS would not schedule, and why (in iOS's words where it has them).
+public struct ScheduleRefusal: Sendable, Equatable, CustomStringConvertible {
+    public var identifier: String
+    public var reason: String
+    public var description: String { "\(identifier): \(reason)" }
+}
+
+/// The pending local notifications of one app, as iOS keeps them (platform-behavior.md §4): at
+/// most 64, the soonest-firing kept; a new request with a pending identifier replaces it;
+/// cancel by identifier or prefix; a repeating trigger is rescheduled after each delivery.
+public struct PendingSet: Sendable {
+    public static let limit = 64
+
+    public var calendar: Calendar
+    /// Soonest first.
+    public private(set) var pending: [PendingRequest] = []
+    /// Requests dropped because more than 64 were pending, with the reason.
+    public private(set) var dropped: [ScheduleRefusal] = []
+
+    public init(calendar: Calendar) {
+        self.calendar = calendar
+    }
+
+    /// Schedules requests at `now`; returns the ones refused (not scheduled). Attachment files
+    /// are resolved against `baseDirectory`.
+    @discardableResult
+    public mutating func add(_ requests: [LocalRequest], now: Date, baseDirectory: String? = nil) -> [ScheduleRefusal] {
+        var refused: [ScheduleRefusal] = []
+        for request in requests {
+            if let problem = Self.attachmentProblem(request, baseDirectory: baseDirectory) {
+                refused.append(ScheduleRefusal(identifier: request.identifier, reason: problem))
+                continue
+            }
+            switch firstFire(request.trigger, now: now) {
+            case .failure(let reason):
+                refused.append(ScheduleRefusal(identifier: request.identifier, reason: reason))
+            case .success(let date):
+                pending.removeAll { $0.request.identifier == request.identifier }
+                pending.append(PendingRequest(request: request, nextFire: date))
+            }
+        }
+        trim()
+        return refused
+    }
+
+    /// Cancels `identifier`, or every identifier starting with the prefix before a final `*`;
+    /// returns what was cancelled.
+    @discardableResult
+    public mutating func cancel(_ pattern: String) -> [String] {
+        let matches: (String) -> Bool = pattern.hasSuffix("*") ? { $0.hasPrefix(String(pattern.dropLast())) } : { $0 == pattern }
+        let gone = pending.filter { matches($0.request.identifier) }.map(\.request.identifier)
+        pending.removeAll { matches($0.request.identifier) }
+        return gone
+    }
+
+    /// Everything due at `now`, soonest first; repeating requests are scheduled again.
+    public mutating func deliverDue(now: Date) -> [PendingRequest] {
+        let due = pending.filter { $0.nextFire <= now }
+        pending.removeAll { $0.nextFire <= now }
+        for fired in due where fired.request.trigger?.repeats == true {
+            if let next = nextFire(fired.request.trigger!, after: fired.nextFire) {
+                pending.append(PendingRequest(request: fired.request, nextFire: next))
+            }
+        }
+        trim()
+        return due
+    }
+
+    /// Keeps the 64 soonest, in order; the rest are dropped with the reason.
+    private mutating func trim() {
+        pending.sort { ($0.nextFire, $0.request.identifier) < ($1.nextFire, $1.request.identifier) }
+        guard pending.count > Self.limit else { return }
+        for extra in pending[Self.limit...] {
+            dropped.append(ScheduleRefusal(identifier: extra.request.identifier,
+                                           reason: "more than \(Self.limit) pending requests: iOS keeps the \(Self.limit) that fire soonest"))
+        }
+        pending.removeLast(pending.count - Self.limit)
+    }
+
+    /// The first fire time, or why the request is refused.
+    enum FirstFire { case success(Date), failure(String) }
+
+    func firstFire(_ trigger: Trigger?, now: Date) -> FirstFire {
+        switch trigger {
+        case nil:
+            return .success(now)
+        case .timeInterval(let seconds, let repeats)?:
+            if seconds <= 0 { return .failure("time interval must be greater than 0") }
+            if repeats && seconds < 60 { return .failure("time interval must be at least 60 if repeating") }
+            return .success(now.addingTimeInterval(seconds))
+        case .dateMatching(let components, _)?:
+            guard let date = calendar.nextDate(after: now, matching: components, matchingPolicy: .nextTime) else {
+                return .failure("no date matches the trigger's date components: it would never fire")
+            }
+            return .success(date)
+        }
+    }
+
+    /// The fire after one that just happened.
+    func nextFire(_ trigger: Trigger, after fired: Date) -> Date? {
+        switch trigger {
+        case .timeInterval(let seconds, _): return fired.addingTimeInterval(seconds)
+        case .dateMatching(let components, _): return calendar.nextDate(after: fired, matching: components, matchingPolicy: .nextTime)
+        }
+    }
+
+    /// A local request with an attachment iOS cannot use is not scheduled at all.
+    static func attachmentProblem(_ request: LocalRequest, baseDirectory: String?) -> String? {
+        guard let list = request.content["attachments"] else { return nil }
+        guard let attachments = list.arrayValue else { return "content.attachments must be an array" }
+        for (i, a) in attachments.enumerated() {
+            guard let file = a.objectValue?["file"]?.stringValue ?? a.objectValue?["url"]?.stringValue else {
+                return "content.attachments[\(i)]: needs a file"
+            }
+            var path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
+            if !path.hasPrefix("/"), let base = baseDirectory { path = (base as NSString).appendingPathComponent(path) }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return "invalid attachment file URL: \(file) does not exist (the request is not scheduled)"
+            }
+            guard let type = MediaType.sniff(Array(data.prefix(512))) else {
+                return "unrecognized attachment file type: \(file) (the request is not scheduled)"
+            }
+            if data.count > MediaType.cap(for: type.kind) {
+                return "invalid attachment file size: \(file) is \(data.count) bytes, over the \(type.kind.rawValue) cap (the request is not scheduled)"
+            }
+        }
+        return nil
+    }
+}

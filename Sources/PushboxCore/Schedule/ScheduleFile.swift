@@ -1,0 +1,99 @@
+import Foundation
+import PushboxText
+
+/// A local notification request, named after UserNotifications' API so iOS engineers read it
+/// at sight: `{"identifier", "content": {…}, "trigger": {…}}`.
+public struct LocalRequest: Sendable, Equatable {
+    public var identifier: String
+    /// `title`, `subtitle`, `body`, `titleLocKey`/`titleLocArgs`, `subtitleLocKey`/`subtitleLocArgs`,
+    /// `bodyLocKey`/`bodyLocArgs`, `badge`, `sound`, `userInfo`, `categoryIdentifier`,
+    /// `threadIdentifier`, `attachments` ([{"identifier", "file"}]), kept as written.
+    public var content: JSONObject
+    public var trigger: Trigger?
+
+    public init(identifier: String, content: JSONObject, trigger: Trigger?) {
+        self.identifier = identifier
+        self.content = content
+        self.trigger = trigger
+    }
+}
+
+/// When a request fires: after an interval, on matching date components, or now (nil trigger).
+public enum Trigger: Sendable, Equatable {
+    case timeInterval(seconds: Double, repeats: Bool)
+    /// Date components as `DateComponents` names them (`weekday` 1 = Sunday).
+    case dateMatching(DateComponents, repeats: Bool)
+
+    public var repeats: Bool {
+        switch self {
+        case .timeInterval(_, let r), .dateMatching(_, let r): return r
+        }
+    }
+}
+
+/// A schedule file: `{"requests": [ … ]}`. Every wrong field is named by its path.
+public enum ScheduleFile {
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    }
+
+    static let componentNames = ["year", "month", "day", "weekday", "hour", "minute", "second", "weekOfYear", "weekOfMonth", "weekdayOrdinal"]
+
+    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> [LocalRequest] {
+        let root: JSONObject
+        do {
+            guard let o = try JSONParser.parse(bytes).objectValue else { throw ParseError(path: "", message: "a schedule is a JSON object with \"requests\"") }
+            root = o
+        } catch let e as JSONParseError { throw ParseError(path: "", message: e.description) } catch let e as ParseError { throw e } catch {
+            throw ParseError(path: "", message: "\(error)")
+        }
+        guard let list = root["requests"]?.arrayValue else { throw ParseError(path: "requests", message: "required: an array of requests") }
+        var out: [LocalRequest] = []
+        for (i, value) in list.enumerated() {
+            let p = "requests[\(i)]"
+            guard let r = value.objectValue else { throw ParseError(path: p, message: "must be an object") }
+            guard let id = r["identifier"]?.stringValue, !id.isEmpty else { throw ParseError(path: "\(p).identifier", message: "required: a non-empty string") }
+            guard let content = r["content"]?.objectValue else { throw ParseError(path: "\(p).content", message: "required: an object") }
+            out.append(LocalRequest(identifier: id, content: content, trigger: try trigger(r["trigger"], path: "\(p).trigger")))
+        }
+        return out
+    }
+
+    static func trigger(_ value: JSONValue?, path: String) throws(ParseError) -> Trigger? {
+        guard let value, value != .null else { return nil }
+        guard let t = value.objectValue else { throw ParseError(path: path, message: "must be an object") }
+        let repeats = t["repeats"] == .bool(true)
+        if let interval = t["timeInterval"] {
+            guard let seconds = interval.doubleValue else { throw ParseError(path: "\(path).timeInterval", message: "must be a number of seconds") }
+            return .timeInterval(seconds: seconds, repeats: repeats)
+        }
+        if let matching = t["dateMatching"] {
+            guard let m = matching.objectValue else { throw ParseError(path: "\(path).dateMatching", message: "must be an object of date components") }
+            var c = DateComponents()
+            for (name, v) in m.entries {
+                guard componentNames.contains(name) else {
+                    throw ParseError(path: "\(path).dateMatching.\(name)", message: "unknown component (known: \(componentNames.joined(separator: ", ")))")
+                }
+                guard let n = v.intValue else { throw ParseError(path: "\(path).dateMatching.\(name)", message: "must be a whole number") }
+                switch name {
+                case "year": c.year = n
+                case "month": c.month = n
+                case "day": c.day = n
+                case "weekday":
+                    guard (1...7).contains(n) else { throw ParseError(path: "\(path).dateMatching.weekday", message: "1 (Sunday) to 7 (Saturday)") }
+                    c.weekday = n
+                case "hour": c.hour = n
+                case "minute": c.minute = n
+                case "second": c.second = n
+                case "weekOfYear": c.weekOfYear = n
+                case "weekOfMonth": c.weekOfMonth = n
+                default: c.weekdayOrdinal = n
+                }
+            }
+            return .dateMatching(c, repeats: repeats)
+        }
+        throw ParseError(path: path, message: "give timeInterval or dateMatching (or leave the trigger out to deliver now)")
+    }
+}
