@@ -150,10 +150,8 @@ enum ExportCommand {
             do { items = try store.history() } catch { throw UsageError(message: "\(error)") }
             for n in items where n.status == 200 {
                 guard let validated = Validator.validate(n.rawPayload).validated else { continue }
-                let topic = validated.headers[PushHeaders.topic].map { t in PushType.allCases.compactMap(\.topicSuffix).reduce(t) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 } }
-                let bundle = args.value("--bundle-id") ?? topic ?? profileBundle ?? "com.example.app"
-                var document = JSONObject([(PayloadForm.simulatorTargetKey, .string(bundle))])
-                document.entries += validated.payload.entries
+                var document = validated.simulatorFile(fallbackBundleID: profileBundle ?? "com.example.app")
+                if let bundle = args.value("--bundle-id") { document[PayloadForm.simulatorTargetKey] = .string(bundle) }
                 let text = JSONWriter.pretty(.object(document)) + "\n"
                 guard text.utf8.count <= 4096 else {
                     io.err("pushbox export: \(n.apnsID) is \(text.utf8.count) bytes as a .apns file, over the Simulator's 4096; skipped")

@@ -6,11 +6,6 @@ import PushboxUI
 
 /// A stored notification as the UI lists it.
 enum InboxItems {
-    /// A topic without its push-type suffix: the app's bundle id.
-    static func appName(_ topic: String) -> String {
-        PushType.allCases.compactMap(\.topicSuffix).reduce(topic) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 }
-    }
-
     /// The payload pretty-printed (or as text when it is not JSON), for the raw view.
     static func prettyRaw(_ n: StoredNotification) -> String {
         (try? JSONParser.parse(n.raw))?.objectValue.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
@@ -32,7 +27,7 @@ enum InboxItems {
         return InboxItem(id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
                          reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
                          sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
-                         app: n.topic.map(appName))
+                         app: n.topic.map(PushType.bundleID(fromTopic:)))
     }
 }
 

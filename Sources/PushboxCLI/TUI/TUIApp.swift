@@ -118,8 +118,7 @@ final class TUIApp: @unchecked Sendable {
                     queue.post(.status("only accepted notifications can be exported"))
                     return
                 }
-                var document = JSONObject([(PayloadForm.simulatorTargetKey, .string(base.context.bundleID ?? "com.example.app"))])
-                document.entries += v.payload.entries
+                let document = v.simulatorFile(fallbackBundleID: base.context.bundleID ?? "com.example.app")
                 let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
                 try? (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
                 queue.post(.status("exported \(path)"))

@@ -74,8 +74,7 @@ enum HeaderRules {
         }
         let expected = expectedTopic(bundleID, pushType)
         if topic == expected { return nil }
-        let knownSuffixes = PushType.allCases.compactMap(\.topicSuffix)
-        let base = knownSuffixes.first { topic.hasSuffix($0) }.map { String(topic.dropLast($0.count)) } ?? topic
+        let base = PushType.bundleID(fromTopic: topic)
         if base == bundleID {
             return Rejection(.badTopic, "apns-topic \(quote(topic)) does not fit push type \(pushType.rawValue); expected \(quote(expected))")
         }

@@ -21,6 +21,13 @@ public enum PushType: String, Sendable, CaseIterable {
         }
     }
 
+    /// The bundle id in an `apns-topic`: the topic without its push-type suffix (`.voip`,
+    /// `.push-type.liveactivity`, …). No suffix ends another, so the first that matches is the one.
+    public static func bundleID(fromTopic topic: String) -> String {
+        guard let suffix = allCases.lazy.compactMap(\.topicSuffix).first(where: { topic.hasSuffix($0) }) else { return topic }
+        return String(topic.dropLast(suffix.count))
+    }
+
     /// What APNs assumes when the header is absent: `background` for a push that only wakes
     /// the app (`content-available` without alert, badge or sound), else `alert`.
     public static func inferred(from aps: JSONObject?) -> PushType {

@@ -30,6 +30,15 @@ public struct ValidatedPayload: Sendable, Equatable {
     public var fcm: FCMMessage?
 }
 
+extension ValidatedPayload {
+    /// The payload as an Xcode Simulator `.apns` file: "Simulator Target Bundle" (the app of its
+    /// `apns-topic`, else `fallbackBundleID`) first, then the payload the device receives.
+    public func simulatorFile(fallbackBundleID: String) -> JSONObject {
+        let bundle = headers[PushHeaders.topic].map(PushType.bundleID(fromTopic:)) ?? fallbackBundleID
+        return JSONObject([(PayloadForm.simulatorTargetKey, .string(bundle))] + payload.entries)
+    }
+}
+
 /// Whether the simulated device is among the message's recipients (FCM topics and conditions).
 public enum Targeting: Sendable, Equatable {
     case device
