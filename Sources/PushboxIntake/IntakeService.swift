@@ -69,13 +69,20 @@ public final class NotificationProcessor: @unchecked Sendable {
         store.render(id: id, language: languageKey).flatMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
     }
 
-    /// The stored rendering for this language list, rendered now if missing.
+    /// The rendering for this language list: the store's, or rendered now and kept. The payload
+    /// is loaded only when it has to be rendered.
+    public func rendering(id: Int64, payload: () -> RawPayload?) -> RenderedNotification? {
+        if let cached = stored(id: id).flatMap(RenderedNotification.init(json:)) { return cached }
+        guard let raw = payload() else { return nil }
+        let note = renderer.render(raw)
+        try? store.saveRender(id: id, language: languageKey, json: JSONWriter.compact(note.json))
+        return note
+    }
+
+    /// The stored rendering for this language list as JSON, rendered now if missing.
     @discardableResult
     public func process(id: Int64, raw: RawPayload) -> JSONObject? {
-        if let cached = stored(id: id) { return cached }
-        let json = renderer.render(raw).json
-        try? store.saveRender(id: id, language: languageKey, json: JSONWriter.compact(json))
-        return json.objectValue
+        rendering(id: id) { raw }?.json.objectValue
     }
 }
 

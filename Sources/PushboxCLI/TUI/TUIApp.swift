@@ -38,8 +38,8 @@ final class TUIApp: @unchecked Sendable {
     let queue = MessageQueue()
     let work = DispatchQueue(label: "pushbox.tui.work")
     let environment: [String: String]
-    private var renderers: [String: Renderer] = [:]
-    private let renderersLock = NSLock()
+    private var processors: [String: NotificationProcessor] = [:]
+    private let processorsLock = NSLock()
 
     init(store: InboxStore, base: Renderer, service: IntakeService, environment: [String: String]) {
         self.store = store
@@ -48,29 +48,17 @@ final class TUIApp: @unchecked Sendable {
         self.environment = environment
     }
 
-    /// A renderer for a language list (cheap: the localizer's tables are shared).
-    func renderer(for languages: [String]) -> Renderer {
+    /// The processor for a language list (cheap: the localizer's tables are shared).
+    func processor(for languages: [String]) -> NotificationProcessor {
         let key = languages.joined(separator: ",")
-        renderersLock.lock()
-        defer { renderersLock.unlock() }
-        if let r = renderers[key] { return r }
+        processorsLock.lock()
+        defer { processorsLock.unlock() }
+        if let p = processors[key] { return p }
         var r = base
         r.preferredLanguages = languages
-        renderers[key] = r
-        return r
-    }
-
-    /// A rendering from the store's cache for this language list, or rendered now and kept.
-    func rendering(_ id: Int64, languages: [String]) -> RenderedNotification? {
-        let key = languages.joined(separator: ",")
-        if let json = store.render(id: id, language: key), let o = try? JSONParser.parse(Array(json.utf8)).objectValue,
-           let cached = RenderedNotification(json: o) {
-            return cached
-        }
-        guard let stored = try? store.notification(id: id) else { return nil }
-        let note = renderer(for: languages).render(stored.rawPayload)
-        try? store.saveRender(id: id, language: key, json: JSONWriter.compact(note.json))
-        return note
+        let p = NotificationProcessor(renderer: r, store: store)
+        processors[key] = p
+        return p
     }
 
     /// Carries out what `update` asked for; results come back as messages.
@@ -79,7 +67,8 @@ final class TUIApp: @unchecked Sendable {
         case .render(let ids, let languages):
             work.async { [self] in
                 var map: [Int64: RenderedNotification] = [:]
-                for id in ids { map[id] = rendering(id, languages: languages) }
+                let processor = processor(for: languages)
+                for id in ids { map[id] = processor.rendering(id: id) { try? store.notification(id: id)?.rawPayload } }
                 queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
             }
         case .thumbnail(let path, let columns, let rows, let palette):
@@ -96,7 +85,7 @@ final class TUIApp: @unchecked Sendable {
         case .matrix(let id, let languages):
             work.async { [self] in
                 guard let stored = try? store.notification(id: id) else { return }
-                let list = languages.map { (language: $0, note: renderer(for: [$0]).render(stored.rawPayload)) }
+                let list = languages.map { (language: $0, note: processor(for: [$0]).renderer.render(stored.rawPayload)) }
                 queue.post(.matrixReady(list))
             }
         case .replay(let id):
