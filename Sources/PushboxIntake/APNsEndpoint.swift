@@ -42,9 +42,6 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
             let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.stored(id: n.id)) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
         }
-        if request.body.count > (PushType(rawValue: request.headers.last { $0.name == PushHeaders.pushType }?.value ?? "")?.maxPayloadBytes ?? 4096) {
-            return Self.reasonResponse(.payloadTooLarge)
-        }
         let token = String(request.path.dropFirst(Self.devicePrefix.count)).removingPercentEncoding ?? ""
         var headers = PushHeaders()
         for h in request.headers where h.name.hasPrefix("apns-") { headers.add(h.name, h.value) }

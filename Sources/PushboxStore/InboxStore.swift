@@ -34,7 +34,6 @@ public final class InboxStore: @unchecked Sendable {
     private let db: SQLiteConnection
     private let lock = NSLock()
     private let insertStatement: Statement
-    private let verdictStatement: Statement
 
     /// `$XDG_DATA_HOME/pushbox/inbox.sqlite`, else `~/.local/share/pushbox/inbox.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -59,7 +58,6 @@ public final class InboxStore: @unchecked Sendable {
                                        status, reason, detail, collapse_id, topic)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        verdictStatement = try db.prepare("UPDATE notifications SET status = ?, reason = ?, detail = ?, collapse_id = ?, topic = ? WHERE id = ?")
     }
 
     static func migrate(_ db: SQLiteConnection) throws(StoreError) {
@@ -169,14 +167,6 @@ public final class InboxStore: @unchecked Sendable {
             try? db.execute("ROLLBACK")
             for item in batch { item.result = .failure(error) }
         }
-    }
-
-    /// Records APNs' answer for a stored notification.
-    public func recordVerdict(id: Int64, status: Int, reason: String?, detail: String?, collapseID: String?, topic: String?) throws(StoreError) {
-        let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
-        lock.lock()
-        defer { lock.unlock() }
-        try verdictStatement.run([.int(Int64(status)), opt(reason), opt(detail), opt(collapseID), opt(topic), .int(id)])
     }
 
     /// Keeps a notification's rendering for one device-language list, reused when it comes back.

@@ -24,21 +24,20 @@ struct InboxStoreTests {
         #expect(n.source == .socket && n.deviceToken == "abcd")
         #expect(n.receivedAt.timeIntervalSince1970 == 1_000)
         #expect(n.status == nil)
-        try store.recordVerdict(id: id, status: 400, reason: "PayloadEmpty", detail: "bad", collapseID: nil, topic: nil)
-        #expect(try store.notification(id: id)?.reason == "PayloadEmpty")
+        let refused = try store.insert(raw("x"), apnsID: "r", verdict: .init(status: 400, reason: "PayloadEmpty", detail: "bad"))
+        #expect(try store.notification(id: refused)?.reason == "PayloadEmpty")
         #expect(store.schemaVersion == 2)
         let reopened = try InboxStore(path: path)
-        #expect(reopened.count == 1)
+        #expect(reopened.count == 2)
         #expect(reopened.journalMode == "wal")
     }
 
     @Test("a collapse id replaces the earlier notification in the inbox; history keeps both")
     func collapse() throws {
         let store = try InboxStore(path: path)
-        let a = try store.insert(raw("1", collapse: "score", at: 1), apnsID: "a")
-        let b = try store.insert(raw("2", collapse: "score", at: 2), apnsID: "b")
-        let c = try store.insert(raw("3", at: 3), apnsID: "c")
-        for id in [a, b, c] { try store.recordVerdict(id: id, status: 200, reason: nil, detail: nil, collapseID: id == c ? nil : "score", topic: "app") }
+        try store.insert(raw("1", collapse: "score", at: 1), apnsID: "a", verdict: .init(status: 200, collapseID: "score", topic: "app"))
+        try store.insert(raw("2", collapse: "score", at: 2), apnsID: "b", verdict: .init(status: 200, collapseID: "score", topic: "app"))
+        try store.insert(raw("3", at: 3), apnsID: "c", verdict: .init(status: 200, topic: "app"))
         #expect(try store.inbox().map(\.apnsID) == ["c", "b"])
         #expect(try store.history().map(\.apnsID) == ["a", "b", "c"])
     }
