@@ -31,10 +31,11 @@ enum ListCommand {
             }
             let time = DateFormatter()
             time.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            let dates = InboxListing.dateFormatter()
             for n in items {
                 let rendered = n.status == 200 ? processor.process(id: n.id, raw: n.rawPayload) : nil
                 if args.flag("--json") {
-                    io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered)))
+                    io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
                 }
                 var line = "\(time.string(from: n.receivedAt))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))"

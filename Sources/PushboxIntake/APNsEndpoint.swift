@@ -39,7 +39,8 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path == "/inbox" {
             let items = (try? service.store.inbox()) ?? []
-            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.stored(id: n.id)) })
+            let dates = InboxListing.dateFormatter()
+            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.stored(id: n.id), dates: dates) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
         }
         let token = String(request.path.dropFirst(Self.devicePrefix.count)).removingPercentEncoding ?? ""
@@ -58,13 +59,18 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
 
 /// A stored notification as scripts read it (`GET /inbox`, `pushbox list --json`).
 public enum InboxListing {
-    public static func json(_ n: StoredNotification, rendered: JSONObject?) -> JSONValue {
+    /// The formatter for `receivedAt`: make one per listing and pass it to every `json` call.
+    public static func dateFormatter() -> ISO8601DateFormatter {
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return .object(JSONObject([
+        return iso
+    }
+
+    public static func json(_ n: StoredNotification, rendered: JSONObject?, dates: ISO8601DateFormatter) -> JSONValue {
+        .object(JSONObject([
             ("id", .number(String(n.id))),
             ("apnsId", .string(n.apnsID)),
-            ("receivedAt", .string(iso.string(from: n.receivedAt))),
+            ("receivedAt", .string(dates.string(from: n.receivedAt))),
             ("source", .string(n.source.rawValue)),
             ("file", .optionalString(n.file)),
             ("status", .optionalInt(n.status)),

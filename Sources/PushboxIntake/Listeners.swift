@@ -69,12 +69,9 @@ public enum Listeners {
     static func ensurePrivateDirectory(_ dir: String) throws(ListenError) {
         var info = stat()
         if lstat(dir, &info) != 0 {
-            guard mkdir(dir, 0o700) == 0 || errno == EEXIST else {
-                // The parent may be missing under XDG_RUNTIME_DIR.
-                do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
-                    throw ListenError(message: "cannot create \(dir): \(error.localizedDescription)")
-                }
-                return
+            // Missing: made private, parents included (XDG_RUNTIME_DIR may lack pushbox/).
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
+                throw ListenError(message: "cannot create \(dir): \(error.localizedDescription)")
             }
             return
         }

@@ -64,9 +64,7 @@ public enum InboxView {
             s.put(state.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted, maxWidth: width - 2)
             return
         }
-        let time = DateFormatter()
-        time.dateFormat = "HH:mm"
-        time.timeZone = state.timeZone
+        let time = clockFormatter(state.timeZone)
         for (offset, row) in rows[state.listTop..<min(rows.count, state.listTop + height)].enumerated() {
             let line = y + offset
             let isSelected = state.listTop + offset == state.selected
@@ -84,6 +82,21 @@ public enum InboxView {
                 s.put(summary(item, r), x: col, y: line, role: base, maxWidth: x + width - col - 1)
             }
         }
+    }
+
+    private static let formattersLock = NSLock()
+    nonisolated(unsafe) private static var formatters: [TimeZone: DateFormatter] = [:]
+
+    /// "HH:mm" in a zone, made once per zone (an ICU formatter per frame is costly).
+    static func clockFormatter(_ zone: TimeZone) -> DateFormatter {
+        formattersLock.lock()
+        defer { formattersLock.unlock() }
+        if let f = formatters[zone] { return f }
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm"
+        f.timeZone = zone
+        formatters[zone] = f
+        return f
     }
 
     static func isInThread(_ item: InboxItem, _ rows: [Row]) -> Bool {
