@@ -26,13 +26,3 @@ struct CLIRun {
         err = box.err
     }
 }
-
-enum CLIPaths {
-    static let projectRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static let samples = projectRoot + "/sample-payloads"
-    static let app = samples + "/SampleApp"
-}

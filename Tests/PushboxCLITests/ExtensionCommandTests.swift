@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxText
 @testable import PushboxCLI
@@ -32,7 +33,7 @@ struct ExtensionCommandTests {
 
     @Test("the image sample renders with its attachment's type, size and pixel size, and the alarm with its actions")
     func samples() throws {
-        let run = CLIRun(["render", "--json", CLIPaths.samples + "/05-rich-image.json", CLIPaths.samples + "/06-alarm.json"])
+        let run = CLIRun(["render", "--json", ProjectPaths.samples + "/05-rich-image.json", ProjectPaths.samples + "/06-alarm.json"])
         let image = try object(run.lines[0])
         #expect(image["delivered"] == "modified")
         let a = try #require(image["attachments"]?.arrayValue?.first?.objectValue)
@@ -48,7 +49,7 @@ struct ExtensionCommandTests {
 
     @Test("--time-limit and --no-extension are honoured; a bad limit is a usage error")
     func flags() throws {
-        let feed = CLIPaths.samples + "/02-feed-post.json"
+        let feed = ProjectPaths.samples + "/02-feed-post.json"
         let off = try object(CLIRun(["render", "--json", "--no-extension", feed]).lines[0])
         #expect(off["title"] == "New post")
         let on = try object(CLIRun(["render", "--json", "--time-limit", "5", feed]).lines[0])

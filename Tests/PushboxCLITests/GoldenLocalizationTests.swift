@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxText
 @testable import PushboxCLI
@@ -16,8 +17,8 @@ struct GoldenLocalizationTests {
     func renderAll() throws -> String {
         var lines: [String] = []
         for language in Self.languages {
-            let files = Self.payloads.map { CLIPaths.samples + "/" + $0 }
-            let run = CLIRun(["render", "--json", "--no-extension", "--app", CLIPaths.app, "--lang", language] + files)
+            let files = Self.payloads.map { ProjectPaths.samples + "/" + $0 }
+            let run = CLIRun(["render", "--json", "--no-extension", "--app", ProjectPaths.sampleApp, "--lang", language] + files)
             #expect(run.status == 0)
             for (file, line) in zip(Self.payloads, run.lines) {
                 let o = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxText
 @testable import PushboxCLI
@@ -81,7 +82,7 @@ struct LintCommandTests {
 
     @Test("the bundled sample app and its payloads are clean")
     func clean() {
-        let run = CLIRun(["lint", "--app", CLIPaths.app, "--payloads", CLIPaths.samples])
+        let run = CLIRun(["lint", "--app", ProjectPaths.sampleApp, "--payloads", ProjectPaths.samples])
         #expect(run.status == 0)
         #expect(run.lines == ["Localizable: no problems in 10 localization(s) (ar, de, en, es, fr, ja, ko, pt-BR, ru, zh-Hans)"])
     }

@@ -1,5 +1,6 @@
 import PushboxText
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxCore
 @testable import PushboxCLI
@@ -15,8 +16,8 @@ struct RenderCommandTests {
 
     @Test("--json gives one object per file, in input order, with every contract field")
     func jsonContract() throws {
-        let files = ["06-alarm.json", "invalid/BadPriority.json", "01-game-invite.json"].map { CLIPaths.samples + "/" + $0 }
-        let run = CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", "ko-KR,en"] + files)
+        let files = ["06-alarm.json", "invalid/BadPriority.json", "01-game-invite.json"].map { ProjectPaths.samples + "/" + $0 }
+        let run = CLIRun(["render", "--json", "--app", ProjectPaths.sampleApp, "--lang", "ko-KR,en"] + files)
         #expect(run.status == 0)
         let notes = try objects(run)
         #expect(notes.count == 3)
@@ -49,11 +50,11 @@ struct RenderCommandTests {
 
     @Test("an FCM message for another language topic is not delivered to this device")
     func fcmTargeting() throws {
-        let files = ["03-fcm-news-en.json", "04-fcm-news-fr.json"].map { CLIPaths.samples + "/" + $0 }
-        let en = try objects(CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", "en-US"] + files))
+        let files = ["03-fcm-news-en.json", "04-fcm-news-fr.json"].map { ProjectPaths.samples + "/" + $0 }
+        let en = try objects(CLIRun(["render", "--json", "--app", ProjectPaths.sampleApp, "--lang", "en-US"] + files))
         #expect(en.map { $0["delivered"]?.stringValue } == ["original", "rejected"])
         #expect(en[0]["title"] == "Storm warning for the coast")
-        let fr = try objects(CLIRun(["render", "--json", "--app", CLIPaths.app, "--lang", "fr-FR"] + files))
+        let fr = try objects(CLIRun(["render", "--json", "--app", ProjectPaths.sampleApp, "--lang", "fr-FR"] + files))
         #expect(fr.map { $0["delivered"]?.stringValue } == ["rejected", "original"])
         #expect(fr[1]["title"] == "Alerte tempête sur la côte")
     }
@@ -71,10 +72,10 @@ struct RenderCommandTests {
 
     @Test("pushbox with no command renders every bundled sample")
     func defaultRun() {
-        let run = CLIRun([], environment: ["PUSHBOX_SAMPLES": CLIPaths.samples, "XDG_CACHE_HOME": CLIRun.cacheHome])
+        let run = CLIRun([], environment: ["PUSHBOX_SAMPLES": ProjectPaths.samples, "XDG_CACHE_HOME": CLIRun.cacheHome])
         #expect(run.status == 0)
         let headers = run.lines.filter { $0.hasPrefix("── ") }
-        #expect(headers.count == ResourceLocator.samplePayloadFiles(in: CLIPaths.samples).count)
+        #expect(headers.count == ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples).count)
         #expect(run.out.contains("From the Simulator"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxFetch
 import PushboxText
@@ -103,7 +104,7 @@ struct ServeEndToEndTests {
     func commands() throws {
         let s = try Served()
         try s.start()
-        let samples = ["01-game-invite.json", "08-score-update-1.json", "09-score-update-2.json", "invalid/BadPriority.json"].map { CLIPaths.samples + "/" + $0 }
+        let samples = ["01-game-invite.json", "08-score-update-1.json", "09-score-update-2.json", "invalid/BadPriority.json"].map { ProjectPaths.samples + "/" + $0 }
         let send = CLIRun(["send", "--socket", s.socket] + samples)
         #expect(send.status == 1)  // one refusal
         #expect(send.lines.count == 4)
@@ -136,7 +137,7 @@ struct ServeEndToEndTests {
 
     @Test("send without a running pushbox says so and fails")
     func noServer() {
-        let run = CLIRun(["send", "--socket", "/tmp/pbe-none/s.sock", CLIPaths.samples + "/01-game-invite.json"])
+        let run = CLIRun(["send", "--socket", "/tmp/pbe-none/s.sock", ProjectPaths.samples + "/01-game-invite.json"])
         #expect(run.status == 1)
         #expect(run.err.contains("is `pushbox serve` running?"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 
 /// The real binary in a real terminal: tmux at 120×40, driven with send-keys, read with capture-pane.
@@ -86,7 +87,7 @@ struct TUIEndToEndTests {
         let s = try Session(arguments: ["--lang", "ko-KR"])
         #expect(s.waitFor("한국어 (ko-KR)"), "\(s.screen)")
         // The bundled samples arrive on a first run; now one more through the socket.
-        try send(s.socket, CLIPaths.samples + "/06-alarm.json")
+        try send(s.socket, ProjectPaths.samples + "/06-alarm.json")
         #expect(s.waitFor("일어날 시간이에요"), "\(s.screen)")
         var switches = 0
         while !s.screen.contains("English (en)") && switches < 12 {

@@ -1,4 +1,5 @@
 import PushboxText
+import PushboxTestSupport
 import Testing
 import PushboxCore
 @testable import PushboxCLI
@@ -7,8 +8,8 @@ import PushboxCore
 struct ValidateCommandTests {
     @Test("exit 0 only if every file passes")
     func exitStatus() {
-        #expect(CLIRun(["validate", CLIPaths.samples + "/01-game-invite.json"]).status == 0)
-        let mixed = CLIRun(["validate", CLIPaths.samples + "/01-game-invite.json", CLIPaths.samples + "/invalid/BadPriority.json"])
+        #expect(CLIRun(["validate", ProjectPaths.samples + "/01-game-invite.json"]).status == 0)
+        let mixed = CLIRun(["validate", ProjectPaths.samples + "/01-game-invite.json", ProjectPaths.samples + "/invalid/BadPriority.json"])
         #expect(mixed.status == 1)
         #expect(mixed.lines.count == 2)
         #expect(mixed.lines[1].hasSuffix("BadPriority.json: 400 BadPriority: apns-priority \"7\" is not 10, 5 or 1"))
@@ -18,7 +19,7 @@ struct ValidateCommandTests {
 
     @Test("--json prints one object per file per line with the contract's fields")
     func json() throws {
-        let run = CLIRun(["validate", "--json", CLIPaths.samples + "/02-feed-post.json", CLIPaths.samples + "/invalid/PayloadTooLarge.json"])
+        let run = CLIRun(["validate", "--json", ProjectPaths.samples + "/02-feed-post.json", ProjectPaths.samples + "/invalid/PayloadTooLarge.json"])
         #expect(run.lines.count == 2)
         let ok = try #require(try JSONParser.parse(Array(run.lines[0].utf8)).objectValue)
         #expect(Array(ok.keys.prefix(5)) == ["file", "ok", "status", "reason", "detail"])
@@ -44,7 +45,7 @@ struct ValidateCommandTests {
 
     @Test("--header overrides the sidecar .headers file")
     func sidecarOverride() {
-        let file = CLIPaths.samples + "/invalid/BadPriority.json"
+        let file = ProjectPaths.samples + "/invalid/BadPriority.json"
         #expect(CLIRun(["validate", file]).status == 1)
         #expect(CLIRun(["validate", "--header", "apns-priority:5", file]).status == 0)
     }
@@ -52,12 +53,12 @@ struct ValidateCommandTests {
     @Test("with --app, topics are checked against the app and FCM targeting is reported")
     func withApp() {
         let body = #"{"aps":{"alert":"hi"}}"#
-        let run = CLIRun(["validate", "--app", CLIPaths.app, "--header", "apns-topic:com.example.other", "-"], stdin: body)
+        let run = CLIRun(["validate", "--app", ProjectPaths.sampleApp, "--header", "apns-topic:com.example.other", "-"], stdin: body)
         #expect(run.out.contains("DeviceTokenNotForTopic"))
-        let fr = CLIRun(["validate", "--app", CLIPaths.app, CLIPaths.samples + "/04-fcm-news-fr.json"])
+        let fr = CLIRun(["validate", "--app", ProjectPaths.sampleApp, ProjectPaths.samples + "/04-fcm-news-fr.json"])
         #expect(fr.status == 0)
         #expect(fr.out.contains("not for this device"))
-        let frDevice = CLIRun(["validate", "--app", CLIPaths.app, "--lang", "fr-FR", CLIPaths.samples + "/04-fcm-news-fr.json"])
+        let frDevice = CLIRun(["validate", "--app", ProjectPaths.sampleApp, "--lang", "fr-FR", ProjectPaths.samples + "/04-fcm-news-fr.json"])
         #expect(!frDevice.out.contains("not for this device"))
     }
 

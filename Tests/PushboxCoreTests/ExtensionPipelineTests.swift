@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxText
 import PushboxFetch
@@ -13,16 +14,16 @@ struct ExtensionPipelineTests {
 
     static let png: [UInt8] = {
         // The bundled sample image: a real 320×200 PNG.
-        Array(FileManager.default.contents(atPath: TestPaths.samples + "/media/lighthouse.png") ?? Data())
+        Array(FileManager.default.contents(atPath: ProjectPaths.samples + "/media/lighthouse.png") ?? Data())
     }()
 
     func setup(_ recipe: ExtensionRecipe, key: String? = nil) -> Renderer.ExtensionSetup {
-        Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [TestPaths.samples]),
-                                appDirectory: TestPaths.samples + "/SampleApp", keyFile: key)
+        Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [ProjectPaths.samples]),
+                                appDirectory: ProjectPaths.samples + "/SampleApp", keyFile: key)
     }
 
     func render(_ text: String, recipe: ExtensionRecipe, key: String? = nil, languages: [String] = ["en"]) -> RenderedNotification {
-        let app = AppLocalizations(directory: TestPaths.samples + "/SampleApp")
+        let app = AppLocalizations(directory: ProjectPaths.samples + "/SampleApp")
         let renderer = Renderer(context: ValidationContext(), preferredLanguages: languages, localizer: Localizer(app: app),
                                 extensionSetup: setup(recipe, key: key))
         return renderer.render(raw(text))
@@ -119,10 +120,10 @@ struct ExtensionPipelineTests {
 
     @Test("the sample encrypted payload renders decrypted with the sample key")
     func sampleEncrypted() throws {
-        let key = TestPaths.samples + "/SampleApp/keys/sample.key"
+        let key = ProjectPaths.samples + "/SampleApp/keys/sample.key"
         chmod(key, 0o600)  // git keeps 0644; `make` sets 0600 as well
-        let profile = try AppProfile.load(directory: TestPaths.samples + "/SampleApp")
-        let text = try String(contentsOfFile: TestPaths.samples + "/11-encrypted.json", encoding: .utf8)
+        let profile = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
+        let text = try String(contentsOfFile: ProjectPaths.samples + "/11-encrypted.json", encoding: .utf8)
         let note = render(text, recipe: try #require(profile.recipe))
         #expect(note.delivered == .modified)
         #expect(note.title == "Mina")

@@ -1,11 +1,12 @@
 import PushboxText
 import Foundation
+import PushboxTestSupport
 import Testing
 @testable import PushboxCore
 
 @Suite("Bundled samples and the shared corpus")
 struct SampleTests {
-    static let invalidDir = TestPaths.samples + "/invalid"
+    static let invalidDir = ProjectPaths.samples + "/invalid"
 
     static var invalidFiles: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: invalidDir)) ?? [])
@@ -25,8 +26,8 @@ struct SampleTests {
         #expect(s.headers.fields.map(\.name) == ["apns-priority"])
         #expect(s.headers["apns-priority"] == "5")
         #expect(s.deviceToken == "abcd")
-        #expect(SidecarHeaders.beside(TestPaths.samples + "/invalid/BadPriority.json")?.headers["apns-priority"] == "7")
-        #expect(SidecarHeaders.beside(TestPaths.samples + "/01-game-invite.json") == nil)
+        #expect(SidecarHeaders.beside(ProjectPaths.samples + "/invalid/BadPriority.json")?.headers["apns-priority"] == "7")
+        #expect(SidecarHeaders.beside(ProjectPaths.samples + "/01-game-invite.json") == nil)
     }
 
     @Test("there is an invalid sample for every reason a file can produce")
@@ -45,10 +46,10 @@ struct SampleTests {
 
     @Test("every valid sample passes for the sample app")
     func validSamples() throws {
-        let app = try AppProfile.load(directory: TestPaths.samples + "/SampleApp")
+        let app = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
         let context = ValidationContext(bundleID: app.bundleID,
                                         deviceTopics: DeviceTopics.topics(preferredLanguages: ["en-US"], profileTopics: app.fcmTopics))
-        let files = ResourceLocator.samplePayloadFiles(in: TestPaths.samples)
+        let files = ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples)
         #expect(files.count >= 10)
         for file in files {
             let report = Validator.validate(try Self.load(file), context: context)
@@ -58,13 +59,13 @@ struct SampleTests {
 
     @Test("the index describes every sample, and names no missing file")
     func index() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: TestPaths.samples + "/index.json"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.samples + "/index.json"))
         let index = try #require(try JSONParser.parse(Array(data)).objectValue)
         let listed = Set(index.keys)
-        let files = Set(ResourceLocator.samplePayloadFiles(in: TestPaths.samples).map { ($0 as NSString).lastPathComponent })
+        let files = Set(ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples).map { ($0 as NSString).lastPathComponent })
         #expect(files.isSubset(of: listed))
         for name in listed {
-            #expect(FileManager.default.fileExists(atPath: TestPaths.samples + "/" + name), "\(name)")
+            #expect(FileManager.default.fileExists(atPath: ProjectPaths.samples + "/" + name), "\(name)")
             #expect(index[name]?.stringValue?.isEmpty == false)
         }
     }
@@ -74,7 +75,7 @@ struct SampleTests {
         let languages = ["en", "ko", "ja", "es", "fr", "de", "ar", "ru", "zh-Hans", "pt-BR"]
         var keySets: [Set<String>] = []
         for lang in languages {
-            let path = TestPaths.samples + "/SampleApp/Resources/\(lang).lproj/Localizable.strings"
+            let path = ProjectPaths.samples + "/SampleApp/Resources/\(lang).lproj/Localizable.strings"
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             // Foundation reads old-style plists: the oracle until pushbox has its own reader.
             let table = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String])
@@ -85,9 +86,9 @@ struct SampleTests {
     }
 
     @Test("every payload in the shared corpus is read without a crash",
-          .enabled(if: TestPaths.corpusExists, "../shared/corpus is absent: corpus payload check skipped"))
+          .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: corpus payload check skipped"))
     func corpusPayloads() throws {
-        let dir = TestPaths.corpus + "/payloads"
+        let dir = ProjectPaths.corpus + "/payloads"
         let enumerator = try #require(FileManager.default.enumerator(atPath: dir))
         var count = 0
         while let name = enumerator.nextObject() as? String {

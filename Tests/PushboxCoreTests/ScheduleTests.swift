@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxText
 @testable import PushboxCore
@@ -100,7 +101,7 @@ struct ScheduleTests {
         let missing = JSONObject([("body", "x"), ("attachments", .array([.object(JSONObject([("file", "media/none.png")]))]))])
         let text = JSONObject([("body", "x"), ("attachments", .array([.object(JSONObject([("file", "index.json")]))]))])
         let refused = set.add([request("good", nil, content: good), request("missing", nil, content: missing), request("text", nil, content: text)],
-                              now: Date(), baseDirectory: TestPaths.samples)
+                              now: Date(), baseDirectory: ProjectPaths.samples)
         #expect(set.pending.map(\.request.identifier) == ["good"])
         #expect(refused.map(\.identifier) == ["missing", "text"])
         #expect(refused[0].reason.hasPrefix("invalid attachment file URL"))

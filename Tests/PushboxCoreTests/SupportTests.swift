@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 @testable import PushboxCore
 
@@ -17,7 +18,7 @@ struct SupportTests {
 
     @Test("the sample app's profile loads, with its categories and recipe")
     func sampleProfile() throws {
-        let p = try AppProfile.load(directory: TestPaths.samples + "/SampleApp")
+        let p = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
         #expect(p.category("ALARM")?.actions.map(\.identifier) == ["STOP", "SNOOZE"])
         #expect(p.recipe?.steps.map(\.step.name) == ["decrypt", "localize-custom", "attach"])
         #expect(p.recipe?.steps.map(\.critical) == [true, true, false])

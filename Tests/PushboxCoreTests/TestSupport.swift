@@ -1,18 +1,6 @@
 import Foundation
 @testable import PushboxCore
 
-/// Paths the tests read: the project's samples, and the shared corpus beside the project.
-enum TestPaths {
-    static let projectRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static let samples = projectRoot + "/sample-payloads"
-    static let corpus = projectRoot + "/../shared/corpus"
-    static var corpusExists: Bool { FileManager.default.fileExists(atPath: corpus) }
-}
-
 /// A raw payload from text, with headers, from the command line unless said otherwise.
 func raw(_ text: String, headers: [(String, String)] = [], token: String? = nil, source: PayloadSource = .commandLine) -> RawPayload {
     RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: source, headers: PushHeaders(headers), deviceToken: token))

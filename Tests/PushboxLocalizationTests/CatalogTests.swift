@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 @testable import PushboxLocalization
 
@@ -120,9 +121,9 @@ struct CatalogTests {
     }
 
     @Test("every corpus catalog reads, versions 1.0 to 1.3",
-          .enabled(if: TestPaths.corpusExists, "../shared/corpus is absent: catalog corpus check skipped"))
+          .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: catalog corpus check skipped"))
     func corpusCatalogs() throws {
-        let files = TestPaths.corpusFiles(["xcstrings"])
+        let files = ProjectPaths.corpusFiles(["xcstrings"])
         #expect(files.count >= 70)
         var versions = Set<String>()
         for path in files {

@@ -1,9 +1,10 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 @testable import PushboxLocalization
 
 /// pushbox's readers against Foundation's PropertyListSerialization, the oracle (tests only).
-@Suite("Corpus conformance", .enabled(if: TestPaths.corpusExists, "../shared/corpus is absent: conformance tests skipped"))
+@Suite("Corpus conformance", .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: conformance tests skipped"))
 struct ConformanceTests {
     static func equal(_ ours: PlistValue, _ theirs: Any) -> Bool {
         switch ours {
@@ -24,7 +25,7 @@ struct ConformanceTests {
 
     @Test("every .strings and .stringsdict file reads to what PropertyListSerialization gives")
     func corpusFiles() throws {
-        let files = TestPaths.corpusFiles(["strings", "stringsdict"])
+        let files = ProjectPaths.corpusFiles(["strings", "stringsdict"])
         #expect(files.count > 700)
         var mismatches: [String] = []
         for path in files {
