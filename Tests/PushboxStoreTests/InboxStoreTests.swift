@@ -67,11 +67,7 @@ struct InboxStoreTests {
         _ = try InboxStore(path: path)
         // Simulate a future schema version.
         let dbPath = path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3; c=sqlite3.connect('\(dbPath)'); c.execute('PRAGMA user_version=99'); c.commit()"]
-        try process.run()
-        process.waitUntilExit()
+        try SQLiteConnection(path: dbPath).execute("PRAGMA user_version = 99")
         #expect { try InboxStore(path: dbPath) } throws: { "\($0)".contains("newer pushbox") }
     }
 
