@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
-        .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText"]),
+        .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
         .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
         .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport"]),

@@ -131,7 +131,8 @@ struct ServeEndToEndTests {
         #expect(files.count == 6)  // 3 accepted, twice (sent and replayed)
         let check = CLIRun(["validate"] + files.map { exportDir + "/" + $0 })
         #expect(check.status == 0, "\(check.out)")
-        let first = try #require(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: exportDir + "/" + files.sorted()[0]))))).objectValue
+        let firstFile = try #require(files.sorted().first)
+        let first = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: exportDir + "/" + firstFile)))).objectValue
         #expect(first?["Simulator Target Bundle"] == "dev.pushbox.sample")
     }
 

@@ -27,22 +27,7 @@ struct TUIEndToEndTests {
 
         @discardableResult
         func tmux(_ args: [String], capture: Bool = true) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            p.arguments = args
-            p.standardError = FileHandle.nullDevice
-            guard capture else {
-                p.standardOutput = FileHandle.nullDevice
-                try p.run()
-                p.waitUntilExit()
-                return ""
-            }
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try Subprocess.run("/usr/bin/tmux", args, captureOutput: capture)
         }
 
         var screen: String { (try? tmux(["capture-pane", "-t", name, "-p"])) ?? "" }

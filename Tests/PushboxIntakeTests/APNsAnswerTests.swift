@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 import PushboxCore
 @testable import PushboxIntake
@@ -73,15 +74,7 @@ struct APNsAnswerTests {
     func curl() throws {
         let f = try IntakeFixture()
         func run(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            p.arguments = ["-s", "-i", "--unix-socket", f.socket] + args
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try Subprocess.run("/usr/bin/curl", ["-s", "-i", "--unix-socket", f.socket] + args)
         }
         let ok = try run(["-H", "apns-push-type: alert", "-d", Self.ok, "http://localhost/3/device/abcd"])
         #expect(ok.hasPrefix("HTTP/1.1 200"))
