@@ -60,7 +60,10 @@ let package = Package(
         .target(name: "PushboxTerminal", dependencies: ["CNcursesw", "PushboxUI"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
         .target(name: "PushboxLoopback"),
-        .target(name: "PushboxTestSupport"),
+        // posix_spawn with every descriptor above 2 closed in the child (hidden from Swift's Glibc).
+        .target(name: "CSpawn"),
+        // Paths and a subprocess runner for the test targets.
+        .target(name: "PushboxTestSupport", dependencies: ["CSpawn"]),
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.

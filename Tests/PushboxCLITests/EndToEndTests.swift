@@ -1,4 +1,5 @@
 import Foundation
+import PushboxTestSupport
 import Testing
 
 /// Drives the built `pushbox` binary as a user would, from a folder outside the project.
@@ -17,25 +18,14 @@ struct EndToEndTests {
     }
 
     func run(_ args: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "the pushbox binary was not built beside the tests"))
-        process.arguments = args
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let binary = try #require(Self.binary, "the pushbox binary was not built beside the tests")
         var env = ProcessInfo.processInfo.environment
         env["PUSHBOX_SAMPLES"] = nil
         env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-e2e-cache").path
-        process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let r = try Subprocess.run(binary, args, stdin: stdin ?? "", environment: env,
+                                   directory: FileManager.default.temporaryDirectory.path, timeout: 60)
+        #expect(!r.timedOut, "pushbox \(args) did not finish within 60 s")
+        return (r.status, r.out, r.err)
     }
 
     @Test("started from another folder, pushbox finds and renders the bundled samples")

@@ -11,23 +11,18 @@ struct ServeEndToEndTests {
         let dir = "/tmp/pbe-\(UUID().uuidString.prefix(8))"
         var socket: String { dir + "/s.sock" }
         var db: String { dir + "/inbox.sqlite" }
-        var process: Process?
+        var process: Subprocess.Child?
 
         init() throws {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
 
         func start() throws {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try #require(EndToEndTests.binary))
-            p.arguments = ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension"]
             var env = ProcessInfo.processInfo.environment
             env["XDG_CACHE_HOME"] = dir + "/cache"
-            p.environment = env
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            process = p
+            process = try Subprocess.Child(try #require(EndToEndTests.binary),
+                                           ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension"],
+                                           environment: env)
             // Ready when the socket answers.
             for _ in 0..<200 {
                 if let c = UnixHTTPClient(socketPath: socket), case .success = c.request("GET", url: "http://localhost/ready", headers: [], body: [], timeoutMs: 500) { return }
@@ -37,16 +32,12 @@ struct ServeEndToEndTests {
         }
 
         func kill9() {
-            guard let p = process else { return }
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+            process?.kill()
             process = nil
         }
 
         func stop() {
-            guard let p = process else { return }
-            p.terminate()  // SIGTERM: a clean stop
-            p.waitUntilExit()
+            process?.terminate()  // SIGTERM: a clean stop (SIGKILL after 10 s)
             process = nil
         }
 

@@ -19,7 +19,7 @@ struct TUIEndToEndTests {
             let command = ["env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "TERM=xterm-256color", binary,
                            "--socket", socket, "--db", dir + "/inbox.sqlite"] + arguments
             // The first tmux command may start the tmux server, which would keep an output pipe
-            // open for ever: this one gets no pipe.
+            // open for ever: this one gets no pipe (and Subprocess lets it inherit nothing else).
             try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + [command.joined(separator: " ")], capture: false)
             try tmux(["set-option", "-t", name, "set-titles", "on"], capture: false)
             try tmux(["rename-window", "-t", name, "pushbox-test-title"], capture: false)
@@ -27,7 +27,7 @@ struct TUIEndToEndTests {
 
         @discardableResult
         func tmux(_ args: [String], capture: Bool = true) throws -> String {
-            try Subprocess.run("/usr/bin/tmux", args, captureOutput: capture)
+            try Subprocess.run("/usr/bin/tmux", args, captureOutput: capture, timeout: 20).out
         }
 
         var screen: String { (try? tmux(["capture-pane", "-t", name, "-p"])) ?? "" }

@@ -74,7 +74,7 @@ struct APNsAnswerTests {
     func curl() throws {
         let f = try IntakeFixture()
         func run(_ args: [String]) throws -> String {
-            try Subprocess.run("/usr/bin/curl", ["-s", "-i", "--unix-socket", f.socket] + args)
+            try Subprocess.run("/usr/bin/curl", ["-s", "-i", "--unix-socket", f.socket] + args, timeout: 20).out
         }
         let ok = try run(["-H", "apns-push-type: alert", "-d", Self.ok, "http://localhost/3/device/abcd"])
         #expect(ok.hasPrefix("HTTP/1.1 200"))
