@@ -1,45 +1,26 @@
 import Foundation
 import PushboxCore
+import PushboxFetch
 import PushboxText
 
-/// `pushbox schedule --dry-run`: the pending set a schedule file would give, as iOS keeps it.
+/// `pushbox schedule`: local notification requests into the running pushbox (through its
+/// socket), or `--dry-run`: the pending set a schedule file would give, as iOS keeps it.
 enum ScheduleCommand {
     static let spec = CommandSpec(
         name: "schedule",
-        summary: "Local notifications: print the pending set a schedule file gives (64 at most, soonest first, refusals with iOS's reasons). Exit 1 when a request is refused.",
+        summary: "Local notifications: add a schedule file's requests to the running pushbox (through its socket), or with --dry-run print the pending set it gives (64 at most, soonest first). Exit 1 when a request is refused.",
         operands: "FILE",
-        options: [
-            OptionSpec("--dry-run", help: "Print the pending set instead of scheduling into a running pushbox (required for now)."),
-            OptionSpec("--json", help: "One object per pending request per line, soonest first: identifier, content, nextFire."),
-            OptionSpec("--clock", value: "DATE", help: "Start the clock here, e.g. 2026-12-07T06:09:50 (local to --tz). Default: now."),
-            OptionSpec("--tz", value: "ZONE", help: "The time zone, e.g. Europe/Berlin. Default: the system's."),
-        ],
+        options: [IntakeOptions.socket,
+                  OptionSpec("--dry-run", help: "Print the pending set instead of scheduling into a running pushbox."),
+                  OptionSpec("--json", help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
+                  OptionSpec("--clock", value: "DATE", help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
+                  OptionSpec("--tz", value: "ZONE", help: "With --dry-run: the time zone, e.g. Europe/Berlin. Default: the system's.")],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         guard args.operands.count == 1, let file = args.operands.first else {
             io.err("pushbox schedule: give one schedule file; see pushbox schedule --help")
             return 2
-        }
-        guard args.flag("--dry-run") else {
-            io.err("pushbox schedule: scheduling into a running pushbox is not available yet; use --dry-run to see the pending set")
-            return 2
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        if let tz = args.value("--tz") {
-            guard let zone = TimeZone(identifier: tz) else {
-                io.err("pushbox schedule: --tz \(tz): unknown time zone (e.g. Europe/Berlin, Asia/Seoul, UTC)")
-                return 2
-            }
-            calendar.timeZone = zone
-        }
-        var now = Date()
-        if let clock = args.value("--clock") {
-            guard let date = parseClock(clock, zone: calendar.timeZone) else {
-                io.err("pushbox schedule: --clock \(clock): expected a date and time like 2026-12-07T06:09:50")
-                return 2
-            }
-            now = date
         }
         guard let data = file == "-" ? Data(io.readStdin()) : FileManager.default.contents(atPath: file) else {
             io.err("pushbox schedule: \(file): cannot be read")
@@ -50,17 +31,52 @@ enum ScheduleCommand {
             io.err("pushbox schedule: \(file): \(error)")
             return 1
         }
+        // Attachment paths are relative to the schedule file, wherever pushbox runs.
+        let base = file == "-" ? FileManager.default.currentDirectoryPath
+            : URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
+        return args.flag("--dry-run") ? dryRun(requests, base: base, args, &io) : live(Array(data), base: base, args, &io)
+    }
+
+    /// Posts the file to the running instance and prints its answer.
+    static func live(_ body: [UInt8], base: String, _ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        for flag in ["--json", "--clock", "--tz"] where args.flag(flag) || args.value(flag) != nil {
+            io.err("pushbox schedule: \(flag) goes with --dry-run; the running pushbox has its own clock (set with its --clock, --speed, --tz)")
+            return 2
+        }
+        let answer: JSONObject
+        switch LocalClient.call("POST", "/pushbox/schedule", body: body, headers: [("x-pushbox-base-dir", base)], args, io) {
+        case .failure(let failure):
+            io.err("pushbox schedule: \(failure)")
+            return 1
+        case .success(let o): answer = o
+        }
+        let scheduled = answer["scheduled"]?.arrayValue?.count ?? 0
+        for d in answer["dropped"]?.arrayValue ?? [] { io.err("pushbox schedule: dropped \(LocalClient.refusal(d))") }
+        let refused = answer["refused"]?.arrayValue ?? []
+        for r in refused { io.err("pushbox schedule: not scheduled: \(LocalClient.refusal(r))") }
+        io.out("scheduled \(scheduled); \(answer["pending"]?.intValue ?? 0)/\(answer["limit"]?.intValue ?? PendingSet.limit) pending")
+        return refused.isEmpty ? 0 : 1
+    }
+
+    static func dryRun(_ requests: [LocalRequest], base: String, _ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        let zone: TimeZone
+        let start: Date?
+        do {
+            zone = try ClockOptions.timeZone(args)
+            start = try ClockOptions.start(args, zone: zone)
+        } catch {
+            io.err("pushbox schedule: \(error)")
+            return 2
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
         var set = PendingSet(calendar: calendar)
-        let refused = set.add(requests, now: now, baseDirectory: file == "-" ? nil : (file as NSString).deletingLastPathComponent)
-        let iso = ISO8601DateFormatter()
-        iso.timeZone = calendar.timeZone
+        let refused = set.add(requests, now: start ?? Date(), baseDirectory: base)
         for p in set.pending {
             if args.flag("--json") {
-                io.out(JSONWriter.compact(.object(JSONObject([
-                    ("identifier", .string(p.request.identifier)), ("content", .object(p.request.content)), ("nextFire", .string(iso.string(from: p.nextFire))),
-                ]))))
+                io.out(JSONWriter.compact(p.json(timeZone: zone)))
             } else {
-                io.out("\(iso.string(from: p.nextFire))  \(TerminalText.sanitize(p.request.identifier))\(p.request.trigger?.repeats == true ? "  (repeats)" : "")")
+                io.out("\(LocalClockText.format(p.nextFire, timeZone: zone))  \(TerminalText.sanitize(p.request.identifier))\(p.request.trigger?.repeats == true ? "  (repeats)" : "")")
             }
         }
         for d in set.dropped { io.err("pushbox schedule: dropped \(TerminalText.sanitize(d.description))") }
@@ -68,16 +84,101 @@ enum ScheduleCommand {
         if !args.flag("--json") { io.err("pushbox schedule: \(set.pending.count)/\(PendingSet.limit) pending") }
         return refused.isEmpty ? 0 : 1
     }
+}
 
-    /// `2026-12-07T06:09:50`, in the given zone.
-    static func parseClock(_ text: String, zone: TimeZone) -> Date? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss"] {
-            f.dateFormat = format
-            if let d = f.date(from: text) { return d }
+/// `pushbox pending`: the running pushbox's pending local notifications.
+enum PendingCommand {
+    static let spec = CommandSpec(
+        name: "pending",
+        summary: "List the running pushbox's pending local notifications, soonest first, with the device clock and what was dropped.",
+        options: [IntakeOptions.socket,
+                  OptionSpec("--json", help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger.")],
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        switch LocalClient.call("GET", "/pushbox/pending", body: [], headers: [], args, io) {
+        case .failure(let failure):
+            io.err("pushbox pending: \(failure)")
+            return 1
+        case .success(let answer):
+            let pending = answer["pending"]?.arrayValue ?? []
+            for p in pending {
+                guard let o = p.objectValue else { continue }
+                if args.flag("--json") {
+                    io.out(JSONWriter.compact(p))
+                } else {
+                    let trigger = o["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
+                    io.out("\(o["nextFire"]?.stringValue ?? "?")  \(TerminalText.sanitize(o["identifier"]?.stringValue ?? "?"))  \(trigger?.summary ?? "now")")
+                }
+            }
+            for d in answer["dropped"]?.arrayValue ?? [] { io.err("pushbox pending: dropped \(LocalClient.refusal(d))") }
+            for r in answer["refused"]?.arrayValue ?? [] { io.err("pushbox pending: not scheduled \(LocalClient.refusal(r))") }
+            if !args.flag("--json") {
+                io.err("pushbox pending: \(pending.count)/\(PendingSet.limit) pending; device clock \(answer["now"]?.stringValue ?? "?") (\(answer["timeZone"]?.stringValue ?? "?")); \(answer["delivered"]?.intValue ?? 0) delivered")
+            }
+            return 0
         }
-        return ISO8601DateFormatter().date(from: text)
+    }
+}
+
+/// `pushbox cancel`: removes pending requests by identifier or prefix.
+enum CancelCommand {
+    static let spec = CommandSpec(
+        name: "cancel",
+        summary: "Cancel pending local notifications in the running pushbox by identifier, or by prefix with a final * (alarm-2-*). Exit 1 when nothing matched.",
+        operands: "ID|PREFIX*",
+        options: [IntakeOptions.socket],
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        guard args.operands.count == 1, let pattern = args.operands.first, !pattern.isEmpty else {
+            io.err("pushbox cancel: give one identifier or prefix*; see pushbox cancel --help")
+            return 2
+        }
+        let path = "/pushbox/pending/" + (pattern.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? pattern)
+        switch LocalClient.call("DELETE", path, body: [], headers: [], args, io) {
+        case .failure(let failure):
+            io.err("pushbox cancel: \(failure)")
+            return 1
+        case .success(let answer):
+            let gone = answer["cancelled"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            guard !gone.isEmpty else {
+                io.err("pushbox cancel: nothing pending matches \(TerminalText.sanitize(pattern))")
+                return 1
+            }
+            io.out("cancelled \(gone.count): \(gone.map { TerminalText.sanitize($0) }.joined(separator: ", "))")
+            return 0
+        }
+    }
+}
+
+/// Calls pushbox's own `/pushbox/…` paths on the running instance's socket.
+enum LocalClient {
+    static func call(_ method: String, _ path: String, body: [UInt8], headers: [(String, String)],
+                     _ args: ParsedArguments, _ io: CommandIO) -> Result<JSONObject, Failure> {
+        let socket = IntakeOptions.socketPath(args, io)
+        guard let client = UnixHTTPClient(socketPath: socket) else { return .failure(Failure("libcurl could not start")) }
+        switch client.request(method, url: "http://localhost" + path, headers: headers, body: body) {
+        case .failure(let e):
+            return .failure(Failure("cannot reach pushbox on \(socket) (\(e)); is pushbox (the TUI) or `pushbox serve` running?"))
+        case .success(let answer):
+            let object = (try? JSONParser.parse(answer.body))?.objectValue
+            guard answer.status == 200, let object else {
+                let reason = object?["reason"]?.stringValue ?? "HTTP \(answer.status)"
+                let detail = object?["detail"]?.stringValue.map { ": " + $0 } ?? ""
+                return .failure(Failure("\(answer.status) \(reason)\(TerminalText.sanitize(detail))"))
+            }
+            return .success(object)
+        }
+    }
+
+    static func refusal(_ value: JSONValue) -> String {
+        let o = value.objectValue
+        return TerminalText.sanitize("\(o?["identifier"]?.stringValue ?? "?"): \(o?["reason"]?.stringValue ?? "?")")
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
     }
 }

@@ -54,8 +54,9 @@ enum ServeCommand {
                   OptionSpec("--listen-any", help: "Allow --listen on a non-loopback address."),
                   OptionSpec("--idle-timeout", value: "SECONDS", help: "Close connections idle this long (APNs' IdleTimeout). Default 30."),
                   OptionSpec("--poll", help: "Poll watched folders instead of using inotify."),
-                  OptionSpec("--quiet", help: "Do not log each payload taken in.")]
-            + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
+                  OptionSpec("--quiet", help: "Do not log each payload taken in."),
+                  LocalStartup.scheduleOption]
+            + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -68,7 +69,9 @@ enum ServeCommand {
         signal(SIGPIPE, SIG_IGN)
         let server: IntakeServer
         let store: InboxStore
+        let scheduler: LocalScheduler
         do {
+            let clock = try ClockOptions.clock(args)
             store = try IntakeOptions.openStore(args, io)
             let (processor, context) = try IntakeOptions.processor(args, store: store, io: io)
             let service = IntakeService(store: store, context: context, processor: processor)
@@ -89,6 +92,10 @@ enum ServeCommand {
                 options.idleTimeout = seconds
             }
             do { server = try IntakeServer(service: service, options: options) } catch { throw UsageError(message: "\(error)") }
+            scheduler = LocalScheduler(service: service, clock: clock)
+            server.endpoint.scheduler = scheduler
+            if let refusal = LocalStartup.load(args, into: scheduler) { io.err("pushbox serve: \(refusal)") }
+            scheduler.start()
         } catch {
             io.err("pushbox serve: \(error)")
             return 1
@@ -98,6 +105,7 @@ enum ServeCommand {
         io.err("pushbox serve: \(listening); inbox \(store.path)\(server.options.watch.isEmpty ? "" : "; watching \(server.options.watch.joined(separator: ", "))\(server.isPolling ? " (polling)" : "")")")
         var received: Int32 = 0
         sigwait(&signals, &received)
+        scheduler.stop()
         server.stop()
         server.service.processor?.drain()
         io.err("pushbox serve: stopped")

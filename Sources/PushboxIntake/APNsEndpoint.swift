@@ -7,6 +7,8 @@ import PushboxText
 /// `GET /inbox` for scripts. Only `apns-*` headers reach the payload's envelope.
 public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     public let service: IntakeService
+    /// Local notifications of the running instance (`/pushbox/…` paths), when it keeps them.
+    public var scheduler: LocalScheduler?
     static let devicePrefix = "/3/device/"
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
@@ -25,6 +27,11 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
         if path == "/inbox" {
             return (method == "GET" ? nil : Self.reasonResponse(.methodNotAllowed), 0)
         }
+        if path.hasPrefix(ScheduleEndpoint.prefix) {
+            guard ScheduleEndpoint.isKnown(path) else { return (Self.reasonResponse(.badPath), 0) }
+            guard ScheduleEndpoint.allowed(method: method, path: path) else { return (Self.reasonResponse(.methodNotAllowed), 0) }
+            return (nil, ScheduleEndpoint.maxBody)
+        }
         guard path.hasPrefix(Self.devicePrefix) else { return (Self.reasonResponse(.badPath), 0) }
         guard method == "POST" else { return (Self.reasonResponse(.methodNotAllowed), 0) }
         if path.count == Self.devicePrefix.count { return (Self.reasonResponse(.missingDeviceToken), 0) }
@@ -42,6 +49,9 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
             let dates = InboxListing.dateFormatter()
             let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.stored(id: n.id), dates: dates) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
+        }
+        if request.path.hasPrefix(ScheduleEndpoint.prefix) {
+            return ScheduleEndpoint.handle(request, scheduler: scheduler)
         }
         let token = String(request.path.dropFirst(Self.devicePrefix.count)).removingPercentEncoding ?? ""
         var headers = PushHeaders()

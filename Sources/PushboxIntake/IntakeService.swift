@@ -124,4 +124,23 @@ public final class IntakeService: @unchecked Sendable {
         onReceive?(raw, result)
         return result
     }
+
+    /// Takes in a local request that fired at `firedAt` on the device's clock: stored (source
+    /// `local`, received now in real time) without APNs validation, which local notifications
+    /// never meet, and rendered like any other.
+    public func receiveLocal(_ request: LocalRequest, firedAt: Date, timeZone: TimeZone) -> IntakeResult {
+        let payload = LocalDelivery.payload(request, firedAt: firedAt, timeZone: timeZone)
+        let raw = RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: Envelope(source: .local, fileName: "local:\(request.identifier)"))
+        let apnsID = UUID().uuidString.lowercased()
+        let id: Int64
+        do {
+            id = try store.insert(raw, apnsID: apnsID, verdict: InboxStore.Verdict(status: 200, reason: nil, detail: nil, collapseID: nil, topic: context.bundleID))
+        } catch {
+            return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
+        }
+        processor?.enqueue(id: id, raw: raw)
+        let result = IntakeResult(id: id, apnsID: apnsID, status: 200, reason: nil, detail: nil)
+        onReceive?(raw, result)
+        return result
+    }
 }

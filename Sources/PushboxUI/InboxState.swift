@@ -21,6 +21,12 @@ public struct InboxItem: Sendable, Equatable {
     public let threadKey: Int
     /// The app it was sent to (its `apns-topic` without a push-type suffix), when known.
     public var app: String?
+    /// A banner, a background event (no alert: nothing shown), or a fired local notification.
+    public var kind: Kind = .push
+
+    public enum Kind: Sendable, Equatable {
+        case push, background, local
+    }
 
     public init(id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
                 threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "",
@@ -87,6 +93,8 @@ public enum Overlay: Sendable, Equatable {
     case search(text: String)
     case matrix
     case actionResult(String)
+    /// The pending local notifications, the clock, and what was dropped.
+    case scheduled
 }
 
 /// Which notifications the list shows.
@@ -152,6 +160,10 @@ public struct InboxState: Sendable {
     public var status: String?
     /// Index of the action button pressed last on the selected card.
     public var pressedAction: Int?
+    /// What the app received for each tap or action, by notification (shown in the trace).
+    public var responses: [Int64: [TraceEntry]] = [:]
+    /// The running instance's local notifications and device clock (nil: none kept).
+    public var scheduled: ScheduledInfo?
     public var width = 80
     public var height = 24
     /// The clock and zone the view shows times in (fixed in tests).
@@ -169,4 +181,39 @@ public struct InboxState: Sendable {
 
     /// The key under which renderings for the current language list are kept.
     public var languageKey: String { languages.joined(separator: ",") }
+}
+
+/// What the Scheduled view shows, as the runtime last reported it.
+public struct ScheduledInfo: Sendable, Equatable {
+    /// One pending request: next fire time (as the device clock shows it), identifier, trigger.
+    public struct Pending: Sendable, Equatable {
+        public var fire: String
+        public var identifier: String
+        public var trigger: String
+
+        public init(fire: String, identifier: String, trigger: String) {
+            self.fire = fire
+            self.identifier = identifier
+            self.trigger = trigger
+        }
+    }
+
+    /// "Mon 2026-12-07 06:09:52 ×60".
+    public var clock: String
+    /// Whether the clock differs from the wall clock (then the header shows it).
+    public var simulated: Bool
+    public var pending: [Pending]
+    public var limit: Int
+    /// "identifier: reason" for requests dropped over the limit or refused.
+    public var dropped: [String]
+    public var delivered: Int
+
+    public init(clock: String, simulated: Bool, pending: [Pending], limit: Int, dropped: [String], delivered: Int) {
+        self.clock = clock
+        self.simulated = simulated
+        self.pending = pending
+        self.limit = limit
+        self.dropped = dropped
+        self.delivered = delivered
+    }
 }

@@ -44,6 +44,14 @@ extension InboxView {
             }
             return
         }
+        if item.kind == .background {
+            var row = backgroundCard(&s, r, x: x, y: y, width: width, height: height)
+            for w in r.warnings where row < y + height {
+                s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
+                row += 1
+            }
+            return
+        }
         let boxWidth = cardBoxWidth(state, available: width)
         let text = boxWidth - 4
         var lines: [(String, Role)] = []
@@ -129,7 +137,7 @@ extension InboxView {
     static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
         guard let r = state.renders[item.id] else { s.put("rendering…", x: x, y: y, role: .muted); return }
         var row = y
-        for t in r.trace where row < y + height {
+        for t in r.trace + responseLines(state, item) where row < y + height {
             let head = t.step.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", t.ms) + t.outcome.padding(toLength: 12, withPad: " ", startingAt: 0)
             s.put(head, x: x, y: row, role: t.outcome.contains("fail") || t.outcome == "rejected" || t.outcome == "expired" ? .error : .normal, maxWidth: width)
             row += 1

@@ -6,7 +6,7 @@ extension InboxView {
     static func overlay(_ s: inout Screen, _ state: InboxState) {
         switch state.overlay {
         case .help?:
-            let lines = Keymap.helpLines(Keymap.inbox) + ["", "markers: × rejected · ! warnings · @ attachment · * encrypted"]
+            let lines = Keymap.helpLines(Keymap.inbox) + ["", "markers: × rejected · ! warnings · @ attachment · * encrypted · ⌁ background event · L local notification"]
             box(&s, title: "Keys", lines: lines.map { ($0, .overlay) })
         case .languagePicker(let selection)?:
             let lines = state.languageChoices.enumerated().map { i, tag in
@@ -17,6 +17,8 @@ extension InboxView {
             box(&s, title: "Every language", lines: matrixLines(state))
         case .actionResult(let text)?:
             box(&s, title: "Action", lines: text.split(separator: "\n").map { (DisplayText.clean(String($0)), .overlay) })
+        case .scheduled?:
+            box(&s, title: "Scheduled", lines: scheduledLines(state, height: s.height - 4))
         case .search?, nil:
             break
         }

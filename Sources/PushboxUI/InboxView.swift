@@ -41,6 +41,9 @@ public enum InboxView {
         // What narrows the list matters more than where the socket is: it comes first.
         if state.filter != .all { parts.append("filter: \(state.filter.label)") }
         if !state.search.isEmpty { parts.append("search: \(DisplayText.clean(state.search))") }
+        if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
+            parts.append("clock \(sched.clock) · \(sched.pending.count)/\(sched.limit) scheduled")
+        }
         parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
         if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
         s.put(" " + parts.joined(separator: " · "), x: 0, y: 0, role: .header)
@@ -104,9 +107,9 @@ public enum InboxView {
         return rows.contains { if case .thread(let id, _, _) = $0 { return id == t } else { return false } }
     }
 
-    /// × rejected, ! warnings, @ attachment, * encrypted.
+    /// × rejected, ! warnings, @ attachment, * encrypted, ⌁ background event, L local.
     static func markers(_ item: InboxItem, _ r: RenderedNotification?) -> String {
-        var m = ""
+        var m = item.kind == .background ? "⌁" : item.kind == .local ? "L" : ""
         if item.isRejected || r?.delivered == .rejected { m += "×" }
         if !(r?.warnings.isEmpty ?? true) { m += "!" }
         if !(r?.attachments.isEmpty ?? true) { m += "@" }
@@ -119,6 +122,7 @@ public enum InboxView {
         guard let r else { return "…" }
         if r.delivered == .rejected { return "not for this device: \(r.reason ?? "")" }
         let parts = [r.title, r.body].compactMap { $0 }.filter { !$0.isEmpty }.map(DisplayText.line)
+        if item.kind == .background { return "background event: " + (parts.first ?? "no banner") }
         return parts.isEmpty ? "(no alert: background or badge/sound only)" : parts.joined(separator: " — ")
     }
 }

@@ -31,7 +31,8 @@ public enum Action: String, Sendable, CaseIterable {
     case open, nextTab, previousTab, toggleThread
     case pickLanguage, nextLanguage, previousLanguage, localeMatrix, lockScreenPreview
     case cycleTheme, search, cycleFilter, replay, delete, export, help, quit, close
-    case pressAction
+    case pressAction, tap
+    case scheduledView, fastForward, jumpClock
 }
 
 /// One binding: the keys, the action, and what help says about it.
@@ -62,6 +63,10 @@ public enum Keymap {
         KeyBinding(keys: [.char("m")], action: .localeMatrix, description: "this notification in every language", inFooter: true),
         KeyBinding(keys: [.char("p")], action: .lockScreenPreview, description: "lock-screen truncation on or off", inFooter: false),
         KeyBinding(keys: [.char("a")], action: .pressAction, description: "press the next action button (shows what the app receives)", inFooter: false),
+        KeyBinding(keys: [.char("o")], action: .tap, description: "tap the notification (shows what the app receives: the default action, userInfo, deep link)", inFooter: false),
+        KeyBinding(keys: [.char("s")], action: .scheduledView, description: "scheduled: pending local notifications, n/64, what was dropped", inFooter: false),
+        KeyBinding(keys: [.char("+")], action: .fastForward, description: "fast-forward the device clock one minute", inFooter: false),
+        KeyBinding(keys: [.char(">")], action: .jumpClock, description: "jump the device clock to the next pending local notification", inFooter: false),
         KeyBinding(keys: [.char("t")], action: .cycleTheme, description: "next theme", inFooter: false),
         KeyBinding(keys: [.char("/")], action: .search, description: "search title, body, app and keys", inFooter: true),
         KeyBinding(keys: [.char("f")], action: .cycleFilter, description: "filter: all, rejected, with warnings, each app (when several)", inFooter: false),
@@ -107,6 +112,7 @@ public enum Keymap {
         case .quit: return "quit"
         case .open: return "choose"
         case .close: return "close"
+        case .scheduledView: return "scheduled"
         default: return a.rawValue
         }
     }

@@ -19,6 +19,8 @@ public enum Message: Sendable {
     case older([InboxItem])
     case rendered([Int64: RenderedNotification], languageKey: String)
     case matrixReady([(language: String, note: RenderedNotification)])
+    /// The pending local notifications and the clock changed.
+    case scheduled(ScheduledInfo)
     case status(String)
     case click(x: Int, y: Int)
     case wheel(up: Bool)
@@ -38,6 +40,10 @@ public enum Command: Sendable, Equatable {
     case export(id: Int64)
     /// Remember the language list in the config.
     case saveLanguages([String])
+    /// Move the device clock forward (delivering what falls due).
+    case advanceClock(seconds: Double)
+    /// Jump the device clock to the next pending local notification.
+    case jumpClock
     case quit
 }
 
@@ -79,6 +85,8 @@ extension InboxState {
             if key == languageKey { renders.merge(map) { _, new in new } }
         case .matrixReady(let list):
             matrix = list
+        case .scheduled(let info):
+            scheduled = info
         case .status(let text):
             status = text
         case .click(_, let y):
@@ -109,6 +117,7 @@ extension InboxState {
             listTop = 0
             return []
         }
+        if overlay == .scheduled, let clockCommand = clockKey(key) { return clockCommand }
         if let overlay {
             switch Keymap.action(for: key, in: Keymap.overlay) {
             case .close?: self.overlay = nil
@@ -172,6 +181,14 @@ extension InboxState {
             status = lockScreen ? "lock-screen preview: title 1 line, body 4 lines at 40 columns" : "full card"
         case .pressAction:
             return pressAction()
+        case .tap:
+            return tap()
+        case .scheduledView:
+            guard scheduled != nil else { status = "this pushbox keeps no local notifications"; return [] }
+            overlay = .scheduled
+        case .fastForward, .jumpClock:
+            if scheduled == nil { status = "this pushbox keeps no local notifications" }
+            return clockKey(key) ?? []
         case .cycleTheme:
             themeIndex = (themeIndex + 1) % max(1, themes.count)
             status = "theme: \(theme)"
@@ -219,42 +236,6 @@ extension InboxState {
         renders = [:]
         status = "language: \(LanguageNames.describe(language))"
         return [.saveLanguages(languages)]
-    }
-
-    /// Shows what the app receives when the next action button of the card is chosen.
-    mutating func pressAction() -> [Command] {
-        guard let item = selectedItem, let r = renders[item.id], !r.actions.isEmpty else {
-            status = "this notification has no action buttons"
-            return []
-        }
-        let index = ((pressedAction ?? -1) + 1) % r.actions.count
-        pressedAction = index
-        let action = r.actions[index]
-        var userInfo = "{}"
-        if let payload = try? JSONParser.parse(Array(item.rawText.utf8)).objectValue {
-            var custom = payload
-            custom["aps"] = nil
-            userInfo = JSONWriter.compact(.object(custom))
-        }
-        let link = userInfo.range(of: "://").map { _ in
-            (try? JSONParser.parse(Array(userInfo.utf8)).objectValue).flatMap { Self.firstDeepLink(in: .object($0)) } ?? ""
-        } ?? ""
-        overlay = .actionResult("""
-            \(action.title) → the app receives
-            actionIdentifier: \(action.identifier)\(action.options.isEmpty ? "" : " (\(action.options.joined(separator: ", ")))")
-            \(action.options.contains("foreground") ? "the app opens" : "the app handles it in the background")
-            userInfo: \(userInfo)\(link.isEmpty ? "" : "\ndeep link: \(link)")
-            """)
-        return []
-    }
-
-    static func firstDeepLink(in value: JSONValue) -> String? {
-        switch value {
-        case .string(let s): return s.contains("://") ? s : nil
-        case .object(let o): return o.entries.lazy.compactMap { firstDeepLink(in: $0.value) }.first
-        case .array(let a): return a.lazy.compactMap { firstDeepLink(in: $0) }.first
-        default: return nil
-        }
     }
 
     mutating func move(_ delta: Int) {

@@ -23,11 +23,15 @@ enum InboxItems {
             sentBody = alert["loc-key"]?.stringValue.map { "[\($0)]" } ?? alert["body"]?.stringValue
         default: break
         }
+        var kind = InboxItem.Kind.push
+        if n.source == .local { kind = .local } else if aps != nil, aps?["alert"] == nil { kind = .background }
         let raw = keepRaw ? (document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)) : ""
-        return InboxItem(id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
-                         reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
-                         sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
-                         app: n.topic.map(PushType.bundleID(fromTopic:)))
+        var item = InboxItem(id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
+                             reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
+                             sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
+                             app: n.topic.map(PushType.bundleID(fromTopic:)))
+        item.kind = kind
+        return item
     }
 }
 

@@ -38,6 +38,8 @@ final class TUIApp: @unchecked Sendable {
     let queue = MessageQueue()
     let work = DispatchQueue(label: "pushbox.tui.work")
     let environment: [String: String]
+    /// Local notifications and the device clock, when the intake keeps them.
+    var scheduler: LocalScheduler?
     private var processors: [String: NotificationProcessor] = [:]
     private let processorsLock = NSLock()
 
@@ -117,9 +119,26 @@ final class TUIApp: @unchecked Sendable {
             config.languages = languages
             config.theme = state.theme
             config.save(environment)
+        case .advanceClock(let seconds):
+            work.async { [self] in
+                scheduler?.advance(by: seconds)
+                postScheduled()
+            }
+        case .jumpClock:
+            work.async { [self] in
+                guard let scheduler else { return }
+                if scheduler.jumpToNext() == nil { queue.post(.status("nothing pending: the clock stays")) }
+                postScheduled()
+            }
         case .quit:
             break
         }
+    }
+
+    /// Tells the UI what is pending and what the clock says.
+    func postScheduled() {
+        guard let scheduler else { return }
+        queue.post(.scheduled(ScheduledView.info(scheduler)))
     }
 
     /// Loads the inbox: the newest page first (the first frame needs only those), the rest after
@@ -152,7 +171,13 @@ final class TUIApp: @unchecked Sendable {
         // per 200 ms instead of once per frame keeps keys answered during a burst.
         var arrivals: [InboxItem] = []
         var lastFold = Date.distantPast
+        var lastClock = Date.distantPast
         while !state.quit {
+            // The device clock in the header moves on its own (faster with --speed).
+            if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty, Date().timeIntervalSince(lastClock) >= 0.5 {
+                postScheduled()
+                lastClock = Date()
+            }
             var commands: [Command] = []
             var messages: [Message] = []
             for message in queue.drain() {

@@ -14,7 +14,8 @@ enum TUICommand {
         OptionSpec("--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes."),
         OptionSpec("--no-socket", help: "Do not open the socket (another pushbox may be serving)."),
         OptionSpec("--text", help: "Print the bundled samples as text instead of opening the inbox."),
-    ] + RenderCommand.extensionOptions
+        LocalStartup.scheduleOption,
+    ] + ClockOptions.options + RenderCommand.extensionOptions
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
@@ -22,8 +23,10 @@ enum TUICommand {
         let store: InboxStore
         let base: Renderer
         let device: Device
+        let clock: SimulatedClock
         let config = TUIConfig.load(env)
         do {
+            clock = try ClockOptions.clock(args)
             store = try IntakeOptions.openStore(args, io)
             var a = args
             if a.value("--lang") == nil, let saved = config.languages, !saved.isEmpty { a.values["--lang"] = [saved.joined(separator: ",")] }
@@ -54,6 +57,11 @@ enum TUICommand {
             }
         }
         let app = TUIApp(store: store, base: base, service: service, environment: env)
+        let scheduler = LocalScheduler(service: service, clock: clock)
+        server?.endpoint.scheduler = scheduler
+        app.scheduler = scheduler
+        scheduler.onChange = { [app] in app.postScheduled() }
+        if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onReceive = { [app] _, result in
             guard let id = result.id, let n = try? app.store.notification(id: id) else { return }
             app.queue.post(.added(InboxItems.make(n)))
@@ -88,8 +96,11 @@ enum TUICommand {
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.status = startStatus
         app.load()
+        app.postScheduled()
+        scheduler.start()
         app.run(state: state, terminal: terminal, themes: themes, noColor: env["NO_COLOR"].map { !$0.isEmpty } ?? false)
         terminal.close()
+        scheduler.stop()
         server?.stop()
         return 0
     }

@@ -4,6 +4,8 @@ import Foundation
 public enum PayloadSource: String, Sendable, Codable, CaseIterable {
     case socket, folder, send, replay
     case commandLine = "command-line"
+    /// A local notification request that fired on the (simulated) clock.
+    case local
 }
 
 /// The APNs request headers of one push, as sent (strings, unvalidated).

@@ -44,6 +44,7 @@ public struct Renderer: Sendable {
     }
 
     public func render(_ raw: RawPayload) -> RenderedNotification {
+        if raw.envelope.source == .local { return renderLocal(raw) }
         let clock = ContinuousClock()
         let start = clock.now
         let report = Validator.validate(raw, context: context)
@@ -77,6 +78,7 @@ public struct Renderer: Sendable {
             }
         }
         fill(&out, from: validated.aps)
+        noteBackground(&out, aps: validated.aps, payload: validated.payload)
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
         fillActions(&out)
         return out

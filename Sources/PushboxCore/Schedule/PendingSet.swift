@@ -63,17 +63,32 @@ public struct PendingSet: Sendable {
         return gone
     }
 
-    /// Everything due at `now`, soonest first; repeating requests are scheduled again.
+    /// Everything due at `now`, soonest first; repeating requests are scheduled again. When the
+    /// clock jumped past several fires of a repeating request, it fires once, as a phone that
+    /// was off shows a missed repeat once, and goes on from the next fire after `now`.
     public mutating func deliverDue(now: Date) -> [PendingRequest] {
         let due = pending.filter { $0.nextFire <= now }
         pending.removeAll { $0.nextFire <= now }
-        for fired in due where fired.request.trigger?.repeats == true {
-            if let next = nextFire(fired.request.trigger!, after: fired.nextFire) {
+        for fired in due {
+            guard let trigger = fired.request.trigger, trigger.repeats else { continue }
+            if let next = nextFire(trigger, after: fired.nextFire, notBefore: now) {
                 pending.append(PendingRequest(request: fired.request, nextFire: next))
             }
         }
         trim()
         return due
+    }
+
+    /// The first fire after `fired` that is also after `now`.
+    func nextFire(_ trigger: Trigger, after fired: Date, notBefore now: Date) -> Date? {
+        switch trigger {
+        case .timeInterval(let seconds, _):
+            guard seconds > 0 else { return nil }
+            let skipped = max(0, (now.timeIntervalSince(fired) / seconds).rounded(.down))
+            return fired.addingTimeInterval(seconds * (skipped + 1))
+        case .dateMatching:
+            return nextFire(trigger, after: max(fired, now))
+        }
     }
 
     /// Keeps the 64 soonest, in order; the rest are dropped with the reason.

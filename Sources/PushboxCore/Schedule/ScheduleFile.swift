@@ -61,7 +61,7 @@ public enum ScheduleFile {
         return out
     }
 
-    static func trigger(_ value: JSONValue?, path: String) throws(ParseError) -> Trigger? {
+    public static func trigger(_ value: JSONValue?, path: String) throws(ParseError) -> Trigger? {
         guard let value, value != .null else { return nil }
         guard let t = value.objectValue else { throw ParseError(path: path, message: "must be an object") }
         let repeats = t["repeats"] == .bool(true)

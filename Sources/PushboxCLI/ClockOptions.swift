@@ -1,0 +1,73 @@
+import Foundation
+import PushboxCore
+import PushboxIntake
+
+/// `--clock`, `--speed` and `--tz`: the simulated device clock local notifications fire on.
+enum ClockOptions {
+    static let options = [
+        OptionSpec("--clock", value: "DATE", help: "Start the device clock here, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
+        OptionSpec("--speed", value: "X", help: "Simulated seconds per real second, e.g. 60. Default 1."),
+        OptionSpec("--tz", value: "ZONE", help: "The device's time zone, e.g. Europe/Berlin. Default: the system's."),
+    ]
+
+    static func timeZone(_ args: ParsedArguments) throws(UsageError) -> TimeZone {
+        guard let tz = args.value("--tz") else { return .current }
+        guard let zone = TimeZone(identifier: tz) else {
+            throw UsageError(message: "--tz \(tz): unknown time zone (e.g. Europe/Berlin, Asia/Seoul, UTC)")
+        }
+        return zone
+    }
+
+    static func start(_ args: ParsedArguments, zone: TimeZone) throws(UsageError) -> Date? {
+        guard let clock = args.value("--clock") else { return nil }
+        guard let date = parseClock(clock, zone: zone) else {
+            throw UsageError(message: "--clock \(clock): expected a date and time like 2026-12-07T06:09:50")
+        }
+        return date
+    }
+
+    static func clock(_ args: ParsedArguments) throws(UsageError) -> SimulatedClock {
+        let zone = try timeZone(args)
+        var speed = 1.0
+        if let text = args.value("--speed") {
+            guard let s = Double(text), s >= 0, s <= 1_000_000 else { throw UsageError(message: "--speed \(text): expected a number from 0 to 1000000") }
+            speed = s
+        }
+        return SimulatedClock(start: try start(args, zone: zone), speed: speed, timeZone: zone)
+    }
+
+    /// `2026-12-07T06:09:50` (or without seconds, or with a space) in the given zone, or ISO 8601 with an offset.
+    static func parseClock(_ text: String, zone: TimeZone) -> Date? {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss"] {
+            f.dateFormat = format
+            if let d = f.date(from: text) { return d }
+        }
+        return ISO8601DateFormatter().date(from: text)
+    }
+}
+
+/// `--schedule FILE` on `serve` and the TUI: requests pending from the start.
+enum LocalStartup {
+    static let scheduleOption = OptionSpec("--schedule", value: "FILE", repeatable: true,
+                                           help: "Schedule this file's local notifications at start (as `pushbox schedule FILE` would).")
+
+    /// Schedules every `--schedule` file; returns a message when one could not be read or a
+    /// request was refused.
+    static func load(_ args: ParsedArguments, into scheduler: LocalScheduler) -> String? {
+        var problems: [String] = []
+        for file in args.all("--schedule") {
+            guard let data = FileManager.default.contents(atPath: file) else { problems.append("--schedule \(file): cannot be read"); continue }
+            do {
+                let requests = try ScheduleFile.parse(Array(data))
+                let base = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
+                for r in scheduler.schedule(requests, baseDirectory: base) { problems.append("not scheduled: \(r)") }
+            } catch {
+                problems.append("--schedule \(file): \(error)")
+            }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import PushboxCore
+import PushboxIntake
+import PushboxUI
+
+/// The scheduler's state as the Scheduled view shows it.
+enum ScheduledView {
+    static func info(_ scheduler: LocalScheduler) -> ScheduledInfo {
+        let snapshot = scheduler.snapshot()
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = scheduler.clock.timeZone
+        f.dateFormat = "EEE MM-dd HH:mm:ss"
+        return ScheduledInfo(
+            clock: scheduler.clock.label, simulated: scheduler.clock.isSimulated,
+            pending: snapshot.pending.map { .init(fire: f.string(from: $0.nextFire), identifier: $0.request.identifier, trigger: $0.request.trigger?.summary ?? "now") },
+            limit: PendingSet.limit,
+            dropped: (snapshot.dropped + snapshot.refused).map(\.description),
+            delivered: snapshot.delivered)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PushboxFetch
+import PushboxText
+
+extension Renderer {
+    /// A fired local request (stored by `LocalDelivery`): no APNs validation and no service
+    /// extension, as neither touches local notifications; the content is localized now, at
+    /// delivery, and attachments are the request's own files.
+    func renderLocal(_ raw: RawPayload) -> RenderedNotification {
+        var out = RenderedNotification(delivered: .original)
+        out.language = localizer?.resolve(preferredLanguages).language ?? preferredLanguages.first
+        guard let payload = try? JSONParser.parse(raw.bytes).objectValue, let aps = payload["aps"]?.objectValue else {
+            out.delivered = .rejected
+            out.status = 400
+            out.reason = "BadLocalRequest"
+            out.detail = "the stored local notification is not a JSON object with aps"
+            out.trace = [TraceEntry(step: "schedule", ms: 0, outcome: "rejected", detail: out.detail!)]
+            return out
+        }
+        let info = LocalDelivery.info(payload)
+        let id = info?["identifier"]?.stringValue ?? "?"
+        let fired = info?["firedAt"]?.stringValue ?? "?"
+        let trigger = info?["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
+        out.file = "local:\(id)"
+        out.trace.append(TraceEntry(step: "schedule", ms: 0, outcome: "fired",
+                                    detail: "local notification \(id) fired at \(fired) (\(trigger?.summary ?? "no trigger: delivered at once")); local notifications skip APNs validation and the service extension"))
+        fill(&out, from: aps)
+        if aps["alert"] != nil {
+            out.trace.append(TraceEntry(step: "localize", ms: 0, outcome: "at-delivery",
+                                        detail: "loc keys are resolved when the request fires, in the device language of that moment (localizedUserNotificationString); pushbox re-renders them when you switch language"))
+        }
+        let started = ContinuousClock.now
+        for (i, a) in (info?["attachments"]?.arrayValue ?? []).enumerated() {
+            let file = a.objectValue?["file"]?.stringValue ?? a.objectValue?["url"]?.stringValue ?? ""
+            let path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
+            guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data.prefix(512))) else {
+                out.warnings.append("attachment \(i) (\(file)) is no longer readable; iOS copied it when the request was scheduled")
+                continue
+            }
+            let size = type.kind == .image ? ImageInfo.size(of: Array(data)) : nil
+            out.attachments.append(RenderedAttachment(path: path, type: type.mime, bytes: data.count, width: size?.width, height: size?.height,
+                                                      source: URL(fileURLWithPath: path).absoluteString))
+        }
+        if !out.attachments.isEmpty {
+            out.trace.append(TraceEntry(step: "attach", ms: milliseconds(ContinuousClock.now - started), outcome: "attached",
+                                        detail: out.attachments.map { "\(($0.path as NSString).lastPathComponent) (\($0.type))" }.joined(separator: ", ")))
+        }
+        fillActions(&out)
+        return out
+    }
+
+    /// What a push without a visible alert does: nothing on screen; with content-available the
+    /// app is woken in the background.
+    func noteBackground(_ out: inout RenderedNotification, aps: JSONObject, payload: JSONObject) {
+        guard out.title == nil, out.subtitle == nil, out.body == nil else { return }
+        let userInfo = LocalDelivery.userInfo(payload)
+        if aps["content-available"]?.intValue == 1 {
+            out.trace.append(TraceEntry(step: "background", ms: 0, outcome: "woken",
+                                        detail: "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background to run application(_:didReceiveRemoteNotification:fetchCompletionHandler:) with userInfo \(JSONWriter.compact(.object(userInfo))); iOS's background budget (throttling, about 30 s of run time, Low Power Mode) is not modelled"))
+        } else {
+            let what = [aps["badge"] != nil ? "the badge" : nil, aps["sound"] != nil ? "the sound" : nil].compactMap { $0 }
+            out.trace.append(TraceEntry(step: "background", ms: 0, outcome: "no-banner",
+                                        detail: what.isEmpty ? "no alert, badge, sound or content-available: the device shows nothing and the app is not woken"
+                                                             : "no alert: the device only updates \(what.joined(separator: " and ")); the app is not woken"))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PushboxCore
+
+/// The pending local notifications of the running pushbox: requests scheduled through the
+/// socket (`pushbox schedule`) or at start, kept as iOS keeps them (`PendingSet`), and
+/// delivered into the inbox when the simulated clock reaches them.
+public final class LocalScheduler: @unchecked Sendable {
+    public let clock: SimulatedClock
+    public let service: IntakeService
+    /// Told after requests were delivered or the pending set changed (the TUI redraws).
+    public var onChange: (@Sendable () -> Void)?
+
+    private let condition = NSCondition()
+    private var set: PendingSet
+    private var refusedLog: [ScheduleRefusal] = []
+    private var running = false
+    private var stopped = false
+    private var worker: Thread?
+
+    /// What the Scheduled view and `pushbox pending` show.
+    public struct Snapshot: Sendable {
+        public var now: Date
+        public var pending: [PendingRequest]
+        /// Requests dropped because more than 64 were pending, with the reason; oldest first.
+        public var dropped: [ScheduleRefusal]
+        /// Requests iOS would not schedule (bad trigger, bad attachment), with its reason.
+        public var refused: [ScheduleRefusal]
+        public var delivered: Int
+    }
+
+    private var deliveredCount = 0
+
+    public init(service: IntakeService, clock: SimulatedClock) {
+        self.service = service
+        self.clock = clock
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = clock.timeZone
+        set = PendingSet(calendar: calendar)
+    }
+
+    /// Adds requests at the clock's now; returns the refused ones (with iOS's reasons).
+    @discardableResult
+    public func schedule(_ requests: [LocalRequest], baseDirectory: String? = nil) -> [ScheduleRefusal] {
+        condition.lock()
+        let refused = set.add(requests, now: clock.now, baseDirectory: baseDirectory)
+        refusedLog += refused
+        condition.broadcast()
+        condition.unlock()
+        onChange?()
+        return refused
+    }
+
+    /// Cancels an identifier or a `prefix*`; returns what was cancelled.
+    @discardableResult
+    public func cancel(_ pattern: String) -> [String] {
+        condition.lock()
+        let gone = set.cancel(pattern)
+        condition.unlock()
+        if !gone.isEmpty { onChange?() }
+        return gone
+    }
+
+    public func snapshot() -> Snapshot {
+        condition.lock()
+        defer { condition.unlock() }
+        return Snapshot(now: clock.now, pending: set.pending, dropped: set.dropped, refused: refusedLog, delivered: deliveredCount)
+    }
+
+    /// Moves the clock forward and delivers what became due.
+    public func advance(by seconds: Double) {
+        clock.advance(by: seconds)
+        tick()
+    }
+
+    /// Jumps the clock to the next pending fire (if any) and delivers it; returns its time.
+    @discardableResult
+    public func jumpToNext() -> Date? {
+        condition.lock()
+        let next = set.pending.first?.nextFire
+        condition.unlock()
+        guard let next else { return nil }
+        clock.jump(to: next)
+        tick()
+        return next
+    }
+
+    /// Delivers every request due on the clock now; returns how many.
+    @discardableResult
+    public func tick() -> Int {
+        condition.lock()
+        let due = set.deliverDue(now: clock.now)
+        deliveredCount += due.count
+        condition.unlock()
+        for fired in due {
+            // Each goes into the inbox in order, with the time it was due on the device's clock.
+            _ = service.receiveLocal(fired.request, firedAt: fired.nextFire, timeZone: clock.timeZone)
+        }
+        if !due.isEmpty { onChange?() }
+        return due.count
+    }
+
+    /// Starts delivering on a thread of its own: it wakes at the next fire (in real time, at the
+    /// clock's speed), at least every 200 ms so speed changes and jumps are seen.
+    public func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !running else { return }
+        running = true
+        let thread = Thread { [weak self] in self?.loop() }
+        thread.name = "pushbox.scheduler"
+        worker = thread
+        thread.start()
+    }
+
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            if stopped { condition.unlock(); return }
+            let wait = set.pending.first.map { clock.realSeconds(until: $0.nextFire) } ?? 0.2
+            if wait > 0 { _ = condition.wait(until: Date().addingTimeInterval(min(0.2, wait))) }
+            let done = stopped
+            condition.unlock()
+            if done { return }
+            tick()
+        }
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PushboxCore
+import PushboxText
+
+/// pushbox's own paths beside the APNs API, for local notifications in the running instance:
+///
+/// - `POST /pushbox/schedule` — a schedule file; answers what was scheduled, refused and dropped
+/// - `GET /pushbox/pending` — the pending set, soonest first, with the clock
+/// - `DELETE /pushbox/pending/<identifier or prefix*>` — cancels
+/// - `POST /pushbox/clock` — `{"advance": seconds}` or `{"jump": "next"}`
+enum ScheduleEndpoint {
+    static let prefix = "/pushbox/"
+    /// A schedule of thousands of requests fits; more is refused before it is read.
+    static let maxBody = 4 << 20
+    /// Relative attachment paths in a posted schedule are resolved against this folder.
+    static let baseDirectoryHeader = "x-pushbox-base-dir"
+
+    static func allowed(method: String, path: String) -> Bool {
+        switch (method, path) {
+        case ("POST", "/pushbox/schedule"), ("GET", "/pushbox/pending"), ("POST", "/pushbox/clock"), ("GET", "/pushbox/clock"): return true
+        default: return method == "DELETE" && path.hasPrefix("/pushbox/pending/") && path.count > "/pushbox/pending/".count
+        }
+    }
+
+    static func isKnown(_ path: String) -> Bool {
+        ["/pushbox/schedule", "/pushbox/pending", "/pushbox/clock"].contains(path) || path.hasPrefix("/pushbox/pending/")
+    }
+
+    static func handle(_ request: HTTPRequest, scheduler: LocalScheduler?) -> HTTPResponse {
+        guard let scheduler else { return answer(404, ["reason": "NoScheduler", "detail": "this pushbox keeps no local notifications"]) }
+        let dates = scheduler.clock.timeZone
+        switch (request.method, request.path) {
+        case ("POST", "/pushbox/schedule"):
+            let requests: [LocalRequest]
+            do { requests = try ScheduleFile.parse(request.body) } catch {
+                return answer(400, ["reason": "BadSchedule", "detail": error.description])
+            }
+            let base = request.headers.last { $0.name == baseDirectoryHeader }?.value
+            let droppedBefore = scheduler.snapshot().dropped.count
+            let refused = scheduler.schedule(requests, baseDirectory: base)
+            let after = scheduler.snapshot()
+            let refusedIDs = Set(refused.map(\.identifier))
+            let newlyDropped = Array(after.dropped.dropFirst(droppedBefore))
+            return answer(200, JSONObject([
+                ("scheduled", .array(requests.map(\.identifier).filter { !refusedIDs.contains($0) }.map { .string($0) })),
+                ("refused", refusals(refused)),
+                ("dropped", refusals(newlyDropped)),
+                ("pending", .number(String(after.pending.count))),
+                ("limit", .number(String(PendingSet.limit))),
+            ]))
+        case ("GET", "/pushbox/pending"):
+            let s = scheduler.snapshot()
+            return answer(200, JSONObject([
+                ("now", .string(LocalClockText.format(s.now, timeZone: dates))),
+                ("timeZone", .string(dates.identifier)),
+                ("speed", .number(String(scheduler.clock.speed))),
+                ("pending", .array(s.pending.map { $0.json(timeZone: dates) })),
+                ("dropped", refusals(s.dropped)),
+                ("refused", refusals(s.refused)),
+                ("delivered", .number(String(s.delivered))),
+            ]))
+        case ("POST", "/pushbox/clock"), ("GET", "/pushbox/clock"):
+            if request.method == "POST" {
+                guard let o = try? JSONParser.parse(request.body).objectValue else {
+                    return answer(400, ["reason": "BadClock", "detail": "give {\"advance\": seconds} or {\"jump\": \"next\"}"])
+                }
+                if let seconds = o["advance"]?.doubleValue, seconds >= 0 {
+                    scheduler.advance(by: seconds)
+                } else if o["jump"]?.stringValue == "next" {
+                    scheduler.jumpToNext()
+                } else {
+                    return answer(400, ["reason": "BadClock", "detail": "give {\"advance\": seconds ≥ 0} or {\"jump\": \"next\"}"])
+                }
+            }
+            return answer(200, JSONObject([("now", .string(LocalClockText.format(scheduler.clock.now, timeZone: dates))), ("label", .string(scheduler.clock.label))]))
+        default:
+            let pattern = String(request.path.dropFirst("/pushbox/pending/".count)).removingPercentEncoding ?? ""
+            return answer(200, JSONObject([("cancelled", .array(scheduler.cancel(pattern).map { .string($0) }))]))
+        }
+    }
+
+    static func refusals(_ list: [ScheduleRefusal]) -> JSONValue {
+        .array(list.map { .object(JSONObject([("identifier", .string($0.identifier)), ("reason", .string($0.reason))])) })
+    }
+
+    static func answer(_ status: Int, _ fields: [String: String]) -> HTTPResponse {
+        answer(status, JSONObject(fields.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+    }
+
+    static func answer(_ status: Int, _ object: JSONObject) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.object(object)).utf8))
+    }
+}

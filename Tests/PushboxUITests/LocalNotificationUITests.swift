@@ -1,0 +1,107 @@
+import Foundation
+import PushboxCore
+import Testing
+@testable import PushboxUI
+
+/// The Scheduled view, the clock keys, taps on local notifications and background events.
+@Suite("Local notifications and background events in the UI")
+struct LocalNotificationUITests {
+    static let alarmRaw = """
+        {"aps":{"alert":{"title-loc-key":"ALARM_TITLE","loc-key":"ALARM_BODY","loc-args":["06:10"]},"category":"ALARM"},\
+        "deepLink":"pushboxsample://alarm/2/0610","weekday":2,\
+        "pushbox-local":{"identifier":"alarm-2-0","firedAt":"2026-12-07T06:10:00Z"}}
+        """
+
+    static func state() -> InboxState {
+        var s = UIFixtures.state(width: 120, height: 40)
+        var alarm = InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "local", status: 200, threadID: "alarm",
+                              sentTitle: "[ALARM_TITLE]", sentBody: "[ALARM_BODY]", rawText: alarmRaw)
+        alarm.kind = .local
+        var silent = InboxItem(id: 8, apnsID: "h", receivedAt: UIFixtures.now.addingTimeInterval(-5), source: "socket", status: 200,
+                               rawText: #"{"aps":{"content-available":1},"sync":"inbox"}"#)
+        silent.kind = .background
+        s.items.insert(contentsOf: [alarm, silent], at: 0)
+        s.renders[7] = UIFixtures.note("Time to wake up", "Your 06:10 alarm is ringing", language: "en",
+                                       actions: [RenderedAction(identifier: "STOP", title: "Stop", options: ["destructive", "foreground"])])
+        var background = UIFixtures.note(nil, nil, language: "en")
+        background.trace.append(TraceEntry(step: "background", ms: 0, outcome: "woken",
+                                           detail: "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background; iOS's background budget is not modelled"))
+        s.renders[8] = background
+        s.scheduled = ScheduledInfo(
+            clock: "Mon 2026-12-07 06:09:50 ×60", simulated: true,
+            pending: [.init(fire: "Mon 12-07 06:10:05", identifier: "alarm-2-5", trigger: "every Monday 06:10:05"),
+                      .init(fire: "Mon 12-07 06:10:10", identifier: "alarm-2-10", trigger: "every Monday 06:10:10")],
+            limit: 64, dropped: ["alarm-9-0: more than 64 pending requests: iOS keeps the 64 that fire soonest"], delivered: 1)
+        return s
+    }
+
+    @Test("s opens the Scheduled view: clock, n/64, pending soonest first, what was dropped")
+    func scheduledView() throws {
+        var s = Self.state()
+        _ = s.update(.key(.char("s")))
+        #expect(s.overlay == .scheduled)
+        let text = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(text.contains("device clock Mon 2026-12-07 06:09:50 ×60 · 2/64 pending · 1 delivered"))
+        #expect(text.contains("Mon 12-07 06:10:05  alarm-2-5   every Monday 06:10:05"))
+        #expect(text.contains("alarm-9-0: more than 64 pending requests"))
+        #expect(text.contains("clock Mon 2026-12-07 06:09:50 ×60 · 2/64 scheduled"))  // the header
+        // + and > reach the clock from inside the view, Esc closes it.
+        #expect(s.update(.key(.char("+"))) .contains(.advanceClock(seconds: 60)))
+        #expect(s.update(.key(.char(">"))).contains(.jumpClock))
+        _ = s.update(.key(.escape))
+        #expect(s.overlay == nil)
+        #expect(s.update(.key(.char("+"))).contains(.advanceClock(seconds: 60)))
+    }
+
+    @Test("without a scheduler, s and + say so and ask for nothing")
+    func noScheduler() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        #expect(!s.update(.key(.char("+"))).contains(.advanceClock(seconds: 60)))
+        #expect(s.status == "this pushbox keeps no local notifications")
+        _ = s.update(.key(.char("s")))
+        #expect(s.overlay == nil)
+    }
+
+    @Test("tapping and choosing Stop on a fired alarm show what the app receives and log it in the trace")
+    func tapAndStop() throws {
+        var s = Self.state()
+        s.selected = 0
+        _ = s.update(.key(.char("o")))
+        guard case .actionResult(let tap)? = s.overlay else { Issue.record("no tap result"); return }
+        #expect(tap.contains("actionIdentifier: com.apple.UNNotificationDefaultActionIdentifier"))
+        #expect(tap.contains("local notification request alarm-2-0"))
+        #expect(tap.contains(#"userInfo: {"deepLink":"pushboxsample://alarm/2/0610","weekday":2}"#))  // pushbox's block is not the app's
+        #expect(tap.contains("deep link: pushboxsample://alarm/2/0610"))
+        _ = s.update(.key(.escape))
+        _ = s.update(.key(.char("a")))
+        guard case .actionResult(let stop)? = s.overlay else { Issue.record("no action result"); return }
+        #expect(stop.contains("actionIdentifier: STOP (destructive, foreground)"))
+        _ = s.update(.key(.escape))
+        #expect(s.responses[7]?.map(\.outcome) == ["tap", "action"])
+        s.tab = .trace
+        let trace = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(trace.contains("response"))
+        #expect(trace.contains("actionIdentifier STOP"))
+    }
+
+    @Test("a silent push is a background event: no banner, a marker, nothing to tap")
+    func backgroundEvent() throws {
+        var s = Self.state()
+        s.selected = 1
+        _ = s.update(.resize(width: 120, height: 40))
+        let lines = InboxView.screen(s).lines
+        #expect(lines.contains { $0.contains("⌁") && $0.contains("background event") })
+        #expect(lines.joined().contains("Background event — no banner, no sound"))
+        #expect(lines.joined().contains("background budget is not modelled"))
+        _ = s.update(.key(.char("o")))
+        #expect(s.overlay == nil)
+        #expect(s.status == "a background event shows no banner: there is nothing to tap")
+    }
+
+    @Test("120×40: the Scheduled view")
+    func snapshot() throws {
+        var s = Self.state()
+        _ = s.update(.key(.char("s")))
+        try ViewSnapshotTests().check("scheduled-120x40", InboxView.screen(s))
+    }
+}
