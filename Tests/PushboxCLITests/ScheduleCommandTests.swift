@@ -25,6 +25,5 @@ struct ScheduleCommandTests {
         let run = CLIRun(["schedule", "--dry-run", "-"], stdin: #"{"requests":[{"identifier":"fast","content":{"body":"x"},"trigger":{"timeInterval":5,"repeats":true}}]}"#)
         #expect(run.status == 1)
         #expect(run.err.contains("not scheduled: fast: time interval must be at least 60 if repeating"))
-        #expect(CLIRun(["schedule", ProjectPaths.samples + "/schedules/alarm.json"]).status == 2)
     }
 }

@@ -17,11 +17,11 @@ struct ServeEndToEndTests {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
 
-        func start() throws {
+        func start(_ extra: [String] = []) throws {
             var env = ProcessInfo.processInfo.environment
             env["XDG_CACHE_HOME"] = dir + "/cache"
             process = try Subprocess.Child(try #require(EndToEndTests.binary),
-                                           ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension"],
+                                           ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension"] + extra,
                                            environment: env)
             // Ready when the socket answers.
             for _ in 0..<200 {
@@ -132,5 +132,54 @@ struct ServeEndToEndTests {
         let run = CLIRun(["send", "--socket", "/tmp/pbe-none/s.sock", ProjectPaths.samples + "/01-game-invite.json"])
         #expect(run.status == 1)
         #expect(run.err.contains("is `pushbox serve` running?"))
+    }
+
+    @Test("serve with a clock and the alarm: pending, cancel by prefix, schedule more, advance, list the local notifications")
+    func localNotifications() throws {
+        let s = try Served()
+        let alarm = ProjectPaths.samples + "/schedules/alarm.json"
+        try s.start(["--clock", "2026-12-07T06:09:50", "--tz", "UTC", "--speed", "0", "--schedule", alarm, "--lang", "ko-KR"])
+        let pending = CLIRun(["pending", "--socket", s.socket, "--json"])
+        #expect(pending.status == 0, "\(pending.err)")
+        let items = try pending.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        #expect(items.map { $0["identifier"]?.stringValue } == (0..<12).map { "alarm-2-\($0 * 5)" })
+        #expect(items.first?["nextFire"] == "2026-12-07T06:10:00Z")
+        #expect(items.first?.value(atPath: "content.userInfo.deepLink") == "pushboxsample://alarm/2/0610")
+        let text = CLIRun(["pending", "--socket", s.socket])
+        #expect(text.lines.first == "2026-12-07T06:10:00Z  alarm-2-0  every Monday 06:10:00")
+        #expect(text.err.contains("12/64 pending; device clock 2026-12-07T06:09:50Z"))
+
+        let cancel = CLIRun(["cancel", "--socket", s.socket, "alarm-2-5*"])
+        #expect(cancel.status == 0)
+        #expect(cancel.out == "cancelled 3: alarm-2-5, alarm-2-50, alarm-2-55\n")
+        #expect(CLIRun(["cancel", "--socket", s.socket, "alarm-2-5*"]).status == 1)  // nothing left to match
+
+        // Scheduling again replaces by identifier; a refused request makes the status 1.
+        let again = CLIRun(["schedule", "--socket", s.socket, alarm])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out == "scheduled 12; 12/64 pending\n")
+        let refused = CLIRun(["schedule", "--socket", s.socket, "-"], stdin: #"{"requests":[{"identifier":"fast","content":{"body":"x"},"trigger":{"timeInterval":5,"repeats":true}}]}"#)
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("not scheduled: fast: time interval must be at least 60 if repeating"))
+
+        // A minute on the device clock: eleven alarms arrive, localized for the serving device.
+        let client = try #require(UnixHTTPClient(socketPath: s.socket))
+        _ = client.request("POST", url: "http://localhost/pushbox/clock", headers: [], body: Array(#"{"advance":60}"#.utf8))
+        let list = CLIRun(["list", "--db", s.db, "--json", "--lang", "ko-KR", "--no-extension"])
+        let listed = try list.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        #expect(listed.count == 11)
+        #expect(listed.allSatisfy { $0["source"] == "local" && $0["title"] == "일어날 시간이에요" })
+        s.stop()
+    }
+
+    @Test("schedule, pending and cancel without a running pushbox say what to do")
+    func localCommandsWithoutServer() {
+        let socket = "/tmp/pbe-none-\(getpid()).sock"
+        let run = CLIRun(["schedule", "--socket", socket, ProjectPaths.samples + "/schedules/alarm.json"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("cannot reach pushbox on \(socket)"))
+        #expect(CLIRun(["pending", "--socket", socket]).status == 1)
+        #expect(CLIRun(["cancel", "--socket", socket, "x"]).status == 1)
+        #expect(CLIRun(["schedule", "--socket", socket, "--json", ProjectPaths.samples + "/schedules/alarm.json"]).status == 2)
     }
 }

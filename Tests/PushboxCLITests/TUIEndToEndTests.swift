@@ -93,4 +93,33 @@ struct TUIEndToEndTests {
         try s.keys("q")
         #expect(s.waitForExit(), "\(s.screen)")
     }
+
+    @Test("the alarm: scheduled just before Monday 06:10, fast-forwarded, it arrives; tapping Stop shows the deep link")
+    func alarm() throws {
+        let s = try Session(arguments: ["--lang", "en-US", "--clock", "2026-12-07T06:09:50", "--tz", "UTC"])
+        #expect(s.waitFor("clock Mon 2026-12-07 06:09:5"), "\(s.screen)")
+        let scheduled = CLIRun(["schedule", "--socket", s.socket, ProjectPaths.samples + "/schedules/alarm.json"])
+        #expect(scheduled.status == 0, "\(scheduled.err)")
+        #expect(s.waitFor("12/64 scheduled"), "\(s.screen)")
+        try s.keys("s")
+        #expect(s.waitFor("alarm-2-0 "), "\(s.screen)")
+        #expect(s.screen.contains("every Monday 06:10:00"))
+        try s.keys("+")  // one minute on: 06:10:00 … 06:10:50 fire
+        #expect(s.waitFor("Mon 2026-12-07 06:10:5"), "\(s.screen)")
+        try s.keys("Escape")
+        #expect(s.waitFor("L  Wake up — Your 06:10 alarm is ring"), "\(s.screen)")
+        #expect(s.screen.contains("▾ alarm ("))  // the alarms arrive as one thread
+        try s.keys("j")  // from the thread's header to its newest alarm
+        try s.keys("o")
+        #expect(s.waitFor("local notification request alarm-2-5"), "\(s.screen)")
+        try s.keys("Escape")
+        try s.keys("a")  // the first of the ALARM category's actions: Stop
+        #expect(s.waitFor("actionIdentifier: STOP (destructive)"), "\(s.screen)")
+        #expect(s.screen.contains("deep link: pushboxsample://alarm/2/0610"))
+        try s.keys("Escape")
+        try s.keys("Tab")  // the trace logs what the app received
+        #expect(s.waitFor("actionIdentifier STOP"), "\(s.screen)")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
 }

@@ -72,6 +72,9 @@ extension Trigger {
         }
     }
 
+    /// `DateComponents.weekday` 1…7, in the words the trace uses whatever the system locale.
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
     /// In words, for the trace and the Scheduled view: "every Monday 06:10:05", "in 90 s".
     public var summary: String {
         switch self {
@@ -79,7 +82,7 @@ extension Trigger {
             return repeats ? "every \(LocalClockText.number(s)) s" : "after \(LocalClockText.number(s)) s"
         case .dateMatching(let c, let repeats):
             var parts: [String] = []
-            if let w = c.weekday { parts.append(Calendar(identifier: .gregorian).weekdaySymbols[(w - 1) % 7]) }
+            if let w = c.weekday, (1...7).contains(w) { parts.append(Self.weekdays[w - 1]) }
             if c.year != nil || c.month != nil || c.day != nil {
                 parts.append([c.year.map { String($0) }, c.month.map { String(format: "%02d", $0) }, c.day.map { String(format: "%02d", $0) }]
                     .map { $0 ?? "*" }.joined(separator: "-"))
