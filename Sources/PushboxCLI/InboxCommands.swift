@@ -92,7 +92,13 @@ enum ReplayCommand {
             }
             payloads.sort { $0.envelope.receivedAt < $1.envelope.receivedAt }
         } else {
-            do { payloads = try IntakeOptions.openStore(args, io).history().map(\.rawPayload) } catch {
+            do {
+                let stored = try IntakeOptions.openStore(args, io).history()
+                // Local notifications are not pushes: their schedule makes them again.
+                let local = stored.filter { $0.source == .local }.count
+                if local > 0 { io.err("pushbox replay: skipping \(local) local notification(s); schedule them again with pushbox schedule") }
+                payloads = stored.filter { $0.source != .local }.map(\.rawPayload)
+            } catch {
                 io.err("pushbox replay: \(error)")
                 return 2
             }
@@ -149,7 +155,9 @@ enum ExportCommand {
             var written = 0
             let items: [StoredNotification]
             do { items = try store.history() } catch { throw UsageError(message: "\(error)") }
-            for n in items where n.status == 200 {
+            let local = items.filter { $0.source == .local }.count
+            if local > 0 { io.err("pushbox export: skipping \(local) local notification(s): a .apns file holds a push") }
+            for n in items where n.status == 200 && n.source != .local {
                 guard let validated = Validator.validate(n.rawPayload).validated else { continue }
                 var document = validated.simulatorFile(fallbackBundleID: profileBundle ?? "com.example.app")
                 if let bundle = args.value("--bundle-id") { document[PayloadForm.simulatorTargetKey] = .string(bundle) }

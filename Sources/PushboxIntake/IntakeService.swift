@@ -130,7 +130,12 @@ public final class IntakeService: @unchecked Sendable {
     /// never meet, and rendered like any other.
     public func receiveLocal(_ request: LocalRequest, firedAt: Date, timeZone: TimeZone) -> IntakeResult {
         let payload = LocalDelivery.payload(request, firedAt: firedAt, timeZone: timeZone)
-        let raw = RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: Envelope(source: .local, fileName: "local:\(request.identifier)"))
+        return receiveLocal(RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8),
+                                       envelope: Envelope(source: .local, fileName: "local:\(request.identifier)")))
+    }
+
+    /// Stores a fired local notification in its stored form (a replay of one delivers it again).
+    public func receiveLocal(_ raw: RawPayload) -> IntakeResult {
         let apnsID = UUID().uuidString.lowercased()
         let id: Int64
         do {

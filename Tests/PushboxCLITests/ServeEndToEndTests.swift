@@ -169,6 +169,12 @@ struct ServeEndToEndTests {
         let listed = try list.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
         #expect(listed.count == 11)
         #expect(listed.allSatisfy { $0["source"] == "local" && $0["title"] == "일어날 시간이에요" })
+        // They are not pushes: export and replay leave them out and say so.
+        let export = CLIRun(["export", "--db", s.db, s.dir + "/export"])
+        #expect(export.err.contains("skipping 11 local notification(s)"))
+        #expect(export.out.contains("wrote 0"))
+        let replay = CLIRun(["replay", "--db", s.db, "--speed", "0", "--socket", s.socket])
+        #expect(replay.err.contains("skipping 11 local notification(s)"))
         s.stop()
     }
 

@@ -93,9 +93,11 @@ final class TUIApp: @unchecked Sendable {
         case .replay(let id):
             work.async { [self] in
                 guard var raw = (try? store.notification(id: id))?.rawPayload else { return }
-                raw.envelope.source = .replay
                 raw.envelope.receivedAt = Date()
-                let result = service.receive(raw)
+                // A local notification is delivered again as one; a push is sent again as a replay.
+                let local = raw.envelope.source == .local
+                if !local { raw.envelope.source = .replay }
+                let result = local ? service.receiveLocal(raw) : service.receive(raw)
                 queue.post(.status("replayed: \(result.status)\(result.reason.map { " " + $0 } ?? "")"))
             }
         case .delete(let id):
@@ -105,8 +107,8 @@ final class TUIApp: @unchecked Sendable {
             }
         case .export(let id):
             work.async { [self] in
-                guard let n = try? store.notification(id: id), let v = Validator.validate(n.rawPayload).validated else {
-                    queue.post(.status("only accepted notifications can be exported"))
+                guard let n = try? store.notification(id: id), n.source != .local, let v = Validator.validate(n.rawPayload).validated else {
+                    queue.post(.status("only accepted pushes can be exported (a local notification is not a push)"))
                     return
                 }
                 let document = v.simulatorFile(fallbackBundleID: base.context.bundleID ?? "com.example.app")
