@@ -214,7 +214,7 @@ extension InboxState {
         case .quit:
             quit = true
             return [.quit]
-        case .close, .open:
+        case .close:
             break
         }
         return []

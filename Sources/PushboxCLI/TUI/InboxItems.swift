@@ -13,7 +13,7 @@ enum InboxItems {
 
     static func make(_ n: StoredNotification, keepRaw: Bool = true) -> InboxItem {
         let document = (try? JSONParser.parse(n.raw))?.objectValue
-        let payload = (try? Validator.validate(n.rawPayload).validated?.payload) ?? document
+        let payload = Validator.validate(n.rawPayload).validated?.payload ?? document
         let aps = payload?["aps"]?.objectValue
         var sentTitle: String?, sentBody: String?
         switch aps?["alert"] {
