@@ -72,6 +72,16 @@ public final class LocalScheduler: @unchecked Sendable {
         tick()
     }
 
+    /// The device travels to another time zone: calendar triggers keep their wall-clock time.
+    public func changeTimeZone(_ zone: TimeZone) {
+        condition.lock()
+        clock.setTimeZone(zone)
+        set.changeTimeZone(to: zone, now: clock.now)
+        condition.broadcast()
+        condition.unlock()
+        onChange?()
+    }
+
     /// Jumps the clock to the next pending fire (if any) and delivers it; returns its time.
     @discardableResult
     public func jumpToNext() -> Date? {

@@ -7,7 +7,7 @@ import PushboxText
 /// - `POST /pushbox/schedule` — a schedule file; answers what was scheduled, refused and dropped
 /// - `GET /pushbox/pending` — the pending set, soonest first, with the clock
 /// - `DELETE /pushbox/pending/<identifier or prefix*>` — cancels
-/// - `POST /pushbox/clock` — `{"advance": seconds}` or `{"jump": "next"}`
+/// - `POST /pushbox/clock` — `{"advance": seconds}`, `{"jump": "next"}` or `{"timeZone": "Asia/Seoul"}`
 enum ScheduleEndpoint {
     static let prefix = "/pushbox/"
     /// A schedule of thousands of requests fits; more is refused before it is read.
@@ -28,7 +28,7 @@ enum ScheduleEndpoint {
 
     static func handle(_ request: HTTPRequest, scheduler: LocalScheduler?) -> HTTPResponse {
         guard let scheduler else { return answer(404, ["reason": "NoScheduler", "detail": "this pushbox keeps no local notifications"]) }
-        let dates = scheduler.clock.timeZone
+        var dates: TimeZone { scheduler.clock.timeZone }
         switch (request.method, request.path) {
         case ("POST", "/pushbox/schedule"):
             let requests: [LocalRequest]
@@ -68,6 +68,11 @@ enum ScheduleEndpoint {
                     scheduler.advance(by: seconds)
                 } else if o["jump"]?.stringValue == "next" {
                     scheduler.jumpToNext()
+                } else if let name = o["timeZone"]?.stringValue {
+                    guard let zone = TimeZone(identifier: name) else {
+                        return answer(400, ["reason": "BadClock", "detail": "unknown time zone \(name)"])
+                    }
+                    scheduler.changeTimeZone(zone)
                 } else {
                     return answer(400, ["reason": "BadClock", "detail": "give {\"advance\": seconds ≥ 0} or {\"jump\": \"next\"}"])
                 }

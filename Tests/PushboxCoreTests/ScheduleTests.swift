@@ -78,6 +78,22 @@ struct ScheduleTests {
         #expect(spring.pending.first?.nextFire == Self.date("2026-03-30T04:10:00"))  // 06:10 CEST is 04:10 UTC
     }
 
+    @Test("the device travels: a calendar trigger keeps its wall-clock time in the new zone; an interval keeps its instant")
+    func deviceTimeZoneChange() {
+        var monday = DateComponents()
+        monday.weekday = 2
+        monday.hour = 6
+        monday.minute = 10
+        var set = PendingSet(calendar: Self.calendar("Europe/Berlin"))
+        let now = Self.date("2026-12-05T12:00:00", zone: "Europe/Berlin")
+        set.add([request("alarm", .dateMatching(monday, repeats: true)), request("later", .timeInterval(seconds: 7200, repeats: false))], now: now)
+        #expect(set.pending.first { $0.request.identifier == "alarm" }?.nextFire == Self.date("2026-12-07T06:10:00", zone: "Europe/Berlin"))
+        set.changeTimeZone(to: TimeZone(identifier: "Asia/Seoul")!, now: now)
+        #expect(set.pending.first { $0.request.identifier == "alarm" }?.nextFire == Self.date("2026-12-07T06:10:00", zone: "Asia/Seoul"))
+        #expect(set.pending.first { $0.request.identifier == "later" }?.nextFire == now.addingTimeInterval(7200))
+        #expect(set.pending.map(\.request.identifier) == ["later", "alarm"])  // still soonest first
+    }
+
     @Test("a repeating trigger is rescheduled after delivery; a one-shot is not")
     func rescheduled() {
         var everyMinute = DateComponents()

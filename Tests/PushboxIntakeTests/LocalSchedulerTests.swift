@@ -80,6 +80,7 @@ struct LocalSchedulerTests {
         #expect(IntakeFixture.reason(f.post("", headers: [], method: "GET", path: "/pushbox/schedule")) == "MethodNotAllowed")
         #expect(IntakeFixture.reason(f.post("", headers: [], method: "GET", path: "/pushbox/nope")) == "BadPath")
         #expect(json(f.post("{}", headers: [], path: "/pushbox/clock"))["reason"] == "BadClock")
+        #expect(json(f.post(#"{"timeZone":"Mars/Olympus"}"#, headers: [], path: "/pushbox/clock"))["reason"] == "BadClock")
     }
 
     @Test("relative attachment paths resolve against the folder the client names; a missing file refuses the request")
@@ -92,6 +93,18 @@ struct LocalSchedulerTests {
         #expect(f.store.count == 1)
         let missing = json(f.post(request, headers: [("x-pushbox-base-dir", "/nonexistent")], path: "/pushbox/schedule"))
         #expect(missing["refused"]?.arrayValue?.first?.objectValue?["reason"]?.stringValue?.contains("does not exist") == true)
+    }
+
+    @Test("the device's time zone changes over the socket: the alarm stays at 06:10 on the wall clock")
+    func travel() throws {
+        let (f, scheduler) = try fixture()
+        _ = f.post(try String(contentsOfFile: Self.alarmFile, encoding: .utf8), headers: [], path: "/pushbox/schedule")
+        let moved = json(f.post(#"{"timeZone":"Asia/Seoul"}"#, headers: [], path: "/pushbox/clock"))
+        #expect(moved["now"] == "2026-12-07T15:09:50+09:00")  // the same instant, read in Seoul
+        let first = json(f.post("", headers: [], method: "GET", path: "/pushbox/pending"))["pending"]?.arrayValue?.first?.objectValue
+        // 15:09 on Monday in Seoul: this Monday's 06:10 has passed there, so next Monday's.
+        #expect(first?["nextFire"] == "2026-12-14T06:10:00+09:00")
+        #expect(scheduler.clock.timeZone.identifier == "Asia/Seoul")
     }
 
     @Test("without a scheduler the paths answer 404 NoScheduler")

@@ -91,6 +91,18 @@ public struct PendingSet: Sendable {
         }
     }
 
+    /// The device moved to another time zone: calendar triggers float (06:10 stays 06:10 on
+    /// the wall clock, as a `UNCalendarNotificationTrigger` without a zone does), so their next
+    /// fire is found again in the new zone; interval triggers keep their instant.
+    public mutating func changeTimeZone(to zone: TimeZone, now: Date) {
+        calendar.timeZone = zone
+        for i in pending.indices {
+            guard case .dateMatching? = pending[i].request.trigger else { continue }
+            if case .success(let date) = firstFire(pending[i].request.trigger, now: now) { pending[i].nextFire = date }
+        }
+        trim()
+    }
+
     /// Keeps the 64 soonest, in order; the rest are dropped with the reason.
     private mutating func trim() {
         pending.sort { ($0.nextFire, $0.request.identifier) < ($1.nextFire, $1.request.identifier) }

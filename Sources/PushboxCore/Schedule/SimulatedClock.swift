@@ -3,8 +3,8 @@ import Foundation
 /// The device's clock: real time by default, or started elsewhere (`--clock`), running faster
 /// (`--speed`), fast-forwarded and jumped from the TUI. Thread-safe.
 public final class SimulatedClock: @unchecked Sendable {
-    public let timeZone: TimeZone
     private let lock = NSLock()
+    private var zone: TimeZone
     private let realNow: @Sendable () -> Date
     private var anchorReal: Date
     private var anchorSimulated: Date
@@ -15,11 +15,24 @@ public final class SimulatedClock: @unchecked Sendable {
     public init(start: Date? = nil, speed: Double = 1, timeZone: TimeZone = .current,
                 realNow: @escaping @Sendable () -> Date = { Date() }) {
         self.realNow = realNow
-        self.timeZone = timeZone
+        zone = timeZone
         anchorReal = realNow()
         anchorSimulated = start ?? anchorReal
         rate = max(0, speed)
         moved = start != nil
+    }
+
+    /// The device's time zone (it can travel: `setTimeZone`).
+    public var timeZone: TimeZone {
+        lock.lock()
+        defer { lock.unlock() }
+        return zone
+    }
+
+    public func setTimeZone(_ timeZone: TimeZone) {
+        lock.lock()
+        zone = timeZone
+        lock.unlock()
     }
 
     /// The simulated time now.
