@@ -96,8 +96,9 @@ struct TUIEndToEndTests {
 
     @Test("the alarm: scheduled just before Monday 06:10, fast-forwarded, it arrives; tapping Stop shows the deep link")
     func alarm() throws {
-        let s = try Session(arguments: ["--lang", "en-US", "--clock", "2026-12-07T06:09:50", "--tz", "UTC"])
-        #expect(s.waitFor("clock Mon 2026-12-07 06:09:5"), "\(s.screen)")
+        // A stopped clock (speed 0): only the keys move it, however slow the machine.
+        let s = try Session(arguments: ["--lang", "en-US", "--clock", "2026-12-07T06:09:50", "--tz", "UTC", "--speed", "0"])
+        #expect(s.waitFor("clock Mon 2026-12-07 06:09:50 ×0"), "\(s.screen)")
         let scheduled = CLIRun(["schedule", "--socket", s.socket, ProjectPaths.samples + "/schedules/alarm.json"])
         #expect(scheduled.status == 0, "\(scheduled.err)")
         #expect(s.waitFor("12/64 scheduled"), "\(s.screen)")
@@ -105,13 +106,13 @@ struct TUIEndToEndTests {
         #expect(s.waitFor("alarm-2-0 "), "\(s.screen)")
         #expect(s.screen.contains("every Monday 06:10:00"))
         try s.keys("+")  // one minute on: 06:10:00 … 06:10:50 fire
-        #expect(s.waitFor("Mon 2026-12-07 06:10:5"), "\(s.screen)")
+        #expect(s.waitFor("device clock Mon 2026-12-07 06:10:50 ×0 · 12/64 pending · 11 delivered"), "\(s.screen)")
         try s.keys("Escape")
         #expect(s.waitFor("L  Wake up — Your 06:10 alarm is ring"), "\(s.screen)")
         #expect(s.screen.contains("▾ alarm ("))  // the alarms arrive as one thread
         try s.keys("j")  // from the thread's header to its newest alarm
         try s.keys("o")
-        #expect(s.waitFor("local notification request alarm-2-5"), "\(s.screen)")
+        #expect(s.waitFor("local notification request alarm-2-50"), "\(s.screen)")
         try s.keys("Escape")
         try s.keys("a")  // the first of the ALARM category's actions: Stop
         #expect(s.waitFor("actionIdentifier: STOP (destructive)"), "\(s.screen)")
