@@ -19,8 +19,10 @@ build: deps
 run: build
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox" $(ARGS)
 
+# A watchdog: the suite takes about a minute with the build; a hang fails within 30 minutes
+# with the test that hung named in the output, instead of running until CI gives up.
 test: deps
-	$(SWIFT) test
+	timeout --kill-after=30 1800 $(SWIFT) test || { status=$$?; [ $$status -ne 124 ] || echo "make test: the suite did not finish in 30 minutes (a test hung; the last 'started' line without a result names it)"; exit $$status; }
 
 bench: deps
 	$(SWIFT) build -c release
