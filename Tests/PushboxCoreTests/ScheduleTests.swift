@@ -125,11 +125,20 @@ struct ScheduleTests {
     }
 
     @Test("schedule files name every wrong field by its path")
-    func parseErrors() {
+    func parseErrors() throws {
         #expect(throws: ScheduleFile.ParseError.self) { try ScheduleFile.parse(Array("{}".utf8)) }
         #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{},"trigger":{"dateMatching":{"weekday":9}}}]}"#.utf8)) }
             throws: { "\($0)".contains("requests[0].trigger.dateMatching.weekday") }
         #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{},"trigger":{"every":5}}]}"#.utf8)) }
             throws: { "\($0)".contains("requests[0].trigger: give timeInterval or dateMatching") }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"titleLockey":"K"}}]}"#.utf8)) }
+            throws: { "\($0)" == "requests[0].content.titleLockey: unknown content field; did you mean titleLocKey?" }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"bodyLocArgs":"06:10"}}]}"#.utf8)) }
+            throws: { "\($0)" == "requests[0].content.bodyLocArgs: must be an array of strings, not a string" }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"badge":"1"}}]}"#.utf8)) }
+            throws: { "\($0)" == "requests[0].content.badge: must be a whole number, not a string" }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"userInfo":[]}}]}"#.utf8)) }
+            throws: { "\($0)" == "requests[0].content.userInfo: must be an object, not an array" }
+        #expect((try? ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"relevanceScore":0.5,"body":"x"}}]}"#.utf8)))?.count == 1)
     }
 }

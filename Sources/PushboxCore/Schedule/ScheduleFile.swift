@@ -56,9 +56,48 @@ public enum ScheduleFile {
             guard let r = value.objectValue else { throw ParseError(path: p, message: "must be an object") }
             guard let id = r["identifier"]?.stringValue, !id.isEmpty else { throw ParseError(path: "\(p).identifier", message: "required: a non-empty string") }
             guard let content = r["content"]?.objectValue else { throw ParseError(path: "\(p).content", message: "required: an object") }
+            try checkContent(content, path: "\(p).content")
             out.append(LocalRequest(identifier: id, content: content, trigger: try trigger(r["trigger"], path: "\(p).trigger")))
         }
         return out
+    }
+
+    /// `UNNotificationContent`'s properties as the file names them, with the JSON type each takes.
+    static let contentFields: [(name: String, type: String)] = [
+        ("title", "string"), ("subtitle", "string"), ("body", "string"),
+        ("titleLocKey", "string"), ("titleLocArgs", "strings"), ("subtitleLocKey", "string"), ("subtitleLocArgs", "strings"),
+        ("bodyLocKey", "string"), ("bodyLocArgs", "strings"), ("badge", "integer"), ("sound", "string"),
+        ("userInfo", "object"), ("categoryIdentifier", "string"), ("threadIdentifier", "string"),
+        ("interruptionLevel", "string"), ("attachments", "array"),
+        // Kept as written; pushbox does not model them.
+        ("launchImageName", "string"), ("targetContentIdentifier", "string"), ("relevanceScore", "number"),
+        ("filterCriteria", "string"), ("summaryArgument", "string"), ("summaryArgumentCount", "integer"),
+    ]
+
+    /// A misspelt or mistyped content field is an error with its path: a silently ignored
+    /// `titleLockey` would cost an afternoon.
+    static func checkContent(_ content: JSONObject, path: String) throws(ParseError) {
+        for (name, value) in content.entries {
+            guard let type = contentFields.first(where: { $0.name == name })?.type else {
+                let near = contentFields.map(\.name).filter { $0.lowercased() == name.lowercased() }
+                throw ParseError(path: "\(path).\(name)", message: near.isEmpty
+                    ? "unknown content field (known: \(contentFields.map(\.name).joined(separator: ", ")))"
+                    : "unknown content field; did you mean \(near[0])?")
+            }
+            let fits: Bool
+            switch type {
+            case "string": fits = value.stringValue != nil
+            case "strings": fits = value.arrayValue?.allSatisfy { $0.stringValue != nil || $0.doubleValue != nil } ?? false
+            case "integer": fits = value.intValue != nil
+            case "number": fits = value.doubleValue != nil
+            case "object": fits = value.objectValue != nil
+            default: fits = value.arrayValue != nil
+            }
+            if !fits {
+                let expected = type == "strings" ? "an array of strings" : type == "integer" ? "a whole number" : "a\(type == "array" || type == "object" ? "n" : "") \(type)"
+                throw ParseError(path: "\(path).\(name)", message: "must be \(expected), not \(value.typeDescription)")
+            }
+        }
     }
 
     public static func trigger(_ value: JSONValue?, path: String) throws(ParseError) -> Trigger? {
