@@ -91,6 +91,13 @@ struct LocalSchedulerTests {
         #expect(ok["scheduled"] == .array(["pic"]))
         scheduler.tick()  // no trigger: delivered now
         #expect(f.store.count == 1)
+        // The file is found at delivery wherever pushbox runs: the request keeps its absolute path.
+        let stored = try #require(try f.store.history().first)
+        let payload = try JSONParser.parse(stored.raw).objectValue ?? JSONObject()
+        let info = try #require(LocalDelivery.info(payload))
+        #expect(info["attachments"]?.arrayValue?.first?.objectValue?["file"] == .string(ProjectPaths.samples + "/media/lighthouse.png"))
+        let rendered = Renderer(context: ValidationContext(), preferredLanguages: ["en"]).render(stored.rawPayload)
+        #expect(rendered.attachments.first?.width == 320)
         let missing = json(f.post(request, headers: [("x-pushbox-base-dir", "/nonexistent")], path: "/pushbox/schedule"))
         #expect(missing["refused"]?.arrayValue?.first?.objectValue?["reason"]?.stringValue?.contains("does not exist") == true)
     }

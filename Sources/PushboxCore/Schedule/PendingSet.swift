@@ -36,11 +36,13 @@ public struct PendingSet: Sendable {
     @discardableResult
     public mutating func add(_ requests: [LocalRequest], now: Date, baseDirectory: String? = nil) -> [ScheduleRefusal] {
         var refused: [ScheduleRefusal] = []
-        for request in requests {
+        for var request in requests {
             if let problem = Self.attachmentProblem(request, baseDirectory: baseDirectory) {
                 refused.append(ScheduleRefusal(identifier: request.identifier, reason: problem))
                 continue
             }
+            // iOS takes the files in when the request is added; the request keeps where they are.
+            Self.resolveAttachments(&request, baseDirectory: baseDirectory)
             switch firstFire(request.trigger, now: now) {
             case .failure(let reason):
                 refused.append(ScheduleRefusal(identifier: request.identifier, reason: reason))
@@ -141,6 +143,25 @@ public struct PendingSet: Sendable {
         }
     }
 
+    /// The absolute path of an attachment's `file` (or `file://` URL), relative ones from `base`.
+    static func attachmentPath(_ file: String, baseDirectory: String?) -> String {
+        var path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
+        if !path.hasPrefix("/"), let base = baseDirectory { path = (base as NSString).appendingPathComponent(path) }
+        return (path as NSString).standardizingPath
+    }
+
+    /// Rewrites each attachment's `file` to its absolute path, so delivery finds it wherever
+    /// pushbox runs.
+    static func resolveAttachments(_ request: inout LocalRequest, baseDirectory: String?) {
+        guard let list = request.content["attachments"]?.arrayValue else { return }
+        request.content["attachments"] = .array(list.map { a in
+            guard var o = a.objectValue, let file = o["file"]?.stringValue ?? o["url"]?.stringValue else { return a }
+            o["file"] = .string(attachmentPath(file, baseDirectory: baseDirectory))
+            o["url"] = nil
+            return .object(o)
+        })
+    }
+
     /// A local request with an attachment iOS cannot use is not scheduled at all.
     static func attachmentProblem(_ request: LocalRequest, baseDirectory: String?) -> String? {
         guard let list = request.content["attachments"] else { return nil }
@@ -149,8 +170,7 @@ public struct PendingSet: Sendable {
             guard let file = a.objectValue?["file"]?.stringValue ?? a.objectValue?["url"]?.stringValue else {
                 return "content.attachments[\(i)]: needs a file"
             }
-            var path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
-            if !path.hasPrefix("/"), let base = baseDirectory { path = (base as NSString).appendingPathComponent(path) }
+            let path = attachmentPath(file, baseDirectory: baseDirectory)
             guard let data = FileManager.default.contents(atPath: path) else {
                 return "invalid attachment file URL: \(file) does not exist (the request is not scheduled)"
             }
