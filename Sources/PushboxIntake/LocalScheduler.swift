@@ -44,6 +44,7 @@ public final class LocalScheduler: @unchecked Sendable {
         condition.lock()
         let refused = set.add(requests, now: clock.now, baseDirectory: baseDirectory)
         refusedLog += refused
+        if refusedLog.count > PendingSet.droppedKept { refusedLog.removeFirst(refusedLog.count - PendingSet.droppedKept) }
         condition.broadcast()
         condition.unlock()
         onChange?()

@@ -35,6 +35,16 @@ struct ScheduleTests {
         #expect(set.dropped.allSatisfy { $0.reason.contains("keeps the 64 that fire soonest") })
     }
 
+    @Test("only the latest 500 drops are remembered")
+    func dropsBounded() {
+        var set = PendingSet(calendar: Self.calendar())
+        let now = Self.date("2026-12-07T06:00:00")
+        set.add((0..<(PendingSet.limit + 600)).map { request("r\($0)", .timeInterval(seconds: Double($0 + 1), repeats: false)) }, now: now)
+        #expect(set.pending.count == PendingSet.limit)
+        #expect(set.dropped.count == PendingSet.droppedKept)
+        #expect(set.dropped.last?.identifier == "r\(PendingSet.limit + 599)")
+    }
+
     @Test("a pending identifier is replaced; cancel works by identifier and by prefix")
     func replaceAndCancel() {
         var set = PendingSet(calendar: Self.calendar())

@@ -114,7 +114,11 @@ public struct PendingSet: Sendable {
                                            reason: "more than \(Self.limit) pending requests: iOS keeps the \(Self.limit) that fire soonest"))
         }
         pending.removeLast(pending.count - Self.limit)
+        if dropped.count > Self.droppedKept { dropped.removeFirst(dropped.count - Self.droppedKept) }
     }
+
+    /// How many of the latest drops are remembered (a long-running pushbox must not grow).
+    public static let droppedKept = 500
 
     /// The first fire time, or why the request is refused.
     enum FirstFire { case success(Date), failure(String) }
