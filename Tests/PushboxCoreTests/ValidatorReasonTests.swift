@@ -75,6 +75,7 @@ struct ValidatorReasonTests {
         (#""just a string""#, "a string, not a JSON object"),
         (#"42"#, "a number, not a JSON object"),
         (#"{"alert":"no aps"}"#, "no \"aps\" dictionary"),
+        (#"{"requests":[]}"#, "this looks like a local notification schedule: use pushbox schedule FILE"),
         (#"{"aps":"alert"}"#, "\"aps\" must be a dictionary"),
         (String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000), "nested too deeply"),
     ])

@@ -20,7 +20,9 @@ enum PayloadRules {
     /// The `aps` dictionary, or the refusal APNs-bound devices give a payload without one.
     static func aps(of payload: JSONObject) -> Result<JSONObject, Rejection> {
         guard let value = payload["aps"] else {
-            return .failure(Rejection(.payloadEmpty, "the payload has no \"aps\" dictionary, so the device has nothing to deliver"))
+            // A schedule file sent or dropped where pushes go: say where it belongs.
+            let hint = payload["requests"]?.arrayValue != nil ? " (this looks like a local notification schedule: use pushbox schedule FILE)" : ""
+            return .failure(Rejection(.payloadEmpty, "the payload has no \"aps\" dictionary, so the device has nothing to deliver\(hint)"))
         }
         guard let aps = value.objectValue else {
             return .failure(Rejection(.payloadEmpty, "\"aps\" must be a dictionary, not \(value.typeDescription)"))
