@@ -113,6 +113,12 @@ public final class IntakeService: @unchecked Sendable {
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
                                          collapseID: report.ok ? collapse : nil, topic: topic)
+        return commit(raw, apnsID: apnsID, verdict: verdict)
+    }
+
+    /// Commits the raw bytes with their verdict, queues the rendering, tells `onReceive`, and
+    /// gives the answer (500 InternalServerError when the inbox could not store it).
+    private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict) -> IntakeResult {
         let id: Int64
         do {
             id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
@@ -120,7 +126,7 @@ public final class IntakeService: @unchecked Sendable {
             return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
         }
         processor?.enqueue(id: id, raw: raw)
-        let result = IntakeResult(id: id, apnsID: apnsID, status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail)
+        let result = IntakeResult(id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail)
         onReceive?(raw, result)
         return result
     }
@@ -136,16 +142,7 @@ public final class IntakeService: @unchecked Sendable {
 
     /// Stores a fired local notification in its stored form (a replay of one delivers it again).
     public func receiveLocal(_ raw: RawPayload) -> IntakeResult {
-        let apnsID = UUID().uuidString.lowercased()
-        let id: Int64
-        do {
-            id = try store.insert(raw, apnsID: apnsID, verdict: InboxStore.Verdict(status: 200, reason: nil, detail: nil, collapseID: nil, topic: context.bundleID))
-        } catch {
-            return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
-        }
-        processor?.enqueue(id: id, raw: raw)
-        let result = IntakeResult(id: id, apnsID: apnsID, status: 200, reason: nil, detail: nil)
-        onReceive?(raw, result)
-        return result
+        commit(raw, apnsID: UUID().uuidString.lowercased(),
+               verdict: InboxStore.Verdict(status: 200, topic: context.bundleID))
     }
 }
