@@ -31,8 +31,8 @@ extension Renderer {
         }
         let started = ContinuousClock.now
         for (i, a) in (info?["attachments"]?.arrayValue ?? []).enumerated() {
-            let file = a.objectValue?["file"]?.stringValue ?? a.objectValue?["url"]?.stringValue ?? ""
-            let path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
+            let file = PendingSet.attachmentFile(a) ?? ""
+            let path = PendingSet.attachmentPath(file, baseDirectory: nil)
             guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data.prefix(512))) else {
                 out.warnings.append("attachment \(i) (\(file)) is no longer readable; iOS copied it when the request was scheduled")
                 continue

@@ -147,6 +147,11 @@ public struct PendingSet: Sendable {
         }
     }
 
+    /// An attachment's `file` (or its `url`, as UNNotificationAttachment names it).
+    static func attachmentFile(_ attachment: JSONValue) -> String? {
+        attachment.objectValue?["file"]?.stringValue ?? attachment.objectValue?["url"]?.stringValue
+    }
+
     /// The absolute path of an attachment's `file` (or `file://` URL), relative ones from `base`.
     static func attachmentPath(_ file: String, baseDirectory: String?) -> String {
         var path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
@@ -159,7 +164,7 @@ public struct PendingSet: Sendable {
     static func resolveAttachments(_ request: inout LocalRequest, baseDirectory: String?) {
         guard let list = request.content["attachments"]?.arrayValue else { return }
         request.content["attachments"] = .array(list.map { a in
-            guard var o = a.objectValue, let file = o["file"]?.stringValue ?? o["url"]?.stringValue else { return a }
+            guard var o = a.objectValue, let file = attachmentFile(a) else { return a }
             o["file"] = .string(attachmentPath(file, baseDirectory: baseDirectory))
             o["url"] = nil
             return .object(o)
@@ -171,7 +176,7 @@ public struct PendingSet: Sendable {
         guard let list = request.content["attachments"] else { return nil }
         guard let attachments = list.arrayValue else { return "content.attachments must be an array" }
         for (i, a) in attachments.enumerated() {
-            guard let file = a.objectValue?["file"]?.stringValue ?? a.objectValue?["url"]?.stringValue else {
+            guard let file = attachmentFile(a) else {
                 return "content.attachments[\(i)]: needs a file"
             }
             let path = attachmentPath(file, baseDirectory: baseDirectory)
