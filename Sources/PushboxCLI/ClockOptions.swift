@@ -63,7 +63,7 @@ enum LocalStartup {
             do {
                 let requests = try ScheduleFile.parse(Array(data))
                 let base = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
-                for r in scheduler.schedule(requests, baseDirectory: base) { problems.append("not scheduled: \(r)") }
+                for r in scheduler.schedule(requests, baseDirectory: base).refused { problems.append("not scheduled: \(r)") }
             } catch {
                 problems.append("--schedule \(file): \(error)")
             }

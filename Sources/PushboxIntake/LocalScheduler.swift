@@ -38,17 +38,30 @@ public final class LocalScheduler: @unchecked Sendable {
         set = PendingSet(calendar: calendar)
     }
 
-    /// Adds requests at the clock's now; returns the refused ones (with iOS's reasons).
+    /// What one `schedule` call did.
+    public struct Outcome: Sendable {
+        /// Requests iOS would not schedule, with its reasons.
+        public var refused: [ScheduleRefusal]
+        /// Requests (new or already pending) dropped by this call because more than 64 were pending.
+        public var dropped: [ScheduleRefusal]
+        /// How many are pending after it.
+        public var pending: Int
+    }
+
+    /// Adds requests at the clock's now.
     @discardableResult
-    public func schedule(_ requests: [LocalRequest], baseDirectory: String? = nil) -> [ScheduleRefusal] {
+    public func schedule(_ requests: [LocalRequest], baseDirectory: String? = nil) -> Outcome {
         condition.lock()
+        let droppedBefore = set.droppedTotal
         let refused = set.add(requests, now: clock.now, baseDirectory: baseDirectory)
+        let newlyDropped = set.droppedTotal - droppedBefore
+        let outcome = Outcome(refused: refused, dropped: Array(set.dropped.suffix(min(newlyDropped, set.dropped.count))), pending: set.pending.count)
         refusedLog += refused
         if refusedLog.count > PendingSet.droppedKept { refusedLog.removeFirst(refusedLog.count - PendingSet.droppedKept) }
         condition.broadcast()
         condition.unlock()
         onChange?()
-        return refused
+        return outcome
     }
 
     /// Cancels an identifier or a `prefix*`; returns what was cancelled.

@@ -36,16 +36,13 @@ enum ScheduleEndpoint {
                 return answer(400, ["reason": "BadSchedule", "detail": error.description])
             }
             let base = request.headers.last { $0.name == baseDirectoryHeader }?.value
-            let droppedBefore = scheduler.snapshot().dropped.count
-            let refused = scheduler.schedule(requests, baseDirectory: base)
-            let after = scheduler.snapshot()
-            let refusedIDs = Set(refused.map(\.identifier))
-            let newlyDropped = Array(after.dropped.dropFirst(droppedBefore))
+            let outcome = scheduler.schedule(requests, baseDirectory: base)
+            let refusedIDs = Set(outcome.refused.map(\.identifier))
             return answer(200, JSONObject([
                 ("scheduled", .array(requests.map(\.identifier).filter { !refusedIDs.contains($0) }.map { .string($0) })),
-                ("refused", refusals(refused)),
-                ("dropped", refusals(newlyDropped)),
-                ("pending", .number(String(after.pending.count))),
+                ("refused", refusals(outcome.refused)),
+                ("dropped", refusals(outcome.dropped)),
+                ("pending", .number(String(outcome.pending))),
                 ("limit", .number(String(PendingSet.limit))),
             ]))
         case ("GET", "/pushbox/pending"):

@@ -114,6 +114,22 @@ struct LocalSchedulerTests {
         #expect(scheduler.clock.timeZone.identifier == "Asia/Seoul")
     }
 
+    @Test("each schedule reports the drops it caused, also once the drop log is full")
+    func dropsReported() throws {
+        let (f, scheduler) = try fixture()
+        func requests(_ prefix: String, _ count: Int, from start: Double) -> [LocalRequest] {
+            (0..<count).map { LocalRequest(identifier: "\(prefix)\($0)", content: JSONObject([("body", "x")]), trigger: .timeInterval(seconds: start + Double($0), repeats: false)) }
+        }
+        let first = scheduler.schedule(requests("a", PendingSet.limit + PendingSet.droppedKept + 10, from: 1))
+        #expect(first.dropped.count == PendingSet.droppedKept)  // the rest are past what is remembered
+        #expect(first.pending == PendingSet.limit)
+        // Five more, all later than the 64 pending: each is dropped, and said so over the socket.
+        let body = JSONWriter.compact(.object(JSONObject([("requests", .array(requests("late", 5, from: 100_000).map { .object($0.json) }))])))
+        let answer = json(f.post(body, headers: [], path: "/pushbox/schedule"))
+        #expect(answer["dropped"]?.arrayValue?.compactMap { $0.objectValue?["identifier"]?.stringValue } == (0..<5).map { "late\($0)" })
+        #expect(answer["pending"] == 64)
+    }
+
     @Test("without a scheduler the paths answer 404 NoScheduler")
     func none() throws {
         let f = try IntakeFixture()

@@ -24,8 +24,11 @@ public struct PendingSet: Sendable {
     public var calendar: Calendar
     /// Soonest first.
     public private(set) var pending: [PendingRequest] = []
-    /// Requests dropped because more than 64 were pending, with the reason.
+    /// Requests dropped because more than 64 were pending, with the reason (the latest
+    /// `droppedKept`).
     public private(set) var dropped: [ScheduleRefusal] = []
+    /// How many were ever dropped: with `dropped` bounded, the only way to tell the new ones.
+    public private(set) var droppedTotal = 0
 
     public init(calendar: Calendar) {
         self.calendar = calendar
@@ -109,6 +112,7 @@ public struct PendingSet: Sendable {
     private mutating func trim() {
         pending.sort { ($0.nextFire, $0.request.identifier) < ($1.nextFire, $1.request.identifier) }
         guard pending.count > Self.limit else { return }
+        droppedTotal += pending.count - Self.limit
         for extra in pending[Self.limit...] {
             dropped.append(ScheduleRefusal(identifier: extra.request.identifier,
                                            reason: "more than \(Self.limit) pending requests: iOS keeps the \(Self.limit) that fire soonest"))
