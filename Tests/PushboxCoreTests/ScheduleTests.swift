@@ -19,6 +19,9 @@ struct ScheduleTests {
         return f.date(from: text)!
     }
 
+    /// The seed's alarm time: every Monday (weekday 2) at 06:10.
+    static let monday0610 = DateComponents(hour: 6, minute: 10, weekday: 2)
+
     func request(_ id: String, _ trigger: Trigger?, content: JSONObject = JSONObject([("body", "x")])) -> LocalRequest {
         LocalRequest(identifier: id, content: content, trigger: trigger)
     }
@@ -69,10 +72,7 @@ struct ScheduleTests {
 
     @Test("calendar triggers: Monday 06:10 across a month end and a daylight-saving change")
     func calendarTriggers() {
-        var monday = DateComponents()
-        monday.weekday = 2
-        monday.hour = 6
-        monday.minute = 10
+        let monday = Self.monday0610
         // A month end: from Saturday 31 October 2026 in Berlin to Monday 2 November.
         var set = PendingSet(calendar: Self.calendar("Europe/Berlin"))
         set.add([request("alarm", .dateMatching(monday, repeats: true))], now: Self.date("2026-10-31T12:00:00", zone: "Europe/Berlin"))
@@ -90,10 +90,7 @@ struct ScheduleTests {
 
     @Test("the device travels: a calendar trigger keeps its wall-clock time in the new zone; an interval keeps its instant")
     func deviceTimeZoneChange() {
-        var monday = DateComponents()
-        monday.weekday = 2
-        monday.hour = 6
-        monday.minute = 10
+        let monday = Self.monday0610
         var set = PendingSet(calendar: Self.calendar("Europe/Berlin"))
         let now = Self.date("2026-12-05T12:00:00", zone: "Europe/Berlin")
         set.add([request("alarm", .dateMatching(monday, repeats: true)), request("later", .timeInterval(seconds: 7200, repeats: false))], now: now)
