@@ -59,15 +59,39 @@ enum LocalStartup {
     static func load(_ args: ParsedArguments, into scheduler: LocalScheduler) -> String? {
         var problems: [String] = []
         for file in args.all("--schedule") {
-            guard let data = FileManager.default.contents(atPath: file) else { problems.append("--schedule \(file): cannot be read"); continue }
-            do {
-                let requests = try ScheduleFile.parse(Array(data))
-                let base = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
-                for r in scheduler.schedule(requests, baseDirectory: base).refused { problems.append("not scheduled: \(r)") }
-            } catch {
-                problems.append("--schedule \(file): \(error)")
+            switch ScheduleInput.read(file, stdin: { [] }) {
+            case .failure(let problem): problems.append("--schedule \(problem)")
+            case .success(let schedule):
+                for r in scheduler.schedule(schedule.requests, baseDirectory: schedule.baseDirectory).refused { problems.append("not scheduled: \(r)") }
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}
+
+/// A schedule file as read from disk (or `-`, stdin): its bytes, its requests, and the folder its
+/// relative attachment paths start from.
+struct ScheduleInput {
+    var bytes: [UInt8]
+    var requests: [LocalRequest]
+    var baseDirectory: String
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func read(_ file: String, stdin: () -> [UInt8]) -> Result<ScheduleInput, Problem> {
+        guard let bytes = file == "-" ? stdin() : FileManager.default.contents(atPath: file).map(Array.init) else {
+            return .failure(Problem(description: "\(file): cannot be read"))
+        }
+        do {
+            let requests = try ScheduleFile.parse(bytes)
+            // Attachment paths are relative to the schedule file, wherever pushbox runs.
+            let base = file == "-" ? FileManager.default.currentDirectoryPath
+                : URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
+            return .success(ScheduleInput(bytes: bytes, requests: requests, baseDirectory: base))
+        } catch {
+            return .failure(Problem(description: "\(file): \(error)"))
+        }
     }
 }

@@ -22,19 +22,15 @@ enum ScheduleCommand {
             io.err("pushbox schedule: give one schedule file; see pushbox schedule --help")
             return 2
         }
-        guard let data = file == "-" ? Data(io.readStdin()) : FileManager.default.contents(atPath: file) else {
-            io.err("pushbox schedule: \(file): cannot be read")
+        let schedule: ScheduleInput
+        switch ScheduleInput.read(file, stdin: io.readStdin) {
+        case .failure(let problem):
+            io.err("pushbox schedule: \(problem)")
             return 1
+        case .success(let read): schedule = read
         }
-        let requests: [LocalRequest]
-        do { requests = try ScheduleFile.parse(Array(data)) } catch {
-            io.err("pushbox schedule: \(file): \(error)")
-            return 1
-        }
-        // Attachment paths are relative to the schedule file, wherever pushbox runs.
-        let base = file == "-" ? FileManager.default.currentDirectoryPath
-            : URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
-        return args.flag("--dry-run") ? dryRun(requests, base: base, args, &io) : live(Array(data), base: base, args, &io)
+        return args.flag("--dry-run") ? dryRun(schedule.requests, base: schedule.baseDirectory, args, &io)
+                                      : live(schedule.bytes, base: schedule.baseDirectory, args, &io)
     }
 
     /// Posts the file to the running instance and prints its answer.
