@@ -7,7 +7,8 @@ import PushboxCore
 public final class LocalScheduler: @unchecked Sendable {
     public let clock: SimulatedClock
     public let service: IntakeService
-    /// Told after requests were delivered or the pending set changed (the TUI redraws).
+    /// Told after requests were delivered, the pending set changed or the clock was moved
+    /// (the TUI redraws).
     public var onChange: (@Sendable () -> Void)?
 
     private let condition = NSCondition()
@@ -80,10 +81,10 @@ public final class LocalScheduler: @unchecked Sendable {
         return Snapshot(now: clock.now, pending: set.pending, dropped: set.dropped, refused: refusedLog, delivered: deliveredCount)
     }
 
-    /// Moves the clock forward and delivers what became due.
+    /// Moves the clock forward and delivers what became due; observers hear of it either way.
     public func advance(by seconds: Double) {
         clock.advance(by: seconds)
-        tick()
+        if tick() == 0 { onChange?() }
     }
 
     /// The device travels to another time zone: calendar triggers keep their wall-clock time.
@@ -104,7 +105,7 @@ public final class LocalScheduler: @unchecked Sendable {
         condition.unlock()
         guard let next else { return nil }
         clock.jump(to: next)
-        tick()
+        if tick() == 0 { onChange?() }
         return next
     }
 

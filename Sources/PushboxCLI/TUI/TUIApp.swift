@@ -122,15 +122,11 @@ final class TUIApp: @unchecked Sendable {
             config.theme = state.theme
             config.save(environment)
         case .advanceClock(let seconds):
-            work.async { [self] in
-                scheduler?.advance(by: seconds)
-                postScheduled()
-            }
+            // The scheduler's onChange tells the view.
+            work.async { [self] in scheduler?.advance(by: seconds) }
         case .jumpClock:
             work.async { [self] in
-                guard let scheduler else { return }
-                if scheduler.jumpToNext() == nil { queue.post(.status("nothing pending: the clock stays")) }
-                postScheduled()
+                if scheduler?.jumpToNext() == nil { queue.post(.status("nothing pending: the clock stays")) }
             }
         case .quit:
             break
