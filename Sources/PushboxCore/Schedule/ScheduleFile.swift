@@ -62,16 +62,43 @@ public enum ScheduleFile {
         return out
     }
 
+    /// The JSON a content field takes, and how an error names it.
+    enum FieldType {
+        case string, strings, integer, number, object, array
+
+        func fits(_ value: JSONValue) -> Bool {
+            switch self {
+            case .string: return value.stringValue != nil
+            case .strings: return value.arrayValue?.allSatisfy { $0.stringValue != nil || $0.doubleValue != nil } ?? false
+            case .integer: return value.intValue != nil
+            case .number: return value.doubleValue != nil
+            case .object: return value.objectValue != nil
+            case .array: return value.arrayValue != nil
+            }
+        }
+
+        var expected: String {
+            switch self {
+            case .string: return "a string"
+            case .strings: return "an array of strings"
+            case .integer: return "a whole number"
+            case .number: return "a number"
+            case .object: return "an object"
+            case .array: return "an array"
+            }
+        }
+    }
+
     /// `UNNotificationContent`'s properties as the file names them, with the JSON type each takes.
-    static let contentFields: [(name: String, type: String)] = [
-        ("title", "string"), ("subtitle", "string"), ("body", "string"),
-        ("titleLocKey", "string"), ("titleLocArgs", "strings"), ("subtitleLocKey", "string"), ("subtitleLocArgs", "strings"),
-        ("bodyLocKey", "string"), ("bodyLocArgs", "strings"), ("badge", "integer"), ("sound", "string"),
-        ("userInfo", "object"), ("categoryIdentifier", "string"), ("threadIdentifier", "string"),
-        ("interruptionLevel", "string"), ("attachments", "array"),
+    static let contentFields: [(name: String, type: FieldType)] = [
+        ("title", .string), ("subtitle", .string), ("body", .string),
+        ("titleLocKey", .string), ("titleLocArgs", .strings), ("subtitleLocKey", .string), ("subtitleLocArgs", .strings),
+        ("bodyLocKey", .string), ("bodyLocArgs", .strings), ("badge", .integer), ("sound", .string),
+        ("userInfo", .object), ("categoryIdentifier", .string), ("threadIdentifier", .string),
+        ("interruptionLevel", .string), ("attachments", .array),
         // Kept as written; pushbox does not model them.
-        ("launchImageName", "string"), ("targetContentIdentifier", "string"), ("relevanceScore", "number"),
-        ("filterCriteria", "string"), ("summaryArgument", "string"), ("summaryArgumentCount", "integer"),
+        ("launchImageName", .string), ("targetContentIdentifier", .string), ("relevanceScore", .number),
+        ("filterCriteria", .string), ("summaryArgument", .string), ("summaryArgumentCount", .integer),
     ]
 
     /// A misspelt or mistyped content field is an error with its path: a silently ignored
@@ -84,18 +111,8 @@ public enum ScheduleFile {
                     ? "unknown content field (known: \(contentFields.map(\.name).joined(separator: ", ")))"
                     : "unknown content field; did you mean \(near[0])?")
             }
-            let fits: Bool
-            switch type {
-            case "string": fits = value.stringValue != nil
-            case "strings": fits = value.arrayValue?.allSatisfy { $0.stringValue != nil || $0.doubleValue != nil } ?? false
-            case "integer": fits = value.intValue != nil
-            case "number": fits = value.doubleValue != nil
-            case "object": fits = value.objectValue != nil
-            default: fits = value.arrayValue != nil
-            }
-            if !fits {
-                let expected = type == "strings" ? "an array of strings" : type == "integer" ? "a whole number" : "a\(type == "array" || type == "object" ? "n" : "") \(type)"
-                throw ParseError(path: "\(path).\(name)", message: "must be \(expected), not \(value.typeDescription)")
+            if !type.fits(value) {
+                throw ParseError(path: "\(path).\(name)", message: "must be \(type.expected), not \(value.typeDescription)")
             }
         }
     }
