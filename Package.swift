@@ -24,6 +24,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // AES-256-GCM sealing/opening, key files (refused when group or others can read them), hashes.
         .target(name: "PushboxCrypto", dependencies: ["CCrypto"]),
+        // OpenSSL libssl (and the certificate, PEM and ECDSA parts of libcrypto), with macro shims.
+        .systemLibrary(name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+        // TLS for the TCP port: the local certificate authority (name-constrained), certificates per
+        // SNI name, ALPN, non-blocking TLS streams, ES256 signatures of APNs provider tokens.
+        .target(name: "PushboxTLS", dependencies: ["CSSL"]),
+        // libnghttp2 from Debian: HTTP/2 framing without I/O.
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         // libcurl's variadic setopt as typed C functions.
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
         // stb_image (libstb-dev), for image headers.
@@ -34,7 +41,7 @@ let package = Package(
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // The command table, argument parsing, subcommands and their output.
-        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI", "PushboxTerminal", "PushboxThumbnail"]),
+        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI", "PushboxTerminal", "PushboxThumbnail", "PushboxTLS"]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
@@ -43,9 +50,10 @@ let package = Package(
         .systemLibrary(name: "CPosix"),
         // libmicrohttpd's variadic start as a fixed C function.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
-        // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd), the folder watch (inotify),
-        // and the service that stores, validates, answers and processes each payload.
-        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
+        // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd) and on one TCP port (TLS, HTTP/2
+        // through nghttp2, HTTP/1.1 through libmicrohttpd), provider tokens, the folder watch
+        // (inotify), and the service that stores, validates, answers and processes each payload.
+        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
         // libchafa (libchafa-dev, libglib2.0-dev) for pkg-config flags; only CThumbnail's .c includes it.
@@ -72,7 +80,7 @@ let package = Package(
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
-        .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
+        .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
         .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
         .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport"]),

@@ -1,4 +1,7 @@
 #include "pb_mhd.h"
+#include <string.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 struct MHD_Daemon *pb_mhd_start(int listen_fd, unsigned int threads, unsigned int idle_timeout,
                                 unsigned int connection_limit, size_t memory_limit,
@@ -16,4 +19,33 @@ struct MHD_Daemon *pb_mhd_start(int listen_fd, unsigned int threads, unsigned in
 
 struct MHD_Response *pb_mhd_response(const void *body, size_t length) {
     return MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+}
+
+struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle_timeout,
+                                         unsigned int connection_limit, size_t memory_limit,
+                                         pb_mhd_handler handler, pb_mhd_completed completed, void *cls) {
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET, 0,
+                            NULL, NULL, handler, cls,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_END);
+}
+
+int pb_mhd_add(struct MHD_Daemon *daemon, int fd) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    memset(&address, 0, sizeof address);
+    if (getpeername(fd, (struct sockaddr *)&address, &length) != 0 || address.ss_family == AF_UNIX) {
+        // A socket pair has no peer name: an AF_UNIX address with an empty path stands in.
+        memset(&address, 0, sizeof address);
+        address.ss_family = AF_UNIX;
+        length = sizeof(struct sockaddr_un);
+    }
+    if (MHD_add_connection(daemon, fd, (const struct sockaddr *)&address, length) != MHD_YES) {
+        return MHD_NO;  // libmicrohttpd has closed the socket
+    }
+    return MHD_YES;
 }

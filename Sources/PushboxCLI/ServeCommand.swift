@@ -47,16 +47,14 @@ enum IntakeOptions {
 enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
-        summary: "Take pushes in without the TUI: the APNs-shaped API on a Unix socket, folder watches, the SQLite inbox. Runs until interrupted.",
+        summary: "Take pushes in without the TUI: the APNs-shaped API on a Unix socket and on TCP port 2197 (TLS with provider tokens, HTTP/2 or HTTP/1.1), folder watches, the SQLite inbox. Runs until interrupted.",
         options: [IntakeOptions.socket, IntakeOptions.db,
                   OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder."),
-                  OptionSpec("--listen", value: "HOST:PORT", help: "Also serve TCP on this address (loopback only unless --listen-any)."),
-                  OptionSpec("--listen-any", help: "Allow --listen on a non-loopback address."),
                   OptionSpec("--idle-timeout", value: "SECONDS", help: "Close connections idle this long (APNs' IdleTimeout). Default 30."),
                   OptionSpec("--poll", help: "Poll watched folders instead of using inotify."),
                   OptionSpec("--quiet", help: "Do not log each payload taken in."),
                   LocalStartup.scheduleOption]
-            + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
+            + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -75,33 +73,39 @@ enum ServeCommand {
             store = try IntakeOptions.openStore(args, io)
             let (processor, context) = try IntakeOptions.processor(args, store: store, io: io)
             let service = IntakeService(store: store, context: context, processor: processor)
+            var accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
             if !args.flag("--quiet") {
                 let out = LineWriter.standardOutput
+                // Requests on the socket and the port are logged as they are answered; files and
+                // local notifications as they are taken in.
                 service.onReceive = { raw, result in
+                    guard raw.envelope.arrival == nil, raw.envelope.source != .socket, raw.envelope.source != .replay else { return }
                     let name = raw.envelope.fileName.map { " " + TerminalText.sanitize($0) } ?? ""
                     out("\(raw.envelope.source.rawValue)\(name): \(result.status)\(result.reason.map { " " + $0 } ?? "") apns-id \(result.apnsID)")
                 }
+                accessLog = { head, response in out(PortOptions.accessLine(head, response)) }
             }
             var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
-            options.tcp = args.value("--listen")
-            options.tcpAllowAny = args.flag("--listen-any")
+            try PortOptions.apply(args, profile: try Device.from(args, defaultApp: true, io: io).profile, io: io, to: &options)
             options.watch = args.all("--watch")
             options.forcePolling = args.flag("--poll")
             if let idle = args.value("--idle-timeout") {
                 guard let seconds = Int(idle), seconds > 0 else { throw UsageError(message: "--idle-timeout: expected whole seconds, got \(idle)") }
                 options.idleTimeout = seconds
             }
-            do { server = try IntakeServer(service: service, options: options) } catch { throw UsageError(message: "\(error)") }
+            // The scheduler and its schedule file are ready before the first request can arrive.
             scheduler = LocalScheduler(service: service, clock: clock)
-            server.endpoint.scheduler = scheduler
             if let refusal = LocalStartup.load(args, into: scheduler) { io.err("pushbox serve: \(refusal)") }
+            do { server = try IntakeServer(service: service, options: options, scheduler: scheduler, accessLog: accessLog) } catch { throw UsageError(message: "\(error)") }
             scheduler.start()
         } catch {
             io.err("pushbox serve: \(error)")
             return 1
         }
         var listening = "listening on \(server.options.socketPath)"
-        if let port = server.tcpPort { listening += " and tcp port \(port)" }
+        if let port = server.tcpPort {
+            listening += " and \(server.options.tcp.map(Listeners.hostOf) ?? "127.0.0.1"):\(port) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"
+        }
         io.err("pushbox serve: \(listening); inbox \(store.path)\(server.options.watch.isEmpty ? "" : "; watching \(server.options.watch.joined(separator: ", "))\(server.isPolling ? " (polling)" : "")")")
         var received: Int32 = 0
         sigwait(&signals, &received)

@@ -8,13 +8,21 @@ import PushboxText
 public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     public let service: IntakeService
     /// Local notifications of the running instance (`/pushbox/…` paths), when it keeps them.
-    public var scheduler: LocalScheduler?
+    public let scheduler: LocalScheduler?
+    /// Judges provider tokens and client certificates on connections that require them.
+    public let authenticator: ProviderAuthenticator
+    /// Told of every answer (`serve`'s access log); set before any server starts.
+    public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
     static let devicePrefix = "/3/device/"
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
 
-    public init(service: IntakeService) {
+    public init(service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
+                accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) {
         self.service = service
+        self.scheduler = scheduler
+        self.authenticator = authenticator
+        self.accessLog = accessLog
     }
 
     static func reasonResponse(_ reason: APNsReason, apnsID: String? = nil) -> HTTPResponse {
@@ -23,24 +31,57 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
         return HTTPResponse(status: reason.status, headers: headers, body: Array("{\"reason\":\"\(reason.rawValue)\"}".utf8))
     }
 
-    public func early(method: String, path: String, headers: [(name: String, value: String)]) -> (HTTPResponse?, maxBody: Int) {
+    /// The id APNs echoes on every answer: the one sent when it is a canonical UUID, else a new one.
+    static func answerID(_ headers: [(name: String, value: String)]) -> String {
+        if let sent = headers.last(where: { $0.name == PushHeaders.id })?.value, PushHeaders.isCanonicalUUID(sent) { return sent.lowercased() }
+        return UUID().uuidString.lowercased()
+    }
+
+    public func early(_ head: RequestHead) -> EarlyAnswer {
+        let path = head.path, method = head.method
         if path == "/inbox" {
-            return (method == "GET" ? nil : Self.reasonResponse(.methodNotAllowed), 0)
+            return EarlyAnswer(response: method == "GET" ? nil : Self.reasonResponse(.methodNotAllowed), maxBody: 0)
         }
         if path.hasPrefix(ScheduleEndpoint.prefix) {
-            guard ScheduleEndpoint.isKnown(path) else { return (Self.reasonResponse(.badPath), 0) }
-            guard ScheduleEndpoint.allowed(method: method, path: path) else { return (Self.reasonResponse(.methodNotAllowed), 0) }
-            return (nil, ScheduleEndpoint.maxBody)
+            guard ScheduleEndpoint.isKnown(path) else { return EarlyAnswer(response: Self.reasonResponse(.badPath), maxBody: 0) }
+            guard ScheduleEndpoint.allowed(method: method, path: path) else { return EarlyAnswer(response: Self.reasonResponse(.methodNotAllowed), maxBody: 0) }
+            return EarlyAnswer(response: nil, maxBody: ScheduleEndpoint.maxBody)
         }
-        guard path.hasPrefix(Self.devicePrefix) else { return (Self.reasonResponse(.badPath), 0) }
-        guard method == "POST" else { return (Self.reasonResponse(.methodNotAllowed), 0) }
-        if path.count == Self.devicePrefix.count { return (Self.reasonResponse(.missingDeviceToken), 0) }
+        let refuse = { (reason: APNsReason) in EarlyAnswer(response: Self.reasonResponse(reason, apnsID: Self.answerID(head.headers)), maxBody: 0) }
+        guard path.hasPrefix(Self.devicePrefix) else { return refuse(.badPath) }
+        guard method == "POST" else { return refuse(.methodNotAllowed) }
+        var authentication = Arrival.Authentication.none
+        if head.connection.requiresAuth {
+            switch authenticator.judge(authorization: head.headers.last { $0.name == "authorization" }?.value,
+                                       certificate: head.connection.certificate, connection: head.connection.auth) {
+            case .refused(let reason, _): return refuse(reason)
+            case .accepted(let how): authentication = how
+            }
+            if case .certificate(_, let certTopic?) = authentication,
+               let topic = head.headers.last(where: { $0.name == PushHeaders.topic })?.value,
+               topic != certTopic, !topic.hasPrefix(certTopic + ".") {
+                return refuse(.topicDisallowed)
+            }
+        }
+        if path.count == Self.devicePrefix.count { return refuse(.missingDeviceToken) }
+        let limit = Self.bodyLimit(head.headers)
+        if let length = head.headers.last(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }), length > limit {
+            return EarlyAnswer(response: Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers)), maxBody: limit)
+        }
+        return EarlyAnswer(response: nil, maxBody: limit, authentication: authentication)
+    }
+
+    static func bodyLimit(_ headers: [(name: String, value: String)]) -> Int {
         let type = headers.last { $0.name == PushHeaders.pushType }?.value
-        let limit = PushType(rawValue: type ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
-        if let length = headers.last(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }), length > limit {
-            return (Self.reasonResponse(.payloadTooLarge), limit)
-        }
-        return (nil, limit)
+        return PushType(rawValue: type ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
+    }
+
+    public func tooLarge(_ head: RequestHead) -> HTTPResponse {
+        Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers))
+    }
+
+    public func answered(_ head: RequestHead, _ response: HTTPResponse) {
+        accessLog?(head, response)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -56,11 +97,16 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
         let token = String(request.path.dropFirst(Self.devicePrefix.count)).removingPercentEncoding ?? ""
         var headers = PushHeaders()
         for h in request.headers where h.name.hasPrefix("apns-") { headers.add(h.name, h.value) }
+        // A certificate for one app stands for its topic when the request names none.
+        if case .certificate(_, let topic?)? = request.arrival?.authentication, headers[PushHeaders.topic] == nil {
+            headers.add(PushHeaders.topic, topic)
+        }
         let replay = request.headers.contains { $0.name == Self.sourceHeader && $0.value == "replay" }
-        let envelope = Envelope(source: replay ? .replay : .socket, headers: headers, deviceToken: token)
+        let envelope = Envelope(source: replay ? .replay : .socket, headers: headers, deviceToken: token, arrival: request.arrival)
         let result = service.receive(RawPayload(bytes: request.body, envelope: envelope))
         guard let reason = result.reason else {
-            return HTTPResponse(status: 200, headers: [("apns-id", result.apnsID)])
+            // The development host also names the notification for its delivery log.
+            return HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", UUID().uuidString.lowercased())])
         }
         let body = JSONWriter.compact(.object(JSONObject([("reason", .string(reason))])))
         return HTTPResponse(status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
@@ -86,6 +132,7 @@ public enum InboxListing {
             ("status", .optionalInt(n.status)),
             ("reason", .optionalString(n.reason)),
             ("collapseId", .optionalString(n.collapseID)),
+            ("arrival", n.arrival?.json ?? .null),
             ("title", rendered?["title"] ?? .null),
             ("subtitle", rendered?["subtitle"] ?? .null),
             ("body", rendered?["body"] ?? .null),

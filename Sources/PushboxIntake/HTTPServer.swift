@@ -1,5 +1,7 @@
 import CMicroHTTPD
 import Foundation
+import PushboxCore
+import PushboxTLS
 
 /// One HTTP request as the intake sees it.
 public struct HTTPRequest: Sendable {
@@ -8,6 +10,19 @@ public struct HTTPRequest: Sendable {
     /// Header names lowercased, in order, duplicates kept.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// How it arrived (listener, protocol, client, authentication).
+    public var arrival: Arrival?
+
+    public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8], arrival: Arrival? = nil) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.arrival = arrival
+    }
+
+    /// The last value of a header (names are lowercase).
+    public func header(_ name: String) -> String? { headers.last { $0.name == name }?.value }
 }
 
 /// The answer to a request.
@@ -23,51 +38,124 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// What the server asks of the application.
-public protocol HTTPRequestHandler: AnyObject, Sendable {
-    /// Looks at the request line and headers before any body byte is read: return a response
-    /// to answer at once (the body is then never read), or nil plus the most body bytes to accept.
-    func early(method: String, path: String, headers: [(name: String, value: String)]) -> (HTTPResponse?, maxBody: Int)
-    /// The whole request.
-    func handle(_ request: HTTPRequest) -> HTTPResponse
+/// The connection a request came on: where, how, and what it proved about its sender.
+public struct ConnectionInfo: Sendable {
+    /// `unix /path` or `tcp 127.0.0.1:2197`.
+    public var listener: String
+    public var protocolName: String
+    public var tls: Bool
+    /// The TCP port asks providers for a token or a client certificate; the Unix socket does not.
+    public var requiresAuth: Bool
+    public var certificate: ClientCertificate?
+    /// The connection's token history (one per HTTP/2 connection; a fresh one per HTTP/1.1 request).
+    public var auth: ConnectionAuthState
+
+    public init(listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
+                auth: ConnectionAuthState = ConnectionAuthState()) {
+        self.listener = listener
+        self.protocolName = protocolName
+        self.tls = tls
+        self.requiresAuth = requiresAuth
+        self.certificate = certificate
+        self.auth = auth
+    }
 }
 
-/// libmicrohttpd serving a socket that pushbox bound itself: an internal epoll thread pool, idle
-/// connections closed, connections and header memory capped. A body longer than the handler
-/// allows is answered 413 from its Content-Length without reading it; a body without a length
-/// that grows past the limit (+1 byte) gets its connection closed.
+/// A request's line and headers, before any body byte is read.
+public struct RequestHead: Sendable {
+    public var method: String
+    public var path: String
+    public var headers: [(name: String, value: String)]
+    public var connection: ConnectionInfo
+
+    public init(method: String, path: String, headers: [(name: String, value: String)], connection: ConnectionInfo) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.connection = connection
+    }
+
+    /// How the request arrived, with the authentication `early` accepted.
+    func arrival(_ authentication: Arrival.Authentication) -> Arrival {
+        Arrival(listener: connection.listener, protocolName: connection.protocolName, tls: connection.tls,
+                userAgent: headers.last { $0.name == "user-agent" }?.value, authentication: authentication)
+    }
+}
+
+/// What the application decides from a request's head.
+public struct EarlyAnswer: Sendable {
+    /// An answer to send at once (the body is then never read), or nil to read the body.
+    public var response: HTTPResponse?
+    /// The most body bytes to accept.
+    public var maxBody: Int
+    public var authentication: Arrival.Authentication
+
+    public init(response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none) {
+        self.response = response
+        self.maxBody = maxBody
+        self.authentication = authentication
+    }
+}
+
+/// What the servers ask of the application.
+public protocol HTTPRequestHandler: AnyObject, Sendable {
+    /// Looks at the request line and headers before any body byte is read.
+    func early(_ head: RequestHead) -> EarlyAnswer
+    /// The whole request, after `early` let it through.
+    func handle(_ request: HTTPRequest) -> HTTPResponse
+    /// The answer a request got too big for its limit, with whatever ids it must carry.
+    func tooLarge(_ head: RequestHead) -> HTTPResponse
+    /// Told of every answer sent (the access log).
+    func answered(_ head: RequestHead, _ response: HTTPResponse)
+}
+
+/// libmicrohttpd serving HTTP/1.1: on a socket pushbox bound itself (the Unix socket), or on
+/// connections pushbox's TCP port accepted and hands over with `add`. An internal epoll thread
+/// pool, idle connections closed, connections and header memory capped. A body longer than the
+/// handler allows is answered 413 from its Content-Length without reading it; a body without a
+/// length that grows past the limit (+1 byte) gets its connection closed.
 public final class HTTPServer: @unchecked Sendable {
+    // `daemon` is set in init and cleared once by `stop`, which the owner calls after every
+    // thread that adds connections has stopped.
     private var daemon: OpaquePointer?
     private let context: Unmanaged<Context>
-    private let listenFD: Int32
+    private let listenFD: Int32?
 
     /// Counts for tests: body bytes ever handed to the application.
     public var bodyBytesRead: Int { context.takeUnretainedValue().bodyBytes }
 
     final class Context: @unchecked Sendable {
+        // `handler` and `connection` are immutable; `bodyBytesValue` is guarded by `lock`.
         let handler: HTTPRequestHandler
+        let connection: ConnectionInfo
         let lock = NSLock()
         var bodyBytesValue = 0
         var bodyBytes: Int {
             lock.lock(); defer { lock.unlock() }
             return bodyBytesValue
         }
-        init(handler: HTTPRequestHandler) { self.handler = handler }
+        init(handler: HTTPRequestHandler, connection: ConnectionInfo) {
+            self.handler = handler
+            self.connection = connection
+        }
         func addBody(_ n: Int) { lock.lock(); bodyBytesValue += n; lock.unlock() }
     }
 
-    /// State of one request across libmicrohttpd's calls.
+    /// State of one request across libmicrohttpd's calls (one thread at a time).
     final class RequestState {
-        var headers: [(name: String, value: String)] = []
+        var head: RequestHead
         var body: [UInt8] = []
         var maxBody = 0
         var answered = false
+        var authentication = Arrival.Authentication.none
+        init(head: RequestHead) { self.head = head }
     }
 
-    public init(listenFD: Int32, handler: HTTPRequestHandler, threads: Int = 2, idleTimeout: Int = 30,
+    /// Serves `listenFD` (already listening). `connection` describes every request it takes.
+    public init(listenFD: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
                 connectionLimit: Int = 256, headerMemory: Int = 32 * 1024) throws(ListenError) {
         self.listenFD = listenFD
-        context = Unmanaged.passRetained(Context(handler: handler))
+        context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
         daemon = pb_mhd_start(listenFD, UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
                               HTTPServer.access, HTTPServer.completed, context.toOpaque())
         guard daemon != nil else {
@@ -76,12 +164,32 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Serves the connections handed over with `add`.
+    public init(handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
+                connectionLimit: Int = 256, headerMemory: Int = 32 * 1024) throws(ListenError) {
+        listenFD = nil
+        context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
+        daemon = pb_mhd_start_external(UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
+                                       HTTPServer.access, HTTPServer.completed, context.toOpaque())
+        guard daemon != nil else {
+            context.release()
+            throw ListenError(message: "libmicrohttpd could not start")
+        }
+    }
+
+    /// Hands an accepted connection over; the server owns and closes it from then on.
+    @discardableResult
+    public func add(_ fd: Int32) -> Bool {
+        guard let daemon else { close(fd); return false }
+        return pb_mhd_add(daemon, fd) == 1
+    }
+
     /// Stops serving and closes the listening socket.
     public func stop() {
         guard let d = daemon else { return }
         daemon = nil
         MHD_stop_daemon(d)
-        close(listenFD)
+        if let listenFD { close(listenFD) }
         context.release()
     }
 
@@ -94,27 +202,33 @@ public final class HTTPServer: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(response.status), r)
     }
 
+    static func answer(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
+        state.answered = true
+        context.handler.answered(state.head, response)
+        return queue(connection, response)
+    }
+
     static let access: pb_mhd_handler = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
         let context = Unmanaged<Context>.fromOpaque(cls!).takeUnretainedValue()
-        let method = method.map { String(cString: $0) } ?? "GET"
-        let path = url.map { String(cString: $0) } ?? "/"
         guard let slot = requestContext, let size = uploadSize else { return .NO }
         if slot.pointee == nil {
             // First call: request line and headers only, nothing of the body read yet.
-            let state = RequestState()
-            let box = Unmanaged.passRetained(state)
-            slot.pointee = box.toOpaque()
-            MHD_get_connection_values(connection, .HEADER_KIND, { statePointer, _, key, value in
-                let state = Unmanaged<RequestState>.fromOpaque(statePointer!).takeUnretainedValue()
-                state.headers.append(((key.map { String(cString: $0) } ?? "").lowercased(), value.map { String(cString: $0) } ?? ""))
-                return .YES
-            }, box.toOpaque())
-            let (early, maxBody) = context.handler.early(method: method, path: path, headers: state.headers)
-            state.maxBody = maxBody
-            if let early {
-                state.answered = true
-                return queue(connection, early)
+            var headers: [(name: String, value: String)] = []
+            withUnsafeMutablePointer(to: &headers) { pointer in
+                _ = MHD_get_connection_values(connection, .HEADER_KIND, { out, _, key, value in
+                    out!.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
+                        .append(((key.map { String(cString: $0) } ?? "").lowercased(), value.map { String(cString: $0) } ?? ""))
+                    return .YES
+                }, pointer)
             }
+            let head = RequestHead(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                                   headers: headers, connection: context.connection.freshAuth())
+            let state = RequestState(head: head)
+            slot.pointee = Unmanaged.passRetained(state).toOpaque()
+            let early = context.handler.early(head)
+            state.maxBody = early.maxBody
+            state.authentication = early.authentication
+            if let response = early.response { return answer(context, state, connection, response) }
             return .YES
         }
         let state = Unmanaged<RequestState>.fromOpaque(slot.pointee!).takeUnretainedValue()
@@ -128,20 +242,31 @@ public final class HTTPServer: @unchecked Sendable {
             }
             if state.body.count > state.maxBody {
                 // No length was announced and the body outgrew the limit: stop reading, close.
+                context.handler.answered(state.head, context.handler.tooLarge(state.head))
                 return .NO
             }
             size.pointee = 0
             return .YES
         }
         if state.answered { return .YES }
-        state.answered = true
-        let response = context.handler.handle(HTTPRequest(method: method, path: path, headers: state.headers, body: state.body))
-        return queue(connection, response)
+        let head = state.head
+        let response = context.handler.handle(HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body,
+                                                          arrival: head.arrival(state.authentication)))
+        return answer(context, state, connection, response)
     }
 
     static let completed: pb_mhd_completed = { _, _, requestContext, _ in
         guard let slot = requestContext, let pointer = slot.pointee else { return }
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         slot.pointee = nil
+    }
+}
+
+extension ConnectionInfo {
+    /// The same connection with a token history of its own (HTTP/1.1 requests share none).
+    func freshAuth() -> ConnectionInfo {
+        var copy = self
+        copy.auth = ConnectionAuthState()
+        return copy
     }
 }

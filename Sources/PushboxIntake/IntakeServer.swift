@@ -1,9 +1,10 @@
 import Foundation
 import PushboxCore
 import PushboxStore
+import PushboxTLS
 
-/// Everything `pushbox serve` (and later the TUI) runs: the APNs-shaped API on the Unix socket
-/// (and an optional TCP listener), and the folder watches, all feeding one intake service.
+/// Everything `pushbox serve` and the TUI run: the APNs-shaped API on the Unix socket and on one
+/// TCP port (TLS, HTTP/2, HTTP/1.1), and the folder watches, all feeding one intake service.
 public final class IntakeServer: @unchecked Sendable {
     public struct Options: Sendable {
         public var socketPath: String
@@ -14,6 +15,10 @@ public final class IntakeServer: @unchecked Sendable {
         public var threads = 2
         public var connectionLimit = 256
         public var forcePolling = false
+        /// TLS on the TCP port; nil serves it in clear only (h2c and HTTP/1.1).
+        public var tls: TLSServerContext?
+        /// Provider keys whose tokens the TCP port verifies.
+        public var providerKeys: [RegisteredProviderKey] = []
 
         public init(socketPath: String) { self.socketPath = socketPath }
     }
@@ -21,6 +26,7 @@ public final class IntakeServer: @unchecked Sendable {
     public let service: IntakeService
     public let options: Options
     private var servers: [HTTPServer] = []
+    private var port: PortListener?
     private var watcher: FolderWatcher?
     public let endpoint: APNsEndpoint
     /// Set once this server bound the socket file; only then may it remove it.
@@ -28,17 +34,29 @@ public final class IntakeServer: @unchecked Sendable {
     /// The TCP port actually bound, when `--listen` asked for one.
     public private(set) var tcpPort: Int?
 
-    public init(service: IntakeService, options: Options, onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in }) throws(ListenError) {
+    /// `scheduler` answers the `/pushbox/…` paths and `accessLog` hears every answer of the HTTP
+    /// API; both are fixed before any listener starts, so no request sees them missing.
+    public init(service: IntakeService, options: Options, scheduler: LocalScheduler? = nil,
+                onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in },
+                accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) throws(ListenError) {
         self.service = service
         self.options = options
-        endpoint = APNsEndpoint(service: service)
+        endpoint = APNsEndpoint(service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys), accessLog: accessLog)
         let fd = try Listeners.unixSocket(options.socketPath)
         ownsSocket = true
-        servers.append(try HTTPServer(listenFD: fd, handler: endpoint, threads: options.threads, idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
+        let socketInfo = ConnectionInfo(listener: "unix \(options.socketPath)", protocolName: "http/1.1", tls: false, requiresAuth: false)
+        servers.append(try HTTPServer(listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
+                                      idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
         if let spec = options.tcp {
             let (tcpFD, port) = try Listeners.tcp(spec, allowAny: options.tcpAllowAny)
             tcpPort = port
-            servers.append(try HTTPServer(listenFD: tcpFD, handler: endpoint, threads: options.threads, idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
+            do {
+                self.port = try PortListener(listenFD: tcpFD, address: Listeners.host(of: spec), port: port, handler: endpoint, tls: options.tls,
+                                             threads: options.threads, idleTimeout: options.idleTimeout)
+            } catch {
+                close(tcpFD)
+                throw error
+            }
         }
         if !options.watch.isEmpty {
             watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling, onIngest: onIngest)
@@ -54,6 +72,8 @@ public final class IntakeServer: @unchecked Sendable {
     public func stop() {
         watcher?.stop()
         watcher = nil
+        port?.stop()
+        port = nil
         for s in servers { s.stop() }
         servers.removeAll()
         if ownsSocket { unlink(options.socketPath) }

@@ -98,6 +98,15 @@ public enum Listeners {
         } == 0
     }
 
+    /// The host part of `HOST:PORT` (`localhost` read as 127.0.0.1).
+    public static func hostOf(_ spec: String) -> String { host(of: spec) }
+
+    static func host(of spec: String) -> String {
+        guard let colon = spec.lastIndex(of: ":") else { return spec }
+        let host = String(spec[..<colon])
+        return host == "localhost" ? "127.0.0.1" : host
+    }
+
     /// A TCP listener for `--listen HOST:PORT`: loopback only unless `allowAny`.
     public static func tcp(_ spec: String, allowAny: Bool) throws(ListenError) -> (fd: Int32, port: Int) {
         guard let colon = spec.lastIndex(of: ":"), let port = UInt16(spec[spec.index(after: colon)...]) else {
@@ -115,15 +124,19 @@ public enum Listeners {
             throw ListenError(message: "--listen \(spec) is not a loopback address; pass --listen-any to accept connections from other machines")
         }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 256) == 0 else {
-            let why = String(cString: strerror(errno))
+            let code = errno
             close(fd)
-            throw ListenError(message: "cannot listen on \(spec): \(why)")
+            if code == EADDRINUSE {
+                throw ListenError(message: "port \(port) on \(host) is in use (another pushbox?); pass --listen HOST:PORT for another port, or --listen off")
+            }
+            throw ListenError(message: "cannot listen on \(spec): \(String(cString: strerror(code))); pass another --listen HOST:PORT, or --listen off")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }

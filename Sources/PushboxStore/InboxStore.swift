@@ -20,10 +20,13 @@ public struct StoredNotification: Sendable, Equatable {
     public var detail: String?
     public var collapseID: String?
     public var topic: String?
+    /// How it reached the HTTP API (listener, protocol, client, authentication).
+    public var arrival: Arrival? = nil
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
-        RawPayload(bytes: raw, envelope: Envelope(source: source, receivedAt: receivedAt, headers: headers, deviceToken: deviceToken, fileName: file))
+        RawPayload(bytes: raw, envelope: Envelope(source: source, receivedAt: receivedAt, headers: headers, deviceToken: deviceToken,
+                                                  fileName: file, arrival: arrival))
     }
 }
 
@@ -55,8 +58,8 @@ public final class InboxStore: @unchecked Sendable {
         try Self.migrate(db)
         insertStatement = try db.prepare("""
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
-                                       status, reason, detail, collapse_id, topic)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       status, reason, detail, collapse_id, topic, arrival)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -132,6 +135,7 @@ public final class InboxStore: @unchecked Sendable {
             .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
             opt(raw.envelope.fileName), .text(Digest.sha256Hex(raw.bytes)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
             verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID), opt(verdict?.topic),
+            opt(raw.envelope.arrival.map { JSONWriter.compact($0.json) }),
         ])
         commitCondition.lock()
         pending.append(item)
@@ -229,7 +233,7 @@ public final class InboxStore: @unchecked Sendable {
 
     private func select(_ clause: String, limit: Int?, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
         let sql = """
-            SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic
+            SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival
             FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
             """
         return try locked { () throws(StoreError) in
@@ -242,7 +246,8 @@ public final class InboxStore: @unchecked Sendable {
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",
                     deviceToken: row.text(6), headers: headers, raw: row.blob(8), status: row.isNull(9) ? nil : Int(row.int(9)),
-                    reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13))
+                    reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13),
+                    arrival: row.text(14).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(Arrival.init(json:)))
             }
         }
     }

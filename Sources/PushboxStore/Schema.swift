@@ -35,6 +35,10 @@ enum Schema {
         """
         CREATE INDEX notifications_collapse ON notifications(collapse_id, topic);
         """,
+        // 3: how a push reached the HTTP API (listener, protocol, user-agent, authentication), as JSON.
+        """
+        ALTER TABLE notifications ADD COLUMN arrival TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -117,10 +117,13 @@ public enum Filter: Sendable, Equatable {
 public struct IntakeStatus: Sendable, Equatable {
     public var socket: String?
     public var watched: [String]
+    /// `HOST:PORT` of the TCP port (TLS, HTTP/2, HTTP/1.1), when it listens.
+    public var port: String?
 
-    public init(socket: String? = nil, watched: [String] = []) {
+    public init(socket: String? = nil, watched: [String] = [], port: String? = nil) {
         self.socket = socket
         self.watched = watched
+        self.port = port
     }
 }
 

@@ -45,6 +45,7 @@ public enum InboxView {
             parts.append("clock \(sched.clock) · \(sched.pending.count)/\(sched.limit) scheduled")
         }
         parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
+        if let port = state.intake.port { parts.append("port \(port)") }
         if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
         s.put(" " + parts.joined(separator: " · "), x: 0, y: 0, role: .header)
     }

@@ -20,8 +20,9 @@ struct ServeEndToEndTests {
         func start(_ extra: [String] = []) throws {
             var env = ProcessInfo.processInfo.environment
             env["XDG_CACHE_HOME"] = dir + "/cache"
+            env["XDG_DATA_HOME"] = dir + "/data"
             process = try Subprocess.Child(try #require(EndToEndTests.binary),
-                                           ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension"] + extra,
+                                           ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:0"] + extra,
                                            environment: env)
             // Ready when the socket answers.
             for _ in 0..<200 {

@@ -16,8 +16,8 @@ struct TUIEndToEndTests {
             }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             let binary = try #require(EndToEndTests.binary)
-            let command = ["env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "TERM=xterm-256color", binary,
-                           "--socket", socket, "--db", dir + "/inbox.sqlite"] + arguments
+            let command = ["env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "XDG_DATA_HOME=\(dir)/data", "TERM=xterm-256color", binary,
+                           "--socket", socket, "--db", dir + "/inbox.sqlite", "--listen", "off"] + arguments
             // The first tmux command may start the tmux server, which would keep an output pipe
             // open for ever: this one gets no pipe (and Subprocess lets it inherit nothing else).
             try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + [command.joined(separator: " ")], capture: false)

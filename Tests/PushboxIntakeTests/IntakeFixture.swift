@@ -11,7 +11,8 @@ final class IntakeFixture {
     let server: IntakeServer
     var socket: String { server.options.socketPath }
 
-    init(bundleID: String? = nil, watch: [String] = [], idleTimeout: Int = 30, polling: Bool = false) throws {
+    /// `schedulerClock` gives the running instance a local scheduler on that clock.
+    init(bundleID: String? = nil, watch: [String] = [], idleTimeout: Int = 30, polling: Bool = false, schedulerClock: SimulatedClock? = nil) throws {
         // Short: a Unix socket path holds at most 107 bytes.
         dir = "/tmp/pbt-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -21,7 +22,7 @@ final class IntakeFixture {
         options.watch = watch
         options.idleTimeout = idleTimeout
         options.forcePolling = polling
-        server = try IntakeServer(service: service, options: options)
+        server = try IntakeServer(service: service, options: options, scheduler: schedulerClock.map { LocalScheduler(service: service, clock: $0) })
     }
 
     deinit {

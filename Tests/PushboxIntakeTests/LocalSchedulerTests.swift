@@ -15,10 +15,8 @@ struct LocalSchedulerTests {
 
     /// A fixture whose scheduler runs on a stopped clock (speed 0), so only the test moves time.
     func fixture() throws -> (IntakeFixture, LocalScheduler) {
-        let f = try IntakeFixture(bundleID: "dev.pushbox.sample")
-        let scheduler = LocalScheduler(service: f.server.service, clock: SimulatedClock(start: Self.start, speed: 0, timeZone: TimeZone(identifier: "UTC")!))
-        f.server.endpoint.scheduler = scheduler
-        return (f, scheduler)
+        let f = try IntakeFixture(bundleID: "dev.pushbox.sample", schedulerClock: SimulatedClock(start: Self.start, speed: 0, timeZone: TimeZone(identifier: "UTC")!))
+        return (f, try #require(f.server.endpoint.scheduler))
     }
 
     func json(_ r: UnixHTTPClient.Response) -> JSONObject {

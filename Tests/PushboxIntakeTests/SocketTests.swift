@@ -99,7 +99,7 @@ extension SocketTests {
         #expect(f.store.count == 0)
     }
 
-    @Test("--listen serves TCP on loopback, and refuses other addresses unless allowed")
+    @Test("--listen serves TCP on loopback (a provider must authenticate there), and refuses other addresses unless allowed")
     func tcp() throws {
         #expect { try Listeners.tcp("0.0.0.0:0", allowAny: false) } throws: { "\($0)".contains("--listen-any") }
         #expect { try Listeners.tcp("nonsense", allowAny: false) } throws: { "\($0)".contains("HOST:PORT") }
@@ -114,8 +114,10 @@ extension SocketTests {
         let port = try #require(server.tcpPort)
         let client = UnixHTTPClient(socketPath: nil)!
         let r = try client.request("POST", url: "http://127.0.0.1:\(port)/3/device/abcd", headers: [], body: Array(APNsAnswerTests.ok.utf8)).get()
-        #expect(r.status == 200)
-        #expect(store.count == 1)
+        #expect(r.status == 403)
+        #expect(String(decoding: r.body, as: UTF8.self) == #"{"reason":"MissingProviderToken"}"#)
+        #expect(r.header("apns-id").map(PushHeaders.isCanonicalUUID) == true)
+        #expect(store.count == 0)
     }
 }
 

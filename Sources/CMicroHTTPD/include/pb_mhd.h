@@ -23,6 +23,17 @@ struct MHD_Daemon *pb_mhd_start(int listen_fd, unsigned int threads, unsigned in
                                 unsigned int connection_limit, size_t memory_limit,
                                 pb_mhd_handler handler, pb_mhd_completed completed, void *cls);
 
+/// A daemon that listens on nothing and serves the connections handed to it with pb_mhd_add:
+/// those pushbox's TCP port accepted and told apart as HTTP/1.1 (in clear, or one end of a
+/// socket pair whose other end carries the plaintext of a TLS connection).
+struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle_timeout,
+                                         unsigned int connection_limit, size_t memory_limit,
+                                         pb_mhd_handler handler, pb_mhd_completed completed, void *cls);
+
+/// Hands an accepted socket to the daemon, which owns (and closes) it from then on.
+/// Returns MHD_YES or MHD_NO (the socket is then closed too).
+int pb_mhd_add(struct MHD_Daemon *daemon, int fd);
+
 /// A response whose body is copied.
 struct MHD_Response *pb_mhd_response(const void *body, size_t length);
 

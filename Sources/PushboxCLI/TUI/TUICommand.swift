@@ -15,7 +15,7 @@ enum TUICommand {
         OptionSpec("--no-socket", help: "Do not open the socket (another pushbox may be serving)."),
         OptionSpec("--text", help: "Print the bundled samples as text instead of opening the inbox."),
         LocalStartup.scheduleOption,
-    ] + ClockOptions.options + RenderCommand.extensionOptions
+    ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
@@ -47,24 +47,30 @@ enum TUICommand {
                 _ = service.receive(RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: file)))
             }
         }
-        var server: IntakeServer?
-        var startStatus: String?
-        if !args.flag("--no-socket") || !args.all("--watch").isEmpty {
-            var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
-            options.watch = args.all("--watch")
-            do { server = try IntakeServer(service: service, options: options) } catch {
-                startStatus = "intake not started: \(error)"
-            }
-        }
+        // Everything a request or a fired notification reaches is in place before the intake starts.
         let app = TUIApp(store: store, base: base, service: service, environment: env)
         let scheduler = LocalScheduler(service: service, clock: clock)
-        server?.endpoint.scheduler = scheduler
         app.scheduler = scheduler
         scheduler.onChange = { [app] in app.postScheduled() }
+        var startStatus: String?
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onReceive = { [app] _, result in
             guard let id = result.id, let n = try? app.store.notification(id: id) else { return }
             app.queue.post(.added(InboxItems.make(n)))
+        }
+        var server: IntakeServer?
+        if !args.flag("--no-socket") || !args.all("--watch").isEmpty {
+            var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
+            options.watch = args.all("--watch")
+            do {
+                try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
+            } catch {
+                io.err("pushbox: \(error)")
+                return 2
+            }
+            do { server = try IntakeServer(service: service, options: options, scheduler: scheduler) } catch {
+                startStatus = "intake not started: \(error)"
+            }
         }
         // Themes: the bundled ones, the user's, or a file.
         let projectThemes = ResourceLocator.samplesDirectory(environment: env).map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes") }
@@ -92,7 +98,8 @@ enum TUICommand {
         let localizations = base.localizer?.app.localizations().filter { $0 != "Base" } ?? []
         var state = InboxState(appName: device.profile?.name ?? "pushbox", languages: device.languages,
                                languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
-        state.intake = IntakeStatus(socket: server?.options.socketPath, watched: server?.options.watch ?? [])
+        state.intake = IntakeStatus(socket: server?.options.socketPath, watched: server?.options.watch ?? [],
+                                    port: server?.tcpPort.map { "\(server?.options.tcp.map(Listeners.hostOf) ?? "127.0.0.1"):\($0)" })
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.status = startStatus
         app.load()

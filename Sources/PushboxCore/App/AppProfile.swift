@@ -20,6 +20,8 @@ public struct AppProfile: Sendable, Equatable {
     public var categories: [NotificationCategory] = []
     /// The service extension's recipe; nil when the profile gives none (the default recipe applies).
     public var recipe: ExtensionRecipe?
+    /// APNs provider keys whose tokens the TCP port verifies (`"providerKeys"`).
+    public var providerKeys: [ProviderKeyReference] = []
 
     public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
         self.directory = directory
@@ -71,7 +73,7 @@ public struct AppProfile: Sendable, Equatable {
             guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
             return s
         }
-        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "categories", "extension"]
+        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "categories", "extension", "providerKeys"]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
         }
@@ -89,9 +91,42 @@ public struct AppProfile: Sendable, Equatable {
                 profile.fcmTopics.append(name)
             }
         }
+        if let keys = root["providerKeys"] {
+            guard let array = keys.arrayValue else {
+                throw LoadError(file: file, path: "providerKeys", message: "must be an array of {keyId, teamId, file}, not \(keys.typeDescription)")
+            }
+            for (i, entry) in array.enumerated() {
+                let o = entry.objectValue
+                guard let keyID = o?["keyId"]?.stringValue, keyID.count == 10 else {
+                    throw LoadError(file: file, path: "providerKeys[\(i)].keyId", message: "must be the 10-character key id")
+                }
+                guard let teamID = o?["teamId"]?.stringValue, teamID.count == 10 else {
+                    throw LoadError(file: file, path: "providerKeys[\(i)].teamId", message: "must be the 10-character team id")
+                }
+                guard let path = o?["file"]?.stringValue, !path.isEmpty else {
+                    throw LoadError(file: file, path: "providerKeys[\(i)].file", message: "must name the .p8 file, relative to the app folder")
+                }
+                let resolved = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
+                profile.providerKeys.append(ProviderKeyReference(keyID: keyID, teamID: teamID, file: resolved))
+            }
+        }
         let reader = ProfileReader(file: file)
         profile.categories = try reader.categories(root["categories"])
         profile.recipe = try reader.recipe(root["extension"])
         return profile
+    }
+}
+
+/// A provider key the app's profile registers: a `.p8` file and the ids APNs knows it by.
+public struct ProviderKeyReference: Sendable, Equatable {
+    public var keyID: String
+    public var teamID: String?
+    /// Absolute path of the `.p8` file.
+    public var file: String
+
+    public init(keyID: String, teamID: String?, file: String) {
+        self.keyID = keyID
+        self.teamID = teamID
+        self.file = file
     }
 }

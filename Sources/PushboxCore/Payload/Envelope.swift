@@ -84,14 +84,17 @@ public struct Envelope: Sendable, Equatable {
     public var deviceToken: String?
     /// The file the payload was read from, when it came from one.
     public var fileName: String?
+    /// The listener, protocol, client and authentication, when it came through the HTTP API.
+    public var arrival: Arrival?
 
     public init(source: PayloadSource, receivedAt: Date = Date(), headers: PushHeaders = PushHeaders(),
-                deviceToken: String? = nil, fileName: String? = nil) {
+                deviceToken: String? = nil, fileName: String? = nil, arrival: Arrival? = nil) {
         self.source = source
         self.receivedAt = receivedAt
         self.headers = headers
         self.deviceToken = deviceToken
         self.fileName = fileName
+        self.arrival = arrival
     }
 }
 

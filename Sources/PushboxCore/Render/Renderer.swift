@@ -55,12 +55,15 @@ public struct Renderer: Sendable {
         out.language = localizer?.resolve(preferredLanguages).language ?? preferredLanguages.first
         out.warnings = report.warnings.map(\.message)
         out.status = report.status
+        if let arrival = raw.envelope.arrival {
+            out.trace.append(TraceEntry(step: "receive", ms: 0, outcome: arrival.protocolName, detail: arrival.summary))
+        }
         guard let validated = report.validated, report.rejection == nil else {
             let rejection = report.rejection!
             out.delivered = .rejected
             out.reason = rejection.reason
             out.detail = rejection.detail
-            out.trace = [TraceEntry(step: "validate", ms: validateMs, outcome: "rejected", detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)")]
+            out.trace.append(TraceEntry(step: "validate", ms: validateMs, outcome: "rejected", detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
             return out
         }
         out.trace.append(TraceEntry(step: "validate", ms: validateMs, outcome: "accepted",

@@ -40,9 +40,20 @@ public enum APNsReason: String, Sendable, CaseIterable {
     case tooManyRequests = "TooManyRequests"
     case internalServerError = "InternalServerError"
     case serviceUnavailable = "ServiceUnavailable"
+    /// The server is shutting down (sent with GOAWAY).
+    case shutdown = "Shutdown"
+    // Provider authentication on the TCP port (the Unix socket needs none).
+    case missingProviderToken = "MissingProviderToken"
+    case invalidProviderToken = "InvalidProviderToken"
+    case expiredProviderToken = "ExpiredProviderToken"
+    case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
+    case badCertificate = "BadCertificate"
 
     public var status: Int {
         switch self {
+        case .missingProviderToken, .invalidProviderToken, .expiredProviderToken, .badCertificate: return 403
+        case .tooManyProviderTokenUpdates: return 429
+        case .shutdown: return 503
         case .badPath: return 404
         case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413

@@ -1,0 +1,142 @@
+import Foundation
+import PushboxCore
+import PushboxIntake
+import PushboxText
+import PushboxTLS
+
+/// The TCP port's options, shared by `serve` and the TUI: where it listens, its TLS
+/// certificate, and the provider keys whose tokens it verifies.
+enum PortOptions {
+    /// APNs' alternative port, on loopback.
+    static let defaultListen = "127.0.0.1:2197"
+
+    static let options = [
+        OptionSpec("--listen", value: "HOST:PORT|off", help: "The TCP port for every client (TLS or clear, HTTP/2 or HTTP/1.1). Default \(defaultListen); off turns it off."),
+        OptionSpec("--listen-any", help: "Allow --listen on a non-loopback address."),
+        OptionSpec("--tls-cert", value: "FILE", help: "Serve this PEM certificate (chain) on the port instead of one from pushbox's CA (with --tls-key)."),
+        OptionSpec("--tls-key", value: "FILE", help: "The private key of --tls-cert (mode 0600)."),
+        OptionSpec("--provider-key", value: "FILE", repeatable: true, help: "An APNs .p8 key whose tokens are verified: AuthKey_KEYID.p8, or KEYID=FILE."),
+        OptionSpec("--team-id", value: "ID", help: "The team id of the --provider-key keys (default: any team)."),
+    ]
+
+    /// Sets the port, its TLS and the provider keys on `options` from the command line and the
+    /// app's profile.
+    static func apply(_ args: ParsedArguments, profile: AppProfile?, io: CommandIO, to options: inout IntakeServer.Options) throws(UsageError) {
+        let listen = args.value("--listen") ?? defaultListen
+        options.tcpAllowAny = args.flag("--listen-any")
+        guard listen != "off" else {
+            options.tcp = nil
+            return
+        }
+        options.tcp = listen
+        options.tls = try tlsContext(args, io: io)
+        options.providerKeys = try providerKeys(args, profile: profile)
+    }
+
+    static func tlsContext(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> TLSServerContext {
+        switch (args.value("--tls-cert"), args.value("--tls-key")) {
+        case (let cert?, let key?):
+            do { return try TLSServerContext(certificateFile: cert, keyFile: key) } catch { throw UsageError(message: "\(error)") }
+        case (nil, nil):
+            do { return try TLSServerContext(authority: authority(io)) } catch { throw UsageError(message: "the local CA: \(error)") }
+        default:
+            throw UsageError(message: "--tls-cert and --tls-key go together")
+        }
+    }
+
+    /// The local CA in `$XDG_DATA_HOME/pushbox/tls`, made on first need.
+    static func authority(_ io: CommandIO) throws(TLSError) -> CertificateAuthority {
+        try CertificateAuthority(directory: CertificateAuthority.defaultDirectory(dataHome: XDG.dataHome(io.environment)))
+    }
+
+    /// `--provider-key` files (key id from `AuthKey_<KEYID>.p8` or `KEYID=FILE`) and the profile's.
+    static func providerKeys(_ args: ParsedArguments, profile: AppProfile?) throws(UsageError) -> [RegisteredProviderKey] {
+        var keys: [RegisteredProviderKey] = []
+        let team = args.value("--team-id")
+        if let team, team.count != 10 { throw UsageError(message: "--team-id \(team): a team id has 10 characters") }
+        for spec in args.all("--provider-key") {
+            var keyID: String, file: String
+            if let eq = spec.firstIndex(of: "="), spec[..<eq].count == 10 {
+                keyID = String(spec[..<eq])
+                file = String(spec[spec.index(after: eq)...])
+            } else {
+                file = spec
+                let name = (spec as NSString).lastPathComponent
+                guard name.hasPrefix("AuthKey_"), name.hasSuffix(".p8"), name.count == "AuthKey_".count + 10 + 3 else {
+                    throw UsageError(message: "--provider-key \(spec): name the key id, KEYID=FILE, or keep Apple's file name AuthKey_KEYID.p8")
+                }
+                keyID = String(name.dropFirst("AuthKey_".count).dropLast(3))
+            }
+            do { keys.append(RegisteredProviderKey(keyID: keyID, teamID: team, key: try ES256Key.load(file))) } catch {
+                throw UsageError(message: "--provider-key \(spec): \(error)")
+            }
+        }
+        for ref in profile?.providerKeys ?? [] {
+            do { keys.append(RegisteredProviderKey(keyID: ref.keyID, teamID: ref.teamID, key: try ES256Key.load(ref.file))) } catch {
+                throw UsageError(message: "the app's providerKeys: \(error)")
+            }
+        }
+        return keys
+    }
+
+    /// One access-log line: method, path, status, reason, apns-id, protocol, listener. Never a token.
+    static func accessLine(_ head: RequestHead, _ response: HTTPResponse) -> String {
+        let id = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
+        let reason = (try? JSONParser.parse(response.body))?.objectValue?["reason"]?.stringValue
+        var line = "\(TerminalText.sanitize(head.method)) \(TerminalText.sanitize(head.path)) \(response.status)"
+        if let reason { line += " \(reason)" }
+        if let id { line += " apns-id \(id)" }
+        return line + " \(head.connection.protocolName)\(head.connection.tls && head.connection.protocolName != "h2" ? "+tls" : "") \(head.connection.listener)"
+    }
+}
+
+/// `pushbox cert`: where the local CA is and how to make clients trust it for one process.
+enum CertCommand {
+    static let spec = CommandSpec(
+        name: "cert",
+        summary: "Print where pushbox's local certificate authority is (made on first need) and the lines that make curl, Python, Node and Go clients trust it for one process. pushbox never touches the system trust store.",
+        options: [OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")],
+        run: { args, io in
+            let ca: CertificateAuthority
+            do { ca = try PortOptions.authority(io) } catch {
+                io.err("pushbox cert: \(error)")
+                return 1
+            }
+            if args.flag("--path") { io.out(ca.certificatePath); return 0 }
+            let path = ca.certificatePath
+            io.out("""
+                pushbox's local CA: \(path)
+                  (key \(ca.keyPath), mode 0600; limited by nameConstraints to \(CertificateAuthority.permittedDNS.joined(separator: ", ")), 127.0.0.1 and ::1)
+
+                Trust it for one command or process, never system-wide:
+                  curl --cacert \(path) --http2 https://localhost:2197/3/device/…
+                  export SSL_CERT_FILE=\(path)          # OpenSSL-based clients, Python's ssl, Go on Linux
+                  export REQUESTS_CA_BUNDLE=\(path)     # Python requests
+                  export NODE_EXTRA_CA_CERTS=\(path)    # Node.js
+                """)
+            return 0
+        })
+}
+
+/// `pushbox provider-key FILE`: a new APNs-style provider key for trying token auth locally.
+enum ProviderKeyCommand {
+    static let spec = CommandSpec(
+        name: "provider-key",
+        summary: "Write a new APNs-style provider key (ECDSA P-256, PKCS#8 PEM, mode 0600) for trying token auth against pushbox. Name it AuthKey_KEYID.p8 and pass it to --provider-key. Refuses to replace a file.",
+        operands: "FILE",
+        options: [],
+        run: { args, io in
+            guard args.operands.count == 1 else {
+                io.err("pushbox provider-key: give exactly one file to write; see pushbox provider-key --help")
+                return 2
+            }
+            do {
+                _ = try ES256Key.generate(args.operands[0])
+                io.out("wrote \(args.operands[0]) (ECDSA P-256, PKCS#8 PEM, mode 0600)")
+                return 0
+            } catch {
+                io.err("pushbox provider-key: \(error)")
+                return 1
+            }
+        })
+}

@@ -1,0 +1,85 @@
+import Foundation
+import PushboxText
+
+/// An APNs provider token as APNs reads it from `authorization: bearer <JWT>`: a header
+/// `{"alg": "ES256", "kid": <10 characters>}`, claims `{"iss": <10-character team id>, "iat":
+/// <seconds, integer or float>}` and a raw r‖s signature, each part base64url without padding.
+public struct ProviderToken: Sendable, Equatable {
+    public var keyID: String
+    public var teamID: String
+    /// `iat`, in seconds since 1970.
+    public var issuedAt: Double
+    /// `<header>.<claims>` as sent: the bytes the signature covers.
+    public var signingInput: [UInt8]
+    public var signature: [UInt8]
+
+    /// Longer than any real provider token by far; a longer one is refused before decoding.
+    public static let maxLength = 4096
+
+    /// Why a token is refused before its signature is looked at.
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case malformed(String)
+        case wrongAlgorithm(String)
+
+        public var description: String {
+            switch self {
+            case .malformed(let why): return why
+            case .wrongAlgorithm(let alg): return "the token's alg is \(alg); APNs accepts only ES256"
+            }
+        }
+    }
+
+    /// The token of an `authorization` header value (`bearer <JWT>`, the scheme in any case).
+    public static func fromAuthorization(_ value: String) -> Result<ProviderToken, Problem> {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else {
+            return .failure(.malformed("the authorization header is not \"bearer <token>\""))
+        }
+        return parse(String(trimmed.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+    }
+
+    public static func parse(_ token: String) -> Result<ProviderToken, Problem> {
+        guard token.utf8.count <= maxLength else { return .failure(.malformed("the token is \(token.utf8.count) bytes; a provider token is a few hundred")) }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return .failure(.malformed("a JWT has three dot-separated parts; this token has \(parts.count)")) }
+        guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser.parse(headerBytes).objectValue else {
+            return .failure(.malformed("the token's header is not base64url-encoded JSON"))
+        }
+        guard let claimsBytes = Base64URL.decode(parts[1]), let claims = try? JSONParser.parse(claimsBytes).objectValue else {
+            return .failure(.malformed("the token's claims are not base64url-encoded JSON"))
+        }
+        guard let signature = Base64URL.decode(parts[2]) else { return .failure(.malformed("the token's signature is not base64url")) }
+        guard let alg = header["alg"]?.stringValue else { return .failure(.malformed("the token's header has no alg")) }
+        guard alg == "ES256" else { return .failure(.wrongAlgorithm(alg)) }
+        guard let kid = header["kid"]?.stringValue, kid.count == 10 else {
+            return .failure(.malformed("the token's kid must be the 10-character key id"))
+        }
+        guard let iss = claims["iss"]?.stringValue, iss.count == 10 else {
+            return .failure(.malformed("the token's iss must be the 10-character team id"))
+        }
+        guard let iat = claims["iat"]?.doubleValue, iat.isFinite else {
+            return .failure(.malformed("the token's iat must be a number of seconds"))
+        }
+        guard signature.count == 64 else {
+            return .failure(.malformed("an ES256 signature is 64 bytes (r‖s); this one is \(signature.count)"))
+        }
+        return .success(ProviderToken(keyID: kid, teamID: iss, issuedAt: iat,
+                                      signingInput: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature))
+    }
+}
+
+/// base64url without padding, as JWTs use it.
+public enum Base64URL {
+    public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+        var s = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        guard !s.contains("=") else { return nil }
+        if s.count % 4 == 1 { return nil }
+        while s.count % 4 != 0 { s += "=" }
+        return Data(base64Encoded: s).map(Array.init)
+    }
+
+    public static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

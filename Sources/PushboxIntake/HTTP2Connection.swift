@@ -1,0 +1,311 @@
+import CNGHTTP2
+import Foundation
+import PushboxCore
+
+/// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its own
+/// thread: many concurrent streams, each request handed to a worker once its body is complete
+/// and answered on its stream when the worker is done. A body over the limit is answered 413 at
+/// once (nghttp2 then resets the stream so the rest is never read); idle connections get GOAWAY
+/// with `IdleTimeout`, and a stopping listener GOAWAY with `Shutdown`.
+final class HTTP2Connection: @unchecked Sendable {
+    // Everything but `mailbox` is touched only by the connection's own thread (nghttp2's
+    // callbacks run inside mem_recv/mem_send on that thread). Workers reach it only through
+    // `mailbox` and `wakeup`.
+    static let maxConcurrentStreams: UInt32 = 1000
+    /// Header bytes one request may carry (names and values); more resets the stream.
+    static let maxHeaderBytes = 16 * 1024
+
+    let stream: ByteStream
+    let fd: Int32
+    let handler: HTTPRequestHandler
+    let connection: ConnectionInfo
+    let listener: PortListener
+    let wakeup: Wakeup
+    private var session: OpaquePointer?
+    private var streams: [Int32: StreamState] = [:]
+    private var inFlight = 0
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    private let mailbox = Mailbox()
+
+    /// One request and its answer.
+    final class StreamState {
+        var method = "", path = "", authority: String?
+        var headers: [(name: String, value: String)] = []
+        var headerBytes = 0
+        var head: RequestHead?
+        var body: [UInt8] = []
+        var maxBody = 0
+        var authentication = Arrival.Authentication.none
+        var answered = false
+        var response: [UInt8] = []
+        var responseOffset = 0
+    }
+
+    /// Answers workers have finished, waiting for the connection's thread.
+    final class Mailbox: @unchecked Sendable {
+        // `items` is read and written under `lock`.
+        private let lock = NSLock()
+        private var items: [(Int32, RequestHead, HTTPResponse)] = []
+        func post(_ item: (Int32, RequestHead, HTTPResponse)) { lock.lock(); items.append(item); lock.unlock() }
+        func take() -> [(Int32, RequestHead, HTTPResponse)] {
+            lock.lock(); defer { lock.unlock() }
+            let all = items
+            items.removeAll()
+            return all
+        }
+    }
+
+    init(stream: ByteStream, fd: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, listener: PortListener, wakeup: Wakeup) {
+        self.stream = stream
+        self.fd = fd
+        self.handler = handler
+        self.connection = connection
+        self.listener = listener
+        self.wakeup = wakeup
+    }
+
+    deinit { if let session { nghttp2_session_del(session) } }
+
+    /// Serves the connection until it closes; `initial` holds bytes already read from it.
+    func run(initial: [UInt8]) {
+        guard makeSession() else { return }
+        if !initial.isEmpty, !receive(initial) { flush(deadlineMs: 1000); return }
+        var lastActivity = monotonicMilliseconds()
+        var goingAway = false
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            for (id, head, response) in mailbox.take() {
+                inFlight -= 1
+                if streams[id] != nil { submit(id, head: head, response: response) }
+            }
+            if listener.isStopping && !goingAway {
+                goingAway = true
+                goAway(reason: .shutdown)
+            }
+            guard flushOutput() else { return }
+            let idle = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
+            if (idle || goingAway) && inFlight == 0 && outputOffset == output.count { return }
+            var ready: Int16 = 0
+            if stream.buffered == 0 {
+                let remaining = Int64(listener.idleTimeoutMs) - Int64(monotonicMilliseconds() - lastActivity)
+                let events = Int16(POLLIN) | (outputOffset < output.count ? Int16(POLLOUT) : 0)
+                ready = waitReady(fd, events: events, wakeup: wakeup, timeout: goingAway ? 100 : Int32(max(0, min(remaining, 1000))))
+                if ready == 0 {
+                    if remaining <= 0 && inFlight == 0 && !goingAway {
+                        goingAway = true
+                        goAway(reason: .idleTimeout)
+                    }
+                    continue
+                }
+                if ready & Int16(POLLHUP | POLLERR) != 0 && ready & Int16(POLLIN) == 0 { return }
+            }
+            // Read what there is; stop at the first wantRead.
+            reading: while true {
+                let progress = buffer.withUnsafeMutableBytes { stream.read($0) }
+                switch progress {
+                case .done(let n):
+                    lastActivity = monotonicMilliseconds()
+                    guard receive(Array(buffer[0..<n])) else { flush(deadlineMs: 1000); return }
+                    if stream.buffered == 0 && n < buffer.count { break reading }
+                case .wantRead, .wantWrite: break reading
+                case .closed, .failed: return
+                }
+            }
+        }
+    }
+
+    private func makeSession() -> Bool {
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, Self.onBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, Self.onHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, Self.onData)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, Self.onFrame)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, Self.onStreamClose)
+        guard nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0 else { return false }
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: Self.maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(Self.maxHeaderBytes)),
+        ]
+        return nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count) == 0
+    }
+
+    /// Feeds bytes to nghttp2; false when the connection must end (a GOAWAY is queued).
+    private func receive(_ bytes: [UInt8]) -> Bool {
+        let n = bytes.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, $0.count) }
+        if n < 0 {
+            // Not HTTP/2 (a bad preface) or a protocol error: say so with GOAWAY, then close.
+            nghttp2_session_terminate_session(session, NGHTTP2_PROTOCOL_ERROR.rawValue)
+            return false
+        }
+        return true
+    }
+
+    /// Moves nghttp2's pending frames into `output` and writes what the socket takes.
+    private func flushOutput() -> Bool {
+        if outputOffset == output.count {
+            output.removeAll(keepingCapacity: true)
+            outputOffset = 0
+            while output.count < 64 * 1024 {
+                var data: UnsafePointer<UInt8>?
+                let n = nghttp2_session_mem_send(session, &data)
+                if n < 0 { return false }
+                if n == 0 { break }
+                if let data { output.append(contentsOf: UnsafeBufferPointer(start: data, count: n)) }
+            }
+        }
+        while outputOffset < output.count {
+            let progress = output.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
+            switch progress {
+            case .done(let n): outputOffset += n
+            case .wantWrite, .wantRead: return true
+            case .closed, .failed: return false
+            }
+            if outputOffset == output.count { return flushOutput() }
+        }
+        return true
+    }
+
+    /// Writes what is queued before a close, for at most `deadlineMs`.
+    private func flush(deadlineMs: UInt64) {
+        let deadline = monotonicMilliseconds() + deadlineMs
+        while flushOutput(), outputOffset < output.count, monotonicMilliseconds() < deadline {
+            _ = waitReady(fd, events: Int16(POLLOUT), wakeup: nil, timeout: 100)
+        }
+    }
+
+    private func goAway(reason: APNsReason) {
+        let last = nghttp2_session_get_last_proc_stream_id(session)
+        let data = Array("{\"reason\":\"\(reason.rawValue)\"}".utf8)
+        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, NGHTTP2_NO_ERROR.rawValue, data, data.count)
+    }
+
+    /// Queues `response` on stream `id` and tells the access log.
+    private func submit(_ id: Int32, head: RequestHead, response: HTTPResponse) {
+        guard let state = streams[id] else { return }
+        state.answered = true
+        state.response = response.body
+        state.responseOffset = 0
+        handler.answered(head, response)
+        var fields: [(String, String)] = [(":status", String(response.status))]
+        fields += response.headers.map { ($0.0.lowercased(), $0.1) }
+        // nghttp2 copies names and values during the call: the buffers are freed after it.
+        var buffers: [UnsafeMutablePointer<UInt8>] = []
+        defer { buffers.forEach { $0.deallocate() } }
+        func copy(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+            let bytes = Array(text.utf8)
+            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
+            p.initialize(from: bytes, count: bytes.count)
+            buffers.append(p)
+            return (p, bytes.count)
+        }
+        let nvs = fields.map { field -> nghttp2_nv in
+            let (name, nameLength) = copy(field.0), (value, valueLength) = copy(field.1)
+            return nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        }
+        if response.body.isEmpty {
+            nghttp2_submit_response(session, id, nvs, nvs.count, nil)
+        } else {
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
+            nghttp2_submit_response(session, id, nvs, nvs.count, &provider)
+        }
+    }
+
+    /// The request's head is complete: the handler may answer at once (refusals, 413).
+    private func headersDone(_ id: Int32, _ state: StreamState) {
+        var headers = state.headers
+        if let authority = state.authority, !headers.contains(where: { $0.name == "host" }) { headers.append(("host", authority)) }
+        let head = RequestHead(method: state.method, path: state.path, headers: headers, connection: connection)
+        state.head = head
+        let early = handler.early(head)
+        state.maxBody = early.maxBody
+        state.authentication = early.authentication
+        if let response = early.response { submit(id, head: head, response: response) }
+    }
+
+    /// The request is complete: a worker handles it and posts the answer back.
+    private func dispatch(_ id: Int32, _ state: StreamState) {
+        guard !state.answered, let head = state.head else { return }
+        state.answered = true
+        inFlight += 1
+        let request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
+        let handler = handler, mailbox = mailbox, wakeup = wakeup
+        listener.workers.async {
+            let response = handler.handle(request)
+            mailbox.post((id, head, response))
+            wakeup.signal()
+        }
+    }
+
+    private static func me(_ user: UnsafeMutableRawPointer?) -> HTTP2Connection {
+        Unmanaged<HTTP2Connection>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    static let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user in
+        guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+        me(user).streams[frame.pointee.hd.stream_id] = StreamState()
+        return 0
+    }
+
+    static let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, user in
+        guard let frame, let state = me(user).streams[frame.pointee.hd.stream_id], let name, let value else { return 0 }
+        state.headerBytes += nameLength + valueLength + 32
+        if state.headerBytes > maxHeaderBytes { return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue }
+        let n = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
+        let v = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+        switch n {
+        case ":method": state.method = v
+        case ":path": state.path = v.split(separator: "?", maxSplits: 1).first.map(String.init) ?? v
+        case ":authority": state.authority = v
+        case ":scheme": break
+        default: state.headers.append((n, v))
+        }
+        return 0
+    }
+
+    static let onData: nghttp2_on_data_chunk_recv_callback = { _, _, id, data, length, user in
+        let connection = me(user)
+        guard let state = connection.streams[id], !state.answered, let data else { return 0 }
+        let take = min(length, state.maxBody + 1 - state.body.count)
+        if take > 0 { state.body.append(contentsOf: UnsafeBufferPointer(start: data, count: take)) }
+        if state.body.count > state.maxBody, let head = state.head {
+            connection.submit(id, head: head, response: connection.handler.tooLarge(head))
+        }
+        return 0
+    }
+
+    static let onFrame: nghttp2_on_frame_recv_callback = { _, frame, user in
+        guard let frame else { return 0 }
+        let connection = me(user)
+        let id = frame.pointee.hd.stream_id
+        guard let state = connection.streams[id] else { return 0 }
+        let type = frame.pointee.hd.type
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), state.head == nil { connection.headersDone(id, state) }
+        if (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)),
+           frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
+            connection.dispatch(id, state)
+        }
+        return 0
+    }
+
+    static let onStreamClose: nghttp2_on_stream_close_callback = { _, id, _, user in
+        me(user).streams[id] = nil
+        return 0
+    }
+
+    static let readBody: nghttp2_data_source_read_callback = { _, id, buffer, length, flags, _, user in
+        guard let state = me(user).streams[id], let buffer, let flags else {
+            flags?.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
+            return 0
+        }
+        let n = min(length, state.response.count - state.responseOffset)
+        state.response.withUnsafeBytes { raw in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + state.responseOffset, byteCount: n)
+        }
+        state.responseOffset += n
+        if state.responseOffset == state.response.count { flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue) }
+        return n
+    }
+}

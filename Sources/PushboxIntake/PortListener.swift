@@ -1,0 +1,214 @@
+import Foundation
+import PushboxCore
+import PushboxTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// pushbox's one TCP port for every client. Each accepted connection is told apart from its
+/// first bytes, without consuming them: a TLS ClientHello (then ALPN `h2` or `http/1.1`, or no
+/// ALPN and the HTTP/2 preface), the cleartext HTTP/2 preface (h2c), a `CONNECT` (refused: no
+/// proxying), or else HTTP/1.1. HTTP/2 is served by nghttp2 on the connection's own thread;
+/// HTTP/1.1 goes to libmicrohttpd, directly in clear or through a socket pair inside TLS, so
+/// there is one HTTP/1.1 implementation.
+public final class PortListener: @unchecked Sendable {
+    // Immutable after init, except `stopping` and `live` (under `lock`).
+    public let address: String
+    public let port: Int
+    let listenFD: Int32
+    let handler: HTTPRequestHandler
+    let tls: TLSServerContext?
+    let http1: HTTPServer
+    let http1InTLS: HTTPServer
+    let idleTimeoutMs: Int
+    let workers = DispatchQueue(label: "pushbox.port.requests", attributes: .concurrent)
+    private let lock = NSCondition()
+    private var stopping = false
+    private var live: [ObjectIdentifier: Wakeup] = [:]
+    private let acceptWakeup: Wakeup
+    private let acceptDone = DispatchSemaphore(value: 0)
+    /// Connections served at once at most; more are closed on accept.
+    static let connectionLimit = 512
+    static let h2Preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    /// How long a client may take to send its first bytes or finish the TLS handshake.
+    static let handshakeTimeoutMs: UInt64 = 10_000
+
+    /// Serves `listenFD` (bound and listening on `address:port`). `tls` nil serves only cleartext.
+    public init(listenFD: Int32, address: String, port: Int, handler: HTTPRequestHandler, tls: TLSServerContext?,
+                threads: Int, idleTimeout: Int) throws(ListenError) {
+        self.listenFD = listenFD
+        self.address = address
+        self.port = port
+        self.handler = handler
+        self.tls = tls
+        idleTimeoutMs = idleTimeout * 1000
+        let listener = "tcp \(address):\(port)"
+        http1 = try HTTPServer(handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: false, requiresAuth: true),
+                               threads: threads, idleTimeout: idleTimeout)
+        http1InTLS = try HTTPServer(handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: true, requiresAuth: true),
+                                    threads: 1, idleTimeout: idleTimeout)
+        guard let wake = Wakeup() else { throw ListenError(message: "cannot make a pipe for the listener") }
+        acceptWakeup = wake
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    var isStopping: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopping
+    }
+
+    /// Stops accepting, sends GOAWAY (`Shutdown`) on every HTTP/2 connection, waits up to 3 s
+    /// for answers in flight, then stops the HTTP/1.1 servers.
+    public func stop() {
+        lock.lock()
+        if stopping { lock.unlock(); return }
+        stopping = true
+        for w in live.values { w.signal() }
+        lock.unlock()
+        acceptWakeup.signal()
+        acceptDone.wait()
+        close(listenFD)
+        lock.lock()
+        let deadline = Date().addingTimeInterval(3)
+        while !live.isEmpty && lock.wait(until: deadline) {}
+        lock.unlock()
+        http1.stop()
+        http1InTLS.stop()
+    }
+
+    private func acceptLoop() {
+        defer { acceptDone.signal() }
+        while !isStopping {
+            let ready = waitReady(listenFD, events: Int16(POLLIN), wakeup: acceptWakeup, timeout: 1000)
+            guard ready & Int16(POLLIN) != 0 else { continue }
+            let fd = accept(listenFD, nil, nil)
+            guard fd >= 0 else { continue }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var yes: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            guard let wakeup = Wakeup() else { close(fd); continue }
+            lock.lock()
+            let full = live.count >= Self.connectionLimit || stopping
+            let key = ObjectIdentifier(wakeup)
+            if !full { live[key] = wakeup }
+            lock.unlock()
+            if full { close(fd); continue }
+            Thread.detachNewThread { [self] in
+                serve(fd, wakeup: wakeup)
+                lock.lock()
+                live[key] = nil
+                lock.broadcast()
+                lock.unlock()
+            }
+        }
+    }
+
+    /// What the first bytes of a connection are.
+    enum Opening: Equatable { case tls, h2c, connect, http1, closed }
+
+    /// Peeks until the first bytes tell the protocol apart (or the client is silent too long).
+    static func sniff(_ fd: Int32, wakeup: Wakeup?) -> Opening {
+        let deadline = monotonicMilliseconds() + handshakeTimeoutMs
+        var buffer = [UInt8](repeating: 0, count: 24)
+        while monotonicMilliseconds() < deadline {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if n == 0 { return .closed }
+            if n < 0 {
+                guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
+                _ = waitReady(fd, events: Int16(POLLIN), wakeup: wakeup, timeout: 200)
+                continue
+            }
+            if let kind = classify(Array(buffer[0..<n])) { return kind }
+            _ = waitReady(fd, events: Int16(POLLIN), wakeup: wakeup, timeout: 50)
+        }
+        return .closed
+    }
+
+    /// The protocol `bytes` open with, or nil while they could still be more than one.
+    static func classify(_ bytes: [UInt8]) -> Opening? {
+        guard let first = bytes.first else { return nil }
+        if first == 0x16 { return .tls }
+        if let kind = matchPrefix(bytes, h2Preface, .h2c) { return kind }
+        if let kind = matchPrefix(bytes, Array("CONNECT ".utf8), .connect) { return kind }
+        // Neither preface can still match: HTTP/1.1 (libmicrohttpd judges the rest).
+        if bytes.starts(with: h2Preface.prefix(bytes.count)) || bytes.starts(with: Array("CONNECT ".utf8).prefix(bytes.count)) { return nil }
+        return .http1
+    }
+
+    private static func matchPrefix(_ bytes: [UInt8], _ prefix: [UInt8], _ kind: Opening) -> Opening? {
+        bytes.count >= prefix.count && bytes.starts(with: prefix) ? kind : nil
+    }
+
+    private func serve(_ fd: Int32, wakeup: Wakeup) {
+        switch Self.sniff(fd, wakeup: wakeup) {
+        case .closed:
+            close(fd)
+        case .http1:
+            http1.add(fd)
+        case .connect:
+            refuseConnect(fd)
+        case .h2c:
+            serveHTTP2(PlainStream(fd: fd), fd: fd, protocolName: "h2c", tls: false, certificate: nil, initial: [], wakeup: wakeup)
+            close(fd)
+        case .tls:
+            serveTLS(fd, wakeup: wakeup)
+            close(fd)
+        }
+    }
+
+    private func serveHTTP2(_ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
+                            initial: [UInt8], wakeup: Wakeup) {
+        let info = ConnectionInfo(listener: "tcp \(address):\(port)", protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
+        HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
+    }
+
+    /// No proxying yet: a clear refusal, then the connection is closed.
+    private func refuseConnect(_ fd: Int32) {
+        let body = "pushbox stands in for APNs on this port; it does not proxy, so CONNECT is refused.\n"
+        let answer = "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = writeAll(PlainStream(fd: fd), fd: fd, Array(answer.utf8), deadline: monotonicMilliseconds() + 1000)
+        close(fd)
+    }
+
+    private func serveTLS(_ fd: Int32, wakeup: Wakeup) {
+        guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let deadline = monotonicMilliseconds() + Self.handshakeTimeoutMs
+        handshake: while true {
+            switch stream.handshake() {
+            case .done: break handshake
+            case .wantRead, .wantWrite:
+                guard monotonicMilliseconds() < deadline, !isStopping else { return }
+                _ = waitReady(fd, events: Int16(POLLIN | POLLOUT), wakeup: wakeup, timeout: 200)
+            case .closed, .failed: return  // the client gave up, or spoke no TLS we accept
+            }
+        }
+        let certificate = stream.clientCertificate
+        switch stream.alpn {
+        case "h2":
+            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup)
+        case "http/1.1":
+            TLSBridge(stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self).run(initial: [])
+        default:
+            // No ALPN (as aioapns connects): the first plaintext bytes say which.
+            var initial: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while initial.count < Self.h2Preface.count && (initial.isEmpty || Self.h2Preface.starts(with: initial)) {
+                let progress = buffer.withUnsafeMutableBytes { stream.read($0) }
+                switch progress {
+                case .done(let n): initial += buffer[0..<n]
+                case .wantRead, .wantWrite:
+                    guard monotonicMilliseconds() < deadline + Self.handshakeTimeoutMs, !isStopping else { return }
+                    _ = waitReady(fd, events: Int16(POLLIN), wakeup: wakeup, timeout: 200)
+                case .closed, .failed: return
+                }
+            }
+            if initial.starts(with: Self.h2Preface) {
+                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup)
+            } else {
+                TLSBridge(stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self).run(initial: initial)
+            }
+        }
+        stream.shutdown()
+    }
+}

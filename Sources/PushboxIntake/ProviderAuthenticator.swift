@@ -1,0 +1,112 @@
+import Foundation
+import PushboxCore
+import PushboxTLS
+
+/// A provider key pushbox verifies tokens with.
+public struct RegisteredProviderKey: Sendable {
+    public var keyID: String
+    /// The team the key belongs to; nil accepts any `iss` signed by the key.
+    public var teamID: String?
+    public var key: ES256Key
+
+    public init(keyID: String, teamID: String?, key: ES256Key) {
+        self.keyID = keyID
+        self.teamID = teamID
+        self.key = key
+    }
+}
+
+/// What the TCP port decided about a request's credentials.
+public enum AuthVerdict: Sendable, Equatable {
+    case accepted(Arrival.Authentication)
+    case refused(APNsReason, String)
+}
+
+/// One connection's provider-token history: the team it speaks for, the token in use and when
+/// that token was first used, and how long the connection stays refused after a too-early change.
+public final class ConnectionAuthState: @unchecked Sendable {
+    // Every field is read and written under `lock`.
+    let lock = NSLock()
+    var teamID: String?
+    var token: String?
+    var tokenFirstUsed: Double = 0
+    var refusedUntil: Double = 0
+
+    public init() {}
+}
+
+/// Judges provider authentication exactly as APNs does (platform-behavior §10): a bearer
+/// ES256 token whose key is registered (or, with none registered, whose form and times are
+/// right), or a TLS client certificate.
+public final class ProviderAuthenticator: Sendable {
+    public let keys: [String: RegisteredProviderKey]
+    /// Wall-clock seconds since 1970; tokens are stamped with real time, not the device's clock.
+    let now: @Sendable () -> Double
+    /// How old a token may be (APNs: one hour).
+    public static let maxTokenAge: Double = 3600
+    /// How far ahead of this clock an `iat` may be (clock skew); beyond it the token is refused.
+    public static let maxClockSkew: Double = 300
+    /// How long a connection keeps one token before it may change it (APNs: 20 minutes).
+    public static let minTokenLifetime: Double = 1200
+
+    public init(keys: [RegisteredProviderKey], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        var byID: [String: RegisteredProviderKey] = [:]
+        for k in keys { byID[k.keyID] = k }
+        self.keys = byID
+        self.now = now
+    }
+
+    /// The verdict for one request on `connection`. `certificate` is the TLS client certificate.
+    public func judge(authorization: String?, certificate: ClientCertificate?, connection: ConnectionAuthState) -> AuthVerdict {
+        let now = now()
+        connection.lock.lock()
+        defer { connection.lock.unlock() }
+        if now < connection.refusedUntil {
+            return .refused(.tooManyProviderTokenUpdates, "this connection changed its token less than 20 minutes after the previous one was first used; it is refused for \(Int(connection.refusedUntil - now)) s more")
+        }
+        guard let authorization else {
+            if let certificate { return .accepted(.certificate(subject: certificate.subject, topic: certificate.uid)) }
+            return .refused(.missingProviderToken, "the request has no authorization header and the connection no client certificate")
+        }
+        let token: ProviderToken
+        switch ProviderToken.fromAuthorization(authorization) {
+        case .failure(let problem): return .refused(.invalidProviderToken, problem.description)
+        case .success(let t): token = t
+        }
+        if let team = connection.teamID, team != token.teamID {
+            return .refused(.invalidProviderToken, "this connection speaks for team \(team); a token of team \(token.teamID) needs a connection of its own")
+        }
+        var verified = false
+        if !keys.isEmpty {
+            guard let registered = keys[token.keyID] else {
+                return .refused(.invalidProviderToken, "no provider key \(token.keyID) is registered (known: \(keys.keys.sorted().joined(separator: ", ")))")
+            }
+            if let team = registered.teamID, team != token.teamID {
+                return .refused(.invalidProviderToken, "key \(token.keyID) belongs to team \(team), not \(token.teamID)")
+            }
+            guard registered.key.verify(token.signingInput, signature: token.signature) else {
+                return .refused(.invalidProviderToken, "the signature does not verify with key \(token.keyID)")
+            }
+            verified = true
+        }
+        if now - token.issuedAt > Self.maxTokenAge {
+            return .refused(.expiredProviderToken, "the token was issued \(Int(now - token.issuedAt)) s ago; APNs accepts tokens up to one hour old")
+        }
+        if token.issuedAt - now > Self.maxClockSkew {
+            return .refused(.invalidProviderToken, "the token's iat is \(Int(token.issuedAt - now)) s in the future")
+        }
+        let text = authorization.trimmingCharacters(in: .whitespaces)
+        if let current = connection.token, current != text {
+            if now - connection.tokenFirstUsed < Self.minTokenLifetime {
+                connection.refusedUntil = connection.tokenFirstUsed + Self.minTokenLifetime
+                return .refused(.tooManyProviderTokenUpdates, "the connection's token changed \(Int(now - connection.tokenFirstUsed)) s after the previous one was first used; APNs allows one change per 20 minutes")
+            }
+        }
+        if connection.token != text {
+            connection.token = text
+            connection.tokenFirstUsed = now
+        }
+        connection.teamID = token.teamID
+        return .accepted(.providerToken(teamID: token.teamID, keyID: token.keyID, ageSeconds: max(0, Int(now - token.issuedAt)), verified: verified))
+    }
+}
