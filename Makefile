@@ -3,10 +3,10 @@
 
 SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # Debian packages the build, tests and runtime use; each C library is added with its shim.
-DEB_PACKAGES := libicu-dev pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-venv
+DEB_PACKAGES := libicu-dev pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv
 ARGS ?=
 
-.PHONY: run test deps build bench clean
+.PHONY: run test deps build bench clean pyclients
 
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
@@ -19,9 +19,13 @@ build: deps
 run: build
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox" $(ARGS)
 
+# aioapns and PyAPNs2 from PyPI, for the tests that deliver to pushbox with real APNs libraries.
+pyclients:
+	@scripts/python-clients.sh .build/pyclients
+
 # A watchdog: the suite takes about a minute with the build; a hang fails within 30 minutes
 # with the test that hung named in the output, instead of running until CI gives up.
-test: deps
+test: deps pyclients
 	timeout --kill-after=30 1800 $(SWIFT) test || { status=$$?; [ $$status -ne 124 ] || echo "make test: the suite did not finish in 30 minutes (a test hung; the last 'started' line without a result names it)"; exit $$status; }
 
 bench: deps

@@ -38,7 +38,8 @@ body = a.body.encode()
 
 def send_some():
     limit = conn.remote_settings.max_concurrent_streams
-    while pending and len(open_streams) < limit:
+    # New streams only while the connection's flow-control window has room for their bodies.
+    while pending and len(open_streams) < limit and conn.outbound_flow_control_window >= len(body):
         pending.pop(0)
         sid = conn.get_next_available_stream_id()
         given = [h.split(":", 1)[1].strip() for h in a.header if h.lower().startswith("apns-id:")]
@@ -60,6 +61,19 @@ def send_some():
         open_streams.add(sid)
     sock.sendall(conn.data_to_send())
 
+# Like APNs clients, wait for the server's SETTINGS (its stream limit) before opening streams.
+settled = False
+while not settled:
+    data = sock.recv(65536)
+    if not data:
+        break
+    for ev in conn.receive_data(data):
+        if isinstance(ev, h2.events.RemoteSettingsChanged):
+            settled = True
+            s = ev.changed_settings.get(h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS)
+            if s is not None:
+                print("max-concurrent-streams", s.new_value, flush=True)
+    sock.sendall(conn.data_to_send())
 send_some()
 lingering = False
 while done < a.count or (a.linger and not lingering):
@@ -82,7 +96,7 @@ while done < a.count or (a.linger and not lingering):
                 if ans["body"]:
                     try: reason = json.loads(ans["body"]).get("reason", "-")
                     except ValueError: reason = "?"
-                status = ans["status"] or ("reset" if isinstance(ev, h2.events.StreamReset) else "?")
+                status = ans["status"] or (f"reset-{int(ev.error_code)}" if isinstance(ev, h2.events.StreamReset) else "?")
                 print(status, ans.get("id", ids[ev.stream_id]), reason, flush=True)
                 open_streams.discard(ev.stream_id)
                 done += 1

@@ -1,0 +1,124 @@
+import Foundation
+import PushboxTestSupport
+import PushboxText
+import Testing
+
+/// `pushbox serve` on its TCP port, reached by the APNs libraries people use (aioapns and
+/// PyAPNs2 from PyPI, in the venvs `make pyclients` prepares) and by Python's h2 in a burst
+/// that ends with kill -9.
+@Suite("APNs provider libraries deliver to pushbox serve", .serialized)
+struct ProviderLibraryTests {
+    static let keyID = "ABCDE12345", teamID = "TEAM123456"
+    static let clients = ProjectPaths.projectRoot + "/Tests/Clients"
+
+    /// `serve` on an ephemeral port with a provider key of its own; the port read from its banner.
+    final class PortServed {
+        let dir = "/tmp/pbl-\(UUID().uuidString.prefix(8))"
+        var db: String { dir + "/inbox.sqlite" }
+        var key: String { dir + "/AuthKey_\(ProviderLibraryTests.keyID).p8" }
+        var ca: String { dir + "/data/pushbox/tls/ca.pem" }
+        var port = 0
+        var process: Subprocess.Child?
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let made = CLIRun(["provider-key", key])
+            try #require(made.status == 0, "\(made.err)")
+        }
+
+        func start() throws {
+            var env = ProcessInfo.processInfo.environment
+            env["XDG_CACHE_HOME"] = dir + "/cache"
+            env["XDG_DATA_HOME"] = dir + "/data"
+            let log = dir + "/serve.err"
+            let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            defer { close(fd) }
+            process = try Subprocess.Child(try #require(EndToEndTests.binary),
+                                           ["serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:0",
+                                            "--provider-key", key, "--team-id", ProviderLibraryTests.teamID], environment: env, stderr: fd)
+            for _ in 0..<400 {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if let range = text.range(of: #"127\.0\.0\.1:(\d+) \("#, options: .regularExpression) {
+                    port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast(2)) ?? 0
+                    return
+                }
+                usleep(25_000)
+            }
+            Issue.record("serve did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+
+        func list() throws -> [JSONObject] {
+            let run = CLIRun(["list", "--db", db, "--json", "--history", "--no-extension"])
+            return try run.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        }
+
+        deinit {
+            process?.terminate()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+    }
+
+    /// The venv's python for `name`, or nil with the reason recorded as a skip message.
+    static func venvPython(_ name: String) -> String? {
+        let python = ProjectPaths.projectRoot + "/.build/pyclients/\(name)/bin/python"
+        guard FileManager.default.fileExists(atPath: ProjectPaths.projectRoot + "/.build/pyclients/\(name)/.ready") else {
+            print("skipping the \(name) test: its venv is missing (make pyclients installs it from PyPI; PyPI may be unreachable)")
+            return nil
+        }
+        return python
+    }
+
+    @Test("aioapns and PyAPNs2, with only host, port and CA changed: 200 for each, rendered in list --json with how they arrived")
+    func libraries() throws {
+        let s = try PortServed()
+        try s.start()
+        var expected = 0
+        for (venv, script, title) in [("aioapns", "aioapns_send.py", "aioapns"), ("apns2", "pyapns2_send.py", "PyAPNs2")] {
+            guard let python = Self.venvPython(venv) else { continue }
+            let run = try Subprocess.run(python, [Self.clients + "/" + script, String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "3"])
+            #expect(run.status == 0, "\(title): \(run.err)")
+            #expect(run.out.split(separator: "\n").filter { $0.hasPrefix("200 ") }.count == 3, "\(title): \(run.out)")
+            expected += 3
+            let items = try s.list().filter { $0["title"]?.stringValue == title }
+            #expect(items.count == 3)
+            let arrival = try #require(items.first?["arrival"]?.objectValue)
+            #expect(arrival["protocol"]?.stringValue == "h2")
+            #expect(arrival.value(atPath: "authentication.signatureVerified") == .bool(true))
+            #expect(items.allSatisfy { $0["delivered"]?.stringValue == "original" && $0["body"]?.stringValue?.hasPrefix("message ") == true })
+        }
+        #expect(try s.list().count == expected)
+    }
+
+    @Test("kill -9 mid-burst over HTTP/2: every acknowledged apns-id is listed after the restart")
+    func crashOverHTTP2() throws {
+        let s = try PortServed()
+        try s.start()
+        let token = try makeToken(s)
+        let out = s.dir + "/acks.txt"
+        let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let client = try Subprocess.Child("/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "20000", "--token", token],
+                                          stdout: fd)
+        close(fd)
+        func acked() -> [String] {
+            ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("200 ") }.map { String($0.split(separator: " ")[1]) }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while acked().count < 500 && Date() < deadline { usleep(10_000) }
+        _ = s.process?.kill()
+        s.process = nil
+        _ = client.wait(timeout: 20)
+        let acknowledged = acked()
+        #expect(acknowledged.count >= 500, "only \(acknowledged.count) acknowledged before the kill")
+        try s.start()
+        let listed = Set(try s.list().compactMap { $0["apnsId"]?.stringValue })
+        let lost = acknowledged.filter { !listed.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged over HTTP/2 were lost")
+    }
+
+    /// A provider token signed with the served key by Python's cryptography (Debian's python3-cryptography).
+    func makeToken(_ s: PortServed) throws -> String {
+        let r = try Subprocess.run("/usr/bin/python3", [Self.clients + "/make_token.py", s.key, Self.keyID, Self.teamID])
+        try #require(r.status == 0, "\(r.err)")
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

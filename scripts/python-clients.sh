@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Prepares the APNs provider libraries the tests drive against pushbox's port, each in a venv of
+# its own under DIR (their pinned dependencies conflict): aioapns, and PyAPNs2 (apns2).
+# Without PyPI the venvs stay absent and the tests that need them say so and skip.
+set -uo pipefail
+dir="${1:-.build/pyclients}"
+mkdir -p "$dir"
+make_venv() {
+    local name="$1"; shift
+    local venv="$dir/$name"
+    [ -x "$venv/bin/python" ] && [ -f "$venv/.ready" ] && return 0
+    rm -rf "$venv"
+    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+        echo "python-clients: cannot make a venv (python3-venv missing?); the $name tests will skip" >&2
+        return 0
+    fi
+    if "$venv/bin/pip" install -q --disable-pip-version-check "$@" >"$venv/pip.log" 2>&1; then
+        touch "$venv/.ready"
+    else
+        echo "python-clients: pip could not install $* (is PyPI reachable?); the $name tests will skip. See $venv/pip.log" >&2
+    fi
+}
+make_venv aioapns "aioapns==4.0"
+make_venv apns2 "apns2==0.7.2"
+exit 0
