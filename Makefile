@@ -11,7 +11,7 @@ ARGS ?=
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
 	@# git keeps no file modes but 644/755; pushbox refuses key files others can read.
-	@chmod 600 sample-payloads/SampleApp/keys/*.key
+	@chmod 600 sample-payloads/SampleApp/keys/*.key sample-payloads/SampleApp/keys/*.p8
 
 build: deps
 	$(SWIFT) build -c release --product pushbox

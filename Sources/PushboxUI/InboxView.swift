@@ -44,8 +44,9 @@ public enum InboxView {
         if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
             parts.append("clock \(sched.clock) · \(sched.pending.count)/\(sched.limit) scheduled")
         }
-        parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
+        // The port is what a backend is pointed at, and short: it comes before the socket's path.
         if let port = state.intake.port { parts.append("port \(port)") }
+        parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
         if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
         s.put(" " + parts.joined(separator: " · "), x: 0, y: 0, role: .header)
     }

@@ -100,7 +100,16 @@ struct ProviderLibraryTests {
                                           stdout: fd)
         close(fd)
         func acked() -> [String] {
-            ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("200 ") }.map { String($0.split(separator: " ")[1]) }
+            // Whole lines only: the client may be half-way through writing the last one.
+            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            var lines = text.split(separator: "\n")
+            if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+            var ids: [String] = []
+            for line in lines {
+                let fields = line.split(separator: " ")
+                if fields.count == 3 && fields[0] == "200" { ids.append(String(fields[1])) }
+            }
+            return ids
         }
         let deadline = Date().addingTimeInterval(30)
         while acked().count < 500 && Date() < deadline { usleep(10_000) }

@@ -99,6 +99,15 @@ extension SocketTests {
         #expect(f.store.count == 0)
     }
 
+    @Test("a port in use is a clear error naming --listen")
+    func portInUse() throws {
+        let first = try Listeners.tcp("127.0.0.1:0", allowAny: false)
+        defer { close(first.fd) }
+        #expect { try Listeners.tcp("127.0.0.1:\(first.port)", allowAny: false) } throws: {
+            "\($0)".contains("port \(first.port) on 127.0.0.1 is in use") && "\($0)".contains("--listen")
+        }
+    }
+
     @Test("--listen serves TCP on loopback (a provider must authenticate there), and refuses other addresses unless allowed")
     func tcp() throws {
         #expect { try Listeners.tcp("0.0.0.0:0", allowAny: false) } throws: { "\($0)".contains("--listen-any") }

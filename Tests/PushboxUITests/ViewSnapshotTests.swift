@@ -29,6 +29,15 @@ struct ViewSnapshotTests {
         }
     }
 
+    @Test("the header names the TCP port before the socket's path")
+    func headerPort() throws {
+        var state = UIFixtures.state(width: 160, height: 24)
+        #expect(!InboxView.screen(state).lines[0].contains("port "))
+        state.intake.port = "127.0.0.1:2197"
+        let header = InboxView.screen(state).lines[0]
+        #expect(header.contains("· port 127.0.0.1:2197 · socket /run/user/1000/pushbox/pushbox.sock ·"), "\(header)")
+    }
+
     @Test("80×24: list of Korean, Japanese, Arabic and emoji notifications")
     func list80() throws {
         try check("inbox-80x24", InboxView.screen(UIFixtures.state(width: 80, height: 24)))

@@ -1,0 +1,96 @@
+import Foundation
+import PushboxCore
+import PushboxTLS
+
+/// `pushbox cert`: where the local CA is and how to make clients trust it for one process.
+enum CertCommand {
+    static let spec = CommandSpec(
+        name: "cert",
+        summary: "Print where pushbox's local certificate authority is (made on first need) and the lines that make curl, Python, Node and Go clients trust it for one process. pushbox never touches the system trust store.",
+        options: [OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")],
+        run: { args, io in
+            let ca: CertificateAuthority
+            do { ca = try PortOptions.authority(io) } catch {
+                io.err("pushbox cert: \(error)")
+                return 1
+            }
+            if args.flag("--path") { io.out(ca.certificatePath); return 0 }
+            let path = ca.certificatePath
+            io.out("""
+                pushbox's local CA: \(path)
+                  (key \(ca.keyPath), mode 0600; limited by nameConstraints to \(CertificateAuthority.permittedDNS.joined(separator: ", ")), 127.0.0.1 and ::1)
+
+                Trust it for one command or process, never system-wide:
+                  curl --cacert \(path) --http2 https://localhost:2197/3/device/…
+                  export SSL_CERT_FILE=\(path)          # OpenSSL-based clients, Python's ssl, Go on Linux
+                  export REQUESTS_CA_BUNDLE=\(path)     # Python requests
+                  export NODE_EXTRA_CA_CERTS=\(path)    # Node.js
+                """)
+            return 0
+        })
+}
+
+/// `pushbox provider-key FILE`: a new APNs-style provider key for trying token auth locally.
+enum ProviderKeyCommand {
+    static let spec = CommandSpec(
+        name: "provider-key",
+        summary: "Write a new APNs-style provider key (ECDSA P-256, PKCS#8 PEM, mode 0600) for trying token auth against pushbox. Name it AuthKey_KEYID.p8 and pass it to --provider-key. Refuses to replace a file.",
+        operands: "FILE",
+        options: [],
+        run: { args, io in
+            guard args.operands.count == 1 else {
+                io.err("pushbox provider-key: give exactly one file to write; see pushbox provider-key --help")
+                return 2
+            }
+            do {
+                _ = try ES256Key.generate(args.operands[0])
+                io.out("wrote \(args.operands[0]) (ECDSA P-256, PKCS#8 PEM, mode 0600)")
+                return 0
+            } catch {
+                io.err("pushbox provider-key: \(error)")
+                return 1
+            }
+        })
+}
+
+/// `pushbox provider-token KEY`: a provider token signed with a key, for curl and scripts.
+enum ProviderTokenCommand {
+    static let spec = CommandSpec(
+        name: "provider-token",
+        summary: "Print an APNs provider token (ES256 JWT, issued now, valid for an hour) signed with a .p8 key, for `curl -H \"authorization: bearer $(pushbox provider-token …)\"`.",
+        operands: "KEY.p8",
+        options: [OptionSpec("--key-id", value: "ID", help: "The key's 10-character id. Default: from the file name AuthKey_KEYID.p8."),
+                  OptionSpec("--team-id", value: "ID", help: "The 10-character team id (iss). Default PUSHBOXDEV, the sample app's.")],
+        run: { args, io in
+            guard args.operands.count == 1 else {
+                io.err("pushbox provider-token: give the .p8 key file; see pushbox provider-token --help")
+                return 2
+            }
+            let file = args.operands[0]
+            let name = (file as NSString).lastPathComponent
+            let fromName = name.hasPrefix("AuthKey_") && name.hasSuffix(".p8") ? String(name.dropFirst(8).dropLast(3)) : nil
+            guard let keyID = args.value("--key-id") ?? fromName, keyID.count == 10 else {
+                io.err("pushbox provider-token: pass --key-id (10 characters), or keep Apple's file name AuthKey_KEYID.p8")
+                return 2
+            }
+            let team = args.value("--team-id") ?? "PUSHBOXDEV"
+            guard team.count == 10 else {
+                io.err("pushbox provider-token: --team-id \(team): a team id has 10 characters")
+                return 2
+            }
+            do {
+                let key = try ES256Key.load(file)
+                let input = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8)) + "."
+                    + Base64URL.encode(Array(#"{"iss":"\#(team)","iat":\#(Int(Date().timeIntervalSince1970))}"#.utf8))
+                guard let signature = key.sign(Array(input.utf8)) else {
+                    io.err("pushbox provider-token: \(file) cannot sign (a public key?)")
+                    return 1
+                }
+                io.out(input + "." + Base64URL.encode(signature))
+                return 0
+            } catch {
+                io.err("pushbox provider-token: \(error)")
+                return 1
+            }
+        })
+}
