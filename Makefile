@@ -30,7 +30,7 @@ test: deps pyclients
 
 bench: deps
 	$(SWIFT) build -c release
-	for b in validate localize extension intake tui; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
+	for b in validate localize extension intake h2 tui; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
 
 clean:
 	rm -rf .build

@@ -27,6 +27,8 @@ final class HTTP2Connection: @unchecked Sendable {
     private var output: [UInt8] = []
     private var outputOffset = 0
     private let mailbox = Mailbox()
+    /// Requests whose bodies completed in the bytes just read, waiting to be handled.
+    private var ready: [(Int32, HTTPRequest, RequestHead)] = []
 
     /// One request and its answer.
     final class StreamState {
@@ -71,6 +73,7 @@ final class HTTP2Connection: @unchecked Sendable {
     func run(initial: [UInt8]) {
         guard makeSession() else { return }
         if !initial.isEmpty, !receive(initial) { flush(deadlineMs: 1000); return }
+        handleReady()
         var lastActivity = monotonicMilliseconds()
         var goingAway = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -112,6 +115,7 @@ final class HTTP2Connection: @unchecked Sendable {
                 case .closed, .failed: return
                 }
             }
+            handleReady()
         }
     }
 
@@ -225,17 +229,32 @@ final class HTTP2Connection: @unchecked Sendable {
         if let response = early.response { submit(id, head: head, response: response) }
     }
 
-    /// The request is complete: a worker handles it and posts the answer back.
+    /// The request is complete: it waits in `ready` until the bytes read so far are processed.
     private func dispatch(_ id: Int32, _ state: StreamState) {
         guard !state.answered, let head = state.head else { return }
         state.answered = true
-        inFlight += 1
-        let request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
+        ready.append((id, HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body,
+                                      arrival: head.arrival(state.authentication)), head))
+    }
+
+    /// Handles the ready requests: one alone on an otherwise idle connection right here (no
+    /// thread hop, as a provider sending one push at a time expects); several on the workers, so
+    /// their commits share a transaction.
+    private func handleReady() {
+        defer { ready.removeAll(keepingCapacity: true) }
+        if ready.count == 1 && inFlight == 0 {
+            let (id, request, head) = ready[0]
+            submit(id, head: head, response: handler.handle(request))
+            return
+        }
         let handler = handler, mailbox = mailbox, wakeup = wakeup
-        listener.workers.async {
-            let response = handler.handle(request)
-            mailbox.post((id, head, response))
-            wakeup.signal()
+        for (id, request, head) in ready {
+            inFlight += 1
+            listener.workers.async {
+                let response = handler.handle(request)
+                mailbox.post((id, head, response))
+                wakeup.signal()
+            }
         }
     }
 

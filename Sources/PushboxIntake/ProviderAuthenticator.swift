@@ -38,8 +38,14 @@ public final class ConnectionAuthState: @unchecked Sendable {
 /// Judges provider authentication exactly as APNs does (platform-behavior §10): a bearer
 /// ES256 token whose key is registered (or, with none registered, whose form and times are
 /// right), or a TLS client certificate.
-public final class ProviderAuthenticator: Sendable {
+public final class ProviderAuthenticator: @unchecked Sendable {
+    // `keys` and `now` are immutable; `checked` is read and written under `checkedLock`.
     public let keys: [String: RegisteredProviderKey]
+    /// Tokens whose form, key and signature passed, by their text: providers reuse one token for
+    /// 20–60 minutes, so each is parsed and verified once, not once per notification.
+    private var checked: [String: (token: ProviderToken, verified: Bool)] = [:]
+    private let checkedLock = NSLock()
+    static let checkedLimit = 1024
     /// Wall-clock seconds since 1970; tokens are stamped with real time, not the device's clock.
     let now: @Sendable () -> Double
     /// How old a token may be (APNs: one hour).
@@ -68,26 +74,14 @@ public final class ProviderAuthenticator: Sendable {
             if let certificate { return .accepted(.certificate(subject: certificate.subject, topic: certificate.uid)) }
             return .refused(.missingProviderToken, "the request has no authorization header and the connection no client certificate")
         }
-        let token: ProviderToken
-        switch ProviderToken.fromAuthorization(authorization) {
-        case .failure(let problem): return .refused(.invalidProviderToken, problem.description)
-        case .success(let t): token = t
+        let text = authorization.trimmingCharacters(in: .whitespaces)
+        let token: ProviderToken, verified: Bool
+        switch checkedToken(text) {
+        case .failure(let refusal): return .refused(refusal.reason, refusal.detail)
+        case .success(let (t, v)): (token, verified) = (t, v)
         }
         if let team = connection.teamID, team != token.teamID {
             return .refused(.invalidProviderToken, "this connection speaks for team \(team); a token of team \(token.teamID) needs a connection of its own")
-        }
-        var verified = false
-        if !keys.isEmpty {
-            guard let registered = keys[token.keyID] else {
-                return .refused(.invalidProviderToken, "no provider key \(token.keyID) is registered (known: \(keys.keys.sorted().joined(separator: ", ")))")
-            }
-            if let team = registered.teamID, team != token.teamID {
-                return .refused(.invalidProviderToken, "key \(token.keyID) belongs to team \(team), not \(token.teamID)")
-            }
-            guard registered.key.verify(token.signingInput, signature: token.signature) else {
-                return .refused(.invalidProviderToken, "the signature does not verify with key \(token.keyID)")
-            }
-            verified = true
         }
         if now - token.issuedAt > Self.maxTokenAge {
             return .refused(.expiredProviderToken, "the token was issued \(Int(now - token.issuedAt)) s ago; APNs accepts tokens up to one hour old")
@@ -95,7 +89,6 @@ public final class ProviderAuthenticator: Sendable {
         if token.issuedAt - now > Self.maxClockSkew {
             return .refused(.invalidProviderToken, "the token's iat is \(Int(token.issuedAt - now)) s in the future")
         }
-        let text = authorization.trimmingCharacters(in: .whitespaces)
         if let current = connection.token, current != text {
             if now - connection.tokenFirstUsed < Self.minTokenLifetime {
                 connection.refusedUntil = connection.tokenFirstUsed + Self.minTokenLifetime
@@ -108,5 +101,46 @@ public final class ProviderAuthenticator: Sendable {
         }
         connection.teamID = token.teamID
         return .accepted(.providerToken(teamID: token.teamID, keyID: token.keyID, ageSeconds: max(0, Int(now - token.issuedAt)), verified: verified))
+    }
+
+    /// The token's form, key and signature, from the cache or checked now (and cached when they pass).
+    private func checkedToken(_ text: String) -> Result<(ProviderToken, Bool), RefusalVerdict> {
+        checkedLock.lock()
+        let hit = checked[text]
+        checkedLock.unlock()
+        if let hit { return .success((hit.token, hit.verified)) }
+        let token: ProviderToken
+        switch ProviderToken.fromAuthorization(text) {
+        case .failure(let problem): return .failure(RefusalVerdict(.invalidProviderToken, problem.description))
+        case .success(let t): token = t
+        }
+        var verified = false
+        if !keys.isEmpty {
+            guard let registered = keys[token.keyID] else {
+                return .failure(RefusalVerdict(.invalidProviderToken, "no provider key \(token.keyID) is registered (known: \(keys.keys.sorted().joined(separator: ", ")))"))
+            }
+            if let team = registered.teamID, team != token.teamID {
+                return .failure(RefusalVerdict(.invalidProviderToken, "key \(token.keyID) belongs to team \(team), not \(token.teamID)"))
+            }
+            guard registered.key.verify(token.signingInput, signature: token.signature) else {
+                return .failure(RefusalVerdict(.invalidProviderToken, "the signature does not verify with key \(token.keyID)"))
+            }
+            verified = true
+        }
+        checkedLock.lock()
+        if checked.count >= Self.checkedLimit { checked.removeAll() }
+        checked[text] = (token, verified)
+        checkedLock.unlock()
+        return .success((token, verified))
+    }
+}
+
+/// A refusal carried through a `Result`.
+struct RefusalVerdict: Error {
+    let reason: APNsReason
+    let detail: String
+    init(_ reason: APNsReason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
     }
 }

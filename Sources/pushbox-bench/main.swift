@@ -62,6 +62,9 @@ case "localize":
 case "intake":
     let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
     IntakeBenchmark.run(total: count, clients: 16, samples: ResourceLocator.samplesDirectory())
+case "h2":
+    let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
+    H2Benchmark.run(total: count)
 case "tui":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
     TUIBenchmark.run(count: count)
@@ -71,6 +74,7 @@ case "extension":
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
     print("       pushbox-bench intake [COUNT]     (default 50000 payloads from 16 concurrent clients over the Unix socket)")
+    print("       pushbox-bench h2 [COUNT]         (default 20000 POSTs per shape: h2load against pushbox's port and nghttpd, and the socket)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")

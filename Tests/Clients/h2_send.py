@@ -20,6 +20,8 @@ p.add_argument("--header", action="append", default=[])
 p.add_argument("--path", default="/3/device/" + "00" * 32)
 p.add_argument("--server-name", default="localhost")
 p.add_argument("--linger", action="store_true", help="after the answers, read until the server closes")
+p.add_argument("--no-wait", action="store_true", help="open streams before the server's SETTINGS arrive")
+p.add_argument("--reset-mid-body", action="store_true", help="send half of each body, then RST_STREAM (CANCEL)")
 a = p.parse_args()
 
 sock = socket.create_connection(("127.0.0.1", a.port), timeout=30)
@@ -55,6 +57,11 @@ def send_some():
             n, v = h.split(":", 1)
             headers.append((n.strip().lower(), v.strip()))
         conn.send_headers(sid, headers)
+        if a.reset_mid_body:
+            conn.send_data(sid, body[: len(body) // 2])
+            conn.reset_stream(sid, error_code=8)
+            print("reset", apns_id, flush=True)
+            continue
         conn.send_data(sid, body, end_stream=True)
         ids[sid] = apns_id
         answers[sid] = {"status": None, "body": b""}
@@ -62,7 +69,7 @@ def send_some():
     sock.sendall(conn.data_to_send())
 
 # Like APNs clients, wait for the server's SETTINGS (its stream limit) before opening streams.
-settled = False
+settled = a.no_wait
 while not settled:
     data = sock.recv(65536)
     if not data:
@@ -75,6 +82,8 @@ while not settled:
                 print("max-concurrent-streams", s.new_value, flush=True)
     sock.sendall(conn.data_to_send())
 send_some()
+if a.reset_mid_body:
+    done = a.count
 lingering = False
 while done < a.count or (a.linger and not lingering):
     data = sock.recv(65536)

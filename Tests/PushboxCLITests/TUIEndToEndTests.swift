@@ -109,7 +109,8 @@ struct TUIEndToEndTests {
         #expect(s.waitFor("device clock Mon 2026-12-07 06:10:50 ×0 · 12/64 pending · 11 delivered"), "\(s.screen)")
         try s.keys("Escape")
         #expect(s.waitFor("L  Wake up — Your 06:10 alarm is ring"), "\(s.screen)")
-        #expect(s.screen.contains("▾ alarm ("))  // the alarms arrive as one thread
+        // The alarms arrive as one thread; all 11 must be in the list before moving to the newest.
+        #expect(s.waitFor("▾ alarm (11)"), "\(s.screen)")
         try s.keys("j")  // from the thread's header to its newest alarm
         try s.keys("o")
         #expect(s.waitFor("local notification request alarm-2-50"), "\(s.screen)")

@@ -182,6 +182,27 @@ struct PortTests {
         #expect(try f.post(f.token()).status == 200)
     }
 
+    @Test("abuse gets the protocol's answer and nobody else is disturbed: a stream flood, bodies reset mid-way, a 1 MB token")
+    func abuse() throws {
+        let f = try PortFixture()
+        // Streams opened before the server's SETTINGS arrive, beyond its limit: REFUSED_STREAM (7).
+        let flood = try f.h2(["--cafile", f.caPath, "--count", "1500", "--no-wait", "--token", f.token()]).filter { !$0.hasPrefix("max-") }
+        let ok = flood.filter { $0.hasPrefix("200 ") }.count, refused = flood.filter { $0.hasPrefix("reset-7 ") }.count
+        #expect(ok + refused == 1500, "\(Set(flood.map { $0.split(separator: " ")[0] }))")
+        #expect(refused > 0 && ok >= Int(HTTP2Connection.maxConcurrentStreams))
+        #expect(f.store.count == ok)
+        // Bodies reset half-way are never stored.
+        #expect(try f.h2(["--cafile", f.caPath, "--count", "5", "--reset-mid-body", "--token", f.token()]).filter { $0.hasPrefix("reset ") }.count == 5)
+        // A token of 1 MB: refused on the protocol level (the header list is over the limit).
+        let headerFile = f.dir + "/huge-header.txt"
+        try Data(("authorization: bearer " + String(repeating: "A", count: 1 << 20) + "\n").utf8).write(to: URL(fileURLWithPath: headerFile))
+        let big = try f.curl(["--http2", "-o", "/dev/null", "-w", "%{http_code}", f.url, "-H", "@" + headerFile, "-d", PortFixture.payload])
+        #expect(big.out != "200")
+        usleep(200_000)
+        #expect(f.store.count == ok)
+        #expect(try f.post(f.token()).status == 200)
+    }
+
     @Test("idle connections get GOAWAY with IdleTimeout; stopping sends GOAWAY with Shutdown")
     func goAway() throws {
         let f = try PortFixture(idleTimeout: 1)
