@@ -75,7 +75,7 @@ let package = Package(
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
-        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS"]),
+        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),

@@ -30,8 +30,9 @@ public final class PortListener: @unchecked Sendable {
     /// Connections served at once at most; more are closed on accept.
     static let connectionLimit = 512
     static let h2Preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
-    /// How long a client may take to send its first bytes or finish the TLS handshake.
-    static let handshakeTimeoutMs: UInt64 = 10_000
+    /// How long a client may take to send its first bytes or finish the TLS handshake: 10 s,
+    /// or the idle timeout when that is shorter.
+    var handshakeTimeoutMs: UInt64 { UInt64(min(10_000, idleTimeoutMs)) }
 
     /// Serves `listenFD` (bound and listening on `address:port`). `tls` nil serves only cleartext.
     public init(listenFD: Int32, address: String, port: Int, handler: HTTPRequestHandler, tls: TLSServerContext?,
@@ -107,8 +108,8 @@ public final class PortListener: @unchecked Sendable {
     enum Opening: Equatable { case tls, h2c, connect, http1, closed }
 
     /// Peeks until the first bytes tell the protocol apart (or the client is silent too long).
-    static func sniff(_ fd: Int32, wakeup: Wakeup?) -> Opening {
-        let deadline = monotonicMilliseconds() + handshakeTimeoutMs
+    static func sniff(_ fd: Int32, wakeup: Wakeup?, timeoutMs: UInt64) -> Opening {
+        let deadline = monotonicMilliseconds() + timeoutMs
         var buffer = [UInt8](repeating: 0, count: 24)
         while monotonicMilliseconds() < deadline {
             let n = recv(fd, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
@@ -140,7 +141,7 @@ public final class PortListener: @unchecked Sendable {
     }
 
     private func serve(_ fd: Int32, wakeup: Wakeup) {
-        switch Self.sniff(fd, wakeup: wakeup) {
+        switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
         case .closed:
             close(fd)
         case .http1:
@@ -173,7 +174,7 @@ public final class PortListener: @unchecked Sendable {
     private func serveTLS(_ fd: Int32, wakeup: Wakeup) {
         guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        let deadline = monotonicMilliseconds() + Self.handshakeTimeoutMs
+        let deadline = monotonicMilliseconds() + handshakeTimeoutMs
         handshake: while true {
             switch stream.handshake() {
             case .done: break handshake
@@ -198,7 +199,7 @@ public final class PortListener: @unchecked Sendable {
                 switch progress {
                 case .done(let n): initial += buffer[0..<n]
                 case .wantRead, .wantWrite:
-                    guard monotonicMilliseconds() < deadline + Self.handshakeTimeoutMs, !isStopping else { return }
+                    guard monotonicMilliseconds() < deadline + handshakeTimeoutMs, !isStopping else { return }
                     _ = waitReady(fd, events: Int16(POLLIN), wakeup: wakeup, timeout: 200)
                 case .closed, .failed: return
                 }

@@ -3,6 +3,7 @@ import PushboxCore
 import PushboxFetch
 import PushboxIntake
 import PushboxStore
+import PushboxTestSupport
 import PushboxTLS
 
 /// `pushbox-bench h2`: h2load (nghttp2-client) against pushbox's port and, in the same run,
@@ -61,13 +62,11 @@ enum H2Benchmark {
         let nghttpdPort = 20000 + Int(getpid() % 20000)
         _ = shell("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
                                        "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-subj", "/CN=localhost"])
-        let nghttpd = Process()
-        nghttpd.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
-        nghttpd.arguments = ["-d", dir + "/www", String(nghttpdPort), dir + "/key.pem", dir + "/cert.pem"]
-        nghttpd.standardOutput = FileHandle.nullDevice
-        nghttpd.standardError = FileHandle.nullDevice
-        do { try nghttpd.run() } catch { print("error: cannot start nghttpd: \(error)"); exit(1) }
-        defer { nghttpd.terminate(); nghttpd.waitUntilExit() }
+        let nghttpd: Subprocess.Child
+        do { nghttpd = try Subprocess.Child("/usr/sbin/nghttpd", ["-d", dir + "/www", String(nghttpdPort), dir + "/key.pem", dir + "/cert.pem"]) } catch {
+            print("error: cannot start nghttpd: \(error)"); exit(1)
+        }
+        defer { _ = nghttpd.terminate(grace: 2) }
         usleep(300_000)
 
         print("pushbox-bench h2: \(total) POSTs of \(SyntheticPayloads.make(1).utf8.count) bytes per shape, h2load over TLS on loopback")
@@ -152,15 +151,6 @@ enum H2Benchmark {
 
     /// Runs a tool to its end and returns its standard output.
     static func shell(_ tool: String, _ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        (try? Subprocess.run(tool, arguments, timeout: 600))?.out ?? ""
     }
 }

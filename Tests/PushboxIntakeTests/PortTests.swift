@@ -39,6 +39,21 @@ struct PortTests {
         #expect(try f.store.history().last?.arrival?.listener.hasPrefix("unix ") == true)
     }
 
+    @Test("nghttp and httpx (HTTP/2 over TLS) are answered 200 with an apns-id and stored")
+    func nghttpAndHttpx() throws {
+        let f = try PortFixture()
+        let body = f.dir + "/body.json"
+        try Data(PortFixture.payload.utf8).write(to: URL(fileURLWithPath: body))
+        let nghttp = try Subprocess.run("/usr/bin/nghttp", ["-v", "-d", body, "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", f.url])
+        #expect(nghttp.out.contains(":status: 200"), "\(nghttp.out.suffix(800))")
+        #expect(nghttp.out.contains("apns-id: "))
+        #expect(nghttp.out.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):\(HTTP2Connection.maxConcurrentStreams)"))
+        let httpx = try Subprocess.run("/usr/bin/python3", [ProjectPaths.projectRoot + "/Tests/Clients/httpx_send.py", f.url, f.caPath, f.token()])
+        let fields = httpx.out.split(separator: " ")
+        #expect(fields.count == 3 && fields[0] == "HTTP/2" && fields[1] == "200", "\(httpx.out) \(httpx.err.suffix(400))")
+        #expect(try f.store.history().map { $0.arrival?.userAgent ?? "" }.map { $0.split(separator: "/").first.map(String.init) ?? "" } == ["nghttp2", "python-httpx"])
+    }
+
     @Test("a hundred concurrent streams on one connection: all answered 200 and all stored; the stream limit is advertised")
     func hundredStreams() throws {
         let f = try PortFixture()
@@ -208,6 +223,10 @@ struct PortTests {
         let f = try PortFixture(idleTimeout: 1)
         let lines = try f.h2(["--cafile", f.caPath, "--token", f.token(), "--linger"])
         #expect(lines.contains { $0.hasPrefix("goaway 0 ") && $0.contains("IdleTimeout") }, "\(lines)")
+        // A client that connects and says nothing is closed too (it cannot hold a connection).
+        let started = Date()
+        #expect(try rawExchange(port: f.port, []).isEmpty)
+        #expect(Date().timeIntervalSince(started) < 4.5, "a silent client was kept \(Date().timeIntervalSince(started)) s")
         let g = try PortFixture()
         let out = g.dir + "/out.txt"
         let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
