@@ -36,3 +36,6 @@ static inline const char *pb_ssl_servername(const SSL *ssl) { return SSL_get_ser
 
 /// RFC 2253 form for X509_NAME_print_ex (XN_FLAG_RFC2253 is a composite macro).
 static inline unsigned long pb_xn_flag_rfc2253(void) { return XN_FLAG_RFC2253; }
+
+/// A new RSA key of `bits` bits (EVP_RSA_gen is a variadic macro).
+static inline EVP_PKEY *pb_rsa_new(unsigned int bits) { return EVP_RSA_gen(bits); }

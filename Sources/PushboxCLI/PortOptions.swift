@@ -31,6 +31,12 @@ enum PortOptions {
         options.tcp = listen
         options.tls = try tlsContext(args, io: io)
         options.providerKeys = try providerKeys(args, profile: profile)
+        options.serviceAccountKeys = FCMEndpoint.loadAccountKeys(serviceAccountDirectory(io))
+    }
+
+    /// `$XDG_DATA_HOME/pushbox/fcm/keys`: public keys of the service accounts `fcm-credentials` made.
+    static func serviceAccountDirectory(_ io: CommandIO) -> String {
+        XDG.dataHome(io.environment) + "/pushbox/fcm/keys"
     }
 
     static func tlsContext(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> TLSServerContext {

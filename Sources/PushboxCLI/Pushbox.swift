@@ -9,7 +9,7 @@ public enum Pushbox {
     public static let version = "0.1.0"
 
     /// Every subcommand; `pushbox --help` lists them from this table.
-    static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec, ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt, CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec]
+    static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec, ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt, CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec]
 
     /// `pushbox` with no subcommand: the inbox on a terminal; the bundled samples as text
     /// when stdout is not a terminal (or with `--text`).

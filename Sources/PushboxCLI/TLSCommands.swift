@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxText
 import PushboxTLS
 
 /// `pushbox cert`: where the local CA is and how to make clients trust it for one process.
@@ -90,6 +91,57 @@ enum ProviderTokenCommand {
                 return 0
             } catch {
                 io.err("pushbox provider-token: \(error)")
+                return 1
+            }
+        })
+}
+
+/// `pushbox fcm-credentials FILE`: a service-account file whose assertions pushbox verifies.
+enum FCMCredentialsCommand {
+    static let spec = CommandSpec(
+        name: "fcm-credentials",
+        summary: "Write a Firebase service-account JSON (a new RSA key, mode 0600, token_uri on pushbox's port) for an unchanged Firebase Admin SDK; pushbox keeps its public key and verifies the SDK's assertions. Refuses to replace a file.",
+        operands: "FILE",
+        options: [OptionSpec("--project", value: "ID", help: "The Firebase project id. Default pushbox-sample."),
+                  OptionSpec("--listen", value: "HOST:PORT", help: "Where pushbox's port is, for token_uri. Default \(PortOptions.defaultListen).")],
+        run: { args, io in
+            guard args.operands.count == 1 else {
+                io.err("pushbox fcm-credentials: give exactly one file to write; see pushbox fcm-credentials --help")
+                return 2
+            }
+            let path = args.operands[0]
+            guard !FileManager.default.fileExists(atPath: path) else {
+                io.err("pushbox fcm-credentials: \(path) exists; pushbox never replaces a key file")
+                return 1
+            }
+            let project = args.value("--project") ?? "pushbox-sample"
+            let port = (args.value("--listen") ?? PortOptions.defaultListen).split(separator: ":").last.map(String.init) ?? "2197"
+            do {
+                let key = try RS256Key.generate()
+                guard let privatePEM = key.privatePEM, let publicPEM = key.publicPEM else { throw TLSError("cannot write the key as PEM") }
+                let keyID = (0..<20).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+                let email = "pushbox@\(project).iam.gserviceaccount.com"
+                let document = JSONValue.object(JSONObject([
+                    ("type", .string("service_account")), ("project_id", .string(project)), ("private_key_id", .string(keyID)),
+                    ("private_key", .string(privatePEM)), ("client_email", .string(email)), ("client_id", .string("100000000000000000000")),
+                    ("auth_uri", .string("https://accounts.google.com/o/oauth2/auth")), ("token_uri", .string("https://localhost:\(port)/token")),
+                    ("auth_provider_x509_cert_url", .string("https://www.googleapis.com/oauth2/v1/certs")),
+                    ("client_x509_cert_url", .string("https://www.googleapis.com/robot/v1/metadata/x509/\(email)")),
+                    ("universe_domain", .string("googleapis.com")),
+                ]))
+                let keys = PortOptions.serviceAccountDirectory(io)
+                try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try Data(publicPEM.utf8).write(to: URL(fileURLWithPath: keys + "/\(keyID).pem"))
+                let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+                guard fd >= 0 else { throw TLSError("cannot create \(path): \(String(cString: strerror(errno)))") }
+                let bytes = Array((JSONWriter.pretty(document) + "\n").utf8)
+                let written = write(fd, bytes, bytes.count)
+                close(fd)
+                guard written == bytes.count else { throw TLSError("cannot write \(path)") }
+                io.out("wrote \(path) (project \(project), key \(keyID), mode 0600); pushbox verifies its assertions with \(keys)/\(keyID).pem")
+                return 0
+            } catch {
+                io.err("pushbox fcm-credentials: \(error)")
                 return 1
             }
         })

@@ -11,6 +11,8 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     public let scheduler: LocalScheduler?
     /// Judges provider tokens and client certificates on connections that require them.
     public let authenticator: ProviderAuthenticator
+    /// FCM HTTP v1 and the OAuth token endpoint, on the same listeners.
+    public let fcm: FCMEndpoint
     /// Told of every answer (`serve`'s access log); set before any server starts.
     public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
     static let devicePrefix = "/3/device/"
@@ -18,8 +20,9 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     public static let sourceHeader = "x-pushbox-source"
 
     public init(service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
-                accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) {
+                fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) {
         self.service = service
+        self.fcm = fcm ?? FCMEndpoint(service: service)
         self.scheduler = scheduler
         self.authenticator = authenticator
         self.accessLog = accessLog
@@ -39,6 +42,7 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
 
     public func early(_ head: RequestHead) -> EarlyAnswer {
         let path = head.path, method = head.method
+        if FCMEndpoint.handles(path) { return fcm.early(head) }
         if path == "/inbox" {
             return EarlyAnswer(response: method == "GET" ? nil : Self.reasonResponse(.methodNotAllowed), maxBody: 0)
         }
@@ -77,7 +81,8 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     }
 
     public func tooLarge(_ head: RequestHead) -> HTTPResponse {
-        Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers))
+        if FCMEndpoint.handles(head.path) { return FCMEndpoint.googleError(413, "INVALID_ARGUMENT", "The request body is larger than \(FCMEndpoint.maxBody) bytes.") }
+        return Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers))
     }
 
     public func answered(_ head: RequestHead, _ response: HTTPResponse) {
@@ -85,6 +90,7 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if FCMEndpoint.handles(request.path) { return fcm.handle(request) }
         if request.path == "/inbox" {
             let items = (try? service.store.inbox()) ?? []
             let dates = InboxListing.dateFormatter()

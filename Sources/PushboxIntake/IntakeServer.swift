@@ -19,6 +19,8 @@ public final class IntakeServer: @unchecked Sendable {
         public var tls: TLSServerContext?
         /// Provider keys whose tokens the TCP port verifies.
         public var providerKeys: [RegisteredProviderKey] = []
+        /// Public keys of the service accounts whose OAuth assertions are verified, by key id.
+        public var serviceAccountKeys: [String: RS256Key] = [:]
 
         public init(socketPath: String) { self.socketPath = socketPath }
     }
@@ -41,7 +43,8 @@ public final class IntakeServer: @unchecked Sendable {
                 accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) throws(ListenError) {
         self.service = service
         self.options = options
-        endpoint = APNsEndpoint(service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys), accessLog: accessLog)
+        endpoint = APNsEndpoint(service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
+                                fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
         let fd = try Listeners.unixSocket(options.socketPath)
         ownsSocket = true
         let socketInfo = ConnectionInfo(listener: "unix \(options.socketPath)", protocolName: "http/1.1", tls: false, requiresAuth: false)

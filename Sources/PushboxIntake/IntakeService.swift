@@ -11,6 +11,8 @@ public struct IntakeResult: Sendable {
     public var status: Int
     public var reason: String?
     public var detail: String?
+    /// For FCM's refusals, the field at fault (`message.data[0].value`).
+    public var field: String? = nil
 }
 
 /// Renders stored notifications for the device's languages in the background and keeps the
@@ -113,7 +115,9 @@ public final class IntakeService: @unchecked Sendable {
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
                                          collapseID: report.ok ? collapse : nil, topic: topic)
-        return commit(raw, apnsID: apnsID, verdict: verdict)
+        var result = commit(raw, apnsID: apnsID, verdict: verdict)
+        result.field = report.rejection?.field
+        return result
     }
 
     /// Commits the raw bytes with their verdict, queues the rendering, tells `onReceive`, and

@@ -7,8 +7,8 @@ import Glibc
 
 /// pushbox's one TCP port for every client. Each accepted connection is told apart from its
 /// first bytes, without consuming them: a TLS ClientHello (then ALPN `h2` or `http/1.1`, or no
-/// ALPN and the HTTP/2 preface), the cleartext HTTP/2 preface (h2c), a `CONNECT` (refused: no
-/// proxying), or else HTTP/1.1. HTTP/2 is served by nghttp2 on the connection's own thread;
+/// ALPN and the HTTP/2 preface), the cleartext HTTP/2 preface (h2c), a `CONNECT` (a tunnel
+/// pushbox serves itself, for the hosts it stands in for), or else HTTP/1.1. HTTP/2 is served by nghttp2 on the connection's own thread;
 /// HTTP/1.1 goes to libmicrohttpd, directly in clear or through a socket pair inside TLS, so
 /// there is one HTTP/1.1 implementation.
 public final class PortListener: @unchecked Sendable {
@@ -147,31 +147,87 @@ public final class PortListener: @unchecked Sendable {
         case .http1:
             http1.add(fd)
         case .connect:
-            refuseConnect(fd)
+            serveConnect(fd, wakeup: wakeup)
         case .h2c:
             serveHTTP2(PlainStream(fd: fd), fd: fd, protocolName: "h2c", tls: false, certificate: nil, initial: [], wakeup: wakeup)
             close(fd)
         case .tls:
-            serveTLS(fd, wakeup: wakeup)
+            serveTLS(fd, wakeup: wakeup, tunnel: nil)
             close(fd)
         }
     }
 
     private func serveHTTP2(_ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
-                            initial: [UInt8], wakeup: Wakeup) {
-        let info = ConnectionInfo(listener: "tcp \(address):\(port)", protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
+                            initial: [UInt8], wakeup: Wakeup, tunnel: String? = nil) {
+        let listener = "tcp \(address):\(port)" + (tunnel.map { " via CONNECT \($0)" } ?? "")
+        let info = ConnectionInfo(listener: listener, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
         HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
     }
 
-    /// No proxying yet: a clear refusal, then the connection is closed.
-    private func refuseConnect(_ fd: Int32) {
-        let body = "pushbox stands in for APNs on this port; it does not proxy, so CONNECT is refused.\n"
-        let answer = "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        _ = writeAll(PlainStream(fd: fd), fd: fd, Array(answer.utf8), deadline: monotonicMilliseconds() + 1000)
-        close(fd)
+    /// The hosts pushbox stands in for through `CONNECT host:443`; nothing else is tunnelled,
+    /// and no outbound connection is ever opened: the tunnel is served by pushbox itself.
+    public static let proxiedHosts: Set<String> = ["api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
+                                                   "fcm.googleapis.com", "oauth2.googleapis.com"]
+
+    /// An HTTPS proxy that never connects out: `CONNECT` to a host pushbox stands in for (or to
+    /// pushbox's own address) is answered 200 and the tunnel is served here, with TLS for that
+    /// name from the local CA; any other host is refused with 403.
+    private func serveConnect(_ fd: Int32, wakeup: Wakeup) {
+        defer { close(fd) }
+        guard let head = Self.readHead(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) else { return }
+        let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        guard let (host, port) = Self.hostAndPort(target) else {
+            answerPlain(fd, 400, "Bad Request", "CONNECT needs HOST:PORT; got \(target)\n")
+            return
+        }
+        let own = ["localhost", "127.0.0.1", "::1"].contains(host) && port == self.port
+        guard (Self.proxiedHosts.contains(host) && port == 443) || own else {
+            answerPlain(fd, 403, "Forbidden", "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused.\n")
+            return
+        }
+        guard writeAll(PlainStream(fd: fd), fd: fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8), deadline: monotonicMilliseconds() + 1000) else { return }
+        switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
+        case .tls: serveTLS(fd, wakeup: wakeup, tunnel: "\(host):\(port)")
+        case .connect: answerPlain(fd, 400, "Bad Request", "a CONNECT inside a tunnel is refused: start TLS to \(host)\n")
+        case .h2c, .http1: answerPlain(fd, 400, "Bad Request", "pushbox expected TLS inside the tunnel to \(host):\(port)\n")
+        case .closed: break
+        }
     }
 
-    private func serveTLS(_ fd: Int32, wakeup: Wakeup) {
+    /// `HOST:PORT` or `[V6]:PORT`.
+    static func hostAndPort(_ target: String) -> (String, Int)? {
+        guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]) else { return nil }
+        var host = String(target[..<colon]).lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    /// Reads a request head up to its blank line (at most 8 KB), consuming nothing past it.
+    static func readHead(_ fd: Int32, wakeup: Wakeup, timeoutMs: UInt64) -> String? {
+        let deadline = monotonicMilliseconds() + timeoutMs
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let end = Array("\r\n\r\n".utf8)
+        while monotonicMilliseconds() < deadline {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if n == 0 { return nil }
+            if n > 0, let range = buffer[0..<n].firstRange(of: end) {
+                var head = [UInt8](repeating: 0, count: range.upperBound)
+                guard recv(fd, &head, head.count, 0) == head.count else { return nil }
+                return String(decoding: head, as: UTF8.self)
+            }
+            if n == buffer.count { return nil }
+            _ = waitReady(fd, events: Int16(POLLIN), wakeup: wakeup, timeout: 100)
+        }
+        return nil
+    }
+
+    private func answerPlain(_ fd: Int32, _ status: Int, _ phrase: String, _ body: String) {
+        let answer = "HTTP/1.1 \(status) \(phrase)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = writeAll(PlainStream(fd: fd), fd: fd, Array(answer.utf8), deadline: monotonicMilliseconds() + 1000)
+    }
+
+    /// `tunnel` is the `CONNECT` target the connection came through, if any.
+    private func serveTLS(_ fd: Int32, wakeup: Wakeup, tunnel: String?) {
         guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = monotonicMilliseconds() + handshakeTimeoutMs
@@ -187,7 +243,7 @@ public final class PortListener: @unchecked Sendable {
         let certificate = stream.clientCertificate
         switch stream.alpn {
         case "h2":
-            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup)
+            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, tunnel: tunnel)
         case "http/1.1":
             TLSBridge(stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self).run(initial: [])
         default:
@@ -205,7 +261,7 @@ public final class PortListener: @unchecked Sendable {
                 }
             }
             if initial.starts(with: Self.h2Preface) {
-                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup)
+                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, tunnel: tunnel)
             } else {
                 TLSBridge(stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self).run(initial: initial)
             }

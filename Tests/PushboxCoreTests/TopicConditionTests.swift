@@ -3,14 +3,24 @@ import Testing
 
 @Suite("FCM topic conditions")
 struct TopicConditionTests {
-    @Test("&& binds tighter than ||, ! tighter than both")
+    @Test("FCM's order: parentheses first, then && and || from left to right; ! on the operand after it")
     func precedence() throws {
         let c = try TopicCondition.parse("'A' in topics || 'B' in topics && 'C' in topics")
-        #expect(c == .or(.topic("A"), .and(.topic("B"), .topic("C"))))
-        #expect(c.matches(["A"]))
-        #expect(!c.matches(["B"]))
+        #expect(c == .and(.or(.topic("A"), .topic("B")), .topic("C")))
+        #expect(!c.matches(["A"]))  // C's precedence would deliver this one
+        #expect(c.matches(["A", "C"]))
         let n = try TopicCondition.parse("!'A' in topics && 'B' in topics")
         #expect(n == .and(.not(.topic("A")), .topic("B")))
+        // The example: an en-US device subscribed to NewsApp does not get it.
+        let korean = try TopicCondition.parse("'NewsApp' in topics || 'Sports' in topics && 'LangKoKR' in topics")
+        #expect(!korean.matches(["NewsApp", "LangEnUS"]))
+        #expect(korean.explain(["NewsApp", "LangEnUS"])
+                == "'NewsApp' in topics = true, 'Sports' in topics = false, 'LangKoKR' in topics = false → ((true || false) && false) = false")
+        // FCM's documented example: "'TopicA' in topics && ('TopicB' in topics || 'TopicC' in topics)".
+        let documented = try TopicCondition.parse("'TopicA' in topics && ('TopicB' in topics || 'TopicC' in topics)")
+        #expect(documented.matches(["TopicA", "TopicC"]) && !documented.matches(["TopicB", "TopicC"]))
+        let chain = try TopicCondition.parse("'A' in topics && 'B' in topics || 'C' in topics")
+        #expect(chain == .or(.and(.topic("A"), .topic("B")), .topic("C")) && chain.matches(["C"]))
     }
 
     @Test("parentheses override precedence")

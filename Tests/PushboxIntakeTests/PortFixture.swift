@@ -23,7 +23,8 @@ final class PortFixture {
     var caPath: String { authority.certificatePath }
 
     /// `tlsCertificate` serves that PEM certificate and key instead of the CA's.
-    init(idleTimeout: Int = 30, tlsCertificate: (String, String)? = nil, authorityDirectory: String? = nil) throws {
+    init(idleTimeout: Int = 30, tlsCertificate: (String, String)? = nil, authorityDirectory: String? = nil,
+         serviceAccountKeys: [String: RS256Key] = [:]) throws {
         dir = "/tmp/pbp-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         store = try InboxStore(path: dir + "/inbox.sqlite")
@@ -34,7 +35,8 @@ final class PortFixture {
         options.idleTimeout = idleTimeout
         options.tls = try tlsCertificate.map { try TLSServerContext(certificateFile: $0.0, keyFile: $0.1) } ?? TLSServerContext(authority: authority)
         options.providerKeys = [RegisteredProviderKey(keyID: Self.keyID, teamID: Self.teamID, key: key)]
-        let service = IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), processor: nil)
+        options.serviceAccountKeys = serviceAccountKeys
+        let service = IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), processor: nil)
         server = try IntakeServer(service: service, options: options)
         port = server.tcpPort ?? 0
     }

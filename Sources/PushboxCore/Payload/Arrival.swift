@@ -29,7 +29,13 @@ public struct Arrival: Sendable, Equatable {
         case providerToken(teamID: String, keyID: String, ageSeconds: Int, verified: Bool)
         /// A TLS client certificate.
         case certificate(subject: String, topic: String?)
+        /// An OAuth 2 access token pushbox issued to a service account (FCM); `verified` is false
+        /// when the account's assertion could not be checked (a key pushbox did not make).
+        case accessToken(account: String, verified: Bool)
     }
+
+    /// The FCM project of `/v1/projects/{id}/messages:send`.
+    public var fcmProject: String?
 
     /// The one-line account the trace shows.
     public var summary: String {
@@ -41,7 +47,10 @@ public struct Arrival: Sendable, Equatable {
             text += "; provider token of team \(team), key \(key), \(age) s old, " + (verified ? "signature verified" : "signature NOT checked (no key registered for \(key))")
         case .certificate(let subject, let topic):
             text += "; client certificate \(subject)\(topic.map { " for \($0)" } ?? "")"
+        case .accessToken(let account, let verified):
+            text += "; OAuth access token of \(account)" + (verified ? "" : " (its assertion's signature NOT checked: a service account pushbox did not make)")
         }
+        if let fcmProject { text += "; FCM project \(fcmProject)" }
         return text
     }
 
@@ -54,10 +63,13 @@ public struct Arrival: Sendable, Equatable {
                     ("tokenAgeSeconds", .number(String(age))), ("signatureVerified", .bool(verified))]
         case .certificate(let subject, let topic):
             auth = [("method", .string("certificate")), ("subject", .string(subject)), ("topic", topic.map(JSONValue.string) ?? .null)]
+        case .accessToken(let account, let verified):
+            auth = [("method", .string("oauth")), ("account", .string(account)), ("signatureVerified", .bool(verified))]
         }
         return .object(JSONObject([
             ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
             ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
+            ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
         ]))
     }
 
@@ -71,8 +83,11 @@ public struct Arrival: Sendable, Equatable {
                                             ageSeconds: auth?["tokenAgeSeconds"]?.intValue ?? 0, verified: auth?["signatureVerified"] == .bool(true))
         case "certificate":
             authentication = .certificate(subject: auth?["subject"]?.stringValue ?? "", topic: auth?["topic"]?.stringValue)
+        case "oauth":
+            authentication = .accessToken(account: auth?["account"]?.stringValue ?? "", verified: auth?["signatureVerified"] == .bool(true))
         default: break
         }
         self.init(listener: listener, protocolName: proto, tls: o["tls"] == .bool(true), userAgent: o["userAgent"]?.stringValue, authentication: authentication)
+        fcmProject = o["fcmProject"]?.stringValue
     }
 }

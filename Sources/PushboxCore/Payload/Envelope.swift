@@ -3,6 +3,8 @@ import Foundation
 /// Where a payload came from.
 public enum PayloadSource: String, Sendable, Codable, CaseIterable {
     case socket, folder, send, replay
+    /// An FCM HTTP v1 request to `/v1/projects/{id}/messages:send`.
+    case fcm
     case commandLine = "command-line"
     /// A local notification request that fired on the (simulated) clock.
     case local

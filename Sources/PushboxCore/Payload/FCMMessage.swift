@@ -4,6 +4,9 @@ public struct FCMMessage: Sendable, Equatable {
     /// Who the message is for; FCM requires exactly one.
     public enum Target: Sendable, Equatable {
         case token(String)
+        /// A Firebase installation id (`fid`), which recent FCM v1 and Admin SDKs (7.x) offer in
+        /// place of the deprecated registration `token`.
+        case fid(String)
         case topic(String)
         case condition(String)
     }
@@ -36,20 +39,21 @@ public struct FCMMessage: Sendable, Equatable {
 
     /// Reads a message object; throws FCM's INVALID_ARGUMENT with the path of the bad field.
     public init(_ message: JSONObject) throws(Rejection) {
-        func bad(_ detail: String) -> Rejection {
-            Rejection(status: 400, reason: FCMMessage.invalidArgument, detail: detail)
+        func bad(_ detail: String, field: String) -> Rejection {
+            Rejection(status: 400, reason: FCMMessage.invalidArgument, detail: detail, field: field)
         }
         func string(_ value: JSONValue?, _ path: String) throws(Rejection) -> String? {
             guard let value else { return nil }
-            guard let s = value.stringValue else { throw bad("\(path) must be a string, not \(value.typeDescription)") }
+            guard let s = value.stringValue else { throw bad("\(path) must be a string, not \(value.typeDescription)", field: path) }
             return s
         }
         func object(_ value: JSONValue?, _ path: String) throws(Rejection) -> JSONObject? {
             guard let value else { return nil }
-            guard let o = value.objectValue else { throw bad("\(path) must be an object, not \(value.typeDescription)") }
+            guard let o = value.objectValue else { throw bad("\(path) must be an object, not \(value.typeDescription)", field: path) }
             return o
         }
         if let t = try string(message["token"], "message.token") { targets.append(.token(t)) }
+        if let t = try string(message["fid"], "message.fid") { targets.append(.fid(t)) }
         if let t = try string(message["topic"], "message.topic") { targets.append(.topic(t)) }
         if let c = try string(message["condition"], "message.condition") { targets.append(.condition(c)) }
         if let n = try object(message["notification"], "message.notification") {
@@ -58,8 +62,9 @@ public struct FCMMessage: Sendable, Equatable {
             notificationImage = try string(n["image"], "message.notification.image")
         }
         if let d = try object(message["data"], "message.data") {
-            for entry in d.entries where entry.value.stringValue == nil {
-                throw bad("message.data.\(entry.key) must be a string (FCM data values are strings), not \(entry.value.typeDescription)")
+            for (i, entry) in d.entries.enumerated() where entry.value.stringValue == nil {
+                throw bad("message.data.\(entry.key) must be a string (FCM data values are strings), not \(entry.value.typeDescription)",
+                          field: "message.data[\(i)].value")
             }
             data = d
         }
@@ -67,7 +72,8 @@ public struct FCMMessage: Sendable, Equatable {
             if let headers = try object(apns["headers"], "message.apns.headers") {
                 for entry in headers.entries {
                     guard let v = entry.value.stringValue else {
-                        throw bad("message.apns.headers.\(entry.key) must be a string, not \(entry.value.typeDescription)")
+                        throw bad("message.apns.headers.\(entry.key) must be a string, not \(entry.value.typeDescription)",
+                                  field: "message.apns.headers[\(entry.key)]")
                     }
                     apnsHeaders.append((entry.key, v))
                 }

@@ -21,7 +21,7 @@ public enum PayloadForm: Sendable, Equatable {
     /// Top-level keys of an FCM HTTP v1 `Message`.
     static let fcmMessageKeys: Set<String> = [
         "name", "data", "notification", "android", "webpush", "apns", "fcm_options",
-        "token", "topic", "condition",
+        "token", "fid", "topic", "condition",
     ]
 
     /// Decides the form from the document's top-level keys.
@@ -31,10 +31,11 @@ public enum PayloadForm: Sendable, Equatable {
     public static func detect(_ document: JSONObject) -> PayloadForm {
         if let target = document[simulatorTargetKey]?.stringValue { return .simulator(targetBundle: target) }
         if document["aps"] != nil { return .apns }
-        if document.keys == ["message"], document["message"]?.objectValue != nil { return .fcm(wrapped: true) }
+        // FCM's request body: the message, and `validate_only` beside it when given.
+        if document["message"]?.objectValue != nil, Set(document.keys).isSubset(of: ["message", "validate_only"]) { return .fcm(wrapped: true) }
         let keys = Set(document.keys)
         if !keys.isEmpty, keys.isSubset(of: fcmMessageKeys),
-           !keys.isDisjoint(with: ["token", "topic", "condition", "apns", "notification"]) {
+           !keys.isDisjoint(with: ["token", "fid", "topic", "condition", "apns", "notification"]) {
             return .fcm(wrapped: false)
         }
         return .apns

@@ -68,10 +68,12 @@ public struct Renderer: Sendable {
         }
         out.trace.append(TraceEntry(step: "validate", ms: validateMs, outcome: "accepted",
                                     detail: "\(validated.form.name), push type \(validated.pushType.rawValue), \(report.warnings.count) warning(s)"))
-        if validated.fcm != nil {
+        if let message = validated.fcm {
+            out.trace.append(TraceEntry(step: "fcm", ms: 0, outcome: "mapped", detail: "FCM sends APNs: " + JSONWriter.compact(.object(validated.payload))))
             switch report.targeting {
             case .device:
-                out.trace.append(TraceEntry(step: "target", ms: 0, outcome: "delivered", detail: "the message is for this device"))
+                out.trace.append(TraceEntry(step: "target", ms: 0, outcome: "delivered",
+                                            detail: FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [])))
             case .notTargeted(let why):
                 out.trace.append(TraceEntry(step: "target", ms: 0, outcome: "not-targeted", detail: why))
                 out.delivered = .rejected

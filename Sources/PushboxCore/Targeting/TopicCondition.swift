@@ -1,8 +1,10 @@
 /// An FCM topic condition such as `'NewsApp' in topics && ('LangEnUS' in topics || !('Beta' in topics))`,
 /// parsed into an expression that can be evaluated against a device's topics.
 ///
-/// Precedence, tightest first: `!`, `&&`, `||` (FCM's documentation only says parentheses
-/// come first; this is the precedence of every C-like language, and what senders expect).
+/// Evaluation order as FCM documents it: parentheses first, `!` on the operand that follows it,
+/// then `&&` and `||` strictly **from left to right** with equal precedence, so
+/// `'A' in topics || 'B' in topics && 'C' in topics` means `('A' || 'B') && 'C'` — not the
+/// precedence of C-like languages.
 public indirect enum TopicCondition: Sendable, Equatable, CustomStringConvertible {
     case topic(String)
     case not(TopicCondition)
@@ -21,6 +23,29 @@ public indirect enum TopicCondition: Sendable, Equatable, CustomStringConvertibl
         case .or(let l, let r): return l.matches(topics) || r.matches(topics)
         }
     }
+
+    /// How the condition came out for `topics`: each topic's truth, then the whole, e.g.
+    /// `'NewsApp' in topics = true, 'LangKoKR' in topics = false → (true && false) = false`.
+    public func explain(_ topics: Set<String>) -> String {
+        var seen: [String] = []
+        for t in self.topics where !seen.contains(t) { seen.append(t) }
+        let facts = seen.map { "'\($0)' in topics = \(topics.contains($0))" }.joined(separator: ", ")
+        return "\(facts) → \(evaluated(topics)) = \(matches(topics))"
+    }
+
+    /// The condition with each topic replaced by its truth, parenthesised as evaluated.
+    func evaluated(_ topics: Set<String>) -> String {
+        switch self {
+        case .topic(let name): return String(topics.contains(name))
+        case .not(let inner): return "!\(inner.evaluated(topics))"
+        case .and(let l, let r): return "(\(l.evaluated(topics)) && \(r.evaluated(topics)))"
+        case .or(let l, let r): return "(\(l.evaluated(topics)) || \(r.evaluated(topics)))"
+        }
+    }
+
+    /// Whether the text quotes a topic with double quotes: FCM's reference writes conditions with
+    /// single quotes only; pushbox accepts double quotes, as FCM's service does, with a warning.
+    public static func usesDoubleQuotes(_ text: String) -> Bool { text.contains("\"") }
 
     /// Every topic the condition names, in order.
     public var topics: [String] {
@@ -96,16 +121,12 @@ private struct ConditionParser {
         return true
     }
 
+    /// `&&` and `||` chained left to right with equal precedence (FCM's documented order).
     mutating func parseOr() throws(TopicCondition.ParseError) -> TopicCondition {
-        var left = try parseAnd()
-        while consume("||") { left = .or(left, try parseAnd()) }
-        return left
-    }
-
-    mutating func parseAnd() throws(TopicCondition.ParseError) -> TopicCondition {
         var left = try parseNot()
-        while consume("&&") { left = .and(left, try parseNot()) }
-        return left
+        while true {
+            if consume("&&") { left = .and(left, try parseNot()) } else if consume("||") { left = .or(left, try parseNot()) } else { return left }
+        }
     }
 
     mutating func parseNot() throws(TopicCondition.ParseError) -> TopicCondition {

@@ -1,25 +1,42 @@
 import PushboxText
 /// FCM's own rules for a message: exactly one target, valid topic names and conditions.
 enum FCMRules {
-    static func invalid(_ detail: String) -> Rejection {
-        Rejection(status: 400, reason: FCMMessage.invalidArgument, detail: detail)
+    static func invalid(_ detail: String, field: String? = nil) -> Rejection {
+        Rejection(status: 400, reason: FCMMessage.invalidArgument, detail: detail, field: field)
+    }
+
+    /// FCM's checks of the APNs payload it forwards: `*-loc-args` are arrays of strings
+    /// (unconfirmed against FCM's service; pushbox refuses what APNs' own types cannot hold).
+    static func checkPayload(_ message: FCMMessage) throws(Rejection) {
+        guard let alert = message.apnsPayload?["aps"]?.objectValue?["alert"]?.objectValue else { return }
+        for key in ["title-loc-args", "subtitle-loc-args", "loc-args"] {
+            guard let value = alert[key] else { continue }
+            let path = "message.apns.payload.aps.alert.\(key)"
+            guard let items = value.arrayValue else { throw invalid("\(path) must be an array of strings, not \(value.typeDescription)", field: path) }
+            for (i, item) in items.enumerated() where item.stringValue == nil {
+                throw invalid("\(path)[\(i)] must be a string, not \(item.typeDescription)", field: "\(path)[\(i)]")
+            }
+        }
     }
 
     /// Checks the target and decides whether the simulated device receives the message.
     static func targeting(of message: FCMMessage, deviceTopics: Set<String>) throws(Rejection) -> Targeting {
         guard message.targets.count == 1, let target = message.targets.first else {
             throw invalid(message.targets.isEmpty
-                ? "the message has no target: give exactly one of token, topic or condition"
-                : "the message has \(message.targets.count) targets: give exactly one of token, topic or condition")
+                ? "the message has no target: give exactly one of token, fid, topic or condition"
+                : "the message has \(message.targets.count) targets: give exactly one of token, fid, topic or condition", field: "message")
         }
         let subscribed = deviceTopics.sorted().joined(separator: ", ")
         switch target {
         case .token(let token):
-            if token.isEmpty { throw invalid("message.token is empty") }
+            if token.isEmpty { throw invalid("message.token is empty", field: "message.token") }
+            return .device
+        case .fid(let fid):
+            if fid.isEmpty { throw invalid("message.fid is empty", field: "message.fid") }
             return .device
         case .topic(let name):
             guard TopicCondition.isValidTopicName(name) else {
-                throw invalid("message.topic \"\(name)\" is not a valid topic name (letters, digits and -_.~% only, optionally after /topics/)")
+                throw invalid("message.topic \"\(name)\" is not a valid topic name (letters, digits and -_.~% only, optionally after /topics/)", field: "message.topic")
             }
             let bare = name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
             return deviceTopics.contains(bare) ? .device
@@ -29,15 +46,31 @@ enum FCMRules {
             do {
                 condition = try TopicCondition.parse(text)
             } catch {
-                throw invalid("message.condition \(error)")
+                throw invalid("message.condition \(error)", field: "message.condition")
             }
             return condition.matches(deviceTopics) ? .device
-                : .notTargeted("the condition \(condition) is false for the device's topics (\(subscribed))")
+                : .notTargeted("the condition is false for the device's topics (\(subscribed)): \(condition.explain(deviceTopics))")
+        }
+    }
+
+    /// Why a message reaches the device, in words: its token, its topic, or the condition's evaluation.
+    static func describeTarget(_ message: FCMMessage, deviceTopics: Set<String>) -> String {
+        switch message.targets.first {
+        case .token(let token)?: return "the message is for this device's token \(token.prefix(16))…"
+        case .fid(let fid)?: return "the message is for this device's Firebase installation \(fid.prefix(16))…"
+        case .topic(let name)?: return "the device is subscribed to topic \(name)"
+        case .condition(let text)?:
+            guard let condition = try? TopicCondition.parse(text) else { return "the condition \(text)" }
+            return "the condition is true: \(condition.explain(deviceTopics))"
+        case nil: return "the message is for this device"
         }
     }
 
     static func warnings(_ message: FCMMessage, aps: JSONObject) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        for case .condition(let text) in message.targets where TopicCondition.usesDoubleQuotes(text) {
+            out.append(Diagnostic("fcm-condition-double-quotes", "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)"))
+        }
         if message.apnsImage ?? message.notificationImage != nil, aps["mutable-content"]?.intValue != 1 {
             out.append(Diagnostic("fcm-image-without-extension", "the image is only shown when the service extension runs: set apns.payload.aps.mutable-content to 1"))
         }

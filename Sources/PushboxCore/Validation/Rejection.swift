@@ -6,11 +6,15 @@ public struct Rejection: Error, Sendable, Equatable {
     public var reason: String
     /// What exactly was wrong, in words.
     public var detail: String
+    /// For FCM's refusals, the field at fault as FCM names it (`message.data[0].value`), for
+    /// the `google.rpc.BadRequest` field violation.
+    public var field: String?
 
-    public init(status: Int, reason: String, detail: String) {
+    public init(status: Int, reason: String, detail: String, field: String? = nil) {
         self.status = status
         self.reason = reason
         self.detail = detail
+        self.field = field
     }
 
     public init(_ reason: APNsReason, _ detail: String) {

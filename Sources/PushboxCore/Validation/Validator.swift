@@ -94,6 +94,7 @@ public enum Validator {
             let messageObject = wrapped ? document["message"]!.objectValue! : document
             do {
                 let message = try FCMMessage(messageObject)
+                try FCMRules.checkPayload(message)
                 let verdict = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics ?? [])
                 if context.deviceTopics != nil { targeting = verdict }
                 for (name, value) in message.apnsHeaders where headers[name] == nil { headers.add(name, value) }

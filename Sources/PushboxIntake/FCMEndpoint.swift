@@ -1,0 +1,182 @@
+import Foundation
+import PushboxCore
+import PushboxText
+import PushboxTLS
+
+/// FCM HTTP v1 as a service, and the OAuth 2 token endpoint its SDKs get access tokens from:
+/// `POST /v1/projects/{id}/messages:send` and `POST /token` (also `/oauth2/v4/token`), answered
+/// in Google's shapes (platform-behavior §11).
+public final class FCMEndpoint: @unchecked Sendable {
+    // `service`, `accountKeys` and `now` are immutable; `issued` is guarded by `lock`.
+    let service: IntakeService
+    /// Public keys of the service accounts `pushbox fcm-credentials` made, by `private_key_id`.
+    let accountKeys: [String: RS256Key]
+    let now: @Sendable () -> Double
+    private let lock = NSLock()
+    private var issued: [String: (account: String, scopes: [String], expires: Double, verified: Bool)] = [:]
+    static let sendSuffix = "/messages:send"
+    static let tokenPaths: Set<String> = ["/token", "/oauth2/v4/token"]
+    static let scopesAccepted = ["https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform"]
+    static let maxBody = 64 * 1024
+
+    public init(service: IntakeService, accountKeys: [String: RS256Key] = [:], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.service = service
+        self.accountKeys = accountKeys
+        self.now = now
+    }
+
+    /// The public keys in `directory` (`<private_key_id>.pem`), as `fcm-credentials` leaves them.
+    public static func loadAccountKeys(_ directory: String) -> [String: RS256Key] {
+        var keys: [String: RS256Key] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".pem") {
+            if let data = FileManager.default.contents(atPath: directory + "/" + name), let key = try? RS256Key.parse(Array(data), name: name) {
+                keys[String(name.dropLast(4))] = key
+            }
+        }
+        return keys
+    }
+
+    /// Whether `path` is one of FCM's or OAuth's.
+    static func handles(_ path: String) -> Bool { project(of: path) != nil || tokenPaths.contains(path) }
+
+    /// `{id}` of `/v1/projects/{id}/messages:send`.
+    static func project(of path: String) -> String? {
+        guard path.hasPrefix("/v1/projects/"), path.hasSuffix(sendSuffix) else { return nil }
+        let id = path.dropFirst("/v1/projects/".count).dropLast(sendSuffix.count)
+        return id.isEmpty || id.contains("/") ? nil : String(id)
+    }
+
+    func early(_ head: RequestHead) -> EarlyAnswer {
+        guard head.method == "POST" else {
+            return EarlyAnswer(response: Self.googleError(405, "METHOD_NOT_ALLOWED", "Method \(head.method) is not allowed; use POST."), maxBody: 0)
+        }
+        if Self.tokenPaths.contains(head.path) { return EarlyAnswer(response: nil, maxBody: Self.maxBody) }
+        guard head.connection.requiresAuth else { return EarlyAnswer(response: nil, maxBody: Self.maxBody) }
+        switch accessToken(head.headers.last { $0.name == "authorization" }?.value) {
+        case .failure(let refusal): return EarlyAnswer(response: refusal.response, maxBody: 0)
+        case .success(let authentication): return EarlyAnswer(response: nil, maxBody: Self.maxBody, authentication: authentication)
+        }
+    }
+
+    /// The access token of `authorization: Bearer …`, if pushbox issued it and it is in force.
+    func accessToken(_ authorization: String?) -> Result<Arrival.Authentication, HTTPResponseError> {
+        let unauthenticated = HTTPResponseError(Self.googleError(401, "UNAUTHENTICATED",
+            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."))
+        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .failure(unauthenticated) }
+        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        lock.lock()
+        let grant = issued[token]
+        lock.unlock()
+        guard let grant, grant.expires > now() else { return .failure(unauthenticated) }
+        guard grant.scopes.contains(where: Self.scopesAccepted.contains) else {
+            return .failure(HTTPResponseError(Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")))
+        }
+        return .success(.accessToken(account: grant.account, verified: grant.verified))
+    }
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if Self.tokenPaths.contains(request.path) { return token(request) }
+        return send(request, project: Self.project(of: request.path) ?? "")
+    }
+
+    /// The JWT-bearer grant: an access token for a valid assertion, or Google's OAuth error.
+    func token(_ request: HTTPRequest) -> HTTPResponse {
+        let form = FormBody.parse(request.body)
+        func oauthError(_ error: String, _ description: String) -> HTTPResponse {
+            Self.json(400, .object(JSONObject([("error", .string(error)), ("error_description", .string(description))])))
+        }
+        guard let grant = form["grant_type"] else { return oauthError("invalid_request", "Missing required parameter: grant_type") }
+        guard grant == OAuthAssertion.grantType else { return oauthError("unsupported_grant_type", "Invalid grant_type: \(grant)") }
+        guard let text = form["assertion"], !text.isEmpty else { return oauthError("invalid_request", "Missing required parameter: assertion") }
+        let assertion: OAuthAssertion
+        switch OAuthAssertion.parse(text) {
+        case .failure(let problem): return oauthError(problem.error, problem.description)
+        case .success(let a): assertion = a
+        }
+        if let problem = assertion.checkClaims(now: now(), acceptedAudience: Self.isTokenURI) { return oauthError(problem.error, problem.description) }
+        var verified = false
+        if let kid = assertion.keyID, let key = accountKeys[kid] {
+            guard key.verify(assertion.signingInput, signature: assertion.signature) else { return oauthError("invalid_grant", "Invalid JWT Signature.") }
+            verified = true
+        }
+        let token = "ya29.pushbox." + Base64URL.encode(SecureBytes.random(32))
+        lock.lock()
+        let time = now()
+        issued = issued.filter { $0.value.expires > time }
+        issued[token] = (assertion.issuer, assertion.scopes, time + 3600, verified)
+        lock.unlock()
+        return Self.json(200, .object(JSONObject([("access_token", .string(token)), ("expires_in", .number("3599")), ("token_type", .string("Bearer"))])))
+    }
+
+    /// Google's token URIs, and pushbox's own on loopback.
+    static func isTokenURI(_ audience: String) -> Bool {
+        guard let url = URL(string: audience), url.scheme == "https", let host = url.host?.lowercased() else { return false }
+        let standard = ["oauth2.googleapis.com", "www.googleapis.com", "accounts.google.com", "localhost", "127.0.0.1", "::1"]
+        return standard.contains(host) && ["/token", "/oauth2/v4/token", "/o/oauth2/token"].contains(url.path)
+    }
+
+    /// FCM's `messages:send`: validated, targeted and mapped as any FCM message; stored unless
+    /// `validate_only`; answered with the message's name or Google's error.
+    func send(_ request: HTTPRequest, project: String) -> HTTPResponse {
+        guard let body = try? JSONParser.parse(request.body).objectValue else {
+            return Self.invalidArgument("Invalid JSON payload received. The body is not a JSON object.", field: nil)
+        }
+        guard let message = body["message"] else {
+            return Self.invalidArgument("Request contains an invalid argument.", field: "message", description: "Required field message is missing")
+        }
+        guard message.objectValue != nil else {
+            return Self.invalidArgument("Invalid value at 'message': \(message.typeDescription)", field: "message", description: "must be an object")
+        }
+        var arrival = request.arrival
+        arrival?.fcmProject = project
+        let raw = RawPayload(bytes: request.body, envelope: Envelope(source: .fcm, arrival: arrival))
+        if body["validate_only"] == .bool(true) {
+            let report = Validator.validate(raw, context: service.context)
+            if let r = report.rejection { return Self.invalidArgument(r.detail, field: r.field) }
+            return Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/fake_message_id"))])))
+        }
+        let result = service.receive(raw)
+        guard let reason = result.reason, result.status != 200 else {
+            return Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/\(result.apnsID)"))])))
+        }
+        if result.status >= 500 { return Self.googleError(500, "INTERNAL", result.detail ?? reason) }
+        return Self.invalidArgument(result.detail ?? reason, field: result.field)
+    }
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=UTF-8")], body: Array(JSONWriter.compact(value).utf8))
+    }
+
+    /// Google's API error shape, with FCM's own error code in the details.
+    static func googleError(_ code: Int, _ status: String, _ message: String, fcmCode: String? = nil, violation: (String, String)? = nil) -> HTTPResponse {
+        var details: [JSONValue] = []
+        if let fcmCode {
+            details.append(.object(JSONObject([("@type", .string("type.googleapis.com/google.firebase.fcm.v1.FcmError")), ("errorCode", .string(fcmCode))])))
+        }
+        if let (field, description) = violation {
+            details.append(.object(JSONObject([("@type", .string("type.googleapis.com/google.rpc.BadRequest")),
+                                               ("fieldViolations", .array([.object(JSONObject([("field", .string(field)), ("description", .string(description))]))]))])))
+        }
+        var error: [(key: String, value: JSONValue)] = [("code", .number(String(code))), ("message", .string(message)), ("status", .string(status))]
+        if !details.isEmpty { error.append(("details", .array(details))) }
+        return json(code, .object(JSONObject([("error", .object(JSONObject(error)))])))
+    }
+
+    static func invalidArgument(_ message: String, field: String?, description: String? = nil) -> HTTPResponse {
+        googleError(400, "INVALID_ARGUMENT", message, fcmCode: "INVALID_ARGUMENT", violation: field.map { ($0, description ?? message) })
+    }
+}
+
+/// An answer carried through a `Result`'s failure.
+struct HTTPResponseError: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}
+
+/// Random bytes for access tokens.
+enum SecureBytes {
+    static func random(_ count: Int) -> [UInt8] {
+        var g = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &g) }
+    }
+}
