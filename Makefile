@@ -19,7 +19,7 @@ build: deps
 run: build
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox" $(ARGS)
 
-# aioapns and PyAPNs2 from PyPI, for the tests that deliver to pushbox with real APNs libraries.
+# aioapns, PyAPNs2 and firebase-admin from PyPI, for the tests that deliver to pushbox with real provider libraries.
 pyclients:
 	@scripts/python-clients.sh .build/pyclients
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the APNs provider libraries the tests drive against pushbox's port, each in a venv of
-# its own under DIR (their pinned dependencies conflict): aioapns, and PyAPNs2 (apns2).
+# its own under DIR (their pinned dependencies conflict): aioapns, PyAPNs2 (apns2), and the
+# Firebase Admin SDK (firebase-admin).
 # Without PyPI the venvs stay absent and the tests that need them say so and skip.
 set -uo pipefail
 dir="${1:-.build/pyclients}"
@@ -22,4 +23,5 @@ make_venv() {
 }
 make_venv aioapns "aioapns==4.0"
 make_venv apns2 "apns2==0.7.2"
+make_venv firebase "firebase-admin==7.7.0"
 exit 0

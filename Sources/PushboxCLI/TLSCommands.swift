@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxIntake
 import PushboxText
 import PushboxTLS
 
@@ -26,6 +27,11 @@ enum CertCommand {
                   export SSL_CERT_FILE=\(path)          # OpenSSL-based clients, Python's ssl, Go on Linux
                   export REQUESTS_CA_BUNDLE=\(path)     # Python requests
                   export NODE_EXTRA_CA_CERTS=\(path)    # Node.js
+
+                Reach pushbox without changing a backend that talks to APNs or FCM (an HTTPS proxy
+                that never connects out: only \(PortListener.proxiedHosts.sorted().joined(separator: ", ")) are served, by pushbox itself):
+                  export HTTPS_PROXY=http://127.0.0.1:2197
+                  curl --cacert \(path) --proxy http://127.0.0.1:2197 https://api.sandbox.push.apple.com/3/device/…
                 """)
             return 0
         })

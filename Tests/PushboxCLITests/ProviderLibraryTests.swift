@@ -26,7 +26,8 @@ struct ProviderLibraryTests {
             try #require(made.status == 0, "\(made.err)")
         }
 
-        func start() throws {
+        /// Starts serve on `port` (0: an ephemeral one, read from its banner).
+        func start(port: Int = 0) throws {
             var env = ProcessInfo.processInfo.environment
             env["XDG_CACHE_HOME"] = dir + "/cache"
             env["XDG_DATA_HOME"] = dir + "/data"
@@ -34,12 +35,12 @@ struct ProviderLibraryTests {
             let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             defer { close(fd) }
             process = try Subprocess.Child(try #require(EndToEndTests.binary),
-                                           ["serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:0",
+                                           ["serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:\(port)",
                                             "--provider-key", key, "--team-id", ProviderLibraryTests.teamID], environment: env, stderr: fd)
             for _ in 0..<400 {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 if let range = text.range(of: #"127\.0\.0\.1:(\d+) \("#, options: .regularExpression) {
-                    port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast(2)) ?? 0
+                    self.port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast(2)) ?? 0
                     return
                 }
                 usleep(25_000)
@@ -87,6 +88,39 @@ struct ProviderLibraryTests {
             #expect(items.allSatisfy { $0["delivered"]?.stringValue == "original" && $0["body"]?.stringValue?.hasPrefix("message ") == true })
         }
         #expect(try s.list().count == expected)
+    }
+
+    @Test("firebase-admin, unchanged, through HTTPS_PROXY: send, dry_run, InvalidArgumentError with pushbox's message, send_each")
+    func firebaseAdmin() throws {
+        guard let python = Self.venvPython("firebase") else { return }
+        let s = try PortServed()
+        try s.start()
+        let account = s.dir + "/service-account.json"
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_HOME"] = s.dir + "/data"
+        let made = CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(s.port)"], environment: env)
+        try #require(made.status == 0, "\(made.err)")
+        // serve loads the service-account keys at start: restart it so it knows the new one.
+        s.process?.terminate()
+        s.process = nil
+        try s.start(port: s.port)
+        env["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
+        env["REQUESTS_CA_BUNDLE"] = s.ca
+        env["SSL_CERT_FILE"] = s.ca
+        let run = try Subprocess.run(python, [Self.clients + "/firebase_send.py", account], environment: env)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(run.out) \(run.err.suffix(800))")
+        let listed = try s.list()
+        let sent = try #require(listed.first { $0["title"]?.stringValue == "firebase-admin" })
+        #expect(lines.first == "send projects/demo-proj/messages/\(sent["apnsId"]?.stringValue ?? "?")")
+        #expect(lines.dropFirst().first == "dry projects/demo-proj/messages/fake_message_id")
+        #expect(lines.dropFirst(2).first?.hasPrefix("invalid InvalidArgumentError message.condition column") == true)
+        #expect(lines.last == "batch 4 0")
+        // The dry run stored nothing; the refused one is stored with its reason; the batch is rendered.
+        #expect(listed.filter { $0["source"]?.stringValue == "fcm" }.count == 6)
+        #expect(listed.filter { $0["title"]?.stringValue == "batch" && $0["delivered"]?.stringValue == "original" }.count == 4)
+        #expect(sent.value(atPath: "arrival.authentication.signatureVerified") == .bool(true))
+        #expect(sent.value(atPath: "arrival.fcmProject")?.stringValue == "demo-proj")
     }
 
     @Test("kill -9 mid-burst over HTTP/2: every acknowledged apns-id is listed after the restart")

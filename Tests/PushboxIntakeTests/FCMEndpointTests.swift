@@ -120,6 +120,10 @@ struct FCMEndpointTests {
         // A tunnel whose client speaks plain HTTP instead of TLS, or CONNECTs again: 400.
         let plain = try Subprocess.run("/usr/bin/curl", ["-s", "-p", "--proxy", "http://127.0.0.1:\(f.port)", "-o", "/dev/null", "-w", "%{http_code}", "http://fcm.googleapis.com:443/"])
         #expect(plain.out == "400")
+        // A second CONNECT inside a tunnel is refused.
+        let twice = Array("CONNECT fcm.googleapis.com:443 HTTP/1.1\r\nHost: fcm.googleapis.com\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\n\r\n".utf8)
+        let answers = String(decoding: try PortTests().rawExchange(port: f.port, twice), as: UTF8.self)
+        #expect(answers.hasPrefix("HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 400 Bad Request"), "\(answers)")
         // httpx over HTTP/2 through the tunnel (as Go's and Python's async clients do).
         let script = """
             import httpx, sys
