@@ -13,10 +13,9 @@ let package = Package(
     targets: [
         // Text formats every module reads: strict JSON (ordered objects, line:column errors), UTF-8 checks.
         .target(name: "PushboxText"),
-        // ICU from Debian, for link flags and the headers CICUWrap's .c file includes.
-        .systemLibrary(name: "CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
-        // Plural rules and locale number formatting behind a header with no ICU types.
-        .target(name: "CICUWrap", dependencies: ["CICU"]),
+        // Plural rules, locale number formatting and character widths behind a header with no ICU
+        // types, from the Swift toolchain's own ICU (lib_FoundationICU, newer CLDR than Debian's).
+        .target(name: "CICUWrap", linkerSettings: [.linkedLibrary("_FoundationICU")]),
         // .strings/.stringsdict/.xcstrings readers, language matching, the format engine,
         // plural rules, pseudolanguages, lint. Plain Swift; ICU only through CICUWrap.
         .target(name: "PushboxLocalization", dependencies: ["PushboxText", "CICUWrap"]),

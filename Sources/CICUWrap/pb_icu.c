@@ -1,79 +1,158 @@
 #include "pb_icu.h"
-#include <unicode/upluralrules.h>
-#include <unicode/unum.h>
-#include <unicode/ustring.h>
-#include <unicode/uchar.h>
+#include "pb_icu_decls.h"
+#include <stdlib.h>
 #include <string.h>
 
+/// Plural rules and the locale they belong to (decimal counts are formatted in it first).
+typedef struct {
+    void *rules;
+    char locale[64];
+} pb_plurals;
+
 void *pb_plural_open(const char *locale) {
-    UErrorCode status = U_ZERO_ERROR;
-    UPluralRules *rules = uplrules_open(locale, &status);
-    if (U_FAILURE(status)) return NULL;
-    return rules;
+    pb_UErrorCode status = 0;
+    void *rules = swift_uplrules_open(locale, &status);
+    if (PB_U_FAILURE(status) || !rules) return NULL;
+    pb_plurals *p = calloc(1, sizeof(pb_plurals));
+    if (!p) { swift_uplrules_close(rules); return NULL; }
+    p->rules = rules;
+    strncpy(p->locale, locale, sizeof p->locale - 1);
+    return p;
 }
 
-int32_t pb_plural_select(void *rules, double n, char *buf, int32_t capacity) {
-    UChar keyword[32];
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t length = uplrules_select((const UPluralRules *)rules, n, keyword, 32, &status);
-    if (U_FAILURE(status) || length >= capacity) return -1;
-    u_UCharsToChars(keyword, buf, length);
+static int32_t keyword_to_utf8(const pb_UChar *keyword, int32_t length, char *buf, int32_t capacity) {
+    if (length < 0 || length >= capacity) return -1;
+    swift_u_UCharsToChars(keyword, buf, length);
     buf[length] = 0;
     return length;
 }
 
-int32_t pb_plural_keywords(void *rules, char *buf, int32_t capacity) {
-    UErrorCode status = U_ZERO_ERROR;
-    UEnumeration *keywords = uplrules_getKeywords((const UPluralRules *)rules, &status);
-    if (U_FAILURE(status)) return -1;
+int32_t pb_plural_select(void *plurals, double n, char *buf, int32_t capacity) {
+    pb_UChar keyword[32];
+    pb_UErrorCode status = 0;
+    int32_t length = swift_uplrules_select(((pb_plurals *)plurals)->rules, n, keyword, 32, &status);
+    if (PB_U_FAILURE(status)) return -1;
+    return keyword_to_utf8(keyword, length, buf, capacity);
+}
+
+/// A number skeleton of exactly `fraction_digits` fraction digits ("precision-integer", ".0", ".00", …),
+/// after `prefix`; returns its length in UTF-16 units.
+static int32_t precision_skeleton(const char *prefix, int32_t fraction_digits, pb_UChar *skeleton) {
+    int32_t length = 0;
+    for (; prefix[length]; length++) skeleton[length] = (pb_UChar)prefix[length];
+    if (fraction_digits <= 0) {
+        const char *integer = "precision-integer";
+        for (int32_t i = 0; integer[i]; i++) skeleton[length++] = (pb_UChar)integer[i];
+        return length;
+    }
+    if (fraction_digits > 20) fraction_digits = 20;
+    skeleton[length++] = '.';
+    for (int32_t i = 0; i < fraction_digits; i++) skeleton[length++] = '0';
+    return length;
+}
+
+int32_t pb_plural_select_decimal(void *plurals, const char *decimal, int32_t fraction_digits, char *buf, int32_t capacity) {
+    pb_plurals *p = plurals;
+    // Exactly the fraction digits written ("1.50" keeps v = 2), so CLDR's operands see them.
+    pb_UChar skeleton[64];
+    int32_t length = precision_skeleton("", fraction_digits, skeleton);
+    pb_UErrorCode status = 0;
+    void *formatter = swift_unumf_openForSkeletonAndLocale(skeleton, length, p->locale, &status);
+    void *result = swift_unumf_openResult(&status);
+    int32_t out = -1;
+    if (!PB_U_FAILURE(status)) {
+        swift_unumf_formatDecimal(formatter, decimal, -1, result, &status);
+        pb_UChar keyword[32];
+        int32_t n = swift_uplrules_selectFormatted(p->rules, result, keyword, 32, &status);
+        if (!PB_U_FAILURE(status)) out = keyword_to_utf8(keyword, n, buf, capacity);
+    }
+    if (result) swift_unumf_closeResult(result);
+    if (formatter) swift_unumf_close(formatter);
+    return out;
+}
+
+int32_t pb_plural_keywords(void *plurals, char *buf, int32_t capacity) {
+    pb_UErrorCode status = 0;
+    void *keywords = swift_uplrules_getKeywords(((pb_plurals *)plurals)->rules, &status);
+    if (PB_U_FAILURE(status)) return -1;
     int32_t used = 0;
     int32_t length = 0;
     const char *word;
-    while ((word = uenum_next(keywords, &length, &status)) != NULL && U_SUCCESS(status)) {
-        if (used + length + 2 > capacity) { uenum_close(keywords); return -1; }
+    while ((word = swift_uenum_next(keywords, &length, &status)) != NULL && !PB_U_FAILURE(status)) {
+        if (used + length + 2 > capacity) { swift_uenum_close(keywords); return -1; }
         if (used > 0) buf[used++] = ' ';
         memcpy(buf + used, word, (size_t)length);
         used += length;
     }
-    uenum_close(keywords);
+    swift_uenum_close(keywords);
     buf[used] = 0;
-    return U_SUCCESS(status) ? used : -1;
+    return PB_U_FAILURE(status) ? -1 : used;
 }
 
-void pb_plural_close(void *rules) {
-    if (rules) uplrules_close((UPluralRules *)rules);
+void pb_plural_close(void *plurals) {
+    pb_plurals *p = plurals;
+    if (!p) return;
+    swift_uplrules_close(p->rules);
+    free(p);
 }
 
 void *pb_number_open(const char *locale) {
-    UErrorCode status = U_ZERO_ERROR;
-    UNumberFormat *fmt = unum_open(UNUM_DECIMAL, NULL, 0, locale, NULL, &status);
-    if (U_FAILURE(status)) return NULL;
-    return fmt;
+    pb_UErrorCode status = 0;
+    void *format = swift_unum_open(PB_UNUM_DECIMAL, NULL, 0, locale, NULL, &status);
+    if (PB_U_FAILURE(status)) return NULL;
+    // The locale's minimum grouping digits (es, pl: 1234 ungrouped, 12 345 grouped), as CLDR
+    // and iOS write numbers. ICU 76 follows them by default (Debian's ICU 72 did not); set
+    // explicitly so pushbox never depends on that default.
+    swift_unum_setAttribute(format, PB_UNUM_MINIMUM_GROUPING_DIGITS, PB_UNUM_MINIMUM_GROUPING_DIGITS_AUTO);
+    return format;
 }
 
-int32_t pb_number_format(void *formatter, double n, char *buf, int32_t capacity) {
-    UChar text[128];
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t length = unum_formatDouble((const UNumberFormat *)formatter, n, text, 128, NULL, &status);
-    if (U_FAILURE(status) || length >= 128) return -1;
+static int32_t to_utf8(const pb_UChar *text, int32_t length, char *buf, int32_t capacity) {
+    pb_UErrorCode status = 0;
     int32_t written = 0;
-    u_strToUTF8(buf, capacity, &written, text, length, &status);
-    if (U_FAILURE(status) || written >= capacity) return -1;
+    swift_u_strToUTF8(buf, capacity, &written, text, length, &status);
+    if (PB_U_FAILURE(status) || written >= capacity) return -1;
     buf[written] = 0;
     return written;
 }
 
+int32_t pb_number_format(void *formatter, double n, char *buf, int32_t capacity) {
+    pb_UChar text[128];
+    pb_UErrorCode status = 0;
+    int32_t length = swift_unum_formatDouble(formatter, n, text, 128, NULL, &status);
+    if (PB_U_FAILURE(status) || length >= 128) return -1;
+    return to_utf8(text, length, buf, capacity);
+}
+
+int32_t pb_number_format_decimal(const char *locale, const char *decimal, int32_t fraction_digits, char *buf, int32_t capacity) {
+    pb_UChar skeleton[64];
+    int32_t length = precision_skeleton("group-auto ", fraction_digits, skeleton);
+    pb_UErrorCode status = 0;
+    void *formatter = swift_unumf_openForSkeletonAndLocale(skeleton, length, locale, &status);
+    void *result = swift_unumf_openResult(&status);
+    int32_t out = -1;
+    if (!PB_U_FAILURE(status)) {
+        swift_unumf_formatDecimal(formatter, decimal, -1, result, &status);
+        pb_UChar text[128];
+        int32_t n = swift_unumf_resultToString(result, text, 128, &status);
+        if (!PB_U_FAILURE(status) && n < 128) out = to_utf8(text, n, buf, capacity);
+    }
+    if (result) swift_unumf_closeResult(result);
+    if (formatter) swift_unumf_close(formatter);
+    return out;
+}
+
 void pb_number_close(void *formatter) {
-    if (formatter) unum_close((UNumberFormat *)formatter);
+    if (formatter) swift_unum_close(formatter);
 }
 
 int32_t pb_codepoint_width(uint32_t codepoint) {
-    UChar32 c = (UChar32)codepoint;
-    int8_t category = u_charType(c);
-    if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK || category == U_FORMAT_CHAR) return 0;
-    if (u_hasBinaryProperty(c, UCHAR_VARIATION_SELECTOR)) return 0;
-    if (u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION)) return 2;
-    int32_t eaw = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
-    if (eaw == U_EA_WIDE || eaw == U_EA_FULLWIDTH) return 2;
+    int32_t c = (int32_t)codepoint;
+    int8_t category = swift_u_charType(c);
+    if (category == PB_U_NON_SPACING_MARK || category == PB_U_ENCLOSING_MARK || category == PB_U_FORMAT_CHAR) return 0;
+    if (swift_u_hasBinaryProperty(c, PB_UCHAR_VARIATION_SELECTOR)) return 0;
+    if (swift_u_hasBinaryProperty(c, PB_UCHAR_EMOJI_PRESENTATION)) return 2;
+    int32_t eaw = swift_u_getIntPropertyValue(c, PB_UCHAR_EAST_ASIAN_WIDTH);
+    if (eaw == PB_U_EA_WIDE || eaw == PB_U_EA_FULLWIDTH) return 2;
     return 1;
 }

@@ -1,6 +1,7 @@
-// A small C surface over ICU for pushbox: plural rules and locale number formatting.
-// The public header has no ICU types (only plain C ones and opaque pointers) so that Swift
-// modules importing Foundation can import it; see linux-notes.md.
+// A small C surface over ICU for pushbox: plural rules, locale number formatting, widths.
+// The ICU behind it is the Swift toolchain's own (lib_FoundationICU: ICU 76, CLDR 46), the one
+// Foundation formats numbers with, so pushbox and current iOS agree (see ARCHITECTURE.md).
+// The public header has no ICU types (only plain C ones and opaque pointers).
 #ifndef PB_ICU_H
 #define PB_ICU_H
 
@@ -12,6 +13,9 @@ void *pb_plural_open(const char *locale);
 /// terminated; returns its length, or -1 on failure.
 int32_t pb_plural_select(void *rules, double n, char *buf, int32_t capacity);
 /// Writes the categories the locale uses, space separated, into buf; returns the length or -1.
+/// The category for a decimal count as written ("1.5", "1.50", "-3"): CLDR's operands count
+/// the visible fraction digits (`fraction_digits` of them). Returns the length or -1.
+int32_t pb_plural_select_decimal(void *rules, const char *decimal, int32_t fraction_digits, char *buf, int32_t capacity);
 int32_t pb_plural_keywords(void *rules, char *buf, int32_t capacity);
 void pb_plural_close(void *rules);
 
@@ -20,6 +24,9 @@ void *pb_number_open(const char *locale);
 /// Formats n as UTF-8 into buf, NUL terminated; returns the length in bytes, or -1.
 int32_t pb_number_format(void *formatter, double n, char *buf, int32_t capacity);
 void pb_number_close(void *formatter);
+/// A decimal as written ("1.5"), in the locale's digits and separators with exactly
+/// `fraction_digits` fraction digits; returns the UTF-8 length or -1.
+int32_t pb_number_format_decimal(const char *locale, const char *decimal, int32_t fraction_digits, char *buf, int32_t capacity);
 
 /// Terminal columns a code point takes on its own: 2 for East Asian wide/fullwidth and emoji
 /// presentation, 0 for combining marks, format characters and variation selectors, else 1.

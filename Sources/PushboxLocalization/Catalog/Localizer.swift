@@ -80,7 +80,8 @@ public final class Localizer: @unchecked Sendable {
         case .text(let text):
             format = text
         case .rule(let rule):
-            let expander = RuleExpander(plural: PluralRules.forLanguage(resolution.pluralLanguage), displayWidth: displayWidth)
+            let expander = RuleExpander(plural: PluralRules.forLanguage(resolution.pluralLanguage), displayWidth: displayWidth,
+                                        source: (entry.file as NSString).lastPathComponent)
             format = expander.expand(rule, args: args, warnings: &warnings)
         }
         let renderer = FormatRenderer(numbers: NumberFormatterICU.forLanguage(resolution.numberLocale))

@@ -139,6 +139,14 @@ public struct FormatRenderer: Sendable {
                 return arg
             }
             if spec.isInteger {
+                if number.isFinite, number != number.rounded(.towardZero), !"xXoO".contains(spec.conversion) {
+                    // A count such as "1.5": its plural form was chosen from 1.5, so it is shown as
+                    // 1.5 in the locale's digits, not cut to 1 beside the wrong form (what a device
+                    // prints for %ld given a string object is undefined; use %@ for decimals).
+                    note("\(spec.text) is an integer specifier but the argument is \(trimmed): shown as the decimal \(trimmed); use %@ for decimal counts")
+                    if let decimal = numbers?.format(decimal: trimmed) { return decimal }
+                    return trimmed
+                }
                 return integer(spec, number, precision: precision)
             }
             return float(spec, number, precision: precision)

@@ -50,10 +50,13 @@ public struct RuleExpander: Sendable {
     public var plural: PluralRules
     /// The width a variable-width rule is chosen for (the terminal's columns).
     public var displayWidth: Int
+    /// The file the rule comes from, named in warnings.
+    public var source: String?
 
-    public init(plural: PluralRules, displayWidth: Int = 80) {
+    public init(plural: PluralRules, displayWidth: Int = 80, source: String? = nil) {
         self.plural = plural
         self.displayWidth = displayWidth
+        self.source = source
     }
 
     public func expand(_ rule: RuleFormat, args: [String], warnings: inout [String]) -> String {
@@ -113,6 +116,15 @@ public struct RuleExpander: Sendable {
         return text
     }
 
+    /// A rule without the needed form and without `other`: never nothing where the file has
+    /// text — the first form it does have, in CLDR's order, with an error-level warning.
+    private func fallback(_ variable: RuleVariable, name: String, missing: String, warnings: inout [String]) -> String {
+        let present = variable.forms.keys.sorted { (PluralCategory(rawValue: $0) ?? .other) < (PluralCategory(rawValue: $1) ?? .other) }
+        guard let chosen = present.first else { return "" }
+        warnings.append("error: %#@\(name)@\(source.map { " in \($0)" } ?? "") has no \"\(missing)\" variant (needed in \(plural.locale)) and no \"other\"; showing its \"\(chosen)\" variant")
+        return variable.forms[chosen] ?? ""
+    }
+
     func choose(_ variable: RuleVariable, name: String, argIndex: Int, args: [String], warnings: inout [String]) -> String {
         guard argIndex >= 1, argIndex <= args.count else {
             warnings.append("%#@\(name)@ needs argument \(argIndex) but only \(args.count) given; using the \"other\" variant")
@@ -123,13 +135,17 @@ public struct RuleExpander: Sendable {
         case .plural:
             guard let n = Double(arg) else {
                 warnings.append("%#@\(name)@ chooses by a number but argument \(argIndex) is \"\(arg)\"; using the \"other\" variant")
-                return variable.forms["other"] ?? ""
+                return variable.forms["other"] ?? fallback(variable, name: name, missing: "other", warnings: &warnings)
             }
             if n == 0, let zero = variable.forms["zero"] { return zero }
-            let category = plural.category(for: n).rawValue
+            // CLDR's operands for the number as written: "1.5" and "1.0" have visible fraction digits.
+            let category = plural.category(forArgument: arg).rawValue
             if let form = variable.forms[category] { return form }
-            warnings.append("%#@\(name)@ has no \"\(category)\" variant for \(arg) in \(plural.locale); using \"other\"")
-            return variable.forms["other"] ?? ""
+            if let other = variable.forms["other"] {
+                warnings.append("%#@\(name)@ has no \"\(category)\" variant for \(arg) in \(plural.locale); using \"other\"")
+                return other
+            }
+            return fallback(variable, name: name, missing: category, warnings: &warnings)
         case .variableWidth:
             let widths = variable.forms.keys.compactMap { Int($0) }.sorted()
             guard let smallest = widths.first else { return variable.forms["other"] ?? "" }

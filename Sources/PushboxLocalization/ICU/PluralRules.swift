@@ -41,6 +41,18 @@ public final class PluralRules: @unchecked Sendable {
         return PluralCategory(rawValue: String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? .other
     }
 
+    /// The category for a count as written in a loc-arg: CLDR's operands see its visible
+    /// fraction digits ("1" is `one` in English, "1.0" and "1.5" are `other`).
+    public func category(forArgument text: String) -> PluralCategory {
+        guard let handle, let decimal = DecimalText(text) else { return category(for: Double(text) ?? 0) }
+        var buf = [CChar](repeating: 0, count: 16)
+        lock.lock()
+        let length = pb_plural_select_decimal(handle, decimal.text, Int32(decimal.fractionDigits), &buf, 16)
+        lock.unlock()
+        guard length > 0 else { return category(for: Double(text) ?? 0) }
+        return PluralCategory(rawValue: String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? .other
+    }
+
     /// Every category the locale's rules use, in CLDR order.
     public var categories: [PluralCategory] {
         guard let handle else { return [.other] }
@@ -62,9 +74,14 @@ public final class NumberFormatterICU: @unchecked Sendable {
 
     private init(locale: String) {
         handle = pb_number_open(ICULocale.identifier(for: locale))
+        localeID = ICULocale.identifier(for: locale)
     }
 
     deinit { pb_number_close(handle) }
+
+    /// The locale id this formatter was opened for.
+    private var localeID: String = ""
+    var localeIDForDecimals: String { localeID }
 
     private static let cache = LockedCache<String, NumberFormatterICU>()
 
@@ -81,6 +98,35 @@ public final class NumberFormatterICU: @unchecked Sendable {
         lock.unlock()
         guard length >= 0 else { return nil }
         return String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension NumberFormatterICU {
+    /// A decimal as written ("1.5", "-0.25"), in the locale's digits and separators, keeping
+    /// its fraction digits; nil if it is not a plain decimal or ICU fails.
+    public func format(decimal text: String) -> String? {
+        guard let decimal = DecimalText(text) else { return nil }
+        var buf = [CChar](repeating: 0, count: 256)
+        let length = pb_number_format_decimal(localeIDForDecimals, decimal.text, Int32(decimal.fractionDigits), &buf, 256)
+        guard length >= 0 else { return nil }
+        return String(decoding: buf.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A plain decimal as a loc-arg writes it: an optional sign, digits, an optional fraction.
+struct DecimalText {
+    let text: String
+    let fractionDigits: Int
+
+    init?(_ raw: String) {
+        let t = raw.trimmingCharacters(in: .whitespaces)
+        var body = Substring(t)
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 30, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              parts.count == 1 || !parts[1].isEmpty else { return nil }
+        text = t.hasPrefix("+") ? String(t.dropFirst()) : t
+        fractionDigits = parts.count == 2 ? min(parts[1].count, 20) : 0
     }
 }
 

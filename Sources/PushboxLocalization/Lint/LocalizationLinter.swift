@@ -79,8 +79,11 @@ public struct LocalizationLinter {
             let required = Set(PluralRules.forLanguage(pluralLanguage).categories.map(\.rawValue))
             for (name, variable) in rule.variables.sorted(by: { $0.key < $1.key }) where variable.kind == .plural {
                 let missing = required.subtracting(variable.forms.keys).sorted { PluralCategory(rawValue: $0)! < PluralCategory(rawValue: $1)! }
-                if !missing.isEmpty {
-                    add(.warning, "missing-plural-category", "\"\(key)\" in \(localization): \(name == XCStringsCatalog.wholeStringVariable ? "the plural" : "variable \(name)") lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs (\"other\" is used instead)")
+                let what = name == XCStringsCatalog.wholeStringVariable ? "the plural" : "variable \(name)"
+                if !missing.isEmpty, variable.forms["other"] != nil {
+                    add(.warning, "missing-plural-category", "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs (\"other\" is used instead)")
+                } else if !missing.isEmpty {
+                    add(.error, "missing-plural-category", "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs, and has no \"other\" to fall back on")
                 }
             }
         }
