@@ -73,8 +73,13 @@ let package = Package(
         .target(name: "PushboxTestSupport", dependencies: ["CSpawn"]),
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
+        // The cheapest durable intake (libmicrohttpd + one SQLite insert per request), in C: the
+        // yardstick `pushbox-bench intake` measures pushbox serve against.
+        .executableTarget(name: "pushbox-anchor", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("sqlite3")]),
+        // Keep-alive HTTP/1.1 clients on a Unix socket at C speed, for pushbox-bench intake.
+        .target(name: "CLoadGen"),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
-        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport"]),
+        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),

@@ -100,7 +100,8 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
         if request.path.hasPrefix(ScheduleEndpoint.prefix) {
             return ScheduleEndpoint.handle(request, scheduler: scheduler)
         }
-        let token = String(request.path.dropFirst(Self.devicePrefix.count)).removingPercentEncoding ?? ""
+        let rawToken = String(request.path.dropFirst(Self.devicePrefix.count))
+        let token = rawToken.contains("%") ? rawToken.removingPercentEncoding ?? "" : rawToken
         var headers = PushHeaders()
         for h in request.headers where h.name.hasPrefix("apns-") { headers.add(h.name, h.value) }
         // A certificate for one app stands for its topic when the request names none.

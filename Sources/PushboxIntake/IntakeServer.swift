@@ -12,7 +12,9 @@ public final class IntakeServer: @unchecked Sendable {
         public var tcpAllowAny = false
         public var watch: [String] = []
         public var idleTimeout = 30
-        public var threads = 2
+        /// libmicrohttpd's thread pool: two per core (at least 2, at most 8); more threads
+        /// waiting on one commit make bigger group commits.
+        public var threads = max(2, min(8, ProcessInfo.processInfo.activeProcessorCount * 2))
         public var connectionLimit = 256
         public var forcePolling = false
         /// TLS on the TCP port; nil serves it in clear only (h2c and HTTP/1.1).

@@ -227,6 +227,11 @@ public final class InboxStore: @unchecked Sendable {
         try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 1 WHERE id = ?").run([.int(id)]) }
     }
 
+    /// Stored renderings (any language): the benchmark watches the rendering backlog drain.
+    public var renderCount: Int {
+        locked { Int((try? db.prepare("SELECT COUNT(*) FROM renders").rows { $0.int(0) }.first) ?? 0) }
+    }
+
     public var count: Int {
         locked { Int((try? db.prepare("SELECT COUNT(*) FROM notifications WHERE deleted = 0").rows { $0.int(0) }.first) ?? 0) }
     }

@@ -1,80 +1,116 @@
+import CLoadGen
 import Foundation
 import PushboxCore
-import PushboxFetch
-import PushboxIntake
-import PushboxLocalization
 import PushboxStore
+import PushboxTestSupport
 
-/// `pushbox-bench intake`: concurrent clients post payloads over the Unix socket to a real
-/// intake (libmicrohttpd, SQLite WAL, validation, background rendering); every acknowledged
-/// payload must be in the store.
+/// `pushbox-bench intake`: the real `pushbox serve` against the cheapest durable server (the C
+/// `pushbox-anchor`: libmicrohttpd + one SQLite WAL insert per request), side by side in one run,
+/// under the same C-speed load (keep-alive clients on the Unix socket) for 1, 16 and 64 clients:
+/// requests/s, latency, CPU per request, stored = acknowledged, bytes per notification, and how
+/// long pushbox's rendering backlog takes to drain after the burst.
 enum IntakeBenchmark {
-    final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        var latencies: [Double] = []
-        var acknowledged = 0
-        var failed = 0
-        func add(_ l: [Double], ok: Int, bad: Int) {
-            lock.lock()
-            latencies += l
-            acknowledged += ok
-            failed += bad
-            lock.unlock()
-        }
+    struct Figures {
+        var rate = 0.0, p50 = 0.0, p99 = 0.0, max = 0.0, cpuMicros = 0.0, bytesPerNote = 0.0
+        var acknowledged = 0, stored = 0, failed = 0
+        var drainSeconds: Double?
     }
 
-    static func run(total: Int, clients: Int, samples: String?) {
-        let dir = "/tmp/pushbox-bench-\(getpid())"
+    static func run(total: Int, clientCounts: [Int] = [1, 16, 64]) {
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        let pushbox = bin + "/pushbox", anchor = bin + "/pushbox-anchor"
+        for tool in [pushbox, anchor] where !FileManager.default.isExecutableFile(atPath: tool) {
+            print("error: \(tool) is missing; build it first (swift build -c release)")
+            exit(1)
+        }
+        let payloads = (0..<total).map { Array(SyntheticPayloads.make($0).utf8) }
+        print("pushbox-bench intake: \(total) different payloads of about \(payloads[0].count) bytes per run, keep-alive clients on the Unix socket,")
+        print("  the real pushbox serve (child process) against pushbox-anchor (libmicrohttpd + one SQLite WAL insert, synchronous=NORMAL)")
+        print("  clients  server          requests/s   p50 ms   p99 ms   max ms   CPU µs/req   bytes/note   stored=acked   ratio")
+        var lost = false
+        for clients in clientCounts {
+            let a = measure(total: total, clients: clients, payloads: payloads) { socket, db in
+                try Subprocess.Child(anchor, [socket, db, "4"])
+            }
+            let p = measure(total: total, clients: clients, payloads: payloads) { socket, db in
+                var env = ProcessInfo.processInfo.environment
+                let dir = (db as NSString).deletingLastPathComponent
+                env["XDG_DATA_HOME"] = dir + "/data"
+                env["XDG_CACHE_HOME"] = dir + "/cache"
+                return try Subprocess.Child(pushbox, ["serve", "--socket", socket, "--db", db, "--listen", "off", "--quiet"], environment: env)
+            }
+            for (name, f) in [("anchor", a), ("pushbox serve", p)] {
+                let ratio = name == "anchor" ? "1.00×" : String(format: "%.2f×", f.rate / a.rate)
+                let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                print(String(format: "  %7d  ", clients) + label + String(format: "  %10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros, f.bytesPerNote)
+                      + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + ratio)
+                if f.stored != f.acknowledged || f.failed > 0 { lost = true }
+            }
+            if let drain = p.drainSeconds { print(String(format: "           pushbox rendered the whole burst %.2f s after the last answer", drain)) }
+        }
+        print("  goal: pushbox serve at 16 clients ≥ 0.5× the anchor with p99 ≤ the anchor's, nothing lost")
+        if lost { print("error: a run lost or failed requests"); exit(1) }
+    }
+
+    /// One run: start the server, load it, read its CPU time, stop it, count what it stored.
+    static func measure(total: Int, clients: Int, payloads: [[UInt8]], start: (String, String) throws -> Subprocess.Child) -> Figures {
+        let dir = "/tmp/pbi-\(getpid())-\(UUID().uuidString.prefix(6))"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { print("error: cannot open the store"); exit(1) }
-        let localizer = samples.map { Localizer(app: AppLocalizations(directory: $0 + "/SampleApp")) }
-        let processor = NotificationProcessor(renderer: Renderer(context: ValidationContext(), preferredLanguages: ["en"], localizer: localizer), store: store)
-        let service = IntakeService(store: store, context: ValidationContext(), processor: processor)
-        var options = IntakeServer.Options(socketPath: dir + "/s.sock")
-        options.threads = 4
-        let server: IntakeServer
-        do { server = try IntakeServer(service: service, options: options) } catch { print("error: \(error)"); exit(1) }
-        let bodies = (0..<256).map { Array(SyntheticPayloads.make($0).utf8) }
-        let results = Results()
-        let group = DispatchGroup()
-        let perClient = total / clients
-        let socket = options.socketPath
-        let clock = ContinuousClock()
-        let start = clock.now
-        for c in 0..<clients {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                guard let client = UnixHTTPClient(socketPath: socket) else { return }
-                var latencies: [Double] = []
-                latencies.reserveCapacity(perClient)
-                var ok = 0, bad = 0
-                let clock = ContinuousClock()
-                for i in 0..<perClient {
-                    let t0 = clock.now
-                    let r = client.request("POST", url: "http://localhost/3/device/5e1ec7ed", headers: [("apns-push-type", "alert")],
-                                           body: bodies[(c * perClient + i) % bodies.count], timeoutMs: 10_000)
-                    let (s, atto) = (clock.now - t0).components
-                    latencies.append(Double(s) * 1000 + Double(atto) / 1e15)
-                    if case .success(let answer) = r, answer.status == 200 { ok += 1 } else { bad += 1 }
-                }
-                results.add(latencies, ok: ok, bad: bad)
+        let socket = dir + "/s.sock", db = dir + "/inbox.sqlite"
+        guard let child = try? start(socket, db) else { print("error: cannot start the server"); exit(1) }
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: socket) { usleep(25_000) }
+        usleep(200_000)
+        var latencies = [Double](repeating: 0, count: total)
+        let cpuBefore = cpuSeconds(child.pid)
+        // Every payload in one buffer, so each pointer handed to C stays valid for the whole run.
+        let joined = payloads.flatMap { $0 }.map { CChar(bitPattern: $0) }
+        var lengths = payloads.map { Int32($0.count) }
+        let result: pb_load_result = joined.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            var pointers: [UnsafePointer<CChar>?] = payloads.map { p in
+                defer { offset += p.count }
+                return buffer.baseAddress! + offset
             }
+            return pb_load_run(socket, Int32(clients), Int32(total), &pointers, &lengths, Int32(payloads.count), &latencies, nil)
         }
-        group.wait()
-        let (s, atto) = (clock.now - start).components
-        let seconds = Double(s) + Double(atto) / 1e18
-        processor.drain()
-        server.stop()
-        let stored = store.count
-        let latencies = results.latencies.sorted()
-        let p50 = latencies[latencies.count / 2], p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-        print("pushbox-bench intake: \(clients) concurrent clients, \(perClient * clients) payloads of about \(bodies[0].count) bytes over \(socket)")
-        print(String(format: "  accepted      %8.0f payloads/s   (%d acknowledged, %d failed, %.2f s)", Double(results.acknowledged) / seconds, results.acknowledged, results.failed, seconds))
-        print(String(format: "  latency       p50 %.2f ms   p99 %.2f ms", p50, p99))
-        print("  stored        \(stored) (acknowledged \(results.acknowledged): \(stored == results.acknowledged ? "nothing lost" : "MISMATCH"))")
-        print("  target: at least 5,000/s sustained → \(Double(results.acknowledged) / seconds >= 5000 ? "met" : "NOT met")")
-        if stored != results.acknowledged { exit(1) }
+        var figures = Figures()
+        figures.cpuMicros = (cpuSeconds(child.pid) - cpuBefore) / Double(max(1, total)) * 1e6
+        figures.acknowledged = Int(result.acknowledged)
+        figures.failed = Int(result.failed)
+        figures.rate = Double(result.acknowledged) / result.seconds
+        let sorted = latencies.sorted()
+        figures.p50 = sorted[sorted.count / 2]
+        figures.p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        figures.max = sorted.last ?? 0
+        // pushbox renders in the background: wait for every notification to be rendered.
+        if let store = try? InboxStore(path: db), store.schemaVersion > 0, (try? store.history(limit: 1)) != nil {
+            let clock = ContinuousClock(), began = clock.now
+            while store.renderCount < store.count && clock.now - began < .seconds(120) { usleep(20_000) }
+            let (s, atto) = (clock.now - began).components
+            figures.drainSeconds = Double(s) + Double(atto) / 1e18
+        }
+        child.terminate()
+        let size = ["", "-wal"].reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: db + $1)[.size] as? Int) ?? 0) }
+        figures.stored = storedCount(db)
+        figures.bytesPerNote = Double(size) / Double(max(1, figures.stored))
+        return figures
+    }
+
+    /// Rows in `notifications`, read with SQLite through the store when it is pushbox's, else
+    /// counted from the anchor's own table.
+    static func storedCount(_ db: String) -> Int {
+        if let store = try? InboxStore(path: db), store.schemaVersion >= 1, store.count > 0 { return store.count }
+        return (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from notifications').fetchone()[0])", db]))
+            .flatMap { Int($0.out.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    }
+
+    /// User + system CPU seconds of a process so far.
+    static func cpuSeconds(_ pid: pid_t) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

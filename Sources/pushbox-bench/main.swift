@@ -61,7 +61,7 @@ case "localize":
     LocalizeBenchmark.run(iterations: count, corpus: corpus)
 case "intake":
     let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
-    IntakeBenchmark.run(total: count, clients: 16, samples: ResourceLocator.samplesDirectory())
+    IntakeBenchmark.run(total: count)
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     H2Benchmark.run(total: count)
@@ -73,7 +73,7 @@ case "extension":
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
-    print("       pushbox-bench intake [COUNT]     (default 50000 payloads from 16 concurrent clients over the Unix socket)")
+    print("       pushbox-bench intake [COUNT]     (default 50000 payloads per run: pushbox serve against pushbox-anchor, 1/16/64 clients)")
     print("       pushbox-bench h2 [COUNT]         (default 20000 POSTs per shape: h2load against pushbox's port and nghttpd, and the socket)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")

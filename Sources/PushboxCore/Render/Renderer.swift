@@ -43,11 +43,13 @@ public struct Renderer: Sendable {
         self.extensionSetup = extensionSetup
     }
 
-    public func render(_ raw: RawPayload) -> RenderedNotification {
+    /// `validated` is the intake's report for the same payload and context, when it has one:
+    /// validation is then not done a second time.
+    public func render(_ raw: RawPayload, validated: ValidationReport? = nil) -> RenderedNotification {
         if raw.envelope.source == .local { return renderLocal(raw) }
         let clock = ContinuousClock()
         let start = clock.now
-        let report = Validator.validate(raw, context: context)
+        let report = validated ?? Validator.validate(raw, context: context)
         let validateMs = milliseconds(clock.now - start)
 
         var out = RenderedNotification(delivered: .original)

@@ -1,6 +1,6 @@
 import PushboxText
 /// What validation needs to know about the simulated device and its app.
-public struct ValidationContext: Sendable {
+public struct ValidationContext: Sendable, Equatable {
     /// The app's bundle id, from its profile; topic rules apply only when it is known.
     public var bundleID: String?
     /// The FCM topics the device subscribes to (its language topic included); nil when no
