@@ -37,6 +37,10 @@ public final class InboxStore: @unchecked Sendable {
     private let db: SQLiteConnection
     private let lock = NSLock()
     private let insertStatement: Statement
+    // Prepared once: BEGIN and COMMIT through sqlite3_exec were parsed on every commit.
+    private let beginStatement: Statement
+    private let commitStatement: Statement
+    private let renderStatement: Statement
 
     /// `$XDG_DATA_HOME/pushbox/inbox.sqlite`, else `~/.local/share/pushbox/inbox.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -61,6 +65,9 @@ public final class InboxStore: @unchecked Sendable {
                                        status, reason, detail, collapse_id, topic, arrival)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        beginStatement = try db.prepare("BEGIN IMMEDIATE")
+        commitStatement = try db.prepare("COMMIT")
+        renderStatement = try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
     }
 
     static func migrate(_ db: SQLiteConnection) throws(StoreError) {
@@ -133,7 +140,7 @@ public final class InboxStore: @unchecked Sendable {
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let item = PendingInsert(values: [
             .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
-            opt(raw.envelope.fileName), .text(Digest.sha256Hex(raw.bytes)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
+            opt(raw.envelope.fileName), .text(raw.envelope.fileName == nil ? "" : Digest.sha256Hex(raw.bytes)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
             verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID), opt(verdict?.topic),
             opt(raw.envelope.arrival.map { JSONWriter.compact($0.json) }),
         ])
@@ -161,12 +168,12 @@ public final class InboxStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try beginStatement.run()
             for item in batch {
                 try insertStatement.run(item.values)
                 item.result = .success(db.lastInsertID)
             }
-            try db.execute("COMMIT")
+            try commitStatement.run()
         } catch {
             try? db.execute("ROLLBACK")
             for item in batch { item.result = .failure(error) }
@@ -181,11 +188,10 @@ public final class InboxStore: @unchecked Sendable {
     /// Keeps several renderings in one transaction.
     public func saveRenders(_ renders: [(id: Int64, language: String, json: String)]) throws(StoreError) {
         try locked { () throws(StoreError) in
-            let statement = try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
-            try db.execute("BEGIN IMMEDIATE")
+            try beginStatement.run()
             do throws(StoreError) {
-                for r in renders { try statement.run([.int(r.id), .text(r.language), .text(r.json)]) }
-                try db.execute("COMMIT")
+                for r in renders { try renderStatement.run([.int(r.id), .text(r.language), .text(r.json)]) }
+                try commitStatement.run()
             } catch {
                 try? db.execute("ROLLBACK")
                 throw error
