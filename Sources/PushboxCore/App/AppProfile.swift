@@ -55,9 +55,17 @@ public struct AppProfile: Sendable, Equatable {
             }
             return profile
         }
+        return try parse(Array(data), directory: directory)
+    }
+
+    /// Reads a profile's bytes as if they were `pushbox.json` in `directory` (the fuzz target's way in).
+    public static func parse(_ data: [UInt8], directory: String) throws(LoadError) -> AppProfile {
+        let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
+        var profile = AppProfile(directory: directory, name: folderName)
+        let file = (directory as NSString).appendingPathComponent(fileName)
         let root: JSONObject
         do {
-            guard let object = try JSONParser.parse(Array(data)).objectValue else {
+            guard let object = try JSONParser.parse(data).objectValue else {
                 throw LoadError(file: file, path: "", message: "the profile must be a JSON object")
             }
             root = object
