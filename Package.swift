@@ -87,8 +87,8 @@ let package = Package(
         .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
         .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
-        .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport"]),
-        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxTerminal", "PushboxUI", "PushboxTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport"]),
+        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxTestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
