@@ -45,15 +45,13 @@ public struct AppProfile: Sendable, Equatable {
 
     /// Loads the profile of an app folder; a folder without `pushbox.json` gets the defaults.
     public static func load(directory: String) throws(LoadError) -> AppProfile {
-        let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
-        var profile = AppProfile(directory: directory, name: folderName)
         let file = (directory as NSString).appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: file) else {
             var isDir: ObjCBool = false
             if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) || !isDir.boolValue {
                 throw LoadError(file: directory, path: "", message: "no such app folder")
             }
-            return profile
+            return AppProfile(directory: directory, name: URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent)
         }
         return try parse(Array(data), directory: directory)
     }
