@@ -1,3 +1,4 @@
+import PushboxCore
 import PushboxLocalization
 
 /// Payload text made safe and honest for the screen: no control character ever reaches the
@@ -7,14 +8,14 @@ public enum DisplayText {
     public static func clean(_ text: String, keepNewlines: Bool = false) -> String {
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
-            switch s.value {
-            case 0x0A where keepNewlines: out.append(s)
-            case 0x0A, 0x09, 0x0D: out.append(" ")
-            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + s.value)!)
-            case 0x7F: out.append("\u{2421}")
-            case 0x80...0x9F: out.append("\u{2370}")
-            case 0x202A...0x202E, 0x2066...0x2069: out.append("\u{2E3F}")  // ⸿: a bidi control was here
-            default: out.append(s)
+            switch UnsafeScalar.classify(s) {
+            case nil: out.append(s)
+            case .c0(0x0A) where keepNewlines: out.append(s)
+            case .c0(0x0A), .c0(0x09), .c0(0x0D): out.append(" ")
+            case .c0(let code): out.append(Unicode.Scalar(0x2400 + UInt32(code))!)
+            case .delete: out.append("\u{2421}")
+            case .c1: out.append("\u{2370}")
+            case .bidiControl: out.append(UnsafeScalar.bidiMarker)  // ⸿: a bidi control was here
             }
         }
         return String(out)

@@ -12,6 +12,8 @@ struct SupportTests {
         #expect(TerminalText.sanitize("l1\nl2\tx") == "l1⏎l2 x")
         #expect(TerminalText.sanitize("l1\nl2", keepNewlines: true) == "l1\nl2")
         #expect(TerminalText.sanitize("한국어 😀 مرحبا") == "한국어 😀 مرحبا")
+        // Bidi overrides and isolates cannot make text output print reversed: shown as the TUI shows them.
+        #expect(TerminalText.sanitize("invoice\u{202E}fdp.exe\u{202C} \u{2066}x\u{2069}") == "invoice⸿fdp.exe⸿ ⸿x⸿")
         let cleaned = TerminalText.sanitize(String((0..<0x200).compactMap { Unicode.Scalar($0).map(Character.init) }))
         #expect(!cleaned.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }

@@ -1,0 +1,24 @@
+/// The one table of what payload text must never pass to a terminal as it is: C0 controls,
+/// DEL, C1 controls, and bidi overrides and isolates (which can make text print reversed and
+/// misleading). `TerminalText` (text output) and the TUI's `DisplayText` both read it and
+/// differ only in how each kind is shown.
+public enum UnsafeScalar: Sendable, Equatable {
+    case c0(UInt8)
+    case delete
+    case c1
+    case bidiControl
+
+    /// The kind of `scalar`, or nil when it is safe to print.
+    public static func classify(_ scalar: Unicode.Scalar) -> UnsafeScalar? {
+        switch scalar.value {
+        case 0x00..<0x20: return .c0(UInt8(scalar.value))
+        case 0x7F: return .delete
+        case 0x80...0x9F: return .c1
+        case 0x202A...0x202E, 0x2066...0x2069: return .bidiControl
+        default: return nil
+        }
+    }
+
+    /// What both sanitizers show where a bidi control was: ⸿.
+    public static let bidiMarker: Unicode.Scalar = "\u{2E3F}"
+}
