@@ -8,6 +8,8 @@ import PushboxTLS
 public final class IntakeServer: @unchecked Sendable {
     public struct Options: Sendable {
         public var socketPath: String
+        /// Whether to open the Unix socket (`--no-socket`: another pushbox may be serving it).
+        public var socket = true
         public var tcp: String?
         public var tcpAllowAny = false
         public var watch: [String] = []
@@ -47,11 +49,13 @@ public final class IntakeServer: @unchecked Sendable {
         self.options = options
         endpoint = APNsEndpoint(service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
                                 fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
-        let fd = try Listeners.unixSocket(options.socketPath)
-        ownsSocket = true
-        let socketInfo = ConnectionInfo(listener: "unix \(options.socketPath)", protocolName: "http/1.1", tls: false, requiresAuth: false)
-        servers.append(try HTTPServer(listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
-                                      idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
+        if options.socket {
+            let fd = try Listeners.unixSocket(options.socketPath)
+            ownsSocket = true
+            let socketInfo = ConnectionInfo(listener: "unix \(options.socketPath)", protocolName: "http/1.1", tls: false, requiresAuth: false)
+            servers.append(try HTTPServer(listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
+                                          idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
+        }
         if let spec = options.tcp {
             let (tcpFD, port) = try Listeners.tcp(spec, allowAny: options.tcpAllowAny)
             tcpPort = port

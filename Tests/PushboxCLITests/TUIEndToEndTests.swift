@@ -94,6 +94,20 @@ struct TUIEndToEndTests {
         #expect(s.waitForExit(), "\(s.screen)")
     }
 
+    @Test("--no-socket --watch DIR: the folder is watched, no socket is bound, the header says so")
+    func noSocket() throws {
+        let folder = "/tmp/pbx-watch-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let s = try Session(arguments: ["--no-socket", "--watch", folder])
+        #expect(s.waitFor("no socket"), "\(s.screen)")
+        #expect(!FileManager.default.fileExists(atPath: s.socket))
+        try Data(#"{"aps":{"alert":{"title":"Dropped in","body":"watched"}}}"#.utf8).write(to: URL(fileURLWithPath: folder + "/dropped.json"))
+        #expect(s.waitFor("Dropped in"), "\(s.screen)")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
+
     @Test("the alarm: scheduled just before Monday 06:10, fast-forwarded, it arrives; tapping Stop shows the deep link")
     func alarm() throws {
         // A stopped clock (speed 0): only the keys move it, however slow the machine.

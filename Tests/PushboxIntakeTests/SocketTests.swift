@@ -99,6 +99,24 @@ extension SocketTests {
         #expect(f.store.count == 0)
     }
 
+    @Test("--no-socket with --watch: the folder is watched and no socket is bound")
+    func noSocket() throws {
+        let dir = "/tmp/pbt-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try PushboxStore.InboxStore(path: dir + "/inbox.sqlite")
+        var options = IntakeServer.Options(socketPath: dir + "/s.sock")
+        options.socket = false
+        options.watch = [dir + "/in"]
+        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil), options: options)
+        defer { server.stop() }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s.sock"))
+        try Data(APNsAnswerTests.ok.utf8).write(to: URL(fileURLWithPath: dir + "/in/a.json"))
+        let deadline = Date().addingTimeInterval(10)
+        while store.count == 0 && Date() < deadline { usleep(20_000) }
+        #expect(store.count == 1)
+    }
+
     @Test("a port in use is a clear error naming --listen")
     func portInUse() throws {
         let first = try Listeners.tcp("127.0.0.1:0", allowAny: false)

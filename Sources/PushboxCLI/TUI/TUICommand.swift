@@ -12,7 +12,7 @@ enum TUICommand {
         IntakeOptions.socket, IntakeOptions.db,
         OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder."),
         OptionSpec("--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes."),
-        OptionSpec("--no-socket", help: "Do not open the socket (another pushbox may be serving)."),
+        OptionSpec("--no-socket", help: "Do not open the socket, nor the port unless --listen is given (another pushbox may be serving)."),
         OptionSpec("--text", help: "Print the bundled samples as text instead of opening the inbox."),
         LocalStartup.scheduleOption,
     ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
@@ -62,8 +62,11 @@ enum TUICommand {
         if !args.flag("--no-socket") || !args.all("--watch").isEmpty {
             var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
             options.watch = args.all("--watch")
+            // --no-socket leaves the socket (and, unless --listen is given, the port) to another pushbox.
+            options.socket = !args.flag("--no-socket")
             do {
                 try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
+                if !options.socket && args.value("--listen") == nil { options.tcp = nil }
             } catch {
                 io.err("pushbox: \(error)")
                 return 2
@@ -98,7 +101,7 @@ enum TUICommand {
         let localizations = base.localizer?.app.localizations().filter { $0 != "Base" } ?? []
         var state = InboxState(appName: device.profile?.name ?? "pushbox", languages: device.languages,
                                languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
-        state.intake = IntakeStatus(socket: server?.options.socketPath, watched: server?.options.watch ?? [],
+        state.intake = IntakeStatus(socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
                                     port: server?.tcpPort.map { "\(server?.options.tcp.map(Listeners.hostOf) ?? "127.0.0.1"):\($0)" })
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.status = startStatus
