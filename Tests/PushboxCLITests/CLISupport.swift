@@ -9,9 +9,10 @@ struct CLIRun {
 
     var lines: [String] { out.split(separator: "\n").map(String.init) }
 
-    /// A cache folder for this test process, so tests never write into the user's ~/.cache.
+    /// A cache folder for the tests, so they never write into the user's ~/.cache; one name,
+    /// reused by every run, so runs leave nothing new in /tmp.
     static let cacheHome: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-test-cache-\(getpid())").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-test-cache").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }()

@@ -9,8 +9,15 @@ import PushboxLocalization
 import PushboxCrypto
 
 @Suite("The service-extension pipeline")
-struct ExtensionPipelineTests {
+final class ExtensionPipelineTests {
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-ext-\(UUID().uuidString)").path
+    private var keys: [String] = []
+
+    // A class, so what each test made is removed when it ends, passed or failed.
+    deinit {
+        try? FileManager.default.removeItem(atPath: cache)
+        for key in keys { try? FileManager.default.removeItem(atPath: key) }
+    }
 
     static let png: [UInt8] = {
         // The bundled sample image: a real 320×200 PNG.
@@ -144,6 +151,7 @@ struct ExtensionPipelineTests {
     func temporaryKey() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-key-\(UUID().uuidString).key").path
         _ = try KeyFile.generate(path)
+        keys.append(path)
         return path
     }
 }

@@ -4,9 +4,15 @@ import Testing
 import PushboxLoopback
 
 @Suite("Attachments over a real loopback HTTP server")
-struct AttachmentFetcherTests {
+final class AttachmentFetcherTests {
     let cache = Media.temporaryDirectory("cache")
     let roots = Media.temporaryDirectory("roots")
+
+    // A class, so the folders each test made are removed when it ends, passed or failed.
+    deinit {
+        try? FileManager.default.removeItem(atPath: cache)
+        try? FileManager.default.removeItem(atPath: roots)
+    }
 
     var fetcher: AttachmentFetcher { AttachmentFetcher(cacheDirectory: cache, allowedRoots: [roots]) }
 
@@ -79,6 +85,7 @@ struct AttachmentFetcherTests {
         try Data(Media.png(width: 2, height: 2)).write(to: URL(fileURLWithPath: inside))
         #expect(try fetch(URL(fileURLWithPath: inside).absoluteString).get().width == 2)
         let outsideDir = Media.temporaryDirectory("outside")
+        defer { try? FileManager.default.removeItem(atPath: outsideDir) }
         let outside = outsideDir + "/out.png"
         try Data(Media.png(width: 2, height: 2)).write(to: URL(fileURLWithPath: outside))
         guard case .failure(.refused(let why)) = fetch(URL(fileURLWithPath: outside).absoluteString) else { Issue.record("allowed"); return }

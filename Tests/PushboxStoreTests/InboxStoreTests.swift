@@ -4,8 +4,11 @@ import PushboxCore
 @testable import PushboxStore
 
 @Suite("The SQLite inbox")
-struct InboxStoreTests {
+final class InboxStoreTests: Sendable {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-store-\(UUID().uuidString)/inbox.sqlite").path
+
+    // A class, so each test's database folder is removed when it ends, passed or failed.
+    deinit { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
 
     func raw(_ text: String, collapse: String? = nil, file: String? = nil, at time: Double = 1_000) -> RawPayload {
         var headers = PushHeaders([("apns-push-type", "alert")])
