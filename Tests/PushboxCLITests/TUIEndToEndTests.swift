@@ -76,9 +76,11 @@ struct TUIEndToEndTests {
         #expect(s.waitFor("일어날 시간이에요"), "\(s.screen)")
         var switches = 0
         while !s.screen.contains("English (en)") && switches < 12 {
+            // Each ] is pressed only once the previous one has redrawn the header.
+            let header = s.screen.split(separator: "\n").first.map(String.init) ?? ""
             try s.keys("]")
             switches += 1
-            usleep(150_000)
+            for _ in 0..<100 where (s.screen.split(separator: "\n").first.map(String.init) ?? "") == header { usleep(50_000) }
         }
         #expect(s.waitFor("English (en)"))
         #expect(s.waitFor("Wake up"), "\(s.screen)")

@@ -93,7 +93,7 @@ struct ScenarioTests {
         #expect(text.contains("deep link: pushboxsample://game/42"))
         _ = s.update(.key(.escape))
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let second)? = s.overlay else { return }
+        guard case .actionResult(let second)? = s.overlay else { Issue.record("the second action showed no result"); return }
         #expect(second.contains("actionIdentifier: DECLINE (destructive)"))
     }
 
