@@ -10,7 +10,7 @@ struct TUIEndToEndTests {
         let dir = "/tmp/pbx-\(UUID().uuidString.prefix(8))"
         var socket: String { dir + "/s.sock" }
 
-        init(arguments: [String]) throws {
+        init(arguments: [String], directory: String? = nil) throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
                 throw TestFailure("tmux is missing: `make test` installs it (apt-get install tmux)")
             }
@@ -20,7 +20,7 @@ struct TUIEndToEndTests {
                            "--socket", socket, "--db", dir + "/inbox.sqlite", "--listen", "off"] + arguments
             // The first tmux command may start the tmux server, which would keep an output pipe
             // open for ever: this one gets no pipe (and Subprocess lets it inherit nothing else).
-            try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + [command.joined(separator: " ")], capture: false)
+            try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + (directory.map { ["-c", $0] } ?? []) + [command.joined(separator: " ")], capture: false)
             try tmux(["set-option", "-t", name, "set-titles", "on"], capture: false)
             try tmux(["rename-window", "-t", name, "pushbox-test-title"], capture: false)
         }
@@ -106,6 +106,20 @@ struct TUIEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: s.socket))
         try Data(#"{"aps":{"alert":{"title":"Dropped in","body":"watched"}}}"#.utf8).write(to: URL(fileURLWithPath: folder + "/dropped.json"))
         #expect(s.waitFor("Dropped in"), "\(s.screen)")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
+
+    @Test("a command that fails says so in the footer: an export whose file cannot be written")
+    func exportFails() throws {
+        // Folders where the export files would go: writing fails even as root.
+        let folder = "/tmp/pbx-ro-\(UUID().uuidString.prefix(8))"
+        for id in 1...80 { try FileManager.default.createDirectory(atPath: folder + "/pushbox-\(id).apns", withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let s = try Session(arguments: [], directory: folder)
+        #expect(s.waitFor("notifications"), "\(s.screen)")
+        try s.keys("e")
+        #expect(s.waitFor("export failed: cannot write \(folder)/pushbox-"), "\(s.screen)")
         try s.keys("q")
         #expect(s.waitForExit(), "\(s.screen)")
     }

@@ -81,18 +81,30 @@ final class TUIApp: @unchecked Sendable {
             }
         case .loadRaw(let id):
             work.async { [self] in
-                guard let n = try? store.notification(id: id) else { return }
-                queue.post(.rawLoaded(id: id, text: InboxItems.prettyRaw(n)))
+                do {
+                    guard let n = try store.notification(id: id) else { return queue.post(.status("that notification is no longer in the inbox")) }
+                    queue.post(.rawLoaded(id: id, text: InboxItems.prettyRaw(n)))
+                } catch {
+                    queue.post(.status("cannot read the notification: \(error)"))
+                }
             }
         case .matrix(let id, let languages):
             work.async { [self] in
-                guard let stored = try? store.notification(id: id) else { return }
+                let stored: StoredNotification
+                do {
+                    guard let n = try store.notification(id: id) else { return queue.post(.status("that notification is no longer in the inbox")) }
+                    stored = n
+                } catch {
+                    return queue.post(.status("cannot read the notification: \(error)"))
+                }
                 let list = languages.map { (language: $0, note: processor(for: [$0]).renderer.render(stored.rawPayload)) }
                 queue.post(.matrixReady(list))
             }
         case .replay(let id):
             work.async { [self] in
-                guard var raw = (try? store.notification(id: id))?.rawPayload else { return }
+                let found: StoredNotification?
+                do { found = try store.notification(id: id) } catch { return queue.post(.status("replay failed: \(error)")) }
+                guard var raw = found?.rawPayload else { return queue.post(.status("replay failed: that notification is no longer in the inbox")) }
                 raw.envelope.receivedAt = Date()
                 // A local notification is delivered again as one; a push is sent again as a replay.
                 let local = raw.envelope.source == .local
@@ -102,8 +114,12 @@ final class TUIApp: @unchecked Sendable {
             }
         case .delete(let id):
             work.async { [self] in
-                try? store.delete(id: id)
-                queue.post(.status("deleted"))
+                do {
+                    try store.delete(id: id)
+                    queue.post(.status("deleted"))
+                } catch {
+                    queue.post(.status("delete failed: \(error)"))
+                }
             }
         case .export(let id):
             work.async { [self] in
@@ -113,8 +129,12 @@ final class TUIApp: @unchecked Sendable {
                 }
                 let document = v.simulatorFile(fallbackBundleID: base.context.bundleID ?? "com.example.app")
                 let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
-                try? (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-                queue.post(.status("exported \(path)"))
+                do {
+                    try (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+                    queue.post(.status("exported \(path)"))
+                } catch {
+                    queue.post(.status("export failed: cannot write \(path): \(error.localizedDescription)"))
+                }
             }
         case .saveLanguages(let languages):
             var config = TUIConfig.load(environment)
