@@ -6,7 +6,7 @@ SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 DEB_PACKAGES := pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv
 ARGS ?=
 
-.PHONY: run test test-tsan deps build bench clean pyclients
+.PHONY: run test test-tsan fuzz deps build bench clean pyclients
 
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
@@ -31,6 +31,10 @@ test: deps pyclients
 # The whole suite built with ThreadSanitizer (a separate build under .build; about 10 minutes here).
 test-tsan: deps pyclients
 	timeout --kill-after=30 2700 $(SWIFT) test --sanitize=thread
+
+# Every parser's fuzz target under libFuzzer + AddressSanitizer, FUZZ_SECONDS each (default 60).
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh
 
 bench: deps
 	$(SWIFT) build -c release

@@ -78,8 +78,14 @@ let package = Package(
         .executableTarget(name: "pushbox-anchor", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("sqlite3")]),
         // Keep-alive HTTP/1.1 clients on a Unix socket at C speed, for pushbox-bench intake.
         .target(name: "CLoadGen"),
+        // One fuzz target per parser, plain Swift: libFuzzer runs them (make fuzz) and the suite
+        // replays every kept input.
+        .target(name: "PushboxFuzzTargets", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxIntake", "PushboxStore"]),
+        // The fuzz targets in one executable: libFuzzer's with -DPUSHBOX_FUZZ, a replayer otherwise.
+        .executableTarget(name: "pushbox-fuzz", dependencies: ["PushboxFuzzTargets"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
         .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen"]),
+        .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),

@@ -16,6 +16,8 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     /// Told of every answer (`serve`'s access log); set before any server starts.
     public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
     static let devicePrefix = "/3/device/"
+    /// Notifications per `GET /inbox` page unless `limit` says otherwise.
+    static let inboxPage = 100
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
 
@@ -92,7 +94,19 @@ public final class APNsEndpoint: HTTPRequestHandler, @unchecked Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         if FCMEndpoint.handles(request.path) { return fcm.handle(request) }
         if request.path == "/inbox" {
-            let items = (try? service.store.inbox()) ?? []
+            // One page at a time, newest first: `limit` (default 100, at most 1000) and `before`
+            // (an id), so a huge inbox is never read whole under the store's lock.
+            let limit = min(max(Int(request.query["limit"] ?? "") ?? Self.inboxPage, 1), 1000)
+            let items: [StoredNotification]
+            do {
+                if let before = request.query["before"].flatMap({ Int64($0) }) {
+                    items = try service.store.inbox(limit: limit, before: before)
+                } else {
+                    items = try service.store.inbox(limit: limit)
+                }
+            } catch {
+                return Self.reasonResponse(.internalServerError)
+            }
             let dates = InboxListing.dateFormatter()
             let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.stored(id: n.id), dates: dates) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))

@@ -33,6 +33,7 @@ final class HTTP2Connection: @unchecked Sendable {
     /// One request and its answer.
     final class StreamState {
         var method = "", path = "", authority: String?
+        var query: [String: String] = [:]
         var headers: [(name: String, value: String)] = []
         var headerBytes = 0
         var head: RequestHead?
@@ -221,7 +222,8 @@ final class HTTP2Connection: @unchecked Sendable {
     private func headersDone(_ id: Int32, _ state: StreamState) {
         var headers = state.headers
         if let authority = state.authority, !headers.contains(where: { $0.name == "host" }) { headers.append(("host", authority)) }
-        let head = RequestHead(method: state.method, path: state.path, headers: headers, connection: connection)
+        var head = RequestHead(method: state.method, path: state.path, headers: headers, connection: connection)
+        head.query = state.query
         state.head = head
         let early = handler.early(head)
         state.maxBody = early.maxBody
@@ -233,8 +235,9 @@ final class HTTP2Connection: @unchecked Sendable {
     private func dispatch(_ id: Int32, _ state: StreamState) {
         guard !state.answered, let head = state.head else { return }
         state.answered = true
-        ready.append((id, HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body,
-                                      arrival: head.arrival(state.authentication)), head))
+        var request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
+        request.query = head.query
+        ready.append((id, request, head))
     }
 
     /// Handles the ready requests: one alone on an otherwise idle connection right here (no
@@ -276,7 +279,10 @@ final class HTTP2Connection: @unchecked Sendable {
         let v = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
         switch n {
         case ":method": state.method = v
-        case ":path": state.path = v.split(separator: "?", maxSplits: 1).first.map(String.init) ?? v
+        case ":path":
+            let parts = v.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            state.path = parts.first.map(String.init) ?? v
+            if parts.count == 2 { state.query = FormBody.parse(Array(parts[1].utf8)) }
         case ":authority": state.authority = v
         case ":scheme": break
         default: state.headers.append((n, v))

@@ -7,6 +7,8 @@ import PushboxTLS
 public struct HTTPRequest: Sendable {
     public var method: String
     public var path: String
+    /// The query string's arguments, decoded.
+    public var query: [String: String] = [:]
     /// Header names lowercased, in order, duplicates kept.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
@@ -65,6 +67,8 @@ public struct ConnectionInfo: Sendable {
 public struct RequestHead: Sendable {
     public var method: String
     public var path: String
+    /// The query string's arguments (`?limit=50&before=120`), decoded.
+    public var query: [String: String] = [:]
     public var headers: [(name: String, value: String)]
     public var connection: ConnectionInfo
 
@@ -221,8 +225,16 @@ public final class HTTPServer: @unchecked Sendable {
                     return .YES
                 }, pointer)
             }
-            let head = RequestHead(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+            var query: [String: String] = [:]
+            withUnsafeMutablePointer(to: &query) { pointer in
+                _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { out, _, key, value in
+                    if let key { out!.assumingMemoryBound(to: [String: String].self).pointee[String(cString: key)] = value.map { String(cString: $0) } ?? "" }
+                    return .YES
+                }, pointer)
+            }
+            var head = RequestHead(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
                                    headers: headers, connection: context.connection.freshAuth())
+            head.query = query
             let state = RequestState(head: head)
             slot.pointee = Unmanaged.passRetained(state).toOpaque()
             let early = context.handler.early(head)
@@ -250,8 +262,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if state.answered { return .YES }
         let head = state.head
-        let response = context.handler.handle(HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body,
-                                                          arrival: head.arrival(state.authentication)))
+        var request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
+        request.query = head.query
+        let response = context.handler.handle(request)
         return answer(context, state, connection, response)
     }
 

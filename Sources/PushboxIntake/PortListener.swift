@@ -105,7 +105,7 @@ public final class PortListener: @unchecked Sendable {
     }
 
     /// What the first bytes of a connection are.
-    enum Opening: Equatable { case tls, h2c, connect, http1, closed }
+    public enum Opening: Equatable, Sendable { case tls, h2c, connect, http1, closed }
 
     /// Peeks until the first bytes tell the protocol apart (or the client is silent too long).
     static func sniff(_ fd: Int32, wakeup: Wakeup?, timeoutMs: UInt64) -> Opening {
@@ -126,7 +126,7 @@ public final class PortListener: @unchecked Sendable {
     }
 
     /// The protocol `bytes` open with, or nil while they could still be more than one.
-    static func classify(_ bytes: [UInt8]) -> Opening? {
+    public static func classify(_ bytes: [UInt8]) -> Opening? {
         guard let first = bytes.first else { return nil }
         if first == 0x16 { return .tls }
         if let kind = matchPrefix(bytes, h2Preface, .h2c) { return kind }
@@ -195,7 +195,7 @@ public final class PortListener: @unchecked Sendable {
     }
 
     /// `HOST:PORT` or `[V6]:PORT`.
-    static func hostAndPort(_ target: String) -> (String, Int)? {
+    public static func hostAndPort(_ target: String) -> (String, Int)? {
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]) else { return nil }
         var host = String(target[..<colon]).lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

@@ -225,6 +225,17 @@ public final class InboxStore: @unchecked Sendable {
             """, limit: limit, offset: offset)
     }
 
+    /// The inbox page after `before` (an id), newest first: the next page of `GET /inbox`.
+    public func inbox(limit: Int, before: Int64) throws(StoreError) -> [StoredNotification] {
+        try select("""
+            WHERE deleted = 0 AND id < \(before) AND (collapse_id IS NULL OR id = (
+                SELECT MAX(n2.id) FROM notifications n2
+                WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
+                  AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
+            ORDER BY id DESC
+            """, limit: limit)
+    }
+
     public func notification(id: Int64) throws(StoreError) -> StoredNotification? {
         try select("WHERE id = \(id)", limit: 1).first
     }

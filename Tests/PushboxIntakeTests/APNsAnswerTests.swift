@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 import PushboxTestSupport
 import Testing
 import PushboxCore
@@ -68,6 +69,20 @@ struct APNsAnswerTests {
         let text = String(decoding: r.body, as: UTF8.self)
         #expect(text.hasPrefix("[{\"id\":1,\"apnsId\":"))
         #expect(text.contains("\"source\":\"socket\""))
+    }
+
+    @Test("GET /inbox pages: 100 by default, limit and before for the rest")
+    func inboxPages() throws {
+        let f = try IntakeFixture()
+        for i in 0..<130 { _ = f.post(#"{"aps":{"alert":"n\#(i)"}}"#) }
+        func ids(_ path: String) throws -> [Int] {
+            let r = f.post("", method: "GET", path: path)
+            return try #require(try JSONParser.parse(r.body).arrayValue).compactMap { $0.objectValue?["id"]?.intValue }
+        }
+        let first = try ids("/inbox")
+        #expect(first.count == 100 && first.first == 130 && first.last == 31)
+        #expect(try ids("/inbox?limit=5") == [130, 129, 128, 127, 126])
+        #expect(try ids("/inbox?limit=50&before=31") == Array((1...30).reversed()))
     }
 
     @Test("curl --unix-socket, as the README shows, gets the same answers")

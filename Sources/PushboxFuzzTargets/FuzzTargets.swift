@@ -1,0 +1,126 @@
+import Foundation
+import PushboxCore
+import PushboxIntake
+import PushboxLocalization
+import PushboxStore
+import PushboxText
+
+/// One entry point per parser, for libFuzzer (`make fuzz`) and for the normal suite, which
+/// replays every kept input. A target never throws or traps on any input: it calls the parser,
+/// uses what comes back, and ignores refusals, which are what bad input is supposed to get.
+public enum FuzzTargets {
+    public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("json", json), ("payload", payload), ("fcm-condition", condition), ("strings", strings), ("stringsdict", stringsdict),
+        ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),
+        ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff),
+    ]
+
+    public static func named(_ name: String) -> (@Sendable ([UInt8]) -> Void)? { all.first { $0.name == name }?.run }
+
+    /// The first line and the rest, for targets that take two inputs.
+    static func split(_ data: [UInt8]) -> (String, [UInt8]) {
+        guard let newline = data.firstIndex(of: 0x0A) else { return (String(decoding: data, as: UTF8.self), []) }
+        return (String(decoding: data[..<newline], as: UTF8.self), Array(data[(newline + 1)...]))
+    }
+
+    static func json(_ data: [UInt8]) {
+        if let value = try? JSONParser.parse(data) { _ = JSONWriter.compact(value) }
+    }
+
+    /// The body as an APNs payload, a Simulator file or an FCM message, with headers from the
+    /// first line (`name: value` pairs separated by `;`), validated and rendered.
+    static func payload(_ data: [UInt8]) {
+        let (line, body) = split(data)
+        var headers = PushHeaders()
+        for field in line.split(separator: ";") { if let (n, v) = PushHeaders.parseField(String(field)) { headers.add(n, v) } }
+        let raw = RawPayload(bytes: body, envelope: Envelope(source: .socket, headers: headers, deviceToken: String(repeating: "ab", count: 32)))
+        let context = ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"])
+        let report = Validator.validate(raw, context: context)
+        _ = Renderer(context: context, preferredLanguages: ["en"]).render(raw, validated: report).json
+    }
+
+    static func condition(_ data: [UInt8]) {
+        if let c = try? TopicCondition.parse(String(decoding: data, as: UTF8.self)) { _ = c.explain(["A", "NewsApp"]) }
+    }
+
+    static func strings(_ data: [UInt8]) {
+        _ = try? StringsFileReader.readStrings(data, file: "fuzz.strings")
+    }
+
+    /// A `.stringsdict` read and every rule expanded with the first line's arguments.
+    static func stringsdict(_ data: [UInt8]) {
+        let (line, body) = split(data)
+        guard let (rules, _) = try? StringsFileReader.readStringsDict(body, file: "fuzz.stringsdict") else { return }
+        let args = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let expander = RuleExpander(plural: PluralRules.forLanguage("ru"))
+        for rule in rules.values {
+            var warnings: [String] = []
+            let format = expander.expand(rule, args: args, warnings: &warnings)
+            _ = FormatRenderer().render(format, args, warnings: &warnings)
+        }
+    }
+
+    static func xcstrings(_ data: [UInt8]) {
+        guard let catalog = try? XCStringsCatalog(data, file: "fuzz.xcstrings") else { return }
+        for language in catalog.languages.prefix(4) { _ = catalog.table(for: language) }
+    }
+
+    /// A format (first line) filled with arguments (the rest, one per line), in a locale with
+    /// its own digits.
+    static func format(_ data: [UInt8]) {
+        let (format, rest) = split(data)
+        let args = String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var warnings: [String] = []
+        _ = FormatRenderer(numbers: NumberFormatterICU.forLanguage("ar-EG")).render(format, args, warnings: &warnings)
+    }
+
+    static func schedule(_ data: [UInt8]) {
+        _ = try? ScheduleFile.parse(data)
+    }
+
+    static func profile(_ data: [UInt8]) {
+        _ = try? AppProfile.parse(data, directory: "/nonexistent/pushbox-fuzz-app")
+    }
+
+    /// A store in a folder of its own, made once per process.
+    static let endpoint: APNsEndpoint? = {
+        let dir = NSTemporaryDirectory() + "pushbox-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { return nil }
+        return APNsEndpoint(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), processor: nil))
+    }()
+
+    /// A request as the servers hand it over: `METHOD PATH`, header lines, a blank line, the body.
+    static func http(_ data: [UInt8]) {
+        guard let endpoint else { return }
+        let text = String(decoding: data.prefix(8192), as: UTF8.self)
+        let parts = text.components(separatedBy: "\n\n")
+        var lines = parts[0].split(separator: "\n").map(String.init)
+        guard !lines.isEmpty else { return }
+        let requestLine = lines.removeFirst().split(separator: " ", maxSplits: 1).map(String.init)
+        let headers = lines.compactMap { PushHeaders.parseField($0) }.map { (name: $0.0.lowercased(), value: $0.1) }
+        let head = RequestHead(method: requestLine.first ?? "POST", path: requestLine.count > 1 ? requestLine[1] : "/",
+                               headers: headers, connection: ConnectionInfo(listener: "fuzz", protocolName: "h2", tls: true, requiresAuth: data.first.map { $0 & 1 == 1 } ?? false))
+        let early = endpoint.early(head)
+        guard early.response == nil else { return }
+        let body = Array(data.dropFirst(min(data.count, parts[0].utf8.count + 2)).prefix(early.maxBody))
+        _ = endpoint.handle(HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: body))
+    }
+
+    static func providerToken(_ data: [UInt8]) {
+        _ = ProviderToken.fromAuthorization(String(decoding: data, as: UTF8.self))
+    }
+
+    static func oauth(_ data: [UInt8]) {
+        let form = FormBody.parse(data)
+        if let assertion = form["assertion"], case .success(let a) = OAuthAssertion.parse(assertion) {
+            _ = a.checkClaims(now: 1_800_000_000) { _ in true }
+        }
+        _ = OAuthAssertion.parse(String(decoding: data, as: UTF8.self))
+    }
+
+    static func portSniff(_ data: [UInt8]) {
+        _ = PortListener.classify(Array(data.prefix(24)))
+        _ = PortListener.hostAndPort(String(decoding: data, as: UTF8.self))
+    }
+}
