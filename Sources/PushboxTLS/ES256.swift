@@ -48,27 +48,15 @@ public final class ES256Key: @unchecked Sendable {
         let derLength = i2d_ECDSA_SIG(sig, &der)
         guard derLength > 0, let der else { return false }
         defer { CRYPTO_free(der, #file, #line) }
-        guard let md = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, key.pointer) == 1 else { ERR_clear_error(); return false }
-        let ok = EVP_DigestVerify(md, der, Int(derLength), message, message.count) == 1
-        ERR_clear_error()
-        return ok
+        return key.verifySHA256(message, signature: UnsafeBufferPointer(start: der, count: Int(derLength)))
     }
 
     /// Signs `message` (ES256, raw r‖s): for `pushbox-bench` and tests that play a provider.
     public func sign(_ message: [UInt8]) -> [UInt8]? {
-        guard let md = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(md) }
-        var length = 0
-        guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, key.pointer) == 1,
-              EVP_DigestSign(md, nil, &length, message, message.count) == 1 else { return nil }
-        var der = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(md, &der, &length, message, message.count) == 1 else { return nil }
-        var cursor: UnsafePointer<UInt8>? = der.withUnsafeBufferPointer { $0.baseAddress }
+        guard let der = key.signSHA256(message) else { return nil }
         return der.withUnsafeBufferPointer { buffer -> [UInt8]? in
-            cursor = buffer.baseAddress
-            guard let sig = d2i_ECDSA_SIG(nil, &cursor, length) else { return nil }
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
             defer { ECDSA_SIG_free(sig) }
             var out = [UInt8](repeating: 0, count: 64)
             guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig) else { return nil }

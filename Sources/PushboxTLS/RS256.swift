@@ -29,22 +29,8 @@ public final class RS256Key: @unchecked Sendable {
     public var publicPEM: String? { PEM.written { PEM_write_bio_PUBKEY($0, key.pointer) } }
 
     public func verify(_ message: [UInt8], signature: [UInt8]) -> Bool {
-        guard let md = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, key.pointer) == 1 else { ERR_clear_error(); return false }
-        let ok = EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
-        ERR_clear_error()
-        return ok
+        signature.withUnsafeBufferPointer { key.verifySHA256(message, signature: $0) }
     }
 
-    public func sign(_ message: [UInt8]) -> [UInt8]? {
-        guard let md = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(md) }
-        var length = 0
-        guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, key.pointer) == 1,
-              EVP_DigestSign(md, nil, &length, message, message.count) == 1 else { return nil }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(md, &signature, &length, message, message.count) == 1 else { return nil }
-        return Array(signature.prefix(length))
-    }
+    public func sign(_ message: [UInt8]) -> [UInt8]? { key.signSHA256(message) }
 }
