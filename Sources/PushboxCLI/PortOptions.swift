@@ -67,11 +67,10 @@ enum PortOptions {
                 file = String(spec[spec.index(after: eq)...])
             } else {
                 file = spec
-                let name = (spec as NSString).lastPathComponent
-                guard name.hasPrefix("AuthKey_"), name.hasSuffix(".p8"), name.count == "AuthKey_".count + 10 + 3 else {
+                guard let fromName = ProviderToken.keyID(fromFileName: spec) else {
                     throw UsageError(message: "--provider-key \(spec): name the key id, KEYID=FILE, or keep Apple's file name AuthKey_KEYID.p8")
                 }
-                keyID = String(name.dropFirst("AuthKey_".count).dropLast(3))
+                keyID = fromName
             }
             do { keys.append(RegisteredProviderKey(keyID: keyID, teamID: team, key: try ES256Key.load(file))) } catch {
                 throw UsageError(message: "--provider-key \(spec): \(error)")

@@ -74,9 +74,7 @@ enum ProviderTokenCommand {
                 return 2
             }
             let file = args.operands[0]
-            let name = (file as NSString).lastPathComponent
-            let fromName = name.hasPrefix("AuthKey_") && name.hasSuffix(".p8") ? String(name.dropFirst(8).dropLast(3)) : nil
-            guard let keyID = args.value("--key-id") ?? fromName, keyID.count == 10 else {
+            guard let keyID = args.value("--key-id") ?? ProviderToken.keyID(fromFileName: file), keyID.count == 10 else {
                 io.err("pushbox provider-token: pass --key-id (10 characters), or keep Apple's file name AuthKey_KEYID.p8")
                 return 2
             }
@@ -87,13 +85,11 @@ enum ProviderTokenCommand {
             }
             do {
                 let key = try ES256Key.load(file)
-                let input = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8)) + "."
-                    + Base64URL.encode(Array(#"{"iss":"\#(team)","iat":\#(Int(Date().timeIntervalSince1970))}"#.utf8))
-                guard let signature = key.sign(Array(input.utf8)) else {
+                guard let token = ProviderToken.encode(keyID: keyID, teamID: team, issuedAt: Int(Date().timeIntervalSince1970), sign: key.sign) else {
                     io.err("pushbox provider-token: \(file) cannot sign (a public key?)")
                     return 1
                 }
-                io.out(input + "." + Base64URL.encode(signature))
+                io.out(token)
                 return 0
             } catch {
                 io.err("pushbox provider-token: \(error)")

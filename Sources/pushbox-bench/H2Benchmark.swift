@@ -33,8 +33,7 @@ enum H2Benchmark {
         guard let authority = try? CertificateAuthority(directory: dir + "/tls"),
               let key = try? ES256Key.generate(dir + "/AuthKey_BENCHKEY01.p8"),
               let tls = try? TLSServerContext(authority: authority) else { print("error: cannot set up the CA or the key"); exit(1) }
-        let input = Base64URL.encode(Array(#"{"alg":"ES256","kid":"BENCHKEY01"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"iss":"BENCHTEAM1","iat":\#(Int(Date().timeIntervalSince1970))}"#.utf8))
-        let token = input + "." + Base64URL.encode(key.sign(Array(input.utf8)) ?? [])
+        let token = ProviderToken.encode(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", issuedAt: Int(Date().timeIntervalSince1970), sign: key.sign) ?? ""
         let headers = ["-H", "authorization: bearer \(token)", "-H", "apns-push-type: alert"]
         var lost = false
         /// A fresh intake as `serve` runs it (TLS, the key registered, a new store) for each measurement.

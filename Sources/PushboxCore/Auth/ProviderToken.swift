@@ -29,6 +29,21 @@ public struct ProviderToken: Sendable, Equatable {
         }
     }
 
+    /// The key id in Apple's name for a provider key file, `AuthKey_<KEYID>.p8` (10 characters).
+    public static func keyID(fromFileName path: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasPrefix("AuthKey_"), name.hasSuffix(".p8"), name.count == "AuthKey_".count + 10 + ".p8".count else { return nil }
+        return String(name.dropFirst("AuthKey_".count).dropLast(".p8".count))
+    }
+
+    /// A token issued at `issuedAt` for `keyID` and `teamID`, signed by `sign` (raw r‖s of the
+    /// signing input); nil when `sign` cannot sign.
+    public static func encode(keyID: String, teamID: String, issuedAt: Int, sign: ([UInt8]) -> [UInt8]?) -> String? {
+        let input = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8)) + "."
+            + Base64URL.encode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8))
+        return sign(Array(input.utf8)).map { input + "." + Base64URL.encode($0) }
+    }
+
     /// The token of an `authorization` header value (`bearer <JWT>`, the scheme in any case).
     public static func fromAuthorization(_ value: String) -> Result<ProviderToken, Problem> {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
