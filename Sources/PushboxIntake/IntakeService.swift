@@ -99,10 +99,15 @@ public final class IntakeService: @unchecked Sendable {
     /// Told about every payload taken in (for `serve`'s log).
     public var onReceive: (@Sendable (RawPayload, IntakeResult) -> Void)?
 
+    /// Whether the renderer validates with the intake's own context, so the intake's report can
+    /// stand in for its validation (decided once, not per request).
+    private let rendererSharesContext: Bool
+
     public init(store: InboxStore, context: ValidationContext, processor: NotificationProcessor?) {
         self.store = store
         self.context = context
         self.processor = processor
+        rendererSharesContext = processor?.renderer.context == context
     }
 
     public func receive(_ raw: RawPayload) -> IntakeResult {
@@ -116,8 +121,7 @@ public final class IntakeService: @unchecked Sendable {
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
                                          collapseID: report.ok ? collapse : nil, topic: topic)
-        // The renderer validates with the same context only when it is the intake's own.
-        var result = commit(raw, apnsID: apnsID, verdict: verdict, report: processor?.renderer.context == context ? report : nil)
+        var result = commit(raw, apnsID: apnsID, verdict: verdict, report: rendererSharesContext ? report : nil)
         result.field = report.rejection?.field
         return result
     }
