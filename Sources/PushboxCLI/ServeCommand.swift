@@ -103,8 +103,8 @@ enum ServeCommand {
             return 1
         }
         var listening = "listening on \(server.options.socketPath)"
-        if let port = server.tcpPort {
-            listening += " and \(server.options.tcp.map(Listeners.hostOf) ?? "127.0.0.1"):\(port) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"
+        if let address = server.tcpAddress {
+            listening += " and \(address) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"
         }
         io.err("pushbox serve: \(listening); inbox \(store.path)\(server.options.watch.isEmpty ? "" : "; watching \(server.options.watch.joined(separator: ", "))\(server.isPolling ? " (polling)" : "")")")
         var received: Int32 = 0

@@ -39,6 +39,8 @@ public final class IntakeServer: @unchecked Sendable {
     private var ownsSocket = false
     /// The TCP port actually bound, when `--listen` asked for one.
     public private(set) var tcpPort: Int?
+    /// `HOST:PORT` of the TCP port as bound (an ephemeral port resolved), for banners and the header.
+    public var tcpAddress: String? { port.map { "\($0.address):\($0.port)" } }
 
     /// `scheduler` answers the `/pushbox/…` paths and `accessLog` hears every answer of the HTTP
     /// API; both are fixed before any listener starts, so no request sees them missing.

@@ -99,8 +99,6 @@ public enum Listeners {
     }
 
     /// The host part of `HOST:PORT` (`localhost` read as 127.0.0.1).
-    public static func hostOf(_ spec: String) -> String { host(of: spec) }
-
     static func host(of spec: String) -> String {
         guard let colon = spec.lastIndex(of: ":") else { return spec }
         let host = String(spec[..<colon])

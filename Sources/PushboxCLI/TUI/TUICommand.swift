@@ -102,7 +102,7 @@ enum TUICommand {
         var state = InboxState(appName: device.profile?.name ?? "pushbox", languages: device.languages,
                                languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
         state.intake = IntakeStatus(socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
-                                    port: server?.tcpPort.map { "\(server?.options.tcp.map(Listeners.hostOf) ?? "127.0.0.1"):\($0)" })
+                                    port: server?.tcpAddress)
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.status = startStatus
         app.load()
