@@ -82,10 +82,15 @@ public enum FuzzTargets {
         _ = try? AppProfile.parse(data, directory: "/nonexistent/pushbox-fuzz-app")
     }
 
-    /// A store in a folder of its own, made once per process.
+    /// The folder of the http target's store: one per process, removed when the process exits.
+    static let storeDirectory = NSTemporaryDirectory() + "pushbox-fuzz-\(getpid())"
+
+    /// A store in a folder of its own, made once per process (a file, so SQLite's cache bounds
+    /// its memory however many inputs are accepted).
     static let endpoint: APNsEndpoint? = {
-        let dir = NSTemporaryDirectory() + "pushbox-fuzz-\(getpid())"
+        let dir = storeDirectory
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FuzzTargets.storeDirectory) }
         guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { return nil }
         return APNsEndpoint(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), processor: nil))
     }()
