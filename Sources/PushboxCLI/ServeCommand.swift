@@ -75,7 +75,7 @@ enum ServeCommand {
             let service = IntakeService(store: store, context: context, processor: processor)
             var accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
             if !args.flag("--quiet") {
-                let out = LineWriter.standardOutput
+                let out = LogWriter.standardOutput
                 // Requests on the socket and the port are logged as they are answered; files and
                 // local notifications as they are taken in.
                 service.onReceive = { raw, result in
@@ -112,20 +112,9 @@ enum ServeCommand {
         scheduler.stop()
         server.stop()
         server.service.processor?.drain()
+        LogWriter.standardOutput.flush()
         io.err("pushbox serve: stopped")
         return 0
-    }
-}
-
-/// Whole lines to stdout from any thread (the serve log is written from the server's threads).
-final class LineWriter: @unchecked Sendable {
-    static let standardOutput = LineWriter()
-    private let lock = NSLock()
-
-    func callAsFunction(_ line: String) {
-        lock.lock()
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        lock.unlock()
     }
 }
 

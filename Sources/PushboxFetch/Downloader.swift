@@ -1,24 +1,16 @@
 import CCurlShim
 import Foundation
+import Synchronization
 
 /// A flag another thread sets to stop work in progress (the extension's deadline).
-public final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+public final class CancelFlag: Sendable {
+    private let cancelled = Atomic<Bool>(false)
 
     public init() {}
 
-    public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    public func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
-    }
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
 /// Why a download gave nothing usable.

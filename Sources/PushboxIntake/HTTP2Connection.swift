@@ -1,5 +1,6 @@
 import CNGHTTP2
 import Foundation
+import Synchronization
 import PushboxCore
 
 /// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its own
@@ -46,16 +47,15 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// Answers workers have finished, waiting for the connection's thread.
-    final class Mailbox: @unchecked Sendable {
-        // `items` is read and written under `lock`.
-        private let lock = NSLock()
-        private var items: [(Int32, RequestHead, HTTPResponse)] = []
-        func post(_ item: (Int32, RequestHead, HTTPResponse)) { lock.lock(); items.append(item); lock.unlock() }
+    final class Mailbox: Sendable {
+        private let items = Mutex<[(Int32, RequestHead, HTTPResponse)]>([])
+        func post(_ item: (Int32, RequestHead, HTTPResponse)) { items.withLock { $0.append(item) } }
         func take() -> [(Int32, RequestHead, HTTPResponse)] {
-            lock.lock(); defer { lock.unlock() }
-            let all = items
-            items.removeAll()
-            return all
+            items.withLock { items in
+                let all = items
+                items.removeAll()
+                return all
+            }
         }
     }
 

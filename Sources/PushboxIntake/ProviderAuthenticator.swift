@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxTLS
 
@@ -24,13 +25,16 @@ public enum AuthVerdict: Sendable, Equatable {
 
 /// One connection's provider-token history: the team it speaks for, the token in use and when
 /// that token was first used, and how long the connection stays refused after a too-early change.
-public final class ConnectionAuthState: @unchecked Sendable {
-    // Every field is read and written under `lock`.
-    let lock = NSLock()
-    var teamID: String?
-    var token: String?
-    var tokenFirstUsed: Double = 0
-    var refusedUntil: Double = 0
+public final class ConnectionAuthState: Sendable {
+    struct History {
+        var teamID: String?
+        var token: String?
+        var tokenFirstUsed: Double = 0
+        var refusedUntil: Double = 0
+    }
+
+    /// Requests of one HTTP/2 connection are judged on several threads at once.
+    let history = Mutex(History())
 
     public init() {}
 }
@@ -38,13 +42,11 @@ public final class ConnectionAuthState: @unchecked Sendable {
 /// Judges provider authentication exactly as APNs does (platform-behavior §10): a bearer
 /// ES256 token whose key is registered (or, with none registered, whose form and times are
 /// right), or a TLS client certificate.
-public final class ProviderAuthenticator: @unchecked Sendable {
-    // `keys` and `now` are immutable; `checked` is read and written under `checkedLock`.
+public final class ProviderAuthenticator: Sendable {
     public let keys: [String: RegisteredProviderKey]
     /// Tokens whose form, key and signature passed, by their text: providers reuse one token for
     /// 20–60 minutes, so each is parsed and verified once, not once per notification.
-    private var checked: [String: (token: ProviderToken, verified: Bool)] = [:]
-    private let checkedLock = NSLock()
+    private let checked = Mutex<[String: (token: ProviderToken, verified: Bool)]>([:])
     static let checkedLimit = 1024
     /// Wall-clock seconds since 1970; tokens are stamped with real time, not the device's clock.
     let now: @Sendable () -> Double
@@ -65,8 +67,12 @@ public final class ProviderAuthenticator: @unchecked Sendable {
     /// The verdict for one request on `connection`. `certificate` is the TLS client certificate.
     public func judge(authorization: String?, certificate: ClientCertificate?, connection: ConnectionAuthState) -> AuthVerdict {
         let now = now()
-        connection.lock.lock()
-        defer { connection.lock.unlock() }
+        return connection.history.withLock { connection in
+            judge(authorization: authorization, certificate: certificate, connection: &connection, now: now)
+        }
+    }
+
+    private func judge(authorization: String?, certificate: ClientCertificate?, connection: inout ConnectionAuthState.History, now: Double) -> AuthVerdict {
         if now < connection.refusedUntil {
             return .refused(.tooManyProviderTokenUpdates, "this connection changed its token less than 20 minutes after the previous one was first used; it is refused for \(Int(connection.refusedUntil - now)) s more")
         }
@@ -105,10 +111,8 @@ public final class ProviderAuthenticator: @unchecked Sendable {
 
     /// The token's form, key and signature, from the cache or checked now (and cached when they pass).
     private func checkedToken(_ text: String) -> Result<(ProviderToken, Bool), RefusalVerdict> {
-        checkedLock.lock()
-        let hit = checked[text]
-        checkedLock.unlock()
-        if let hit { return .success((hit.token, hit.verified)) }
+        if let hit = checked.withLock({ $0[text] }) {             return .success((hit.token, hit.verified))
+        }
         let token: ProviderToken
         switch ProviderToken.fromAuthorization(text) {
         case .failure(let problem): return .failure(RefusalVerdict(.invalidProviderToken, problem.description))
@@ -127,10 +131,10 @@ public final class ProviderAuthenticator: @unchecked Sendable {
             }
             verified = true
         }
-        checkedLock.lock()
-        if checked.count >= Self.checkedLimit { checked.removeAll() }
-        checked[text] = (token, verified)
-        checkedLock.unlock()
+        checked.withLock { table in
+            if table.count >= Self.checkedLimit { table.removeAll() }
+            table[text] = (token, verified)
+        }
         return .success((token, verified))
     }
 }

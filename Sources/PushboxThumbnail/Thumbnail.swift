@@ -1,20 +1,18 @@
 import CThumbnail
 import Foundation
+import Synchronization
 import PushboxFetch
 import PushboxUI
 
 /// Thumbnails of image attachments for the terminal: stb_image decodes, libchafa picks a
 /// one-column symbol and two palette colours per cell. Cached per file and size.
 public enum Thumbnails {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [String: Thumbnail] = [:]
+    private static let cache = Mutex<[String: Thumbnail]>([:])
 
     /// The thumbnail of an image file in `cols`×`rows` cells for a palette of 256, 16 or 8 colours.
     public static func make(path: String, cols: Int, rows: Int, palette: Int) -> Thumbnail? {
         let key = "\(path)|\(cols)|\(rows)|\(palette)"
-        lock.lock()
-        if let cached = cache[key] { lock.unlock(); return cached }
-        lock.unlock()
+        if let cached = cache.withLock({ $0[key] }) { return cached }
         guard let data = FileManager.default.contents(atPath: path), let image = ImageDecoder.rgba(Array(data)) else { return nil }
         let n = cols * rows
         var chars = [UInt32](repeating: 32, count: n), fg = [Int32](repeating: 0, count: n), bg = [Int32](repeating: 0, count: n)
@@ -26,9 +24,7 @@ public enum Thumbnails {
             Thumbnail.Cell(text: String(Character(Unicode.Scalar(chars[i]) ?? " ")), foreground: Int(fg[i]), background: Int(bg[i]))
         }
         let thumbnail = Thumbnail(columns: cols, rows: rows, cells: cells)
-        lock.lock()
-        cache[key] = thumbnail
-        lock.unlock()
+        cache.withLock { $0[key] = thumbnail }
         return thumbnail
     }
 }

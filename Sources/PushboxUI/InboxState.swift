@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 
 /// One notification in the inbox, as the UI keeps it.
@@ -52,24 +53,19 @@ public struct InboxItem: Sendable, Equatable {
 
 /// Thread ids interned as numbers 1, 2, 3, … for the life of the process.
 public enum ThreadKeys {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var keys: [String: Int] = [:]
+    private static let keys = Mutex<[String: Int]>([:])
 
     public static func key(_ thread: String) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if let k = keys[thread] { return k }
-        let k = keys.count + 1
-        keys[thread] = k
-        return k
+        keys.withLock { keys in
+            if let k = keys[thread] { return k }
+            let k = keys.count + 1
+            keys[thread] = k
+            return k
+        }
     }
 
     /// The largest key handed out so far.
-    public static var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return keys.count
-    }
+    public static var count: Int { keys.withLock { $0.count } }
 }
 
 /// The card's views.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxLocalization
 
@@ -69,7 +70,6 @@ public enum InboxView {
             s.put(state.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted, maxWidth: width - 2)
             return
         }
-        let time = clockFormatter(state.timeZone)
         for (offset, row) in rows[state.listTop..<min(rows.count, state.listTop + height)].enumerated() {
             let line = y + offset
             let isSelected = state.listTop + offset == state.selected
@@ -82,26 +82,28 @@ public enum InboxView {
                 let item = state.items[i]
                 let r = state.renders[item.id]
                 var col = x + 1 + (isInThread(item, rows) ? 2 : 0)
-                col += s.put(time.string(from: item.receivedAt) + " ", x: col, y: line, role: isSelected ? .selected : .muted)
+                col += s.put(clockText(item.receivedAt, zone: state.timeZone) + " ", x: col, y: line, role: isSelected ? .selected : .muted)
                 col += s.put(markers(item, r), x: col, y: line, role: isSelected ? .selected : .marker, maxWidth: 3)
                 s.put(summary(item, r), x: col, y: line, role: base, maxWidth: x + width - col - 1)
             }
         }
     }
 
-    private static let formattersLock = NSLock()
-    nonisolated(unsafe) private static var formatters: [TimeZone: DateFormatter] = [:]
+    /// One "HH:mm" formatter per zone (an ICU formatter per frame is costly), used only under its lock.
+    private static let formatters = Mutex<[TimeZone: DateFormatter]>([:])
 
-    /// "HH:mm" in a zone, made once per zone (an ICU formatter per frame is costly).
-    static func clockFormatter(_ zone: TimeZone) -> DateFormatter {
-        formattersLock.lock()
-        defer { formattersLock.unlock() }
-        if let f = formatters[zone] { return f }
-        let f = DateFormatter()
-        f.dateFormat = "HH:mm"
-        f.timeZone = zone
-        formatters[zone] = f
-        return f
+    /// `date` as "HH:mm" in `zone`.
+    static func clockText(_ date: Date, zone: TimeZone) -> String {
+        formatters.withLock { formatters in
+            let f = formatters[zone] ?? {
+                let f = DateFormatter()
+                f.dateFormat = "HH:mm"
+                f.timeZone = zone
+                return f
+            }()
+            formatters[zone] = f
+            return f.string(from: date)
+        }
     }
 
     static func isInThread(_ item: InboxItem, _ rows: [Row]) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxIntake
@@ -11,22 +12,17 @@ import PushboxUI
 
 /// One queue every source posts to (keys, resizes, the socket, the folder watch, renderings
 /// finishing); the loop drains a burst and redraws once.
-final class MessageQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [Message] = []
+final class MessageQueue: Sendable {
+    private let messages = Mutex<[Message]>([])
 
-    func post(_ m: Message) {
-        lock.lock()
-        messages.append(m)
-        lock.unlock()
-    }
+    func post(_ m: Message) { messages.withLock { $0.append(m) } }
 
     func drain() -> [Message] {
-        lock.lock()
-        defer { lock.unlock() }
-        let out = messages
-        messages.removeAll()
-        return out
+        messages.withLock { messages in
+            let out = messages
+            messages.removeAll()
+            return out
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxFetch
 import PushboxLocalization
 import PushboxText
@@ -52,7 +53,7 @@ public struct ExtensionOutcome: Sendable {
 
 /// The work in progress, shared between the extension's worker and the deadline: once the
 /// deadline hands over, the attempt is closed and late results are ignored.
-final class ExtensionAttempt: @unchecked Sendable {
+final class ExtensionAttempt: Sendable {
     struct State {
         var content: AlertContent
         var payload: JSONObject
@@ -65,33 +66,26 @@ final class ExtensionAttempt: @unchecked Sendable {
         var cutByBudget: Set<String> = []
     }
 
-    private let lock = NSLock()
-    private var state: State
-    private var closed = false
+    /// The attempt, and whether the deadline has closed it.
+    private let guarded: Mutex<(state: State, closed: Bool)>
     let cancel = CancelFlag()
 
     init(content: AlertContent, payload: JSONObject) {
-        state = State(content: content, payload: payload)
+        guarded = Mutex((State(content: content, payload: payload), false))
     }
 
-    func read() -> State {
-        lock.lock()
-        defer { lock.unlock() }
-        return state
-    }
+    func read() -> State { guarded.withLock { $0.state } }
 
     func update(_ change: (inout State) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        if !closed { change(&state) }
+        guarded.withLock { g in if !g.closed { change(&g.state) } }
     }
 
     /// Stops accepting changes and returns the attempt as it stands.
     func close() -> State {
-        lock.lock()
-        defer { lock.unlock() }
-        closed = true
-        return state
+        guarded.withLock { g in
+            g.closed = true
+            return g.state
+        }
     }
 }
 

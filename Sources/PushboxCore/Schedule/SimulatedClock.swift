@@ -1,68 +1,55 @@
 import Foundation
+import Synchronization
 
 /// The device's clock: real time by default, or started elsewhere (`--clock`), running faster
 /// (`--speed`), fast-forwarded and jumped from the TUI. Thread-safe.
-public final class SimulatedClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var zone: TimeZone
+public final class SimulatedClock: Sendable {
+    /// Where the clock stands: the simulated time at `anchorReal`, and its rate since then.
+    private struct State {
+        var zone: TimeZone
+        var anchorReal: Date
+        var anchorSimulated: Date
+        var rate: Double
+        var moved: Bool
+    }
+
+    private let state: Mutex<State>
     private let realNow: @Sendable () -> Date
-    private var anchorReal: Date
-    private var anchorSimulated: Date
-    private var rate: Double
-    private var moved = false
 
     /// `start` nil means now; `speed` is simulated seconds per real second (at least 0).
     public init(start: Date? = nil, speed: Double = 1, timeZone: TimeZone = .current,
                 realNow: @escaping @Sendable () -> Date = { Date() }) {
         self.realNow = realNow
-        zone = timeZone
-        anchorReal = realNow()
-        anchorSimulated = start ?? anchorReal
-        rate = max(0, speed)
-        moved = start != nil
+        let real = realNow()
+        state = Mutex(State(zone: timeZone, anchorReal: real, anchorSimulated: start ?? real,
+                            rate: max(0, speed), moved: start != nil))
     }
 
     /// The device's time zone (it can travel: `setTimeZone`).
-    public var timeZone: TimeZone {
-        lock.lock()
-        defer { lock.unlock() }
-        return zone
-    }
+    public var timeZone: TimeZone { state.withLock { $0.zone } }
 
     public func setTimeZone(_ timeZone: TimeZone) {
-        lock.lock()
-        zone = timeZone
-        lock.unlock()
+        state.withLock { $0.zone = timeZone }
     }
 
     /// The simulated time now.
     public var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return anchorSimulated.addingTimeInterval(realNow().timeIntervalSince(anchorReal) * rate)
+        state.withLock { s in s.anchorSimulated.addingTimeInterval(realNow().timeIntervalSince(s.anchorReal) * s.rate) }
     }
 
-    public var speed: Double {
-        lock.lock()
-        defer { lock.unlock() }
-        return rate
-    }
+    public var speed: Double { state.withLock { $0.rate } }
 
     /// Whether this clock differs from the wall clock (started elsewhere, faster, or moved).
-    public var isSimulated: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return moved || rate != 1
-    }
+    public var isSimulated: Bool { state.withLock { $0.moved || $0.rate != 1 } }
 
     /// Moves the clock forward (never backward: iOS's pending triggers assume time goes on).
     public func advance(by seconds: Double) {
         guard seconds > 0 else { return }
-        lock.lock()
-        rebase()
-        anchorSimulated.addTimeInterval(seconds)
-        moved = true
-        lock.unlock()
+        state.withLock { s in
+            rebase(&s)
+            s.anchorSimulated.addTimeInterval(seconds)
+            s.moved = true
+        }
     }
 
     /// Jumps to `date` if it is ahead of now.
@@ -73,10 +60,10 @@ public final class SimulatedClock: @unchecked Sendable {
 
     /// Changes the speed from now on.
     public func setSpeed(_ speed: Double) {
-        lock.lock()
-        rebase()
-        rate = max(0, speed)
-        lock.unlock()
+        state.withLock { s in
+            rebase(&s)
+            s.rate = max(0, speed)
+        }
     }
 
     /// Real seconds until the simulated clock reaches `date` (infinity when stopped).
@@ -98,10 +85,10 @@ public final class SimulatedClock: @unchecked Sendable {
         return f.string(from: now) + rateText
     }
 
-    /// Starts the next stretch from here (lock held).
-    private func rebase() {
+    /// Starts the next stretch from here.
+    private func rebase(_ s: inout State) {
         let real = realNow()
-        anchorSimulated = anchorSimulated.addingTimeInterval(real.timeIntervalSince(anchorReal) * rate)
-        anchorReal = real
+        s.anchorSimulated = s.anchorSimulated.addingTimeInterval(real.timeIntervalSince(s.anchorReal) * s.rate)
+        s.anchorReal = real
     }
 }

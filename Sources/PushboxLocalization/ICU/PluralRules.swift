@@ -1,5 +1,6 @@
 import CICUWrap
 import Foundation
+import Synchronization
 
 /// CLDR plural categories, as `.stringsdict` and `.xcstrings` name them.
 public enum PluralCategory: String, Sendable, CaseIterable, Comparable {
@@ -138,16 +139,15 @@ enum ICULocale {
 }
 
 /// A small thread-safe memo table.
-final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
-    private var storage: [Key: Value] = [:]
-    private let lock = NSLock()
+final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let storage = Mutex<[Key: Value]>([:])
 
     func value(for key: Key, make: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        if let v = storage[key] { return v }
-        let v = make()
-        storage[key] = v
-        return v
+        storage.withLock { table in
+            if let v = table[key] { return v }
+            let v = make()
+            table[key] = v
+            return v
+        }
     }
 }
