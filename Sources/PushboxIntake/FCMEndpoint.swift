@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxText
 import PushboxTLS
@@ -6,14 +7,13 @@ import PushboxTLS
 /// FCM HTTP v1 as a service, and the OAuth 2 token endpoint its SDKs get access tokens from:
 /// `POST /v1/projects/{id}/messages:send` and `POST /token` (also `/oauth2/v4/token`), answered
 /// in Google's shapes (platform-behavior §11).
-public final class FCMEndpoint: @unchecked Sendable {
-    // `service`, `accountKeys` and `now` are immutable; `issued` is guarded by `lock`.
+public final class FCMEndpoint: Sendable {
     let service: IntakeService
     /// Public keys of the service accounts `pushbox fcm-credentials` made, by `private_key_id`.
     let accountKeys: [String: RS256Key]
     let now: @Sendable () -> Double
-    private let lock = NSLock()
-    private var issued: [String: (account: String, scopes: [String], expires: Double, verified: Bool)] = [:]
+    /// Access tokens handed out and not yet expired.
+    private let issued = Mutex<[String: (account: String, scopes: [String], expires: Double, verified: Bool)]>([:])
     static let sendSuffix = "/messages:send"
     static let tokenPaths: Set<String> = ["/token", "/oauth2/v4/token"]
     static let scopesAccepted = ["https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform"]
@@ -64,10 +64,7 @@ public final class FCMEndpoint: @unchecked Sendable {
             "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."))
         guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .failure(unauthenticated) }
         let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        lock.lock()
-        let grant = issued[token]
-        lock.unlock()
-        guard let grant, grant.expires > now() else { return .failure(unauthenticated) }
+        guard let grant = issued.withLock({ $0[token] }), grant.expires > now() else { return .failure(unauthenticated) }
         guard grant.scopes.contains(where: Self.scopesAccepted.contains) else {
             return .failure(HTTPResponseError(Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")))
         }
@@ -100,11 +97,11 @@ public final class FCMEndpoint: @unchecked Sendable {
             verified = true
         }
         let token = "ya29.pushbox." + Base64URL.encode(SecureBytes.random(32))
-        lock.lock()
         let time = now()
-        issued = issued.filter { $0.value.expires > time }
-        issued[token] = (assertion.issuer, assertion.scopes, time + 3600, verified)
-        lock.unlock()
+        issued.withLock { issued in
+            issued = issued.filter { $0.value.expires > time }
+            issued[token] = (assertion.issuer, assertion.scopes, time + 3600, verified)
+        }
         return Self.json(200, .object(JSONObject([("access_token", .string(token)), ("expires_in", .number("3599")), ("token_type", .string("Bearer"))])))
     }
 

@@ -1,5 +1,6 @@
 import CPosix
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxStore
 import PushboxText
@@ -17,13 +18,12 @@ public struct IntakeResult: Sendable {
 
 /// Renders stored notifications for the device's languages in the background and keeps the
 /// result per language in the store, so the inbox shows them without rendering again.
-public final class NotificationProcessor: @unchecked Sendable {
+public final class NotificationProcessor: Sendable {
     public let renderer: Renderer
     public let store: InboxStore
-    private let queue = DispatchQueue(label: "pushbox.processing")
     private let pending = DispatchGroup()
-    private let lock = NSLock()
-    private var backlog: [(Int64, RawPayload, ValidationReport?)] = []
+    /// Notifications waiting to be rendered, with the intake's validation when it can be reused.
+    private let backlog = Mutex<[(Int64, RawPayload, ValidationReport?)]>([])
 
     /// The key renders are stored under: the preferred-language list.
     public var languageKey: String { renderer.preferredLanguages.joined(separator: ",") }
@@ -38,29 +38,38 @@ public final class NotificationProcessor: @unchecked Sendable {
     /// `report` is the intake's validation of `raw` (with the renderer's context), reused.
     public func enqueue(id: Int64, raw: RawPayload, report: ValidationReport? = nil) {
         pending.enter()
-        lock.lock()
-        backlog.append((id, raw, report))
-        let first = backlog.count == 1
-        lock.unlock()
+        let first = backlog.withLock { backlog in
+            backlog.append((id, raw, report))
+            return backlog.count == 1
+        }
         guard first else { return }
-        queue.async { [self] in
-            // Rendering is deferred work: on Linux each thread has its own nice value, and
-            // this one yields the cores to the intake's threads.
+        // A thread of its own for each burst: rendering is deferred work and runs at a lower
+        // priority (on Linux each thread has its own nice value), which ends with the thread
+        // instead of staying on a pooled Dispatch thread that serves others later.
+        let thread = Thread { [self] in
             _ = pb_set_thread_nice(10)
-            while true {
-                lock.lock()
-                let batch = backlog.prefix(256)
-                lock.unlock()
-                if batch.isEmpty { return }
-                let rendered = batch.map { id, raw, report in (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).json)) }
-                try? store.saveRenders(rendered)
-                lock.lock()
+            renderBacklog()
+        }
+        thread.name = "pushbox.render"
+        thread.start()
+    }
+
+    /// Renders the backlog in batches of up to 256, each batch's results stored in one
+    /// transaction, until it is empty.
+    private func renderBacklog() {
+        while true {
+            let batch = backlog.withLock { Array($0.prefix(256)) }
+            if batch.isEmpty { return }
+            let rendered = batch.map { id, raw, report in (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).json)) }
+            // A rendering is a cache of what the stored payload gives: when it cannot be saved,
+            // the inbox renders the notification again when it is shown.
+            try? store.saveRenders(rendered)
+            let done = backlog.withLock { backlog in
                 backlog.removeFirst(batch.count)
-                let done = backlog.isEmpty
-                lock.unlock()
-                for _ in batch { pending.leave() }
-                if done { return }
+                return backlog.isEmpty
             }
+            for _ in batch { pending.leave() }
+            if done { return }
         }
     }
 
@@ -92,12 +101,17 @@ public final class NotificationProcessor: @unchecked Sendable {
 /// The one path every payload takes in: validated as APNs validates, committed to the store
 /// with its verdict (so nothing acknowledged, or refused, is ever lost), answered, and its
 /// rendering queued.
-public final class IntakeService: @unchecked Sendable {
+public final class IntakeService: Sendable {
     public let store: InboxStore
     public let context: ValidationContext
     public let processor: NotificationProcessor?
-    /// Told about every payload taken in (for `serve`'s log).
-    public var onReceive: (@Sendable (RawPayload, IntakeResult) -> Void)?
+    /// Told about every payload taken in (for `serve`'s log and the TUI's redraw); set before
+    /// the listeners start.
+    public var onReceive: (@Sendable (RawPayload, IntakeResult) -> Void)? {
+        get { receiveHook.withLock { $0 } }
+        set { receiveHook.withLock { $0 = newValue } }
+    }
+    private let receiveHook = Mutex<(@Sendable (RawPayload, IntakeResult) -> Void)?>(nil)
 
     /// Whether the renderer validates with the intake's own context, so the intake's report can
     /// stand in for its validation (decided once, not per request).

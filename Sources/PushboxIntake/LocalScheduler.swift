@@ -1,15 +1,23 @@
 import Foundation
+import Synchronization
 import PushboxCore
 
 /// The pending local notifications of the running pushbox: requests scheduled through the
 /// socket (`pushbox schedule`) or at start, kept as iOS keeps them (`PendingSet`), and
 /// delivered into the inbox when the simulated clock reaches them.
+// @unchecked: every `var` below is read and written with `condition` locked (the scheduler's
+// thread waits on it); `onChange` is behind its own mutex. LocalSchedulerConcurrencyTests drive it
+// from several threads under ThreadSanitizer.
 public final class LocalScheduler: @unchecked Sendable {
     public let clock: SimulatedClock
     public let service: IntakeService
     /// Told after requests were delivered, the pending set changed or the clock was moved
     /// (the TUI redraws).
-    public var onChange: (@Sendable () -> Void)?
+    public var onChange: (@Sendable () -> Void)? {
+        get { changeHook.withLock { $0 } }
+        set { changeHook.withLock { $0 = newValue } }
+    }
+    private let changeHook = Mutex<(@Sendable () -> Void)?>(nil)
 
     private let condition = NSCondition()
     private var set: PendingSet
@@ -52,9 +60,12 @@ public final class LocalScheduler: @unchecked Sendable {
     /// Adds requests at the clock's now.
     @discardableResult
     public func schedule(_ requests: [LocalRequest], baseDirectory: String? = nil) -> Outcome {
+        // Attachment files are read before the lock is taken: the scheduler's thread and the
+        // TUI wait on it, and a slow disk must not stall them.
+        let checked = PendingSet.check(requests, baseDirectory: baseDirectory)
         condition.lock()
         let droppedBefore = set.droppedTotal
-        let refused = set.add(requests, now: clock.now, baseDirectory: baseDirectory)
+        let refused = set.add(checked, now: clock.now)
         let newlyDropped = set.droppedTotal - droppedBefore
         let outcome = Outcome(refused: refused, dropped: Array(set.dropped.suffix(min(newlyDropped, set.dropped.count))), pending: set.pending.count)
         refusedLog += refused

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxTestSupport
@@ -146,4 +147,38 @@ struct LocalSchedulerTests {
         #expect(f.store.count == 1)
         #expect(scheduler.snapshot().pending.isEmpty)
     }
+
+    @Test("scheduled, cancelled, read, advanced and delivered from several threads at once: every request is delivered or cancelled exactly once")
+    func manyThreads() throws {
+        let f = try IntakeFixture()
+        let scheduler = LocalScheduler(service: f.server.service, clock: SimulatedClock(start: Self.start, speed: 600, timeZone: TimeZone(identifier: "UTC")!))
+        let changes = Counter()
+        scheduler.onChange = { changes.add() }
+        scheduler.start()
+        defer { scheduler.stop() }
+        let cancelled = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for i in 0..<25 {
+                let id = "w\(worker)-\(i)"
+                scheduler.schedule([LocalRequest(identifier: id, content: JSONObject([("body", .string(id))]), trigger: .timeInterval(seconds: Double(1 + i % 5), repeats: false))])
+                if i % 5 == 0 { cancelled.add(scheduler.cancel(id).count) }
+                _ = scheduler.snapshot()
+                if i % 7 == 0 { scheduler.advance(by: 1) }
+            }
+        }
+        scheduler.advance(by: 10)
+        let snapshot = scheduler.snapshot()
+        #expect(snapshot.pending.isEmpty)
+        #expect(snapshot.delivered + cancelled.value == 100)
+        #expect(f.store.count == snapshot.delivered)
+        #expect(Set(try f.store.history().map(\.file)).count == snapshot.delivered)  // none twice
+        #expect(changes.value > 0)
+    }
+}
+
+/// A count several threads add to.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add(_ n: Int = 1) { count.withLock { $0 += n } }
+    var value: Int { count.withLock { $0 } }
 }

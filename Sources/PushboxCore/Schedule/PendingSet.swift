@@ -34,28 +34,52 @@ public struct PendingSet: Sendable {
         self.calendar = calendar
     }
 
-    /// Schedules requests at `now`; returns the ones refused (not scheduled). Attachment files
-    /// are resolved against `baseDirectory`.
-    @discardableResult
-    public mutating func add(_ requests: [LocalRequest], now: Date, baseDirectory: String? = nil) -> [ScheduleRefusal] {
-        var refused: [ScheduleRefusal] = []
-        for var request in requests {
-            if let problem = Self.attachmentProblem(request, baseDirectory: baseDirectory) {
-                refused.append(ScheduleRefusal(identifier: request.identifier, reason: problem))
+    /// Requests whose attachment files were checked and resolved, ready for `add(_:now:)`. The
+    /// checks read files, so a caller holding a lock does them before taking it.
+    public struct CheckedRequests: Sendable {
+        /// Requests that passed, with their position in the call.
+        var accepted: [(Int, LocalRequest)] = []
+        /// Requests refused for their attachments, with their position in the call.
+        var refused: [(Int, ScheduleRefusal)] = []
+    }
+
+    /// Checks each request's attachment files (relative ones against `baseDirectory`) as iOS
+    /// does when a request is added, and rewrites them to absolute paths.
+    public static func check(_ requests: [LocalRequest], baseDirectory: String? = nil) -> CheckedRequests {
+        var checked = CheckedRequests()
+        for (i, var request) in requests.enumerated() {
+            if let problem = attachmentProblem(request, baseDirectory: baseDirectory) {
+                checked.refused.append((i, ScheduleRefusal(identifier: request.identifier, reason: problem)))
                 continue
             }
             // iOS takes the files in when the request is added; the request keeps where they are.
-            Self.resolveAttachments(&request, baseDirectory: baseDirectory)
+            resolveAttachments(&request, baseDirectory: baseDirectory)
+            checked.accepted.append((i, request))
+        }
+        return checked
+    }
+
+    /// Schedules requests at `now`; returns the ones refused (not scheduled), in the order given.
+    @discardableResult
+    public mutating func add(_ requests: [LocalRequest], now: Date, baseDirectory: String? = nil) -> [ScheduleRefusal] {
+        add(Self.check(requests, baseDirectory: baseDirectory), now: now)
+    }
+
+    /// Schedules checked requests at `now`; returns the ones refused, in the order given. No file is read.
+    @discardableResult
+    public mutating func add(_ checked: CheckedRequests, now: Date) -> [ScheduleRefusal] {
+        var refused = checked.refused
+        for (i, request) in checked.accepted {
             switch firstFire(request.trigger, now: now) {
             case .failure(let reason):
-                refused.append(ScheduleRefusal(identifier: request.identifier, reason: reason))
+                refused.append((i, ScheduleRefusal(identifier: request.identifier, reason: reason)))
             case .success(let date):
                 pending.removeAll { $0.request.identifier == request.identifier }
                 pending.append(PendingRequest(request: request, nextFire: date))
             }
         }
         trim()
-        return refused
+        return refused.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// Cancels `identifier`, or every identifier starting with the prefix before a final `*`;
@@ -184,14 +208,18 @@ public struct PendingSet: Sendable {
                 return "content.attachments[\(i)]: needs a file"
             }
             let path = attachmentPath(file, baseDirectory: baseDirectory)
-            guard let data = FileManager.default.contents(atPath: path) else {
+            // The first 512 bytes tell the type and the size is the file's: nothing more is read.
+            guard let handle = FileHandle(forReadingAtPath: path), let size = try? handle.seekToEnd() else {
                 return "invalid attachment file URL: \(file) does not exist (the request is not scheduled)"
             }
-            guard let type = MediaType.sniff(Array(data.prefix(512))) else {
+            try? handle.seek(toOffset: 0)
+            let head = (try? handle.read(upToCount: 512)) ?? Data()
+            try? handle.close()
+            guard let type = MediaType.sniff(Array(head)) else {
                 return "unrecognized attachment file type: \(file) (the request is not scheduled)"
             }
-            if data.count > MediaType.cap(for: type.kind) {
-                return "invalid attachment file size: \(file) is \(data.count) bytes, over the \(type.kind.rawValue) cap (the request is not scheduled)"
+            if size > UInt64(MediaType.cap(for: type.kind)) {
+                return "invalid attachment file size: \(file) is \(size) bytes, over the \(type.kind.rawValue) cap (the request is not scheduled)"
             }
         }
         return nil

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// An app's localizations as found below its folder: every `*.lproj` folder (an Xcode project
 /// layout works as it is; legacy names and `Base.lproj` included) and every `*.xcstrings`.
 /// Tables are read on first use and kept: switching back to a language costs no file read.
-public final class AppLocalizations: @unchecked Sendable {
+public final class AppLocalizations: Sendable {
     public let directory: String
     public let developmentRegion: String
     /// `.lproj` name (as found: `ko`, `zh_CN`, `Base`) → the folders with that name.
@@ -11,11 +12,16 @@ public final class AppLocalizations: @unchecked Sendable {
     /// Table name → catalog files (`Localizable` → `…/Localizable.xcstrings`).
     public let catalogFiles: [String: [String]]
 
-    private let lock = NSLock()
-    private var catalogs: [String: Result<XCStringsCatalog, LocalizationFileError>] = [:]
-    private var tables: [String: LocalizationTable] = [:]
+    /// Files read so far: catalogs by path, tables by name and localization.
+    private struct Cache {
+        var catalogs: [String: Result<XCStringsCatalog, LocalizationFileError>] = [:]
+        var tables: [String: LocalizationTable] = [:]
+        var tableLoads = 0
+    }
+
+    private let cache = Mutex(Cache())
     /// How many tables were built from files (for tests of the cache).
-    public private(set) var tableLoads = 0
+    public var tableLoads: Int { cache.withLock { $0.tableLoads } }
 
     /// Folders never searched: build products and dependencies.
     static let skippedFolders: Set<String> = [".build", ".git", "node_modules", "Pods", "DerivedData", "build", "Carthage"]
@@ -60,14 +66,12 @@ public final class AppLocalizations: @unchecked Sendable {
     /// The table for one localization name, read once and cached.
     public func table(_ name: String = "Localizable", localization: String) -> LocalizationTable {
         let cacheKey = name + "\u{0}" + localization
-        lock.lock()
-        if let cached = tables[cacheKey] { lock.unlock(); return cached }
-        lock.unlock()
+        if let cached = cache.withLock({ $0.tables[cacheKey] }) { return cached }
         let built = buildTable(name, localization: localization)
-        lock.lock()
-        tables[cacheKey] = built
-        tableLoads += 1
-        lock.unlock()
+        cache.withLock { cache in
+            cache.tables[cacheKey] = built
+            cache.tableLoads += 1
+        }
         return built
     }
 
@@ -116,18 +120,14 @@ public final class AppLocalizations: @unchecked Sendable {
 
     private func catalogResults(_ table: String) -> [(String, Result<XCStringsCatalog, LocalizationFileError>)] {
         (catalogFiles[table] ?? []).map { path in
-            lock.lock()
-            if let cached = catalogs[path] { lock.unlock(); return (path, cached) }
-            lock.unlock()
+            if let cached = cache.withLock({ $0.catalogs[path] }) { return (path, cached) }
             let result: Result<XCStringsCatalog, LocalizationFileError>
             if let data = FileManager.default.contents(atPath: path) {
                 do throws(LocalizationFileError) { result = .success(try XCStringsCatalog(Array(data), file: path)) } catch { result = .failure(error) }
             } else {
                 result = .failure(LocalizationFileError(file: path, line: 1, column: 1, message: "cannot be read"))
             }
-            lock.lock()
-            catalogs[path] = result
-            lock.unlock()
+            cache.withLock { $0.catalogs[path] = result }
             return (path, result)
         }
     }

@@ -1,14 +1,15 @@
 import Foundation
+import Synchronization
 
 /// The system's localization of a key with arguments, for a device's preferred languages: the
 /// same engine serves `*-loc-key` and the extension's custom keys.
-public final class Localizer: @unchecked Sendable {
+public final class Localizer: Sendable {
     public let app: AppLocalizations
     /// The columns a variable-width rule is chosen for.
-    public var displayWidth: Int
+    public let displayWidth: Int
 
-    private let lock = NSLock()
-    private var resolutions: [String: Resolution] = [:]
+    /// Resolutions already made, by table and preferred languages.
+    private let resolutions = Mutex<[String: Resolution]>([:])
 
     public init(app: AppLocalizations, displayWidth: Int = 80) {
         self.app = app
@@ -39,9 +40,7 @@ public final class Localizer: @unchecked Sendable {
 
     public func resolve(_ preferred: [String], table: String = "Localizable") -> Resolution {
         let cacheKey = table + "\u{0}" + preferred.joined(separator: ",")
-        lock.lock()
-        if let cached = resolutions[cacheKey] { lock.unlock(); return cached }
-        lock.unlock()
+        if let cached = resolutions.withLock({ $0[cacheKey] }) { return cached }
         let pseudo = preferred.first.flatMap(Pseudolanguage.init(tag:))
         let matcher = LanguageMatcher(available: app.localizations(table: table), developmentRegion: app.developmentRegion)
         let match = matcher.match(pseudo != nil ? [app.developmentRegion] : preferred)
@@ -52,9 +51,7 @@ public final class Localizer: @unchecked Sendable {
         let resolution = Resolution(match: reason, pseudolanguage: pseudo,
                                     numberLocale: LanguageTag(match.preferred ?? language)?.description ?? language,
                                     pluralLanguage: pluralLanguage)
-        lock.lock()
-        resolutions[cacheKey] = resolution
-        lock.unlock()
+        resolutions.withLock { $0[cacheKey] = resolution }
         return resolution
     }
 
