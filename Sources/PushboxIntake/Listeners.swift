@@ -39,25 +39,27 @@ public enum Listeners {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ListenError(message: "cannot create a socket: \(String(cString: strerror(errno)))") }
+        // bind creates the file with the process's umask. Changing the umask would change it for
+        // every thread, so the socket is bound where nobody else can reach it — its folder when
+        // that is private, else a private folder beside it — made 0600, then moved into place.
+        let staging = isPrivateDirectory(dir) ? nil : privateStagingDirectory(beside: path)
+        let bindPath = staging.map { $0 + "/s" } ?? path
+        defer { if let staging { unlink(staging + "/s"); rmdir(staging) } }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buf in
-            let bytes = Array(path.utf8)
+            let bytes = Array(bindPath.utf8)
             for (i, b) in bytes.enumerated() { buf[i] = b }
             buf[bytes.count] = 0
         }
-        // The socket file is created by bind: a umask makes it 0600 from the start.
-        let oldMask = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(oldMask)
-        guard bound == 0 else {
+        guard bound == 0, chmod(bindPath, 0o600) == 0, bindPath == path || rename(bindPath, path) == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
             throw ListenError(message: "cannot bind \(path): \(why)")
         }
-        chmod(path, 0o600)
         guard listen(fd, 256) == 0 else {
             close(fd)
             throw ListenError(message: "cannot listen on \(path): \(String(cString: strerror(errno)))")
@@ -80,6 +82,22 @@ public enum Listeners {
             guard info.st_uid == getuid() else { throw ListenError(message: "\(dir) belongs to another user; refusing to put the socket there") }
             if info.st_mode & 0o077 != 0 { chmod(dir, 0o700) }
         }
+    }
+
+    /// Whether `dir` is ours and closed to everyone else (mode 0700 or stricter).
+    static func isPrivateDirectory(_ dir: String) -> Bool {
+        var info = stat()
+        return stat(dir, &info) == 0 && info.st_uid == getuid() && info.st_mode & 0o077 == 0
+    }
+
+    /// A new 0700 folder in the socket's folder to bind in, when its path still fits a socket
+    /// address (else nil: the socket is bound in place and made 0600 right after).
+    static func privateStagingDirectory(beside path: String) -> String? {
+        let template = (path as NSString).deletingLastPathComponent + "/.pushbox-XXXXXX"
+        guard template.utf8.count + 2 <= maxSocketPathBytes else { return nil }
+        var bytes = Array(template.utf8CString)
+        guard mkdtemp(&bytes) != nil else { return nil }
+        return String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether something accepts connections on the socket file.

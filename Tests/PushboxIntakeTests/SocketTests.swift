@@ -15,6 +15,23 @@ struct SocketTests {
         #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
     }
 
+    @Test("in a folder others can enter, the socket is 0600 from the moment it appears, the process's umask is left alone, and nothing is left beside it")
+    func sharedFolder() throws {
+        let dir = NSTemporaryDirectory() + "pushbox-shared-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/p.sock"
+        let fd = try Listeners.unixSocket(path)
+        defer { close(fd) }
+        // umask can only be read by setting it: whatever it was, it must not be 0o177 (bind's).
+        let mask = umask(0o022)
+        umask(mask)
+        #expect(mask != 0o177)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["p.sock"])
+        #expect(Listeners.isAnswering(path))
+    }
+
     @Test("a stale socket is replaced; a live one is refused and left alone")
     func staleAndLive() throws {
         let f = try IntakeFixture()
