@@ -42,7 +42,7 @@ extension TLSStream: ByteStream {
 
 /// A pipe that wakes a connection's poll from another thread (an answer is ready, or the
 /// listener is stopping).
-final class Wakeup: @unchecked Sendable {
+final class Wakeup: Sendable {
     // Both descriptors are fixed at init and closed once in deinit.
     let readFD: Int32
     let writeFD: Int32

@@ -8,6 +8,8 @@ import PushboxCore
 /// and answered on its stream when the worker is done. A body over the limit is answered 413 at
 /// once (nghttp2 then resets the stream so the rest is never read); idle connections get GOAWAY
 /// with `IdleTimeout`, and a stopping listener GOAWAY with `Shutdown`.
+// @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
+// through `mailbox` (a Mutex) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
 final class HTTP2Connection: @unchecked Sendable {
     // Everything but `mailbox` is touched only by the connection's own thread (nghttp2's
     // callbacks run inside mem_recv/mem_send on that thread). Workers reach it only through

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxTLS
 
@@ -118,6 +119,8 @@ public protocol HTTPRequestHandler: AnyObject, Sendable {
 /// pool, idle connections closed, connections and header memory capped. A body longer than the
 /// handler allows is answered 413 from its Content-Length without reading it; a body without a
 /// length that grows past the limit (+1 byte) gets its connection closed.
+// @unchecked: `daemon` is set in init and cleared once by stop(), called by its owner once
+// (IntakeServer, PortListener); libmicrohttpd calls back on its own threads with `Context` only.
 public final class HTTPServer: @unchecked Sendable {
     // `daemon` is set in init and cleared once by `stop`, which the owner calls after every
     // thread that adds connections has stopped.
@@ -128,21 +131,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// Counts for tests: body bytes ever handed to the application.
     public var bodyBytesRead: Int { context.takeUnretainedValue().bodyBytes }
 
-    final class Context: @unchecked Sendable {
-        // `handler` and `connection` are immutable; `bodyBytesValue` is guarded by `lock`.
+    /// What libmicrohttpd's callbacks share on every thread of the daemon.
+    final class Context: Sendable {
         let handler: HTTPRequestHandler
         let connection: ConnectionInfo
-        let lock = NSLock()
-        var bodyBytesValue = 0
-        var bodyBytes: Int {
-            lock.lock(); defer { lock.unlock() }
-            return bodyBytesValue
-        }
+        private let bodyBytesSeen = Atomic<Int>(0)
+        var bodyBytes: Int { bodyBytesSeen.load(ordering: .relaxed) }
         init(handler: HTTPRequestHandler, connection: ConnectionInfo) {
             self.handler = handler
             self.connection = connection
         }
-        func addBody(_ n: Int) { lock.lock(); bodyBytesValue += n; lock.unlock() }
+        func addBody(_ n: Int) { bodyBytesSeen.add(n, ordering: .relaxed) }
     }
 
     /// State of one request across libmicrohttpd's calls (one thread at a time).

@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxStore
 import PushboxTLS
 
 /// Everything `pushbox serve` and the TUI run: the APNs-shaped API on the Unix socket and on one
 /// TCP port (TLS, HTTP/2, HTTP/1.1), and the folder watches, all feeding one intake service.
-public final class IntakeServer: @unchecked Sendable {
+public final class IntakeServer: Sendable {
     public struct Options: Sendable {
         public var socketPath: String
         /// Whether to open the Unix socket (`--no-socket`: another pushbox may be serving it).
@@ -31,14 +32,14 @@ public final class IntakeServer: @unchecked Sendable {
 
     public let service: IntakeService
     public let options: Options
-    private var servers: [HTTPServer] = []
-    private var port: PortListener?
-    private var watcher: FolderWatcher?
+    private let servers: [HTTPServer]
+    private let port: PortListener?
+    private let watcher: FolderWatcher?
     public let endpoint: APNsEndpoint
-    /// Set once this server bound the socket file; only then may it remove it.
-    private var ownsSocket = false
+    /// Set by the first `stop()`: the listeners are stopped and the socket file removed once.
+    private let stopped = Atomic<Bool>(false)
     /// The TCP port actually bound, when `--listen` asked for one.
-    public private(set) var tcpPort: Int?
+    public var tcpPort: Int? { port?.port }
     /// `HOST:PORT` of the TCP port as bound (an ephemeral port resolved), for banners and the header.
     public var tcpAddress: String? { port.map { "\($0.address):\($0.port)" } }
 
@@ -51,27 +52,53 @@ public final class IntakeServer: @unchecked Sendable {
         self.options = options
         endpoint = APNsEndpoint(service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
                                 fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
+        var servers: [HTTPServer] = []
         if options.socket {
             let fd = try Listeners.unixSocket(options.socketPath)
-            ownsSocket = true
             let socketInfo = ConnectionInfo(listener: "unix \(options.socketPath)", protocolName: "http/1.1", tls: false, requiresAuth: false)
-            servers.append(try HTTPServer(listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
-                                          idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
-        }
-        if let spec = options.tcp {
-            let (tcpFD, port) = try Listeners.tcp(spec, allowAny: options.tcpAllowAny)
-            tcpPort = port
             do {
-                self.port = try PortListener(listenFD: tcpFD, address: Listeners.host(of: spec), port: port, handler: endpoint, tls: options.tls,
-                                             threads: options.threads, idleTimeout: options.idleTimeout)
+                servers.append(try HTTPServer(listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
+                                              idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
             } catch {
-                close(tcpFD)
+                close(fd)
+                unlink(options.socketPath)
                 throw error
             }
         }
-        if !options.watch.isEmpty {
-            watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling, onIngest: onIngest)
+        // What is already listening is stopped (and the socket file removed) if a later step fails.
+        func undo() {
+            for s in servers { s.stop() }
+            if options.socket { unlink(options.socketPath) }
         }
+        var port: PortListener?
+        if let spec = options.tcp {
+            do throws(ListenError) {
+                let (tcpFD, number) = try Listeners.tcp(spec, allowAny: options.tcpAllowAny)
+                do throws(ListenError) {
+                    port = try PortListener(listenFD: tcpFD, address: Listeners.host(of: spec), port: number, handler: endpoint, tls: options.tls,
+                                            threads: options.threads, idleTimeout: options.idleTimeout)
+                } catch {
+                    close(tcpFD)
+                    throw error
+                }
+            } catch {
+                undo()
+                throw error
+            }
+        }
+        var watcher: FolderWatcher?
+        if !options.watch.isEmpty {
+            do throws(ListenError) {
+                watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling, onIngest: onIngest)
+            } catch {
+                port?.stop()
+                undo()
+                throw error
+            }
+        }
+        self.servers = servers
+        self.port = port
+        self.watcher = watcher
     }
 
     public var isPolling: Bool { watcher?.polling ?? false }
@@ -81,14 +108,11 @@ public final class IntakeServer: @unchecked Sendable {
 
     /// Stops every listener and watch, and removes the socket file.
     public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         watcher?.stop()
-        watcher = nil
         port?.stop()
-        port = nil
         for s in servers { s.stop() }
-        servers.removeAll()
-        if ownsSocket { unlink(options.socketPath) }
-        ownsSocket = false
+        if options.socket { unlink(options.socketPath) }
     }
 
     deinit { stop() }

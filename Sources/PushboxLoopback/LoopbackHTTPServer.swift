@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,7 @@ import Glibc
 /// A small HTTP/1.1 server on 127.0.0.1 for tests and benchmarks: each request gets a scripted
 /// response (status, headers, body sent in chunks with optional pauses, or a stall that never
 /// finishes). It binds an ephemeral port on loopback only, and `stop()` ends every connection.
-public final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: Sendable {
     /// What to answer one request with.
     public struct Response: Sendable {
         public var status: Int
@@ -38,17 +39,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let handler: Handler
-    private let lock = NSLock()
-    private var stopped = false
-    private var requests: [String] = []
+    /// Whether stop() was called, and the paths requested so far.
+    private let state = Mutex<(stopped: Bool, requests: [String])>((false, []))
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Paths requested so far, in order.
     public var requestedPaths: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return requests
+        state.withLock { $0.requests }
     }
 
     public init(handler: @escaping Handler) throws {
@@ -77,17 +75,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     public var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
+        state.withLock { $0.stopped }
     }
 
     /// Stops accepting, and makes stalled responses end.
     public func stop() {
-        lock.lock()
-        let wasStopped = stopped
-        stopped = true
-        lock.unlock()
+        let wasStopped = state.withLock { state in
+            defer { state.stopped = true }
+            return state.stopped
+        }
         if !wasStopped {
             shutdown(listener, Int32(SHUT_RDWR))
             close(listener)
@@ -120,9 +116,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let requestLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
         let parts = requestLine.split(separator: " ")
         let path = parts.count > 1 ? String(parts[1]) : "/"
-        lock.lock()
-        requests.append(path)
-        lock.unlock()
+        state.withLock { $0.requests.append(path) }
         let response = handler(path)
         var text = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
         for (name, value) in response.headers { text += "\(name): \(value)\r\n" }

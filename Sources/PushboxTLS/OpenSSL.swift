@@ -17,6 +17,8 @@ public struct TLSError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Small owners of OpenSSL objects, so each is freed once.
+// @unchecked: the EVP_PKEY is never changed after init, and OpenSSL 3 allows one key to sign and
+// verify on many threads (each call makes its own EVP_MD_CTX); SharedKeysTests does so on 8.
 final class OwnedKey: @unchecked Sendable {
     // Immutable after init; OpenSSL allows concurrent use of a key for signing and verifying.
     let pointer: OpaquePointer
@@ -46,6 +48,8 @@ final class OwnedKey: @unchecked Sendable {
     }
 }
 
+// @unchecked: the X509 is never changed after it is issued or read; OpenSSL only reads it when
+// it is served (SSL_use_certificate takes its own reference).
 final class OwnedCertificate: @unchecked Sendable {
     // Immutable after init; certificates are only read once made.
     let pointer: OpaquePointer

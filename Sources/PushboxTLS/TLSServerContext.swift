@@ -5,6 +5,8 @@ import Foundation
 /// offers neither may still connect), a certificate per SNI name from the local CA (or the user's
 /// own certificate), and client certificates asked for and accepted for inspection (APNs'
 /// certificate-based auth), never required.
+// @unchecked: the SSL_CTX is configured in init and only read afterwards (OpenSSL makes one SSL per
+// connection from it on any thread); certificates per name come from the CA's locked table.
 public final class TLSServerContext: @unchecked Sendable {
     // The SSL_CTX is configured once in init and only read after; OpenSSL makes SSL objects
     // from one context on many threads.
@@ -14,6 +16,7 @@ public final class TLSServerContext: @unchecked Sendable {
     public let description: String
 
     /// Wire form of the protocols offered by ALPN, kept for the process's life.
+    // nonisolated(unsafe): written once by Swift's thread-safe lazy initializer, only read after.
     nonisolated(unsafe) static let alpnProtocols: UnsafeMutablePointer<UInt8> = {
         let wire: [UInt8] = [2] + Array("h2".utf8) + [8] + Array("http/1.1".utf8)
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: wire.count)

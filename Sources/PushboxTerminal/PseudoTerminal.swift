@@ -1,14 +1,14 @@
 import CNcursesw
 import Foundation
+import Synchronization
 
 /// A pseudo-terminal pair for running the TUI headless: the program gets the slave side as its
 /// terminal; the owner writes keys to the master and reads everything drawn.
-public final class PseudoTerminal: @unchecked Sendable {
+public final class PseudoTerminal: Sendable {
     public let master: Int32
     public let slavePath: String
-    private let lock = NSLock()
-    private var output: [UInt8] = []
-    private var reading = true
+    /// Everything drawn since the last `clear`, appended by the reading thread.
+    private let output = Mutex<[UInt8]>([])
 
     public init(rows: Int, columns: Int) throws(TerminalError) {
         master = posix_openpt(O_RDWR | O_NOCTTY)
@@ -25,9 +25,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         while true {
             let n = read(master, &buffer, buffer.count)
             if n <= 0 { return }
-            lock.lock()
-            output += buffer[0..<n]
-            lock.unlock()
+            output.withLock { $0 += buffer[0..<n] }
         }
     }
 
@@ -39,23 +37,21 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Forgets what was drawn so far.
     public func clear() {
-        lock.lock()
-        output.removeAll(keepingCapacity: true)
-        lock.unlock()
+        output.withLock { $0.removeAll(keepingCapacity: true) }
     }
 
     /// Whether the program has drawn `text` since the last `clear`.
     public func contains(_ text: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
         let needle = Array(text.utf8)
-        guard output.count >= needle.count, let first = needle.first else { return false }
-        var i = 0
-        while i <= output.count - needle.count {
-            if output[i] == first, output[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
+        return output.withLock { output in
+            guard output.count >= needle.count, let first = needle.first else { return false }
+            var i = 0
+            while i <= output.count - needle.count {
+                if output[i] == first, output[i..<(i + needle.count)].elementsEqual(needle) { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
     /// Waits until `text` is drawn; returns the seconds waited, or nil after `timeout`.

@@ -1,5 +1,6 @@
 import CSpawn
 import Foundation
+import Synchronization
 
 /// Runs tools for tests with posix_spawn and waitpid, never Foundation's `Process`.
 ///
@@ -84,9 +85,10 @@ public enum Subprocess {
     }
 
     /// A started tool with its process id; reaped by `wait`, `terminate` or `kill`, or on deinit.
-    public final class Child: @unchecked Sendable {
+    public final class Child: Sendable {
         public let pid: pid_t
-        private var exitStatus: Int32?
+        /// Set once the tool is reaped (a test may poll from one thread and kill from another).
+        private let exitStatus = Mutex<Int32?>(nil)
 
         /// Starts `executable` with the given descriptors (by default /dev/null for all three).
         public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
@@ -105,11 +107,13 @@ public enum Subprocess {
 
         /// The exit status if the tool has ended (reaping it), else nil.
         public func poll() -> Int32? {
-            if let exitStatus { return exitStatus }
-            var raw: Int32 = 0
-            let r = waitpid(pid, &raw, WNOHANG)
-            if r == pid { exitStatus = Self.decode(raw) } else if r < 0 { exitStatus = -1 }
-            return exitStatus
+            exitStatus.withLock { status in
+                if let status { return status }
+                var raw: Int32 = 0
+                let r = waitpid(pid, &raw, WNOHANG)
+                if r == pid { status = Self.decode(raw) } else if r < 0 { status = -1 }
+                return status
+            }
         }
 
         /// Waits up to `timeout` seconds for the tool to end; nil if it has not.

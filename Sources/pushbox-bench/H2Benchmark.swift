@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxIntake
@@ -116,12 +117,7 @@ enum H2Benchmark {
 
     /// The same payloads posted by `clients` keep-alive libcurl clients over the Unix socket.
     static func socketIntake(path: String, total: Int, clients: Int, body: [UInt8]) -> Figures {
-        final class Box: @unchecked Sendable {
-            let lock = NSLock()
-            var latencies: [Double] = []
-            var ok = 0
-        }
-        let box = Box()
+        let box = Mutex<(latencies: [Double], ok: Int)>(([], 0))
         let group = DispatchGroup()
         let clock = ContinuousClock()
         let start = clock.now
@@ -138,14 +134,15 @@ enum H2Benchmark {
                     mine.append(Double(s) * 1000 + Double(atto) / 1e15)
                     if case .success(let answer) = r, answer.status == 200 { ok += 1 }
                 }
-                box.lock.lock(); box.latencies += mine; box.ok += ok; box.lock.unlock()
+                box.withLock { $0.latencies += mine; $0.ok += ok }
             }
         }
         group.wait()
         let (s, atto) = (clock.now - start).components
-        let sorted = box.latencies.sorted()
-        return Figures(rate: Double(box.ok) / (Double(s) + Double(atto) / 1e18), p50: sorted[sorted.count / 2],
-                       p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], ok: box.ok)
+        let (latencies, ok) = box.withLock { $0 }
+        let sorted = latencies.sorted()
+        return Figures(rate: Double(ok) / (Double(s) + Double(atto) / 1e18), p50: sorted[sorted.count / 2],
+                       p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], ok: ok)
     }
 
     /// Runs a tool to its end and returns its standard output.

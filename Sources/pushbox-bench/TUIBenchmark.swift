@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxStore
@@ -104,11 +105,10 @@ enum TUIBenchmark {
         print("  pushbox \(process.isRunning ? "still running" : "quit with status \(process.terminationStatus)")")
     }
 
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var n = 0
-        var value: Int { lock.lock(); defer { lock.unlock() }; return n }
-        func increment() { lock.lock(); n += 1; lock.unlock() }
+    final class Counter: Sendable {
+        private let n = Atomic<Int>(0)
+        var value: Int { n.load(ordering: .relaxed) }
+        func increment() { n.add(1, ordering: .relaxed) }
     }
 
     static func residentMB(_ pid: Int32) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import PushboxCore
 @testable import PushboxStore
@@ -77,19 +78,15 @@ final class InboxStoreTests: Sendable {
     @Test("concurrent writers share group commits: every insert gets its own id and is stored with its verdict")
     func groupCommit() throws {
         let store = try InboxStore(path: path)
-        final class IDs: @unchecked Sendable {
-            let lock = NSLock()
-            var all: [Int64] = []
-        }
-        let ids = IDs()
+        let ids = Mutex<[Int64]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<200 {
                 let r = raw("{\"w\":\(worker),\"i\":\(i)}")
                 let id = try! store.insert(r, apnsID: "\(worker)-\(i)", verdict: .init(status: 200, collapseID: i % 2 == 0 ? "c\(worker)" : nil, topic: "t"))
-                ids.lock.lock(); ids.all.append(id); ids.lock.unlock()
+                ids.withLock { $0.append(id) }
             }
         }
-        #expect(Set(ids.all).count == 1600)
+        #expect(Set(ids.withLock { $0 }).count == 1600)
         #expect(store.count == 1600)
         #expect(try store.history().allSatisfy { $0.status == 200 && $0.topic == "t" })
     }

@@ -27,7 +27,7 @@ final class MessageQueue: Sendable {
 }
 
 /// The TUI: the same intake as `pushbox serve`, the store, and the inbox drawn in the terminal.
-final class TUIApp: @unchecked Sendable {
+final class TUIApp: Sendable {
     let store: InboxStore
     let base: Renderer
     let service: IntakeService
@@ -35,28 +35,29 @@ final class TUIApp: @unchecked Sendable {
     let work = DispatchQueue(label: "pushbox.tui.work")
     let environment: [String: String]
     /// Local notifications and the device clock, when the intake keeps them.
-    var scheduler: LocalScheduler?
-    private var processors: [String: NotificationProcessor] = [:]
-    private let processorsLock = NSLock()
+    let scheduler: LocalScheduler?
+    /// One processor per language list shown so far.
+    private let processors = Mutex<[String: NotificationProcessor]>([:])
 
-    init(store: InboxStore, base: Renderer, service: IntakeService, environment: [String: String]) {
+    init(store: InboxStore, base: Renderer, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
         self.store = store
         self.base = base
         self.service = service
+        self.scheduler = scheduler
         self.environment = environment
     }
 
     /// The processor for a language list (cheap: the localizer's tables are shared).
     func processor(for languages: [String]) -> NotificationProcessor {
         let key = languages.joined(separator: ",")
-        processorsLock.lock()
-        defer { processorsLock.unlock() }
-        if let p = processors[key] { return p }
-        var r = base
-        r.preferredLanguages = languages
-        let p = NotificationProcessor(renderer: r, store: store)
-        processors[key] = p
-        return p
+        return processors.withLock { processors in
+            if let p = processors[key] { return p }
+            var r = base
+            r.preferredLanguages = languages
+            let p = NotificationProcessor(renderer: r, store: store)
+            processors[key] = p
+            return p
+        }
     }
 
     /// Carries out what `update` asked for; results come back as messages.

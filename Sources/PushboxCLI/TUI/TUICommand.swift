@@ -48,9 +48,8 @@ enum TUICommand {
             }
         }
         // Everything a request or a fired notification reaches is in place before the intake starts.
-        let app = TUIApp(store: store, base: base, service: service, environment: env)
         let scheduler = LocalScheduler(service: service, clock: clock)
-        app.scheduler = scheduler
+        let app = TUIApp(store: store, base: base, service: service, scheduler: scheduler, environment: env)
         scheduler.onChange = { [app] in app.postScheduled() }
         var startStatus: String?
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }

@@ -12,6 +12,7 @@ public enum PluralCategory: String, Sendable, CaseIterable, Comparable {
 }
 
 /// ICU's cardinal plural rules for one locale (through the CICUWrap shim).
+// @unchecked: the ICU handle is used only with `lock` held; PluralThreadsTests shares one per language across 8 threads.
 public final class PluralRules: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer?
     private let lock = NSLock()
@@ -69,6 +70,7 @@ public final class PluralRules: @unchecked Sendable {
 
 /// ICU's decimal number formatting for one locale: grouping and the locale's digits, as
 /// `String.localizedStringWithFormat` formats `%d` on a device.
+// @unchecked: the ICU handle is used only with `lock` held; PluralThreadsTests shares one per language across 8 threads.
 public final class NumberFormatterICU: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer?
     private let lock = NSLock()
