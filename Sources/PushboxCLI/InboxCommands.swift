@@ -82,10 +82,17 @@ enum ReplayCommand {
         var payloads: [RawPayload] = []
         if let dir = args.operands.first {
             guard args.value("--db") == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }.sorted()
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }.sorted() } catch {
+                io.err("pushbox replay: cannot read the folder \(dir): \(error.localizedDescription)")
+                return 2
+            }
             for name in names {
                 let path = (dir as NSString).appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    io.err("pushbox replay: cannot read \(TerminalText.sanitize(path)); skipped")
+                    continue
+                }
                 let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
                 let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
                 payloads.append(RawPayload(bytes: Array(data), envelope: Envelope(source: .replay, receivedAt: modified, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path)))
@@ -151,7 +158,9 @@ enum ExportCommand {
             let profileBundle = try args.value("--app").flatMap { dir throws(UsageError) -> String? in
                 do { return try AppProfile.load(directory: dir).bundleID } catch { throw UsageError(message: "--app: \(error)") }
             }
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw UsageError(message: "cannot create the folder \(dir): \(error.localizedDescription)")
+            }
             var written = 0
             let items: [StoredNotification]
             do { items = try store.history() } catch { throw UsageError(message: "\(error)") }
@@ -167,7 +176,12 @@ enum ExportCommand {
                     continue
                 }
                 let name = String(format: "%04d-%@.apns", n.id, String(n.apnsID.prefix(8)))
-                try? text.write(toFile: (dir as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
+                let path = (dir as NSString).appendingPathComponent(name)
+                do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                    io.out("wrote \(written) .apns file(s) to \(dir)")
+                    io.err("pushbox export: cannot write \(path): \(error.localizedDescription); stopped")
+                    return 1
+                }
                 written += 1
             }
             io.out("wrote \(written) .apns file(s) to \(dir)")

@@ -72,7 +72,7 @@ enum LintCommand {
         }
         for file in order {
             io.out(TerminalText.sanitize(file))
-            for f in byFile[file]!.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
+            for f in byFile[file, default: []].sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
                 let location = f.line.map { "\(file):\($0)" } ?? file
                 io.out("  \(TerminalText.sanitize(location)): \(f.severity.rawValue) [\(f.code)] \(TerminalText.sanitize(f.message))")
             }

@@ -40,7 +40,7 @@ struct PayloadInput {
         var headers = sidecar.headers
         var deviceToken = sidecar.deviceToken
         // Flags override the sidecar; a header repeated in flags stays a duplicate, as on the wire.
-        let fromFlags = headerArguments.map { PushHeaders.parseField($0)! }
+        let fromFlags = headerArguments.compactMap(PushHeaders.parseField)  // each was checked in init
         for (name, _) in fromFlags { headers.remove(name) }
         for (name, value) in fromFlags { headers.add(name, value) }
         if let token { deviceToken = token }

@@ -31,7 +31,9 @@ enum PortOptions {
         options.tcp = listen
         options.tls = try tlsContext(args, io: io)
         options.providerKeys = try providerKeys(args, profile: profile)
-        options.serviceAccountKeys = FCMEndpoint.loadAccountKeys(serviceAccountDirectory(io))
+        let (accountKeys, problems) = FCMEndpoint.loadAccountKeys(serviceAccountDirectory(io))
+        options.serviceAccountKeys = accountKeys
+        for problem in problems { io.err("pushbox: warning: \(problem)") }
     }
 
     /// `$XDG_DATA_HOME/pushbox/fcm/keys`: public keys of the service accounts `fcm-credentials` made.

@@ -25,15 +25,27 @@ public final class FCMEndpoint: Sendable {
         self.now = now
     }
 
-    /// The public keys in `directory` (`<private_key_id>.pem`), as `fcm-credentials` leaves them.
-    public static func loadAccountKeys(_ directory: String) -> [String: RS256Key] {
-        var keys: [String: RS256Key] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".pem") {
-            if let data = FileManager.default.contents(atPath: directory + "/" + name), let key = try? RS256Key.parse(Array(data), name: name) {
-                keys[String(name.dropLast(4))] = key
+    /// The public keys in `directory` (`<private_key_id>.pem`), as `fcm-credentials` leaves
+    /// them, and a sentence for each file that could not be used (its assertions go unverified).
+    /// A missing folder is no problem: no service account was made yet.
+    public static func loadAccountKeys(_ directory: String) -> (keys: [String: RS256Key], problems: [String]) {
+        var keys: [String: RS256Key] = [:], problems: [String] = []
+        guard FileManager.default.fileExists(atPath: directory) else { return ([:], []) }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            return ([:], ["cannot read \(directory): \(error.localizedDescription); OAuth assertions are not verified"])
+        }
+        for name in names.sorted() where name.hasSuffix(".pem") {
+            let path = directory + "/" + name
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problems.append("cannot read \(path); assertions of key \(name.dropLast(4)) are not verified")
+                continue
+            }
+            do { keys[String(name.dropLast(4))] = try RS256Key.parse(Array(data), name: name) } catch {
+                problems.append("\(path): \(error); assertions of key \(name.dropLast(4)) are not verified")
             }
         }
-        return keys
+        return (keys, problems)
     }
 
     /// Whether `path` is one of FCM's or OAuth's.

@@ -329,7 +329,8 @@ final class HTTP2Connection: @unchecked Sendable {
         }
         let n = min(length, state.response.count - state.responseOffset)
         state.response.withUnsafeBytes { raw in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + state.responseOffset, byteCount: n)
+            guard n > 0, let base = raw.baseAddress else { return }
+            UnsafeMutableRawPointer(buffer).copyMemory(from: base + state.responseOffset, byteCount: n)
         }
         state.responseOffset += n
         if state.responseOffset == state.response.count { flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue) }

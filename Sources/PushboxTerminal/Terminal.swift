@@ -99,7 +99,8 @@ public final class Terminal {
 
     /// Draws the cells that differ from the last frame, then refreshes once.
     public func draw(_ next: Screen) {
-        let full = previous == nil || previous!.width != next.width || previous!.height != next.height
+        let last = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0 : nil }
+        let full = last == nil
         if full { erase() }
         for y in 0..<next.height {
             var x = 0
@@ -107,7 +108,7 @@ public final class Terminal {
                 let cell = next[x, y]
                 // A wide grapheme is redrawn when either of its two columns changed.
                 let wide = x + 1 < next.width && next[x + 1, y].isContinuation
-                let unchanged = !full && previous![x, y] == cell && (!wide || previous![x + 1, y] == next[x + 1, y])
+                let unchanged = last.map { $0[x, y] == cell && (!wide || $0[x + 1, y] == next[x + 1, y]) } ?? false
                 if cell.isContinuation || unchanged {
                     x += 1
                     continue

@@ -147,8 +147,8 @@ extension InboxState {
         case .top: selected = 0
         case .bottom: selected = rows.count - 1
         case .open: cardOpen.toggle()
-        case .nextTab: tab = Tab(rawValue: (tab.rawValue + 1) % Tab.allCases.count)!
-        case .previousTab: tab = Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!
+        case .nextTab: tab = Tab.allCases[(tab.rawValue + 1) % Tab.allCases.count]
+        case .previousTab: tab = Tab.allCases[(tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count]
         case .toggleThread:
             let r = rows
             if selected < r.count {

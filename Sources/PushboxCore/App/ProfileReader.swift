@@ -54,7 +54,7 @@ struct ProfileReader {
             }
             for (i, item) in list.enumerated() {
                 let p = "\(path).actions[\(i)]"
-                let action = try object(item, p, known: ["identifier", "title", "title-loc-key", "options"])!
+                let action = try object(item, p, known: ["identifier", "title", "title-loc-key", "options"]) ?? JSONObject()
                 guard let id = try string(action["identifier"], "\(p).identifier"), !id.isEmpty else { throw fail("\(p).identifier", "is required") }
                 let title = try string(action["title"], "\(p).title")
                 let key = try string(action["title-loc-key"], "\(p).title-loc-key")
@@ -90,12 +90,12 @@ struct ProfileReader {
             let step: ExtensionRecipe.Step
             switch type {
             case "decrypt":
-                let o = try object(item, p, known: ["type", "critical", "field", "keyFile", "replaces"])!
+                let o = try object(item, p, known: ["type", "critical", "field", "keyFile", "replaces"]) ?? JSONObject()
                 step = .decrypt(field: try string(o["field"], "\(p).field") ?? "encrypted_data",
                                 keyFile: try string(o["keyFile"], "\(p).keyFile"),
                                 replaces: try strings(o["replaces"], "\(p).replaces"))
             case "localize":
-                let o = try object(item, p, known: ["type", "critical", "titleKey", "subtitleKey", "bodyKey", "args", "titleArgs", "subtitleArgs", "bodyArgs"])!
+                let o = try object(item, p, known: ["type", "critical", "titleKey", "subtitleKey", "bodyKey", "args", "titleArgs", "subtitleArgs", "bodyArgs"]) ?? JSONObject()
                 let s = ExtensionRecipe.LocalizeStep(
                     titleKey: try string(o["titleKey"], "\(p).titleKey"), subtitleKey: try string(o["subtitleKey"], "\(p).subtitleKey"),
                     bodyKey: try string(o["bodyKey"], "\(p).bodyKey"), args: try string(o["args"], "\(p).args"),
@@ -104,7 +104,7 @@ struct ProfileReader {
                 if s.titleKey == nil && s.subtitleKey == nil && s.bodyKey == nil { throw fail(p, "a localize step needs titleKey, subtitleKey or bodyKey") }
                 step = .localize(s)
             case "attach":
-                let o = try object(item, p, known: ["type", "critical", "urls"])!
+                let o = try object(item, p, known: ["type", "critical", "urls"]) ?? JSONObject()
                 guard let urls = try strings(o["urls"], "\(p).urls"), !urls.isEmpty else { throw fail("\(p).urls", "is required: key paths of media URLs, first found wins") }
                 step = .attach(candidates: urls)
             default:

@@ -16,11 +16,17 @@ public struct PayloadKeyLinter {
 
     /// Lints the `.json` and `.apns` files at the top of a folder (headers from `NAME.headers`).
     public func lint(folder: String) -> [LintFinding] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
+            return [LintFinding(.error, "unreadable", file: folder, message: "cannot read the folder: \(error.localizedDescription)")]
+        }
         var findings: [LintFinding] = []
         for name in names where (name.hasSuffix(".json") || name.hasSuffix(".apns")) && name != "index.json" {
             let path = (folder as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                findings.append(LintFinding(.error, "unreadable", file: path, message: "cannot be read"))
+                continue
+            }
             let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
             let raw = RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
             findings += lint(raw, text: String(decoding: data, as: UTF8.self), file: path)
@@ -31,7 +37,7 @@ public struct PayloadKeyLinter {
     func lint(_ raw: RawPayload, text: String, file: String) -> [LintFinding] {
         let report = Validator.validate(raw)
         guard let validated = report.validated else {
-            let r = report.rejection!
+            guard let r = report.rejection else { return [] }
             return [LintFinding(.warning, "payload-rejected", file: file, message: "\(r.status) \(r.reason): \(r.detail); its keys are not checked")]
         }
         guard let alert = validated.aps["alert"]?.objectValue else { return [] }

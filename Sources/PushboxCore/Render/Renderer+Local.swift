@@ -13,8 +13,9 @@ extension Renderer {
             out.delivered = .rejected
             out.status = 400
             out.reason = "BadLocalRequest"
-            out.detail = "the stored local notification is not a JSON object with aps"
-            out.trace = [TraceEntry(step: "schedule", ms: 0, outcome: "rejected", detail: out.detail!)]
+            let detail = "the stored local notification is not a JSON object with aps"
+            out.detail = detail
+            out.trace = [TraceEntry(step: "schedule", ms: 0, outcome: "rejected", detail: detail)]
             return out
         }
         let info = LocalDelivery.info(payload)

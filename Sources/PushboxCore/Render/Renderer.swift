@@ -61,7 +61,7 @@ public struct Renderer: Sendable {
             out.trace.append(TraceEntry(step: "receive", ms: 0, outcome: arrival.protocolName, detail: arrival.summary))
         }
         guard let validated = report.validated, report.rejection == nil else {
-            let rejection = report.rejection!
+            let rejection = report.rejection ?? Rejection(.internalServerError, "the payload was neither accepted nor refused")
             out.delivered = .rejected
             out.reason = rejection.reason
             out.detail = rejection.detail

@@ -91,7 +91,7 @@ public enum Validator {
                 return rejected(Rejection(.deviceTokenNotForTopic, "the file's Simulator Target Bundle is \(target), but this device's app is \(bundle)"))
             }
         case .fcm(let wrapped):
-            let messageObject = wrapped ? document["message"]!.objectValue! : document
+            let messageObject = wrapped ? document["message"]?.objectValue ?? document : document
             do {
                 let message = try FCMMessage(messageObject)
                 try FCMRules.checkPayload(message)

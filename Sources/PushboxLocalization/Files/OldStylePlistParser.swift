@@ -182,7 +182,7 @@ struct OldStylePlistParser {
                 }
                 if (0xDC00...0xDFFF).contains(value), let high = pendingHigh {
                     let scalar = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(value) - 0xDC00)
-                    ByteText.appendUTF8(Unicode.Scalar(scalar)!, to: &out)
+                    ByteText.appendUTF8(Unicode.Scalar(scalar) ?? "\u{FFFD}", to: &out)
                     pendingHigh = nil
                     continue
                 }
@@ -193,7 +193,7 @@ struct OldStylePlistParser {
                     pendingHigh = value
                     flushPending(&self)
                 } else {
-                    ByteText.appendUTF8(Unicode.Scalar(value)!, to: &out)
+                    ByteText.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}", to: &out)
                 }
                 continue
             }
@@ -208,7 +208,7 @@ struct OldStylePlistParser {
                     digits += 1
                 }
                 // Values of 128 and up are NeXTSTEP-encoded in CF; Latin-1 agrees for the letters in use.
-                ByteText.appendUTF8(Unicode.Scalar(value)!, to: &out)
+                ByteText.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}", to: &out)
             case UInt8(ascii: "a"): out.append(0x07)
             case UInt8(ascii: "b"): out.append(0x08)
             case UInt8(ascii: "f"): out.append(0x0C)

@@ -48,7 +48,7 @@ enum TextDecoding {
             let u = units[j]
             if (0xD800...0xDBFF).contains(u), j + 1 < units.count, (0xDC00...0xDFFF).contains(units[j + 1]) {
                 let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(units[j + 1]) - 0xDC00)
-                ByteText.appendUTF8(Unicode.Scalar(scalar)!, to: &out.utf8)
+                ByteText.appendUTF8(Unicode.Scalar(scalar) ?? "\u{FFFD}", to: &out.utf8)
                 j += 2
                 continue
             }
@@ -56,7 +56,7 @@ enum TextDecoding {
                 out.replacedSurrogates.append(out.utf8.count)
                 ByteText.appendUTF8("\u{FFFD}", to: &out.utf8)
             } else {
-                ByteText.appendUTF8(Unicode.Scalar(u)!, to: &out.utf8)
+                ByteText.appendUTF8(Unicode.Scalar(u) ?? "\u{FFFD}", to: &out.utf8)
             }
             j += 1
         }
