@@ -125,11 +125,14 @@ public final class LocalScheduler: @unchecked Sendable {
     public func tick() -> Int {
         condition.lock()
         let due = set.deliverDue(now: clock.now)
-        deliveredCount += due.count
         condition.unlock()
         for fired in due {
-            // Each goes into the inbox in order, with the time it was due on the device's clock.
+            // Each goes into the inbox in order, with the time it was due on the device's clock,
+            // and counts as delivered once it is there.
             _ = service.receiveLocal(fired.request, firedAt: fired.nextFire, timeZone: clock.timeZone)
+            condition.lock()
+            deliveredCount += 1
+            condition.unlock()
         }
         if !due.isEmpty { onChange?() }
         return due.count

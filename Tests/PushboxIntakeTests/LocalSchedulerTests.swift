@@ -167,7 +167,13 @@ struct LocalSchedulerTests {
             }
         }
         scheduler.advance(by: 10)
-        let snapshot = scheduler.snapshot()
+        // The scheduler's own thread may still be storing what it took: wait for it.
+        var snapshot = scheduler.snapshot()
+        let deadline = Date().addingTimeInterval(10)
+        while snapshot.delivered + cancelled.value < 100, Date() < deadline {
+            usleep(5_000)
+            snapshot = scheduler.snapshot()
+        }
         #expect(snapshot.pending.isEmpty)
         #expect(snapshot.delivered + cancelled.value == 100)
         #expect(f.store.count == snapshot.delivered)
