@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // TLS for the TCP port: the local certificate authority (name-constrained), certificates per
         // SNI name, ALPN, non-blocking TLS streams, ES256 signatures of APNs provider tokens.
-        .target(name: "PushboxTLS", dependencies: ["CSSL"]),
+        .target(name: "PushboxTLS", dependencies: ["CSSL", "PushboxText"]),
         // libnghttp2 from Debian: HTTP/2 framing without I/O.
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         // libcurl's variadic setopt as typed C functions.

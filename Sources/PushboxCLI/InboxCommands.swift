@@ -84,7 +84,7 @@ enum ReplayCommand {
             guard args.value("--db") == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }.sorted() } catch {
-                io.err("pushbox replay: cannot read the folder \(dir): \(error.localizedDescription)")
+                io.err("pushbox replay: cannot read the folder \(dir): \(FileErrorText.describe(error))")
                 return 2
             }
             for name in names {
@@ -159,7 +159,7 @@ enum ExportCommand {
                 do { return try AppProfile.load(directory: dir).bundleID } catch { throw UsageError(message: "--app: \(error)") }
             }
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw UsageError(message: "cannot create the folder \(dir): \(error.localizedDescription)")
+                throw UsageError(message: "cannot create the folder \(dir): \(FileErrorText.describe(error))")
             }
             var written = 0
             let items: [StoredNotification]
@@ -179,7 +179,7 @@ enum ExportCommand {
                 let path = (dir as NSString).appendingPathComponent(name)
                 do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
                     io.out("wrote \(written) .apns file(s) to \(dir)")
-                    io.err("pushbox export: cannot write \(path): \(error.localizedDescription); stopped")
+                    io.err("pushbox export: cannot write \(path): \(FileErrorText.describe(error)); stopped")
                     return 1
                 }
                 written += 1

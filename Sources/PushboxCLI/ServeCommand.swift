@@ -31,7 +31,7 @@ enum IntakeOptions {
 
     static func openStore(_ args: ParsedArguments, _ io: CommandIO) throws(UsageError) -> InboxStore {
         let path = args.value("--db") ?? InboxStore.defaultPath(environment: io.environment)
-        do { return try InboxStore(path: path) } catch { throw UsageError(message: "--db \(path): \(error)") }
+        do { return try InboxStore(path: path) } catch { throw UsageError(message: "\(error)") }  // it names the file
     }
 
     /// The renderer for processing: the same device, app and extension setup as `render`.
@@ -73,6 +73,10 @@ enum ServeCommand {
             store = try IntakeOptions.openStore(args, io)
             let (processor, context) = try IntakeOptions.processor(args, store: store, io: io)
             let service = IntakeService(store: store, context: context, processor: processor)
+            // Always said, --quiet or not: the sender only sees InternalServerError.
+            service.onStoreFailure = { result in
+                FileHandle.standardError.write(Data("pushbox serve: apns-id \(result.apnsID) answered 500: \(result.detail ?? "")\n".utf8))
+            }
             var accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
             if !args.flag("--quiet") {
                 let out = LogWriter.standardOutput
@@ -96,7 +100,12 @@ enum ServeCommand {
             // The scheduler and its schedule file are ready before the first request can arrive.
             scheduler = LocalScheduler(service: service, clock: clock)
             if let refusal = LocalStartup.load(args, into: scheduler) { io.err("pushbox serve: \(refusal)") }
-            do { server = try IntakeServer(service: service, options: options, scheduler: scheduler, accessLog: accessLog) } catch { throw UsageError(message: "\(error)") }
+            let watchEnded: @Sendable (String) -> Void = { message in
+                FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8))
+            }
+            do {
+                server = try IntakeServer(service: service, options: options, scheduler: scheduler, onWatchEnded: watchEnded, accessLog: accessLog)
+            } catch { throw UsageError(message: "\(error)") }
             scheduler.start()
         } catch {
             io.err("pushbox serve: \(error)")

@@ -24,10 +24,12 @@ public enum AttachmentFailure: Error, Sendable, Equatable, CustomStringConvertib
     case unsupported(String)
     case tooLarge(String)
     case corrupt(String)
+    /// The bytes were fine but the cache folder could not take them.
+    case cacheUnwritable(String)
 
     public var description: String {
         switch self {
-        case .refused(let s), .unsupported(let s), .tooLarge(let s), .corrupt(let s): return s
+        case .refused(let s), .unsupported(let s), .tooLarge(let s), .corrupt(let s), .cacheUnwritable(let s): return s
         case .download(let e): return e.description
         }
     }
@@ -117,7 +119,7 @@ public struct AttachmentFetcher: Sendable {
             return .success(FetchedAttachment(path: path, type: type, bytes: bytes.count, width: width, height: height,
                                               sourceURL: source, fromCache: false, warnings: warnings, peakBytes: peak))
         } catch {
-            return .failure(.refused("cannot save under \(cacheDirectory): \(error.localizedDescription)"))
+            return .failure(.cacheUnwritable("the attachment cache \(cacheDirectory) cannot be written: \(FileErrorText.describe(error))"))
         }
     }
 

@@ -33,7 +33,7 @@ public final class FCMEndpoint: Sendable {
         guard FileManager.default.fileExists(atPath: directory) else { return ([:], []) }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            return ([:], ["cannot read \(directory): \(error.localizedDescription); OAuth assertions are not verified"])
+            return ([:], ["cannot read \(directory): \(FileErrorText.describe(error)); OAuth assertions are not verified"])
         }
         for name in names.sorted() where name.hasSuffix(".pem") {
             let path = directory + "/" + name

@@ -15,6 +15,7 @@ public final class FolderWatcher: @unchecked Sendable {
     public let folders: [String]
     private let service: IntakeService
     private let onIngest: @Sendable (String, IntakeResult) -> Void
+    private let onFolderGone: @Sendable (String) -> Void
     private var inotifyFD: Int32 = -1
     private var wakePipe: [Int32] = [-1, -1]
     private var watches: [Int32: String] = [:]
@@ -25,10 +26,12 @@ public final class FolderWatcher: @unchecked Sendable {
     public private(set) var polling = false
 
     public init(folders: [String], service: IntakeService, forcePolling: Bool = false,
-                onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in }) throws(ListenError) {
+                onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in },
+                onFolderGone: @escaping @Sendable (String) -> Void = { _ in }) throws(ListenError) {
         self.folders = folders.map { ($0 as NSString).standardizingPath }
         self.service = service
         self.onIngest = onIngest
+        self.onFolderGone = onFolderGone
         for folder in self.folders {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
@@ -39,7 +42,7 @@ public final class FolderWatcher: @unchecked Sendable {
         polling = inotifyFD < 0
         if !polling {
             for folder in self.folders {
-                let wd = inotify_add_watch(inotifyFD, folder, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
+                let wd = inotify_add_watch(inotifyFD, folder, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF))
                 if wd >= 0 { watches[wd] = folder }
             }
             _ = pipe(&wakePipe)
@@ -95,9 +98,14 @@ public final class FolderWatcher: @unchecked Sendable {
         onIngest(path, service.receive(raw))
     }
 
+    /// Why a folder stopped being watched, for the person who named it.
+    static func goneMessage(_ folder: String) -> String {
+        "the watched folder \(folder) was deleted or moved away; it is no longer watched (files already taken in stay in the inbox)"
+    }
+
     private func eventLoop() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while !isStopped {
+        while !isStopped, !watches.isEmpty {
             var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 2, -1) > 0 else { continue }
             if fds[1].revents != 0 || isStopped { return }
@@ -107,10 +115,16 @@ public final class FolderWatcher: @unchecked Sendable {
             // struct inotify_event: wd, mask, cookie, len (16 bytes), then a NUL-padded name.
             while offset + 16 <= n {
                 let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: Int32.self) }
+                let mask = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 4, as: UInt32.self) }
                 let length = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
                 let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 offset += 16 + length
+                if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0, let folder = watches.removeValue(forKey: wd) {
+                    inotify_rm_watch(inotifyFD, wd)
+                    onFolderGone(Self.goneMessage(folder))
+                    continue
+                }
                 if let folder = watches[wd], Self.isPayloadName(name) {
                     ingest((folder as NSString).appendingPathComponent(name), skipIfKnown: false)
                 }
@@ -122,9 +136,15 @@ public final class FolderWatcher: @unchecked Sendable {
     /// nothing; files the start-up scan took are skipped by the store's path-and-content check.
     private func pollLoop() {
         var seen: [String: (Int, Double)] = [:]
-        while !isStopped {
-            for folder in folders {
-                for (path, stamp) in snapshot(folder) where seen[path].map({ $0 != stamp }) ?? true {
+        var watched = folders
+        while !isStopped, !watched.isEmpty {
+            for folder in watched {
+                guard let stamps = snapshot(folder) else {
+                    watched.removeAll { $0 == folder }
+                    onFolderGone(Self.goneMessage(folder))
+                    continue
+                }
+                for (path, stamp) in stamps where seen[path].map({ $0 != stamp }) ?? true {
                     seen[path] = stamp
                     ingest(path, skipIfKnown: true)
                 }
@@ -133,9 +153,11 @@ public final class FolderWatcher: @unchecked Sendable {
         }
     }
 
-    private func snapshot(_ folder: String) -> [String: (Int, Double)] {
+    /// Size and modification time of each payload file in `folder`; nil when the folder is gone.
+    private func snapshot(_ folder: String) -> [String: (Int, Double)]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         var out: [String: (Int, Double)] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where Self.isPayloadName(name) {
+        for name in names where Self.isPayloadName(name) {
             let path = (folder as NSString).appendingPathComponent(name)
             if let a = try? FileManager.default.attributesOfItem(atPath: path) {
                 out[path] = ((a[.size] as? Int) ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)

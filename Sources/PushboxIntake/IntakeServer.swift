@@ -47,6 +47,7 @@ public final class IntakeServer: Sendable {
     /// API; both are fixed before any listener starts, so no request sees them missing.
     public init(service: IntakeService, options: Options, scheduler: LocalScheduler? = nil,
                 onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in },
+                onWatchEnded: @escaping @Sendable (String) -> Void = { _ in },
                 accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) throws(ListenError) {
         self.service = service
         self.options = options
@@ -89,7 +90,8 @@ public final class IntakeServer: Sendable {
         var watcher: FolderWatcher?
         if !options.watch.isEmpty {
             do throws(ListenError) {
-                watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling, onIngest: onIngest)
+                watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling, onIngest: onIngest,
+                                        onFolderGone: onWatchEnded)
             } catch {
                 port?.stop()
                 undo()

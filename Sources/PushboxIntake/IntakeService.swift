@@ -113,6 +113,14 @@ public final class IntakeService: Sendable {
     }
     private let receiveHook = Mutex<(@Sendable (RawPayload, IntakeResult) -> Void)?>(nil)
 
+    /// Told when a payload could not be stored and was answered 500: the answer's body says only
+    /// `InternalServerError`, as APNs' does, so this is where the person running pushbox learns why.
+    public var onStoreFailure: (@Sendable (IntakeResult) -> Void)? {
+        get { storeFailureHook.withLock { $0 } }
+        set { storeFailureHook.withLock { $0 = newValue } }
+    }
+    private let storeFailureHook = Mutex<(@Sendable (IntakeResult) -> Void)?>(nil)
+
     /// Whether the renderer validates with the intake's own context, so the intake's report can
     /// stand in for its validation (decided once, not per request).
     private let rendererSharesContext: Bool
@@ -147,7 +155,10 @@ public final class IntakeService: Sendable {
         do {
             id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
         } catch {
-            return IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue, detail: "the inbox could not store it: \(error)")
+            let result = IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue,
+                                      detail: "the inbox could not store it: \(error.explained(path: store.path))")
+            onStoreFailure?(result)
+            return result
         }
         processor?.enqueue(id: id, raw: raw, report: report)
         let result = IntakeResult(id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail)

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,7 +74,7 @@ public enum Listeners {
         if lstat(dir, &info) != 0 {
             // Missing: made private, parents included (XDG_RUNTIME_DIR may lack pushbox/).
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
-                throw ListenError(message: "cannot create \(dir): \(error.localizedDescription)")
+                throw ListenError(message: "cannot create \(dir): \(FileErrorText.describe(error))")
             }
             return
         }

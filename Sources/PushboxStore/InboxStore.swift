@@ -55,13 +55,17 @@ public final class InboxStore: @unchecked Sendable {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw StoreError(message: "cannot create \(dir): \(error.localizedDescription)")
+                throw StoreError(message: "cannot create \(dir): \(FileErrorText.describe(error))")
             }
         }
-        db = try SQLiteConnection(path: path)
-        // WAL with NORMAL sync: a commit survives the process being killed at any moment.
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
-        try Self.migrate(db)
+        do throws(StoreError) {
+            db = try SQLiteConnection(path: path)
+            // WAL with NORMAL sync: a commit survives the process being killed at any moment.
+            try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+            try Self.migrate(db)
+        } catch {
+            throw error.explained(path: path)
+        }
         insertStatement = try db.prepare("""
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival)

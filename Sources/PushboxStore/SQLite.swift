@@ -1,10 +1,50 @@
 import CSQLite
 import Foundation
 
-/// A SQLite error with the statement's message.
+/// A store error: SQLite's message, and what kind of failure it was so a caller can say what
+/// to do about it (a full disk, a file another program holds, a file that is no inbox).
 public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case diskFull, locked, notAnInbox, other
+    }
+
     public var message: String
+    public var kind: Kind = .other
     public var description: String { message }
+
+    public init(message: String, kind: Kind = .other) {
+        self.message = message
+        self.kind = kind
+    }
+
+    /// The kind of a SQLite result code (primary or extended); `systemErrno` tells an I/O error
+    /// that is really a full disk (ENOSPC), a file-size limit (EFBIG) or a quota (EDQUOT).
+    init(message: String, code: Int32, systemErrno: Int32 = 0) {
+        let kind: Kind
+        switch code & 0xff {
+        case SQLITE_FULL: kind = .diskFull
+        case SQLITE_IOERR where [ENOSPC, EFBIG, EDQUOT].contains(systemErrno): kind = .diskFull
+        case SQLITE_BUSY, SQLITE_LOCKED: kind = .locked
+        case SQLITE_NOTADB, SQLITE_CORRUPT: kind = .notAnInbox
+        default: kind = .other
+        }
+        let cause = code & 0xff == SQLITE_IOERR && systemErrno != 0 ? " (\(String(cString: strerror(systemErrno))))" : ""
+        self.init(message: message + cause, kind: kind)
+    }
+
+    /// The error in words for someone who holds `path`: what happened to the file and what to do.
+    public func explained(path: String) -> StoreError {
+        switch kind {
+        case .diskFull:
+            return StoreError(message: "the disk holding \(path) is full (SQLite: \(message))", kind: kind)
+        case .locked:
+            return StoreError(message: "\(path) is locked by another program (SQLite: \(message), after waiting 5 s); close the program that holds it, or pass another --db", kind: kind)
+        case .notAnInbox:
+            return StoreError(message: "\(path) is not a pushbox inbox, or it is damaged (SQLite: \(message)); move it aside to start a new inbox, or pass another --db", kind: kind)
+        case .other:
+            return message.contains(path) ? self : StoreError(message: "\(path): \(message)", kind: kind)
+        }
+    }
 }
 
 /// A thin, owned SQLite connection: prepare, bind, step. Not thread-safe on its own; the store
@@ -15,10 +55,11 @@ final class SQLiteConnection {
     init(path: String) throws(StoreError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else {
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
-            throw StoreError(message: "\(path): \(message)")
+            throw StoreError(message: "\(path): \(message)", code: rc)
         }
         handle = db
         sqlite3_busy_timeout(db, 5000)
@@ -28,23 +69,30 @@ final class SQLiteConnection {
 
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard rc == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "error"
             sqlite3_free(error)
-            throw StoreError(message: "\(message) in: \(sql.prefix(80))")
+            throw StoreError(message: "\(message) in: \(sql.prefix(80))", code: rc, systemErrno: sqlite3_system_errno(handle))
         }
     }
 
     func prepare(_ sql: String) throws(StoreError) -> Statement {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw StoreError(message: "\(String(cString: sqlite3_errmsg(handle))) in: \(sql.prefix(80))")
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw StoreError(message: "\(String(cString: sqlite3_errmsg(handle))) in: \(sql.prefix(80))", code: rc, systemErrno: sqlite3_system_errno(handle))
         }
         return Statement(statement, connection: self)
     }
 
     var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
     var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// The error for result code `rc`, with SQLite's message and the system's errno behind it.
+    func error(_ rc: Int32) -> StoreError {
+        StoreError(message: errorMessage, code: rc, systemErrno: sqlite3_system_errno(handle))
+    }
 }
 
 /// A prepared statement; values bind by 1-based index.
@@ -76,7 +124,7 @@ final class Statement {
             case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), pb_sqlite_transient()) }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
-            guard rc == SQLITE_OK else { throw StoreError(message: connection.errorMessage) }
+            guard rc == SQLITE_OK else { throw connection.error(rc) }
         }
     }
 
@@ -85,7 +133,7 @@ final class Statement {
         try bind(values)
         let rc = sqlite3_step(handle)
         sqlite3_reset(handle)
-        guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw StoreError(message: connection.errorMessage) }
+        guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw connection.error(rc) }
     }
 
     /// Every row, each read by `read`.
@@ -96,7 +144,7 @@ final class Statement {
         while true {
             let rc = sqlite3_step(handle)
             if rc == SQLITE_DONE { return out }
-            guard rc == SQLITE_ROW else { throw StoreError(message: connection.errorMessage) }
+            guard rc == SQLITE_ROW else { throw connection.error(rc) }
             out.append(read(Row(handle: handle)))
         }
     }

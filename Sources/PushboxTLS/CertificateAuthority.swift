@@ -1,5 +1,6 @@
 import CSSL
 import Foundation
+import PushboxText
 
 /// pushbox's local certificate authority: an ECDSA P-256 CA made on first need, limited by a
 /// critical nameConstraints extension to the names pushbox stands in for, so a CA that a user
@@ -33,7 +34,7 @@ public final class CertificateAuthority: @unchecked Sendable {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
             do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
-                throw TLSError("cannot create \(directory): \(error.localizedDescription)")
+                throw TLSError("cannot create \(directory): \(FileErrorText.describe(error))")
             }
         }
         let certPath = directory + "/ca.pem", keyPath = directory + "/ca.key"

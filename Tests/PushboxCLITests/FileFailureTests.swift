@@ -1,5 +1,7 @@
 import Foundation
 import PushboxIntake
+import PushboxTestSupport
+import PushboxText
 import Testing
 @testable import PushboxCLI
 
@@ -43,5 +45,16 @@ final class FileFailureTests {
         #expect(problems.first?.contains("abc123.pem") == true && problems.first?.contains("not verified") == true)
         #expect(FCMEndpoint.loadAccountKeys(dir + "/missing").problems.isEmpty)  // no folder yet: nothing to say
         #expect(FCMEndpoint.loadAccountKeys(plainFile).problems.first?.contains("cannot read") == true)
+    }
+
+    @Test("an attachment cache that cannot be written: the notification still renders, with a warning that names the folder and why")
+    func cacheUnwritable() throws {
+        let run = CLIRun(["render", "--json", "--cache", plainFile + "/attachments", ProjectPaths.samples + "/05-rich-image.json"])
+        #expect(run.status == 0)
+        let rendered = try #require(try JSONParser.parse(Array(run.out.utf8)).objectValue)
+        #expect(rendered["body"] == "Ana shared a photo with you")
+        #expect(rendered["attachments"] == .array([]))
+        let warnings = rendered["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(warnings.contains("the attachment cache \(plainFile)/attachments cannot be written: Not a directory (\(plainFile)/attachments); the notification is shown without its attachment"), "\(warnings)")
     }
 }

@@ -17,13 +17,19 @@ struct ServeEndToEndTests {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
 
-        func start(_ extra: [String] = []) throws {
+        /// `fileSizeLimitKB` starts serve under `ulimit -f` (in KB): files it writes cannot grow past it.
+        func start(_ extra: [String] = [], fileSizeLimitKB: Int? = nil, stderr: Int32? = nil) throws {
             var env = ProcessInfo.processInfo.environment
             env["XDG_CACHE_HOME"] = dir + "/cache"
             env["XDG_DATA_HOME"] = dir + "/data"
-            process = try Subprocess.Child(try #require(EndToEndTests.binary),
-                                           ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:0"] + extra,
-                                           environment: env)
+            let binary = try #require(EndToEndTests.binary)
+            let arguments = ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:0"] + extra
+            if let limit = fileSizeLimitKB {
+                // bash counts -f in KB; exec keeps the limit for pushbox itself.
+                process = try Subprocess.Child("/bin/bash", ["-c", "ulimit -f \(limit) && exec \"$0\" \"$@\"", binary] + arguments, environment: env, stderr: stderr)
+            } else {
+                process = try Subprocess.Child(binary, arguments, environment: env, stderr: stderr)
+            }
             // Ready when the socket answers.
             for _ in 0..<200 {
                 if let c = UnixHTTPClient(socketPath: socket), case .success = c.request("GET", url: "http://localhost/ready", headers: [], body: [], timeoutMs: 500) { return }
@@ -90,6 +96,44 @@ struct ServeEndToEndTests {
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged notifications lost")
         s.stop()
         #expect(!FileManager.default.fileExists(atPath: s.socket))
+    }
+
+    @Test("the disk fills while committing: the request is answered 500 InternalServerError naming the full disk, and nothing acknowledged before is lost")
+    func diskFull() throws {
+        let s = try Served()
+        // The inbox may not grow past 4 MB (the WAL file is the first to hit it).
+        let log = s.dir + "/serve.err"
+        let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(logFD) }
+        try s.start(fileSizeLimitKB: 4096, stderr: logFD)
+        guard let client = UnixHTTPClient(socketPath: s.socket) else { Issue.record("no client"); return }
+        var acknowledged: [String] = []
+        var refusal: UnixHTTPClient.Response?
+        let padding = String(repeating: "x", count: 3000)
+        for i in 0..<5_000 where refusal == nil {
+            let id = UUID().uuidString.lowercased()
+            let body = Array(#"{"aps":{"alert":"n\#(i)"},"pad":"\#(padding)\#(i)"}"#.utf8)
+            guard case .success(let r) = client.request("POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id), ("apns-topic", "dev.pushbox.sample")], body: body, timeoutMs: 5000) else {
+                Issue.record("serve stopped answering after \(acknowledged.count) notifications")
+                return
+            }
+            if r.status == 200 { acknowledged.append(id) } else { refusal = r }
+        }
+        let answer = try #require(refusal, "the inbox never filled")
+        #expect(answer.status == 500)
+        let json = try JSONParser.parse(answer.body).objectValue
+        #expect(json?["reason"] == "InternalServerError")
+        #expect(acknowledged.count > 20)
+        s.stop()
+        // The body is APNs' alone; serve's stderr says what happened, naming the file.
+        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(said.contains("answered 500: the inbox could not store it: the disk holding \(s.db) is full"), "\(said)")
+        // Without the limit, every acknowledged notification is there.
+        let list = CLIRun(["list", "--db", s.db, "--json", "--history", "--no-extension"])
+        #expect(list.status == 0, "\(list.err)")
+        let listed = Set(try list.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue?["apnsId"]?.stringValue) })
+        let lost = acknowledged.filter { !listed.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged notifications lost")
     }
 
     @Test("send prints APNs' answer per file; list, replay and export work on what was sent")

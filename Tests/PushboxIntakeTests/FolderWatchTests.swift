@@ -1,5 +1,6 @@
 import PushboxStore
 import Foundation
+import Synchronization
 import Testing
 import PushboxCore
 @testable import PushboxIntake
@@ -35,6 +36,37 @@ struct FolderWatchTests {
         #expect(stored.first { $0.file!.hasSuffix("c.json") }?.reason == "PayloadEmpty")
         // Files are never modified or deleted.
         #expect(try String(contentsOfFile: folder + "/a.json", encoding: .utf8) == #"{"aps":{"alert":"written"}}"#)
+    }
+
+    @Test("a watched folder deleted while watched: the watch says so once and ends; the other folder is still watched; stop is clean", arguments: [false, true])
+    func folderDeleted(polling: Bool) throws {
+        let gone = "/tmp/pbw-\(UUID().uuidString.prefix(8))", kept = gone + "-kept"
+        for folder in [gone, kept] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        defer { for folder in [gone, kept] { try? FileManager.default.removeItem(atPath: folder) } }
+        let f = try IntakeFixture(bundleID: nil)
+        let messages = Mutex<[String]>([])
+        let watcher = try FolderWatcher(folders: [gone, kept], service: f.server.service, forcePolling: polling,
+                                        onFolderGone: { message in messages.withLock { $0.append(message) } })
+        try FileManager.default.removeItem(atPath: gone)
+        #expect(waitFor { !messages.withLock { $0 }.isEmpty })
+        #expect(messages.withLock { $0 } == [FolderWatcher.goneMessage(gone)])
+        try #"{"aps":{"alert":"still watched"}}"#.write(toFile: kept + "/a.json", atomically: false, encoding: .utf8)
+        #expect(waitFor { f.store.count == 1 })
+        watcher.stop()
+        #expect(messages.withLock { $0 }.count == 1)
+    }
+
+    @Test("the last watched folder deleted: the watch's thread ends on its own, and stop still returns")
+    func lastFolderDeleted() throws {
+        let gone = "/tmp/pbw-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: gone, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: gone) }
+        let f = try IntakeFixture(bundleID: nil)
+        let messages = Mutex<[String]>([])
+        let watcher = try FolderWatcher(folders: [gone], service: f.server.service, onFolderGone: { message in messages.withLock { $0.append(message) } })
+        try FileManager.default.removeItem(atPath: gone)
+        #expect(waitFor { messages.withLock { $0 }.count == 1 })
+        watcher.stop()
     }
 
     @Test("files already there are ingested at start, and not again after a restart")

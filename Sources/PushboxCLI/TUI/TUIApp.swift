@@ -130,7 +130,7 @@ final class TUIApp: Sendable {
                     try (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
                     queue.post(.status("exported \(path)"))
                 } catch {
-                    queue.post(.status("export failed: cannot write \(path): \(error.localizedDescription)"))
+                    queue.post(.status("export failed: cannot write \(path): \(FileErrorText.describe(error))"))
                 }
             }
         case .saveLanguages(let languages):

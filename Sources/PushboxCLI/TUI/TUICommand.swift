@@ -53,6 +53,7 @@ enum TUICommand {
         scheduler.onChange = { [app] in app.postScheduled() }
         var startStatus: String?
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
+        service.onStoreFailure = { [app] result in app.queue.post(.status("not stored, answered 500: \(result.detail ?? "")")) }
         service.onReceive = { [app] _, result in
             guard let id = result.id, let n = try? app.store.notification(id: id) else { return }
             app.queue.post(.added(InboxItems.make(n)))
@@ -70,7 +71,10 @@ enum TUICommand {
                 io.err("pushbox: \(error)")
                 return 2
             }
-            do { server = try IntakeServer(service: service, options: options, scheduler: scheduler) } catch {
+            do {
+                server = try IntakeServer(service: service, options: options, scheduler: scheduler,
+                                          onWatchEnded: { [app] message in app.queue.post(.status(message)) })
+            } catch {
                 startStatus = "intake not started: \(error)"
             }
         }

@@ -134,6 +134,10 @@ enum ExtensionSteps {
                 outcome = "timeout"
                 attempt.update { $0.cutByBudget.insert("attach") }
             case .unsupported, .corrupt, .tooLarge: outcome = "dropped"
+            case .cacheUnwritable(let why):
+                // Not the payload's fault and easy to miss in the trace: said as a warning too.
+                outcome = "failed"
+                attempt.update { $0.warnings.append("\(why); the notification is shown without its attachment") }
             default: outcome = "failed"
             }
             return (false, outcome, "\(path) \(value): \(failure)")

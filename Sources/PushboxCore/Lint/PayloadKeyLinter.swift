@@ -18,7 +18,7 @@ public struct PayloadKeyLinter {
     public func lint(folder: String) -> [LintFinding] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
-            return [LintFinding(.error, "unreadable", file: folder, message: "cannot read the folder: \(error.localizedDescription)")]
+            return [LintFinding(.error, "unreadable", file: folder, message: "cannot read the folder: \(FileErrorText.describe(error))")]
         }
         var findings: [LintFinding] = []
         for name in names where (name.hasSuffix(".json") || name.hasSuffix(".apns")) && name != "index.json" {
