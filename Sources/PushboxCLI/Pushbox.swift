@@ -16,11 +16,11 @@ public enum Pushbox {
     static let root = CommandSpec(
         name: "",
         summary: "A terminal inbox that shows push notifications the way an iPhone would. With no command: the inbox (the bundled samples on a first run); as text when not on a terminal.",
-        options: RenderCommand.deviceOptions + TUICommand.options + [OptionSpec("--version", help: "Print the version.")],
+        options: RenderCommand.deviceOptions + InteractiveInbox.options + [OptionSpec("--version", help: "Print the version.")],
         run: { args, io in
             if args.flag("--version") { io.out("pushbox \(version)"); return 0 }
             if !args.flag("--text"), isatty(1) == 1, isatty(0) == 1, io.environment["PUSHBOX_TEXT"] == nil {
-                return TUICommand.run(args, &io)
+                return InteractiveInbox.run(args, &io)
             }
             guard let samples = ResourceLocator.samplesDirectory(environment: io.environment) else {
                 io.err("pushbox: the bundled sample-payloads folder was not found; set PUSHBOX_SAMPLES=DIR or run `pushbox render FILE…`")

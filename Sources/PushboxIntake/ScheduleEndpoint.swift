@@ -28,7 +28,8 @@ enum ScheduleEndpoint {
 
     static func handle(_ request: HTTPRequest, scheduler: LocalScheduler?) -> HTTPResponse {
         guard let scheduler else { return answer(404, ["reason": "NoScheduler", "detail": "this pushbox keeps no local notifications"]) }
-        var dates: TimeZone { scheduler.clock.timeZone }
+        // Times are written in the device's zone, read when the answer is made (the device can travel).
+        var deviceZone: TimeZone { scheduler.clock.timeZone }
         switch (request.method, request.path) {
         case ("POST", "/pushbox/schedule"):
             let requests: [LocalRequest]
@@ -48,10 +49,10 @@ enum ScheduleEndpoint {
         case ("GET", "/pushbox/pending"):
             let s = scheduler.snapshot()
             return answer(200, JSONObject([
-                ("now", .string(LocalClockText.format(s.now, timeZone: dates))),
-                ("timeZone", .string(dates.identifier)),
+                ("now", .string(LocalClockText.format(s.now, timeZone: deviceZone))),
+                ("timeZone", .string(deviceZone.identifier)),
                 ("speed", .number(String(scheduler.clock.speed))),
-                ("pending", .array(s.pending.map { $0.json(timeZone: dates) })),
+                ("pending", .array(s.pending.map { $0.json(timeZone: deviceZone) })),
                 ("dropped", refusals(s.dropped)),
                 ("refused", refusals(s.refused)),
                 ("delivered", .number(String(s.delivered))),
@@ -74,7 +75,7 @@ enum ScheduleEndpoint {
                     return answer(400, ["reason": "BadClock", "detail": "give {\"advance\": seconds ≥ 0} or {\"jump\": \"next\"}"])
                 }
             }
-            return answer(200, JSONObject([("now", .string(LocalClockText.format(scheduler.clock.now, timeZone: dates))), ("label", .string(scheduler.clock.label))]))
+            return answer(200, JSONObject([("now", .string(LocalClockText.format(scheduler.clock.now, timeZone: deviceZone))), ("label", .string(scheduler.clock.label))]))
         default:
             let pattern = String(request.path.dropFirst("/pushbox/pending/".count)).removingPercentEncoding ?? ""
             return answer(200, JSONObject([("cancelled", .array(scheduler.cancel(pattern).map { .string($0) }))]))

@@ -4,9 +4,9 @@ import Synchronization
 import PushboxFetch
 import PushboxUI
 
-/// Thumbnails of image attachments for the terminal: stb_image decodes, libchafa picks a
+/// ThumbnailMaker of image attachments for the terminal: stb_image decodes, libchafa picks a
 /// one-column symbol and two palette colours per cell. Cached per file and size.
-public enum Thumbnails {
+public enum ThumbnailMaker {
     private static let cache = Mutex<[String: Thumbnail]>([:])
 
     /// The thumbnail of an image file in `cols`×`rows` cells for a palette of 256, 16 or 8 colours.

@@ -137,7 +137,7 @@ public struct InboxState: Sendable {
     public var renders: [Int64: RenderedNotification] = [:]
     /// The list's rows, computed once per change (an inbox may hold 100,000 notifications).
     var rowsCache: [Row]?
-    /// Thumbnails by `InboxView.thumbnailKey`.
+    /// ThumbnailMaker by `InboxView.thumbnailKey`.
     public var thumbnails: [String: Thumbnail] = [:]
     /// The terminal's palette for thumbnails: 256, 16 or 8 colours; 0 draws none.
     public var palette = 0

@@ -154,7 +154,7 @@ struct ScenarioTests {
     }
 }
 
-@Suite("Thumbnails in the card")
+@Suite("ThumbnailMaker in the card")
 struct ThumbnailScenarioTests {
     @Test("selecting a card with an image asks for its thumbnail once the palette is known, and draws it")
     func thumbnail() {

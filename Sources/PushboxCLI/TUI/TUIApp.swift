@@ -72,7 +72,7 @@ final class TUIApp: Sendable {
             }
         case .thumbnail(let path, let columns, let rows, let palette):
             work.async { [self] in
-                if let t = Thumbnails.make(path: path, cols: columns, rows: rows, palette: palette) {
+                if let t = ThumbnailMaker.make(path: path, cols: columns, rows: rows, palette: palette) {
                     queue.post(.thumbnailReady(key: "\(path)|\(columns)|\(rows)|\(palette)", t))
                 }
             }
@@ -153,7 +153,7 @@ final class TUIApp: Sendable {
     /// Tells the UI what is pending and what the clock says.
     func postScheduled() {
         guard let scheduler else { return }
-        queue.post(.scheduled(ScheduledView.info(scheduler)))
+        queue.post(.scheduled(ScheduledInfoBuilder.info(scheduler)))
     }
 
     /// Loads the inbox: the newest page first (the first frame needs only those), the rest after

@@ -30,7 +30,7 @@ public final class Localizer: Sendable {
     }
 
     /// One localized string, its language and every warning met on the way.
-    public struct Result: Sendable, Equatable {
+    public struct Localized: Sendable, Equatable {
         public var text: String
         public var language: String
         public var warnings: [String]
@@ -57,14 +57,14 @@ public final class Localizer: Sendable {
 
     /// Localizes `key` with `args` as a device with `preferred` languages shows it. A key missing
     /// from the chosen language shows the key itself (never another language), with a warning.
-    public func localize(_ key: String, args: [String], preferred: [String], table: String = "Localizable") -> Result {
+    public func localize(_ key: String, args: [String], preferred: [String], table: String = "Localizable") -> Localized {
         let resolution = resolve(preferred, table: table)
         let loc = resolution.match.localization
         let strings = app.table(table, localization: loc)
         var warnings: [String] = strings.errors.map { "\($0) (the whole file is ignored, as on a device)" }
         guard let entry = strings.entries[key] else {
             warnings.append("key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself")
-            return Result(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: warnings, found: false)
+            return Localized(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: warnings, found: false)
         }
         if let state = entry.state, state == "new" || state == "needs_review" {
             warnings.append("\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is")
@@ -85,6 +85,6 @@ public final class Localizer: Sendable {
         let pseudoFormat = resolution.pseudolanguage?.transformFormat(format) ?? format
         var text = renderer.render(pseudoFormat, args, warnings: &warnings)
         if let pseudo = resolution.pseudolanguage { text = pseudo.transformResult(text) }
-        return Result(text: text, language: resolution.language, warnings: warnings.map { "\(key): \($0)" }, found: true)
+        return Localized(text: text, language: resolution.language, warnings: warnings.map { "\(key): \($0)" }, found: true)
     }
 }

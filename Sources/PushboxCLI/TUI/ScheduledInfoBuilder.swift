@@ -3,8 +3,9 @@ import PushboxCore
 import PushboxIntake
 import PushboxUI
 
-/// The scheduler's state as the Scheduled view shows it.
-enum ScheduledView {
+/// Builds the Scheduled view's model (`ScheduledInfo`, in PushboxUI) from the running scheduler's
+/// snapshot: the adapter between the intake and the UI, so the UI never sees `LocalScheduler`.
+enum ScheduledInfoBuilder {
     static func info(_ scheduler: LocalScheduler) -> ScheduledInfo {
         let snapshot = scheduler.snapshot()
         let f = DateFormatter()

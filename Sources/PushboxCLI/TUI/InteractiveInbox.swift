@@ -7,7 +7,7 @@ import PushboxTerminal
 import PushboxUI
 
 /// `pushbox` on a terminal: the curses inbox on the same intake as `pushbox serve`.
-enum TUICommand {
+enum InteractiveInbox {
     static let options: [OptionSpec] = [
         IntakeOptions.socket, IntakeOptions.db,
         OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder."),

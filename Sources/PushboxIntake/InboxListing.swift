@@ -1,0 +1,35 @@
+import Foundation
+import PushboxCore
+import PushboxStore
+import PushboxText
+
+/// A stored notification as scripts read it (`GET /inbox`, `pushbox list --json`).
+public enum InboxListing {
+    /// The formatter for `receivedAt`: make one per listing and pass it to every `json` call.
+    public static func dateFormatter() -> ISO8601DateFormatter {
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return iso
+    }
+
+    public static func json(_ n: StoredNotification, rendered: JSONObject?, dates: ISO8601DateFormatter) -> JSONValue {
+        .object(JSONObject([
+            ("id", .number(String(n.id))),
+            ("apnsId", .string(n.apnsID)),
+            ("receivedAt", .string(dates.string(from: n.receivedAt))),
+            ("source", .string(n.source.rawValue)),
+            ("file", .optionalString(n.file)),
+            ("status", .optionalInt(n.status)),
+            ("reason", .optionalString(n.reason)),
+            ("collapseId", .optionalString(n.collapseID)),
+            ("arrival", n.arrival?.json ?? .null),
+            ("title", rendered?["title"] ?? .null),
+            ("subtitle", rendered?["subtitle"] ?? .null),
+            ("body", rendered?["body"] ?? .null),
+            ("language", rendered?["language"] ?? .null),
+            ("delivered", rendered?["delivered"] ?? (n.reason != nil ? .string("rejected") : .null)),
+            ("attachments", rendered?["attachments"] ?? .array([])),
+            ("warnings", rendered?["warnings"] ?? .array([])),
+        ]))
+    }
+}
