@@ -165,7 +165,8 @@ public struct InboxState: Sendable {
     public var scheduled: ScheduledInfo?
     public var width = 80
     public var height = 24
-    /// The clock and zone the view shows times in (fixed in tests).
+    /// The clock and zone the view shows times in: set by the loop before each frame (fixed in
+    /// tests); with no clock, cards show no age.
     public var now: Date?
     public var timeZone: TimeZone = .current
     public var quit = false

@@ -71,7 +71,7 @@ extension InboxView {
         }
         // The box.
         var row = y
-        let age = relativeTime(item.receivedAt, now: state.now ?? Date())
+        let age = state.now.map { relativeTime(item.receivedAt, now: $0) } ?? ""
         s.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", x: x, y: row, role: .border); row += 1
         s.put("│", x: x, y: row, role: .border)
         s.put(DisplayText.clean(state.appName).uppercased(), x: x + 2, y: row, role: .muted, maxWidth: text - age.count - 1)
@@ -174,7 +174,7 @@ extension InboxView {
     }
 
     /// "now", "5m", "3h", "2d".
-    static func relativeTime(_ date: Date, now: Date = Date()) -> String {
+    static func relativeTime(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))
         switch seconds {
         case ..<60: return "now"

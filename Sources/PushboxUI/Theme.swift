@@ -58,32 +58,18 @@ public struct Theme: Sendable, Equatable {
 
     public func style(_ role: Role) -> Style { styles[role] ?? styles[.normal] ?? Style() }
 
-    /// Where themes live: the project's `themes/`, then `$XDG_CONFIG_HOME/pushbox/themes`.
-    public static func folders(projectThemes: String?, environment: [String: String]) -> [String] {
-        let config = XDG.configHome(environment)
-        return [projectThemes, (config as NSString).appendingPathComponent("pushbox/themes")].compactMap { $0 }
-    }
-
-    /// Every theme in the folders, by name (a user theme replaces a bundled one of the same name).
-    public static func available(in folders: [String]) -> [String: String] {
-        var out: [String: String] = [:]
-        for folder in folders {
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() where name.hasSuffix(".json") {
-                out[String(name.dropLast(5))] = (folder as NSString).appendingPathComponent(name)
-            }
-        }
-        return out
-    }
-
+    /// Why a theme file could not be used, naming the file and the key.
     public struct LoadError: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
-    public static func load(path: String) throws(LoadError) -> Theme {
-        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(description: "\(path): cannot be read") }
+    /// A theme file's bytes; `path` names it in errors and gives the theme its default name.
+    /// (Finding and reading theme files is the CLI's: `ThemeFiles`.)
+    public static func parse(_ bytes: [UInt8], path: String) throws(LoadError) -> Theme {
         let root: JSONObject
         do {
-            guard let o = try JSONParser.parse(Array(data)).objectValue else { throw LoadError(description: "\(path): a theme is a JSON object") }
+            guard let o = try JSONParser.parse(bytes).objectValue else { throw LoadError(description: "\(path): a theme is a JSON object") }
             root = o
         } catch let e as JSONParseError { throw LoadError(description: "\(path): \(e)") } catch let e as LoadError { throw e } catch { throw LoadError(description: "\(path): \(error)") }
         var theme = Theme(name: root["name"]?.stringValue ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension, styles: [:])

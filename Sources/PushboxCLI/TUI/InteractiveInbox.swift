@@ -80,13 +80,12 @@ enum InteractiveInbox {
         }
         // Themes: the bundled ones, the user's, or a file.
         let projectThemes = ResourceLocator.samplesDirectory(environment: env).map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes") }
-        var themes: [String: Theme] = [:]
-        for (name, path) in Theme.available(in: Theme.folders(projectThemes: projectThemes, environment: env)) {
-            if let t = try? Theme.load(path: path) { themes[name] = t }
-        }
+        var (themes, themeProblems) = ThemeFiles.loadAll(in: ThemeFiles.folders(projectThemes: projectThemes, environment: env))
+        // A broken theme file is said at start, in the footer, and the others still work.
+        if let first = themeProblems.first { startStatus = startStatus.map { $0 + "; " + first } ?? first }
         var chosen = args.value("--theme") ?? config.theme ?? "dark"
         if chosen.hasSuffix(".json") {
-            do { let t = try Theme.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
+            do { let t = try ThemeFiles.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
                 io.err("pushbox: --theme: \(error)")
                 return 2
             }

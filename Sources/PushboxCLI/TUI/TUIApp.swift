@@ -218,6 +218,8 @@ final class TUIApp: Sendable {
                 }
             }
             if dirty {
+                // The view is a function of the state alone: the wall clock is read here.
+                state.now = Date()
                 terminal.draw(InboxView.screen(state))
                 dirty = false
             }
