@@ -52,7 +52,7 @@ let package = Package(
         // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd) and on one TCP port (TLS, HTTP/2
         // through nghttp2, HTTP/1.1 through libmicrohttpd), provider tokens, the folder watch
         // (inotify), and the service that stores, validates, answers and processes each payload.
-        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxStore", "PushboxText", "PushboxFetch", "PushboxLocalization"]),
+        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxStore", "PushboxText", "PushboxCrypto"]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
         // libchafa (libchafa-dev, libglib2.0-dev) for pkg-config flags; only CThumbnail's .c includes it.
