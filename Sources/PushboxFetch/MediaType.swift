@@ -1,7 +1,7 @@
 import Foundation
 
-/// What kind of attachment a file is, decided from its bytes (UNNotificationAttachment's types,
-/// platform-behavior.md §3).
+/// What kind of attachment a file is, decided from its bytes (the types and size limits Apple
+/// documents for UNNotificationAttachment).
 public struct MediaType: Sendable, Equatable {
     public enum Kind: String, Sendable { case image, audio, movie }
 

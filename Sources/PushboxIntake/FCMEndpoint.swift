@@ -6,7 +6,8 @@ import PushboxTLS
 
 /// FCM HTTP v1 as a service, and the OAuth 2 token endpoint its SDKs get access tokens from:
 /// `POST /v1/projects/{id}/messages:send` and `POST /token` (also `/oauth2/v4/token`), answered
-/// in Google's shapes (platform-behavior §11).
+/// in Google's shapes (FCM's REST reference for `projects.messages.send` and its error codes;
+/// Google's OAuth 2.0 for server-to-server applications).
 public final class FCMEndpoint: Sendable {
     let service: IntakeService
     /// Public keys of the service accounts `pushbox fcm-credentials` made, by `private_key_id`.

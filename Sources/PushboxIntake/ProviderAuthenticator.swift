@@ -39,7 +39,8 @@ public final class ConnectionAuthState: Sendable {
     public init() {}
 }
 
-/// Judges provider authentication exactly as APNs does (platform-behavior §10): a bearer
+/// Judges provider authentication exactly as APNs does (Apple's "Establishing a token-based
+/// connection to APNs"; the reasons of "Handling notification responses from APNs"): a bearer
 /// ES256 token whose key is registered (or, with none registered, whose form and times are
 /// right), or a TLS client certificate.
 public final class ProviderAuthenticator: Sendable {

@@ -1,5 +1,5 @@
 import PushboxText
-/// How the notification reached the screen, as product.md's `delivered` field names it.
+/// How the notification reached the screen: the `delivered` field of `render --json`.
 public enum Delivery: String, Sendable {
     /// The service extension changed the content.
     case modified
@@ -88,7 +88,7 @@ public struct RenderedNotification: Sendable {
         self.delivered = delivered
     }
 
-    /// The JSON object of product.md's contract, keys in a fixed order.
+    /// The object `render --json` prints (README, "pushbox render"), keys in a fixed order.
     public var json: JSONValue {
         .object(JSONObject([
             ("file", .optionalString(file)),

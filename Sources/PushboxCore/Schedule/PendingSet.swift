@@ -15,7 +15,7 @@ public struct ScheduleRefusal: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(identifier): \(reason)" }
 }
 
-/// The pending local notifications of one app, as iOS keeps them (platform-behavior.md §4): at
+/// The pending local notifications of one app, as iOS keeps them (UNUserNotificationCenter): at
 /// most 64, the soonest-firing kept; a new request with a pending identifier replaces it;
 /// cancel by identifier or prefix; a repeating trigger is rescheduled after each delivery.
 public struct PendingSet: Sendable {

@@ -1,5 +1,5 @@
-/// APNs' answer to a push it refuses: the HTTP status and the `reason` string of
-/// platform-behavior.md §1 (or FCM's `INVALID_ARGUMENT` for a malformed FCM message), plus
+/// APNs' answer to a push it refuses: the HTTP status and the `reason` string Apple documents
+/// in "Handling notification responses from APNs" (or FCM's `INVALID_ARGUMENT` for a malformed FCM message), plus
 /// pushbox's own explanation for the person who sent it.
 public struct Rejection: Error, Sendable, Equatable {
     public var status: Int

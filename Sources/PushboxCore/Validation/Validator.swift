@@ -58,7 +58,8 @@ public struct ValidationReport: Sendable {
     public var status: Int { rejection?.status ?? 200 }
 }
 
-/// Validates payloads exactly as APNs answers them (platform-behavior.md §1, §8, §9).
+/// Validates payloads exactly as APNs answers them (Apple's "Handling notification responses
+/// from APNs" and "Sending notification requests to APNs"; FCM HTTP v1 for FCM messages).
 public enum Validator {
     public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
         var warnings: [Diagnostic] = []

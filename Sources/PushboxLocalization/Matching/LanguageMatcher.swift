@@ -1,5 +1,5 @@
-/// Chooses the app localization a device with given preferred languages uses (platform-behavior
-/// §5, after CFBundle_Locale.c): each preferred language in order against the app's
+/// Chooses the app localization a device with given preferred languages uses (after
+/// CoreFoundation's CFBundle_Locale.c): each preferred language in order against the app's
 /// localizations; the first one with any match wins; else the development region (or
 /// `Base.lproj` standing in for it), then `en`.
 public struct LanguageMatcher: Sendable {
