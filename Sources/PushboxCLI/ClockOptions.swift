@@ -5,13 +5,13 @@ import PushboxIntake
 /// `--clock`, `--speed` and `--tz`: the simulated device clock local notifications fire on.
 enum ClockOptions {
     static let options = [
-        OptionSpec("--clock", value: "DATE", help: "Start the device clock here, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
-        OptionSpec("--speed", value: "X", help: "Simulated seconds per real second, e.g. 60. Default 1."),
-        OptionSpec("--tz", value: "ZONE", help: "The device's time zone, e.g. Europe/Berlin. Default: the system's."),
+        Options.clock,
+        Options.speed,
+        Options.timeZone,
     ]
 
     static func timeZone(_ args: ParsedArguments) throws(UsageError) -> TimeZone {
-        guard let tz = args.value("--tz") else { return .current }
+        guard let tz = args.value(Options.timeZone) else { return .current }
         guard let zone = TimeZone(identifier: tz) else {
             throw UsageError(message: "--tz \(tz): unknown time zone (e.g. Europe/Berlin, Asia/Seoul, UTC)")
         }
@@ -19,7 +19,7 @@ enum ClockOptions {
     }
 
     static func start(_ args: ParsedArguments, zone: TimeZone) throws(UsageError) -> Date? {
-        guard let clock = args.value("--clock") else { return nil }
+        guard let clock = args.value(Options.clock) else { return nil }
         guard let date = parseClock(clock, zone: zone) else {
             throw UsageError(message: "--clock \(clock): expected a date and time like 2026-12-07T06:09:50")
         }
@@ -28,11 +28,7 @@ enum ClockOptions {
 
     static func clock(_ args: ParsedArguments) throws(UsageError) -> SimulatedClock {
         let zone = try timeZone(args)
-        var speed = 1.0
-        if let text = args.value("--speed") {
-            guard let s = Double(text), s >= 0, s <= 1_000_000 else { throw UsageError(message: "--speed \(text): expected a number from 0 to 1000000") }
-            speed = s
-        }
+        let speed = try args.number(Options.speed, in: 0...1_000_000) ?? 1
         return SimulatedClock(start: try start(args, zone: zone), speed: speed, timeZone: zone)
     }
 
@@ -51,14 +47,13 @@ enum ClockOptions {
 
 /// `--schedule FILE` on `serve` and the TUI: requests pending from the start.
 enum LocalStartup {
-    static let scheduleOption = OptionSpec("--schedule", value: "FILE", repeatable: true,
-                                           help: "Schedule this file's local notifications at start (as `pushbox schedule FILE` would).")
+    static let scheduleOption = Options.schedule
 
     /// Schedules every `--schedule` file; returns a message when one could not be read or a
     /// request was refused.
     static func load(_ args: ParsedArguments, into scheduler: LocalScheduler) -> String? {
         var problems: [String] = []
-        for file in args.all("--schedule") {
+        for file in args.all(Options.schedule) {
             switch ScheduleInput.read(file, stdin: { [] }) {
             case .failure(let problem): problems.append("--schedule \(problem)")
             case .success(let schedule):

@@ -12,6 +12,11 @@ public struct OptionSpec: Sendable {
         self.repeatable = repeatable
         self.help = help
     }
+
+    /// The same option with the help one command gives it (and, rarely, another placeholder).
+    public func with(value: String? = nil, help: String) -> OptionSpec {
+        OptionSpec(name, value: value ?? self.value, repeatable: repeatable, help: help)
+    }
 }
 
 /// A subcommand: its name, what it does, its options and operands, and the code that runs it.
@@ -27,7 +32,7 @@ public struct CommandSpec: Sendable {
         self.name = name
         self.summary = summary
         self.operands = operands
-        self.options = options + [OptionSpec("--help", help: "Show this help.")]
+        self.options = options + [Options.help]
         self.run = run
     }
 
@@ -44,15 +49,40 @@ public struct CommandSpec: Sendable {
     }
 }
 
-/// What the parser found: flags, option values (in order) and operands.
+/// What the parser found: flags, option values (in order) and operands. Options are read back
+/// through their declarations (`Options`), never by a name typed again.
 public struct ParsedArguments: Sendable {
-    public var flags: Set<String> = []
-    public var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var values: [String: [String]] = [:]
     public var operands: [String] = []
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+    /// The option's value (the last one given).
+    public func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
+    /// Every value of a repeatable option, in order.
+    public func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+
+    /// Gives an option a value, as if it had been typed (a saved setting standing in for it).
+    public mutating func set(_ option: OptionSpec, _ value: String) { values[option.name] = [value] }
+
+    /// The option's value as a whole number of at least `minimum`; nil when not given.
+    public func wholeNumber(_ option: OptionSpec, minimum: Int = 0) throws(UsageError) -> Int? {
+        guard let text = value(option) else { return nil }
+        guard let n = Int(text), n >= minimum else {
+            throw UsageError(message: "\(option.name): expected a whole number \(minimum > 0 ? "of at least \(minimum)" : "0 or more"), got \(text)")
+        }
+        return n
+    }
+
+    /// The option's value as a number in `range`; nil when not given.
+    public func number(_ option: OptionSpec, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = value(option) else { return nil }
+        guard let n = Double(text), range.contains(n) else {
+            func plain(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+            throw UsageError(message: "\(option.name): expected a number from \(plain(range.lowerBound)) to \(plain(range.upperBound)), got \(text)")
+        }
+        return n
+    }
 }
 
 /// A command line that does not fit the table.

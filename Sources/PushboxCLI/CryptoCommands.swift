@@ -30,12 +30,12 @@ enum CryptoCommands {
         summary: "Encrypt a payload's alert (title, subtitle, body) into a base64 AES-256-GCM field, as the seeds' servers do, and print the new payload.",
         operands: "PAYLOAD",
         options: [
-            OptionSpec("--key", value: "FILE", help: "The key file (required)."),
-            OptionSpec("--field", value: "NAME", help: "The top-level field to write. Default encrypted_data."),
-            OptionSpec("--placeholder", value: "TEXT", help: "The body shown if decryption fails. Default \"New message\"."),
+            Options.key,
+            Options.field,
+            Options.placeholder,
         ],
         run: { args, io in
-            guard args.operands.count == 1, let keyFile = args.value("--key") else {
+            guard args.operands.count == 1, let keyFile = args.value(Options.key) else {
                 io.err("pushbox encrypt: give --key FILE and one payload file (- for stdin); see pushbox encrypt --help")
                 return 2
             }
@@ -63,10 +63,10 @@ enum CryptoCommands {
                     return 1
                 }
                 let sealed = try AESGCM.seal(Array(JSONWriter.compact(.object(secret)).utf8), key: key)
-                aps["alert"] = .object(JSONObject([("body", .string(args.value("--placeholder") ?? "New message"))]))
+                aps["alert"] = .object(JSONObject([("body", .string(args.value(Options.placeholder) ?? "New message"))]))
                 aps["mutable-content"] = 1
                 payload["aps"] = .object(aps)
-                payload[args.value("--field") ?? "encrypted_data"] = .string(Data(sealed).base64EncodedString())
+                payload[args.value(Options.field) ?? "encrypted_data"] = .string(Data(sealed).base64EncodedString())
                 io.out(JSONWriter.pretty(.object(payload)))
                 return 0
             } catch let error as CryptoError {

@@ -15,11 +15,11 @@ struct Device {
     /// Reads `--app` (or the bundled sample app when `defaultApp` is set) and `--lang`.
     static func from(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
         var languages = Device.defaultLanguages
-        if let list = args.value("--lang") {
+        if let list = args.value(Options.lang) {
             languages = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !languages.isEmpty else { throw UsageError(message: "--lang needs at least one language, e.g. --lang ko-KR,en") }
         }
-        var directory = args.value("--app")
+        var directory = args.value(Options.app)
         if directory == nil, defaultApp {
             directory = ResourceLocator.sampleAppDirectory(environment: io.environment)
             if directory == nil {
@@ -27,7 +27,7 @@ struct Device {
             }
         }
         guard let directory else {
-            return Device(profile: nil, languages: languages, described: defaultApp || args.value("--lang") != nil)
+            return Device(profile: nil, languages: languages, described: defaultApp || args.value(Options.lang) != nil)
         }
         do {
             return Device(profile: try AppProfile.load(directory: directory), languages: languages)

@@ -11,22 +11,19 @@ enum ListCommand {
         name: "list",
         summary: "List the inbox, newest first (a collapse id shows only the latest of its notifications; --history shows all).",
         options: [IntakeOptions.db,
-                  OptionSpec("--json", help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
-                  OptionSpec("--limit", value: "N", help: "At most N notifications."),
-                  OptionSpec("--history", help: "Every notification, oldest first, collapsed ones included.")]
+                  Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
+                  Options.limit,
+                  Options.history]
             + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         do {
             let store = try IntakeOptions.openStore(args, io)
-            let limit = try args.value("--limit").map { (text: String) throws(UsageError) -> Int in
-                guard let n = Int(text), n > 0 else { throw UsageError(message: "--limit: expected a positive number, got \(text)") }
-                return n
-            }
+            let limit = try args.wholeNumber(Options.limit, minimum: 1)
             let (processor, _) = try IntakeOptions.processor(args, store: store, io: io)
             let items: [StoredNotification]
-            do { items = args.flag("--history") ? try store.history(limit: limit) : try store.inbox(limit: limit) } catch {
+            do { items = args.flag(Options.history) ? try store.history(limit: limit) : try store.inbox(limit: limit) } catch {
                 throw UsageError(message: "\(error)")
             }
             let time = DateFormatter()
@@ -34,7 +31,7 @@ enum ListCommand {
             let dates = InboxListing.dateFormatter()
             for n in items {
                 let rendered = n.status == 200 ? processor.process(id: n.id, raw: n.rawPayload) : nil
-                if args.flag("--json") {
+                if args.flag(Options.json) {
                     io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
                 }
@@ -53,7 +50,7 @@ enum ListCommand {
                 }
                 io.out(line)
             }
-            if items.isEmpty && !args.flag("--json") { io.err("pushbox list: the inbox at \(store.path) is empty") }
+            if items.isEmpty && !args.flag(Options.json) { io.err("pushbox list: the inbox at \(store.path) is empty") }
             return 0
         } catch {
             io.err("pushbox list: \(error)")
@@ -69,19 +66,19 @@ enum ReplayCommand {
         summary: "Re-deliver stored payloads (or the .json/.apns files of DIR) to a running pushbox, with the original spacing divided by --speed.",
         operands: "[DIR]",
         options: [IntakeOptions.db, IntakeOptions.socket,
-                  OptionSpec("--speed", value: "X", help: "Spacing divided by X; 0 sends as fast as possible. Default 1.")]
+                  Options.speed.with(help: "Spacing divided by X; 0 sends as fast as possible. Default 1.")]
             + IntakeOptions.providerOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
-        let speed = Double(args.value("--speed") ?? "1") ?? -1
-        guard speed >= 0 else {
-            io.err("pushbox replay: --speed: expected a number 0 or more")
+        let speed: Double
+        do { speed = try args.number(Options.speed, in: 0...1_000_000) ?? 1 } catch {
+            io.err("pushbox replay: \(error)")
             return 2
         }
         var payloads: [RawPayload] = []
         if let dir = args.operands.first {
-            guard args.value("--db") == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
+            guard args.value(Options.database) == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }.sorted() } catch {
                 io.err("pushbox replay: cannot read the folder \(dir): \(FileErrorText.describe(error))")
@@ -144,8 +141,8 @@ enum ExportCommand {
         summary: "Write the accepted notifications of the inbox as .apns files that Xcode's Simulator accepts as they are (xcrun simctl push, or drag and drop).",
         operands: "DIR",
         options: [IntakeOptions.db,
-                  OptionSpec("--app", value: "DIR", help: "The app whose bundle id goes into \"Simulator Target Bundle\" when a notification has no apns-topic."),
-                  OptionSpec("--bundle-id", value: "ID", help: "The bundle id to use for every file.")],
+                  Options.app.with(help: "The app whose bundle id goes into \"Simulator Target Bundle\" when a notification has no apns-topic."),
+                  Options.bundleID],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -155,7 +152,7 @@ enum ExportCommand {
         }
         do {
             let store = try IntakeOptions.openStore(args, io)
-            let profileBundle = try args.value("--app").flatMap { dir throws(UsageError) -> String? in
+            let profileBundle = try args.value(Options.app).flatMap { dir throws(UsageError) -> String? in
                 do { return try AppProfile.load(directory: dir).bundleID } catch { throw UsageError(message: "--app: \(error)") }
             }
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
@@ -169,7 +166,7 @@ enum ExportCommand {
             for n in items where n.status == 200 && n.source != .local {
                 guard let validated = Validator.validate(n.rawPayload).validated else { continue }
                 var document = validated.simulatorFile(fallbackBundleID: profileBundle ?? "com.example.app")
-                if let bundle = args.value("--bundle-id") { document[PayloadForm.simulatorTargetKey] = .string(bundle) }
+                if let bundle = args.value(Options.bundleID) { document[PayloadForm.simulatorTargetKey] = .string(bundle) }
                 let text = JSONWriter.pretty(.object(document)) + "\n"
                 guard text.utf8.count <= 4096 else {
                     io.err("pushbox export: \(n.apnsID) is \(text.utf8.count) bytes as a .apns file, over the Simulator's 4096; skipped")

@@ -7,18 +7,18 @@ import PushboxText
 
 /// Options every intake command shares, and building the service from them.
 enum IntakeOptions {
-    static let socket = OptionSpec("--socket", value: "PATH", help: "The Unix socket. Default $XDG_RUNTIME_DIR/pushbox/pushbox.sock (or /tmp/pushbox-UID/).")
-    static let db = OptionSpec("--db", value: "PATH", help: "The inbox database. Default $XDG_DATA_HOME/pushbox/inbox.sqlite.")
+    static let socket = Options.socket
+    static let db = Options.database
 
     /// A provider always sends its topic: `send` and `replay` add one when a payload has none.
     static let providerOptions = [
-        OptionSpec("--topic", value: "ID", help: "apns-topic for payloads that have none. Default: the bundle id of --app."),
-        OptionSpec("--app", value: "DIR", help: "The app whose bundle id is the default topic. Default: the bundled sample app."),
+        Options.topic,
+        Options.app.with(help: "The app whose bundle id is the default topic. Default: the bundled sample app."),
     ]
 
     /// The topic a provider would send: `--topic`, else the app's bundle id.
     static func providerTopic(_ args: ParsedArguments, _ io: CommandIO) throws(UsageError) -> String? {
-        if let topic = args.value("--topic") { return topic }
+        if let topic = args.value(Options.topic) { return topic }
         return try Device.from(args, defaultApp: true, io: io).profile?.bundleID
     }
 
@@ -26,11 +26,11 @@ enum IntakeOptions {
     static let defaultDeviceToken = "5e1ec7ed" + String(repeating: "00", count: 28)
 
     static func socketPath(_ args: ParsedArguments, _ io: CommandIO) -> String {
-        args.value("--socket") ?? Listeners.defaultSocketPath(environment: io.environment)
+        args.value(Options.socket) ?? Listeners.defaultSocketPath(environment: io.environment)
     }
 
     static func openStore(_ args: ParsedArguments, _ io: CommandIO) throws(UsageError) -> InboxStore {
-        let path = args.value("--db") ?? InboxStore.defaultPath(environment: io.environment)
+        let path = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         do { return try InboxStore(path: path) } catch { throw UsageError(message: "\(error)") }  // it names the file
     }
 

@@ -9,10 +9,10 @@ enum LintCommand {
         name: "lint",
         summary: "Find localization problems: broken files, missing keys per language, specifier mismatches, skipped arguments, missing plural categories, unfinished units, payload keys with no entry. Exit status 1 when there are errors.",
         options: [
-            OptionSpec("--app", value: "DIR", help: "The app folder. Default: the bundled sample app."),
-            OptionSpec("--payloads", value: "DIR", help: "Also check the loc-keys used by the .json/.apns payloads in this folder."),
-            OptionSpec("--table", value: "NAME", help: "The strings table to check. Default Localizable."),
-            OptionSpec("--json", help: "One JSON object per finding per line."),
+            Options.app.with(help: "The app folder. Default: the bundled sample app."),
+            Options.payloads,
+            Options.table,
+            Options.json.with(help: "One JSON object per finding per line."),
         ],
         run: run)
 
@@ -30,10 +30,10 @@ enum LintCommand {
             io.err("pushbox lint: no app folder; pass --app DIR")
             return 2
         }
-        let table = args.value("--table") ?? "Localizable"
+        let table = args.value(Options.table) ?? "Localizable"
         let app = AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)
         var findings = LocalizationLinter(app: app, table: table).lint()
-        if let payloads = args.value("--payloads") {
+        if let payloads = args.value(Options.payloads) {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: payloads, isDirectory: &isDir), isDir.boolValue else {
                 io.err("pushbox lint: --payloads \(payloads): no such folder")
@@ -41,7 +41,7 @@ enum LintCommand {
             }
             findings += PayloadKeyLinter(app: app, table: table).lint(folder: payloads)
         }
-        if args.flag("--json") {
+        if args.flag(Options.json) {
             for f in findings { io.out(JSONWriter.compact(json(f))) }
         } else {
             printText(findings, app: app, table: table, io: &io)

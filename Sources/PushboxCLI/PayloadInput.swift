@@ -14,8 +14,8 @@ struct PayloadInput {
     struct ReadError: Error { var message: String }
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        headerArguments = arguments.all("--header")
-        token = arguments.value("--token")
+        headerArguments = arguments.all(Options.header)
+        token = arguments.value(Options.token)
         for field in headerArguments where PushHeaders.parseField(field) == nil {
             throw UsageError(message: "--header \(field): expected NAME:VALUE")
         }

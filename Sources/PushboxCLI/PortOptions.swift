@@ -11,19 +11,19 @@ enum PortOptions {
     static let defaultListen = "127.0.0.1:2197"
 
     static let options = [
-        OptionSpec("--listen", value: "HOST:PORT|off", help: "The TCP port for every client (TLS or clear, HTTP/2 or HTTP/1.1). Default \(defaultListen); off turns it off."),
-        OptionSpec("--listen-any", help: "Allow --listen on a non-loopback address."),
-        OptionSpec("--tls-cert", value: "FILE", help: "Serve this PEM certificate (chain) on the port instead of one from pushbox's CA (with --tls-key)."),
-        OptionSpec("--tls-key", value: "FILE", help: "The private key of --tls-cert (mode 0600)."),
-        OptionSpec("--provider-key", value: "FILE", repeatable: true, help: "An APNs .p8 key whose tokens are verified: AuthKey_KEYID.p8, or KEYID=FILE."),
-        OptionSpec("--team-id", value: "ID", help: "The team id of the --provider-key keys (default: any team)."),
+        Options.listen,
+        Options.listenAny,
+        Options.tlsCert,
+        Options.tlsKey,
+        Options.providerKey,
+        Options.teamID,
     ]
 
     /// Sets the port, its TLS and the provider keys on `options` from the command line and the
     /// app's profile.
     static func apply(_ args: ParsedArguments, profile: AppProfile?, io: CommandIO, to options: inout IntakeServer.Options) throws(UsageError) {
-        let listen = args.value("--listen") ?? defaultListen
-        options.tcpAllowAny = args.flag("--listen-any")
+        let listen = args.value(Options.listen) ?? defaultListen
+        options.tcpAllowAny = args.flag(Options.listenAny)
         guard listen != "off" else {
             options.tcp = nil
             return
@@ -42,7 +42,7 @@ enum PortOptions {
     }
 
     static func tlsContext(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> TLSServerContext {
-        switch (args.value("--tls-cert"), args.value("--tls-key")) {
+        switch (args.value(Options.tlsCert), args.value(Options.tlsKey)) {
         case (let cert?, let key?):
             do { return try TLSServerContext(certificateFile: cert, keyFile: key) } catch { throw UsageError(message: "\(error)") }
         case (nil, nil):
@@ -60,9 +60,9 @@ enum PortOptions {
     /// `--provider-key` files (key id from `AuthKey_<KEYID>.p8` or `KEYID=FILE`) and the profile's.
     static func providerKeys(_ args: ParsedArguments, profile: AppProfile?) throws(UsageError) -> [RegisteredProviderKey] {
         var keys: [RegisteredProviderKey] = []
-        let team = args.value("--team-id")
+        let team = args.value(Options.teamID)
         if let team, team.count != 10 { throw UsageError(message: "--team-id \(team): a team id has 10 characters") }
-        for spec in args.all("--provider-key") {
+        for spec in args.all(Options.providerKey) {
             var keyID: String, file: String
             if let eq = spec.firstIndex(of: "="), spec[..<eq].count == 10 {
                 keyID = String(spec[..<eq])

@@ -16,10 +16,10 @@ public enum Pushbox {
     static let root = CommandSpec(
         name: "",
         summary: "A terminal inbox that shows push notifications the way an iPhone would. With no command: the inbox (the bundled samples on a first run); as text when not on a terminal.",
-        options: RenderCommand.deviceOptions + InteractiveInbox.options + [OptionSpec("--version", help: "Print the version.")],
+        options: RenderCommand.deviceOptions + InteractiveInbox.options + [Options.version],
         run: { args, io in
-            if args.flag("--version") { io.out("pushbox \(version)"); return 0 }
-            if !args.flag("--text"), isatty(1) == 1, isatty(0) == 1, io.environment["PUSHBOX_TEXT"] == nil {
+            if args.flag(Options.version) { io.out("pushbox \(version)"); return 0 }
+            if !args.flag(Options.text), isatty(1) == 1, isatty(0) == 1, io.environment["PUSHBOX_TEXT"] == nil {
                 return InteractiveInbox.run(args, &io)
             }
             guard let samples = ResourceLocator.samplesDirectory(environment: io.environment) else {
@@ -55,7 +55,7 @@ public enum Pushbox {
         }
         do {
             let parsed = try parseArguments(args, spec: spec)
-            if parsed.flag("--help") {
+            if parsed.flag(Options.help) {
                 io.out(spec.name.isEmpty ? rootHelp() : spec.help())
                 return 0
             }

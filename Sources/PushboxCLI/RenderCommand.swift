@@ -6,8 +6,8 @@ import PushboxFetch
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
 enum RenderCommand {
     static let deviceOptions = [
-        OptionSpec("--app", value: "DIR", help: "The app folder (localizations, pushbox.json). Default: the bundled sample app."),
-        OptionSpec("--lang", value: "L1,L2,…", help: "The device's preferred languages, most preferred first. Default en-US."),
+        Options.app.with(help: "The app folder (localizations, pushbox.json). Default: the bundled sample app."),
+        Options.lang,
     ]
 
     static let spec = CommandSpec(
@@ -15,18 +15,18 @@ enum RenderCommand {
         summary: "Show each payload as the device would: title, subtitle, body, badge, sound, category, thread, delivery and warnings.",
         operands: "FILE…",
         options: deviceOptions + [
-            OptionSpec("--json", help: "One JSON object per input file per line, in input order."),
-            OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "An APNs request header, e.g. apns-push-type:alert."),
-            OptionSpec("--token", value: "HEX", help: "The device token, checked as APNs checks /3/device/<token>."),
+            Options.json.with(help: "One JSON object per input file per line, in input order."),
+            Options.header,
+            Options.token,
         ] + extensionOptions,
         run: run)
 
     static let extensionOptions = [
-        OptionSpec("--key", value: "FILE", help: "The AES-256-GCM key file for decryption (base64 of 32 bytes, mode 0600); wins over the recipe's."),
-        OptionSpec("--time-limit", value: "SECONDS", help: "The service extension's time limit. Default: the recipe's, else 30."),
-        OptionSpec("--allow-files", value: "DIR", repeatable: true, help: "A folder file:// media URLs may point into (the app folder and sample-payloads always may)."),
-        OptionSpec("--cache", value: "DIR", help: "Where attachments are saved. Default $XDG_CACHE_HOME/pushbox/attachments."),
-        OptionSpec("--no-extension", help: "Do not run the service extension."),
+        Options.key.with(help: "The AES-256-GCM key file for decryption (base64 of 32 bytes, mode 0600); wins over the recipe's."),
+        Options.timeLimit,
+        Options.allowFiles,
+        Options.cache,
+        Options.noExtension,
     ]
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -64,7 +64,7 @@ enum RenderCommand {
                 io.err("pushbox render: \(error.message)")
             case .success(let raw):
                 let note = renderer.render(raw)
-                if args.flag("--json") {
+                if args.flag(Options.json) {
                     io.out(JSONWriter.compact(note.json))
                 } else {
                     io.out(text(note))
@@ -76,17 +76,14 @@ enum RenderCommand {
 
     /// The extension's recipe, key, time limit, file roots and cache from the flags and the profile.
     static func extensionSetup(_ args: ParsedArguments, device: Device, io: CommandIO) throws(UsageError) -> Renderer.ExtensionSetup? {
-        if args.flag("--no-extension") { return nil }
-        let keyFile = args.value("--key")
+        if args.flag(Options.noExtension) { return nil }
+        let keyFile = args.value(Options.key)
         var recipe = device.profile?.recipe ?? ExtensionRecipe.defaultRecipe(keyGiven: keyFile != nil)
-        if let limit = args.value("--time-limit") {
-            guard let seconds = Double(limit), seconds > 0, seconds <= 300 else { throw UsageError(message: "--time-limit: expected seconds between 0 and 300, got \(limit)") }
-            recipe.timeLimit = seconds
-        }
-        var roots = args.all("--allow-files")
+        if let seconds = try args.number(Options.timeLimit, in: 0.001...300) { recipe.timeLimit = seconds }
+        var roots = args.all(Options.allowFiles)
         if let app = device.profile?.directory { roots.append(app) }
         if let samples = ResourceLocator.samplesDirectory(environment: io.environment) { roots.append(samples) }
-        let cache = args.value("--cache") ?? AttachmentFetcher.defaultCacheDirectory(environment: io.environment)
+        let cache = args.value(Options.cache) ?? AttachmentFetcher.defaultCacheDirectory(environment: io.environment)
         return Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots),
                                        appDirectory: device.profile?.directory, keyFile: keyFile)
     }

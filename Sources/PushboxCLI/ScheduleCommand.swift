@@ -11,10 +11,10 @@ enum ScheduleCommand {
         summary: "Local notifications: add a schedule file's requests to the running pushbox (through its socket), or with --dry-run print the pending set it gives (64 at most, soonest first). Exit 1 when a request is refused.",
         operands: "FILE",
         options: [IntakeOptions.socket,
-                  OptionSpec("--dry-run", help: "Print the pending set instead of scheduling into a running pushbox."),
-                  OptionSpec("--json", help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
-                  OptionSpec("--clock", value: "DATE", help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
-                  OptionSpec("--tz", value: "ZONE", help: "With --dry-run: the time zone, e.g. Europe/Berlin. Default: the system's.")],
+                  Options.dryRun,
+                  Options.json.with(help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
+                  Options.clock.with(help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
+                  Options.timeZone.with(help: "With --dry-run: the time zone, e.g. Europe/Berlin. Default: the system's.")],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -29,14 +29,14 @@ enum ScheduleCommand {
             return 1
         case .success(let read): schedule = read
         }
-        return args.flag("--dry-run") ? dryRun(schedule.requests, base: schedule.baseDirectory, args, &io)
+        return args.flag(Options.dryRun) ? dryRun(schedule.requests, base: schedule.baseDirectory, args, &io)
                                       : live(schedule.bytes, base: schedule.baseDirectory, args, &io)
     }
 
     /// Posts the file to the running instance and prints its answer.
     static func live(_ body: [UInt8], base: String, _ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
-        for flag in ["--json", "--clock", "--tz"] where args.flag(flag) || args.value(flag) != nil {
-            io.err("pushbox schedule: \(flag) goes with --dry-run; the running pushbox has its own clock (set with its --clock, --speed, --tz)")
+        for option in [Options.json, Options.clock, Options.timeZone] where args.flag(option) || args.value(option) != nil {
+            io.err("pushbox schedule: \(option.name) goes with --dry-run; the running pushbox has its own clock (set with its --clock, --speed, --tz)")
             return 2
         }
         let answer: JSONObject
@@ -69,7 +69,7 @@ enum ScheduleCommand {
         var set = PendingSet(calendar: calendar)
         let refused = set.add(requests, now: start ?? Date(), baseDirectory: base)
         for p in set.pending {
-            if args.flag("--json") {
+            if args.flag(Options.json) {
                 io.out(JSONWriter.compact(p.json(timeZone: zone)))
             } else {
                 io.out("\(LocalClockText.format(p.nextFire, timeZone: zone))  \(TerminalText.sanitize(p.request.identifier))\(p.request.trigger?.repeats == true ? "  (repeats)" : "")")
@@ -77,7 +77,7 @@ enum ScheduleCommand {
         }
         for d in set.dropped { io.err("pushbox schedule: dropped \(TerminalText.sanitize(d.description))") }
         for r in refused { io.err("pushbox schedule: not scheduled: \(TerminalText.sanitize(r.description))") }
-        if !args.flag("--json") { io.err("pushbox schedule: \(set.pending.count)/\(PendingSet.limit) pending") }
+        if !args.flag(Options.json) { io.err("pushbox schedule: \(set.pending.count)/\(PendingSet.limit) pending") }
         return refused.isEmpty ? 0 : 1
     }
 }
@@ -88,7 +88,7 @@ enum PendingCommand {
         name: "pending",
         summary: "List the running pushbox's pending local notifications, soonest first, with the device clock and what was dropped.",
         options: [IntakeOptions.socket,
-                  OptionSpec("--json", help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger.")],
+                  Options.json.with(help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger.")],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -100,7 +100,7 @@ enum PendingCommand {
             let pending = answer["pending"]?.arrayValue ?? []
             for p in pending {
                 guard let o = p.objectValue else { continue }
-                if args.flag("--json") {
+                if args.flag(Options.json) {
                     io.out(JSONWriter.compact(p))
                 } else {
                     let trigger = o["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
@@ -109,7 +109,7 @@ enum PendingCommand {
             }
             for d in answer["dropped"]?.arrayValue ?? [] { io.err("pushbox pending: dropped \(LocalClient.refusal(d))") }
             for r in answer["refused"]?.arrayValue ?? [] { io.err("pushbox pending: not scheduled \(LocalClient.refusal(r))") }
-            if !args.flag("--json") {
+            if !args.flag(Options.json) {
                 io.err("pushbox pending: \(pending.count)/\(PendingSet.limit) pending; device clock \(answer["now"]?.stringValue ?? "?") (\(answer["timeZone"]?.stringValue ?? "?")); \(answer["delivered"]?.intValue ?? 0) delivered")
             }
             return 0

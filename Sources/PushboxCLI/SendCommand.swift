@@ -12,8 +12,8 @@ enum SendCommand {
         summary: "Post payload files to a running pushbox over its socket, as a provider posts to APNs; prints APNs' answer per file. Exit 1 on any error.",
         operands: "FILE…",
         options: [IntakeOptions.socket,
-                  OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "An APNs request header (overrides NAME.headers beside the file)."),
-                  OptionSpec("--token", value: "HEX", help: "The device token of /3/device/<token>. Default: the file's NAME.headers, else the simulated device's.")]
+                  Options.header.with(help: "An APNs request header (overrides NAME.headers beside the file)."),
+                  Options.token.with(help: "The device token of /3/device/<token>. Default: the file's NAME.headers, else the simulated device's.")]
             + IntakeOptions.providerOptions,
         run: run)
 

@@ -11,10 +11,10 @@ enum ServeCommand {
         name: "serve",
         summary: "Take pushes in without the TUI: the APNs-shaped API on a Unix socket and on TCP port 2197 (TLS with provider tokens, HTTP/2 or HTTP/1.1), folder watches, the SQLite inbox. Runs until interrupted.",
         options: [IntakeOptions.socket, IntakeOptions.db,
-                  OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder."),
-                  OptionSpec("--idle-timeout", value: "SECONDS", help: "Close connections idle this long (APNs' IdleTimeout). Default 30."),
-                  OptionSpec("--poll", help: "Poll watched folders instead of using inotify."),
-                  OptionSpec("--quiet", help: "Do not log each payload taken in."),
+                  Options.watch,
+                  Options.idleTimeout,
+                  Options.poll,
+                  Options.quiet,
                   LocalStartup.scheduleOption]
             + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
@@ -40,7 +40,7 @@ enum ServeCommand {
                 FileHandle.standardError.write(Data("pushbox serve: apns-id \(result.apnsID) answered 500: \(result.detail ?? "")\n".utf8))
             }
             var accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
-            if !args.flag("--quiet") {
+            if !args.flag(Options.quiet) {
                 let out = LogWriter.standardOutput
                 // Requests on the socket and the port are logged as they are answered; files and
                 // local notifications as they are taken in.
@@ -53,12 +53,9 @@ enum ServeCommand {
             }
             var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
             try PortOptions.apply(args, profile: try Device.from(args, defaultApp: true, io: io).profile, io: io, to: &options)
-            options.watch = args.all("--watch")
-            options.forcePolling = args.flag("--poll")
-            if let idle = args.value("--idle-timeout") {
-                guard let seconds = Int(idle), seconds > 0 else { throw UsageError(message: "--idle-timeout: expected whole seconds, got \(idle)") }
-                options.idleTimeout = seconds
-            }
+            options.watch = args.all(Options.watch)
+            options.forcePolling = args.flag(Options.poll)
+            if let seconds = try args.wholeNumber(Options.idleTimeout, minimum: 1) { options.idleTimeout = seconds }
             // The scheduler and its schedule file are ready before the first request can arrive.
             scheduler = LocalScheduler(service: service, clock: clock)
             if let refusal = LocalStartup.load(args, into: scheduler) { io.err("pushbox serve: \(refusal)") }

@@ -9,14 +9,14 @@ enum CertCommand {
     static let spec = CommandSpec(
         name: "cert",
         summary: "Print where pushbox's local certificate authority is (made on first need) and the lines that make curl, Python, Node and Go clients trust it for one process. pushbox never touches the system trust store.",
-        options: [OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")],
+        options: [Options.path],
         run: { args, io in
             let ca: CertificateAuthority
             do { ca = try PortOptions.authority(io) } catch {
                 io.err("pushbox cert: \(error)")
                 return 1
             }
-            if args.flag("--path") { io.out(ca.certificatePath); return 0 }
+            if args.flag(Options.path) { io.out(ca.certificatePath); return 0 }
             let path = ca.certificatePath
             io.out("""
                 pushbox's local CA: \(path)
@@ -66,19 +66,19 @@ enum ProviderTokenCommand {
         name: "provider-token",
         summary: "Print an APNs provider token (ES256 JWT, issued now, valid for an hour) signed with a .p8 key, for `curl -H \"authorization: bearer $(pushbox provider-token …)\"`.",
         operands: "KEY.p8",
-        options: [OptionSpec("--key-id", value: "ID", help: "The key's 10-character id. Default: from the file name AuthKey_KEYID.p8."),
-                  OptionSpec("--team-id", value: "ID", help: "The 10-character team id (iss). Default PUSHBOXDEV, the sample app's.")],
+        options: [Options.keyID,
+                  Options.teamID.with(help: "The 10-character team id (iss). Default PUSHBOXDEV, the sample app's.")],
         run: { args, io in
             guard args.operands.count == 1 else {
                 io.err("pushbox provider-token: give the .p8 key file; see pushbox provider-token --help")
                 return 2
             }
             let file = args.operands[0]
-            guard let keyID = args.value("--key-id") ?? ProviderToken.keyID(fromFileName: file), keyID.count == 10 else {
+            guard let keyID = args.value(Options.keyID) ?? ProviderToken.keyID(fromFileName: file), keyID.count == 10 else {
                 io.err("pushbox provider-token: pass --key-id (10 characters), or keep Apple's file name AuthKey_KEYID.p8")
                 return 2
             }
-            let team = args.value("--team-id") ?? "PUSHBOXDEV"
+            let team = args.value(Options.teamID) ?? "PUSHBOXDEV"
             guard team.count == 10 else {
                 io.err("pushbox provider-token: --team-id \(team): a team id has 10 characters")
                 return 2
@@ -104,8 +104,8 @@ enum FCMCredentialsCommand {
         name: "fcm-credentials",
         summary: "Write a Firebase service-account JSON (a new RSA key, mode 0600, token_uri on pushbox's port) for an unchanged Firebase Admin SDK; pushbox keeps its public key and verifies the SDK's assertions. Refuses to replace a file.",
         operands: "FILE",
-        options: [OptionSpec("--project", value: "ID", help: "The Firebase project id. Default pushbox-sample."),
-                  OptionSpec("--listen", value: "HOST:PORT", help: "Where pushbox's port is, for token_uri. Default \(PortOptions.defaultListen).")],
+        options: [Options.project,
+                  Options.listen.with(value: "HOST:PORT", help: "Where pushbox's port is, for token_uri. Default \(PortOptions.defaultListen).")],
         run: { args, io in
             guard args.operands.count == 1 else {
                 io.err("pushbox fcm-credentials: give exactly one file to write; see pushbox fcm-credentials --help")
@@ -116,8 +116,8 @@ enum FCMCredentialsCommand {
                 io.err("pushbox fcm-credentials: \(path) exists; pushbox never replaces a key file")
                 return 1
             }
-            let project = args.value("--project") ?? "pushbox-sample"
-            let port = (args.value("--listen") ?? PortOptions.defaultListen).split(separator: ":").last.map(String.init) ?? "2197"
+            let project = args.value(Options.project) ?? "pushbox-sample"
+            let port = (args.value(Options.listen) ?? PortOptions.defaultListen).split(separator: ":").last.map(String.init) ?? "2197"
             do {
                 let key = try RS256Key.generate()
                 guard let privatePEM = key.privatePEM, let publicPEM = key.publicPEM else { throw TLSError("cannot write the key as PEM") }

@@ -8,11 +8,11 @@ enum ValidateCommand {
         summary: "Validate payloads as APNs answers them (FCM messages by FCM's rules too). Exit status 0 only if every file passes.",
         operands: "FILE…",
         options: [
-            OptionSpec("--json", help: "One JSON object per file per line: file, ok, status, reason, detail, warnings."),
-            OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "An APNs request header, e.g. apns-push-type:background."),
-            OptionSpec("--token", value: "HEX", help: "The device token, checked as APNs checks /3/device/<token>."),
-            OptionSpec("--app", value: "DIR", help: "Check apns-topic against this app's bundle id and FCM topics against its subscriptions."),
-            OptionSpec("--lang", value: "L1,L2,…", help: "The device's preferred languages (its FCM language topic follows the first). Default en-US."),
+            Options.json.with(help: "One JSON object per file per line: file, ok, status, reason, detail, warnings."),
+            Options.header.with(help: "An APNs request header, e.g. apns-push-type:background."),
+            Options.token,
+            Options.app.with(help: "Check apns-topic against this app's bundle id and FCM topics against its subscriptions."),
+            Options.lang.with(help: "The device's preferred languages (its FCM language topic follows the first). Default en-US."),
         ],
         run: run)
 
@@ -36,7 +36,7 @@ enum ValidateCommand {
             case .failure(let error):
                 allPassed = false
                 io.err("pushbox validate: \(error.message)")
-                if args.flag("--json") {
+                if args.flag(Options.json) {
                     io.out(JSONWriter.compact(.object(JSONObject([
                         ("file", .string(path)), ("ok", false), ("status", .null), ("reason", .null),
                         ("detail", .string(error.message)), ("warnings", .array([])),
@@ -45,7 +45,7 @@ enum ValidateCommand {
             case .success(let raw):
                 let report = Validator.validate(raw, context: device.validationContext)
                 if !report.ok { allPassed = false }
-                if args.flag("--json") {
+                if args.flag(Options.json) {
                     io.out(JSONWriter.compact(json(path, report)))
                 } else {
                     printText(path, report, &io)

@@ -1,20 +1,23 @@
+import Foundation
+import PushboxTestSupport
 import Testing
 @testable import PushboxCLI
 
 @Suite("Table-driven argument parsing")
 struct ArgumentParserTests {
-    let spec = CommandSpec(name: "demo", summary: "A demo.", operands: "FILE…", options: [
-        OptionSpec("--json", help: "JSON."),
-        OptionSpec("--app", value: "DIR", help: "App."),
-        OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "Header."),
-    ], run: { _, _ in 0 })
+    static let json = OptionSpec("--json", help: "JSON.")
+    static let app = OptionSpec("--app", value: "DIR", help: "App.")
+    static let header = OptionSpec("--header", value: "NAME:VALUE", repeatable: true, help: "Header.")
+    static let count = OptionSpec("--count", value: "N", help: "Count.")
+    static let ratio = OptionSpec("--ratio", value: "X", help: "Ratio.")
+    let spec = CommandSpec(name: "demo", summary: "A demo.", operands: "FILE…", options: [json, app, header, count, ratio], run: { _, _ in 0 })
 
     @Test("flags, values in both forms, repeats, operands and stdin")
     func parses() throws {
         let p = try parseArguments(["a.json", "--json", "--app", "X", "--header=a:1", "--header", "b:2", "-", "--", "--not-an-option"], spec: spec)
-        #expect(p.flag("--json"))
-        #expect(p.value("--app") == "X")
-        #expect(p.all("--header") == ["a:1", "b:2"])
+        #expect(p.flag(Self.json))
+        #expect(p.value(Self.app) == "X")
+        #expect(p.all(Self.header) == ["a:1", "b:2"])
         #expect(p.operands == ["a.json", "-", "--not-an-option"])
     }
 
@@ -28,10 +31,40 @@ struct ArgumentParserTests {
         #expect { try parseArguments(args, spec: spec) } throws: { ($0 as! UsageError).message == message }
     }
 
+    @Test("numbers are checked where they are declared: whole or not, the range, and the option named in the message")
+    func numbers() throws {
+        let p = try parseArguments(["--count", "3", "--ratio", "0.5"], spec: spec)
+        #expect(try p.wholeNumber(Self.count, minimum: 1) == 3)
+        #expect(try p.number(Self.ratio, in: 0...1) == 0.5)
+        #expect(try p.wholeNumber(Self.app) == nil)  // not given
+        let bad = try parseArguments(["--count", "0", "--ratio", "2"], spec: spec)
+        #expect { try bad.wholeNumber(Self.count, minimum: 1) } throws: { "\($0)" == "--count: expected a whole number of at least 1, got 0" }
+        #expect { try bad.number(Self.ratio, in: 0...1) } throws: { "\($0)" == "--ratio: expected a number from 0 to 1, got 2" }
+        let words = try parseArguments(["--count", "three"], spec: spec)
+        #expect { try words.wholeNumber(Self.count) } throws: { "\($0)" == "--count: expected a whole number 0 or more, got three" }
+    }
+
+    @Test("every option is declared once, in Options.swift: no command declares one of its own")
+    func declaredOnce() throws {
+        let folder = ProjectPaths.projectRoot + "/Sources/PushboxCLI"
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 20)
+        for file in files where file != "Options.swift" {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            #expect(!text.contains("OptionSpec(\""), "\(file) declares an option; declare it in Options.swift")
+        }
+        // Declared once, so one name has one kind everywhere it is listed.
+        var kinds: [String: Bool] = [:]
+        for option in Pushbox.commands.flatMap(\.options) + Pushbox.root.options {
+            #expect(kinds[option.name].map { $0 == (option.value != nil) } ?? true, "\(option.name)")
+            kinds[option.name] = option.value != nil
+        }
+    }
+
     @Test("help is generated from the table: every option and its placeholder")
     func help() {
         let text = spec.help()
-        #expect(text.hasPrefix("Usage: pushbox demo [--json] [--app DIR] [--header NAME:VALUE]… [--help] FILE…"))
+        #expect(text.hasPrefix("Usage: pushbox demo [--json] [--app DIR] [--header NAME:VALUE]… [--count N] [--ratio X] [--help] FILE…"))
         for option in spec.options { #expect(text.contains(option.help)) }
         #expect(text.contains("(repeatable)"))
     }

@@ -10,10 +10,10 @@ import PushboxUI
 enum InteractiveInbox {
     static let options: [OptionSpec] = [
         IntakeOptions.socket, IntakeOptions.db,
-        OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder."),
-        OptionSpec("--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes."),
-        OptionSpec("--no-socket", help: "Do not open the socket, nor the port unless --listen is given (another pushbox may be serving)."),
-        OptionSpec("--text", help: "Print the bundled samples as text instead of opening the inbox."),
+        Options.watch,
+        Options.theme,
+        Options.noSocket,
+        Options.text,
         LocalStartup.scheduleOption,
     ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
 
@@ -29,7 +29,7 @@ enum InteractiveInbox {
             clock = try ClockOptions.clock(args)
             store = try IntakeOptions.openStore(args, io)
             var a = args
-            if a.value("--lang") == nil, let saved = config.languages, !saved.isEmpty { a.values["--lang"] = [saved.joined(separator: ",")] }
+            if a.value(Options.lang) == nil, let saved = config.languages, !saved.isEmpty { a.set(Options.lang, saved.joined(separator: ",")) }
             device = try Device.from(a, defaultApp: true, io: io)
             base = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer(),
                             categories: device.profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: device, io: io))
@@ -59,14 +59,14 @@ enum InteractiveInbox {
             app.queue.post(.added(InboxItems.make(n)))
         }
         var server: IntakeServer?
-        if !args.flag("--no-socket") || !args.all("--watch").isEmpty {
+        if !args.flag(Options.noSocket) || !args.all(Options.watch).isEmpty {
             var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
-            options.watch = args.all("--watch")
+            options.watch = args.all(Options.watch)
             // --no-socket leaves the socket (and, unless --listen is given, the port) to another pushbox.
-            options.socket = !args.flag("--no-socket")
+            options.socket = !args.flag(Options.noSocket)
             do {
                 try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
-                if !options.socket && args.value("--listen") == nil { options.tcp = nil }
+                if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
             } catch {
                 io.err("pushbox: \(error)")
                 return 2
@@ -83,7 +83,7 @@ enum InteractiveInbox {
         var (themes, themeProblems) = ThemeFiles.loadAll(in: ThemeFiles.folders(projectThemes: projectThemes, environment: env))
         // A broken theme file is said at start, in the footer, and the others still work.
         if let first = themeProblems.first { startStatus = startStatus.map { $0 + "; " + first } ?? first }
-        var chosen = args.value("--theme") ?? config.theme ?? "dark"
+        var chosen = args.value(Options.theme) ?? config.theme ?? "dark"
         if chosen.hasSuffix(".json") {
             do { let t = try ThemeFiles.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
                 io.err("pushbox: --theme: \(error)")
