@@ -138,8 +138,8 @@ extension InboxView {
         guard let r = state.renders[item.id] else { s.put("rendering…", x: x, y: y, role: .muted); return }
         var row = y
         for t in r.trace + responseLines(state, item) where row < y + height {
-            let head = t.step.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", t.ms) + t.outcome.padding(toLength: 12, withPad: " ", startingAt: 0)
-            s.put(head, x: x, y: row, role: t.outcome.contains("fail") || t.outcome == "rejected" || t.outcome == "expired" ? .error : .normal, maxWidth: width)
+            let head = t.step.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", t.ms) + t.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
+            s.put(head, x: x, y: row, role: t.outcome.isFailure ? .error : .normal, maxWidth: width)
             row += 1
             for line in DisplayText.wrap(t.detail, width: max(10, width - 4)).prefix(3) where row < y + height {
                 s.put(line, x: x + 4, y: row, role: .muted, maxWidth: width - 4)

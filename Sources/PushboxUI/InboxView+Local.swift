@@ -33,7 +33,7 @@ extension InboxView {
     static func backgroundCard(_ s: inout Screen, _ r: RenderedNotification, x: Int, y: Int, width: Int, height: Int) -> Int {
         var row = y
         s.put("Background event — no banner, no sound", x: x, y: row, role: .title, maxWidth: width); row += 1
-        for t in r.trace where t.step == "background" {
+        for t in r.trace where t.step == .background {
             for line in DisplayText.wrap(t.detail, width: width).prefix(height - 2) where row < y + height {
                 s.put(line, x: x, y: row, role: .body, maxWidth: width)
                 row += 1

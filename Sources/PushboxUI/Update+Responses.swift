@@ -50,7 +50,7 @@ extension InboxState {
             \(opens)\(auth) — userNotificationCenter(_:didReceive:withCompletionHandler:), \(request)
             userInfo: \(userInfoText)\(link.map { "\ndeep link: \($0)" } ?? "")
             """)
-        let entry = TraceEntry(step: "response", ms: 0, outcome: identifier == Self.defaultActionIdentifier ? "tap" : "action",
+        let entry = TraceEntry(step: .response, ms: 0, outcome: identifier == Self.defaultActionIdentifier ? .tap : .action,
                                detail: "actionIdentifier \(identifier); \(opens); userInfo \(userInfoText)\(link.map { "; deep link \($0)" } ?? "")")
         responses[item.id, default: []].append(entry)
     }

@@ -49,9 +49,9 @@ final class ExtensionPipelineTests {
         let plain = render(#"{"aps":{"alert":"hi"},"data":{"t":"FEED_POST_TITLE"}}"#, recipe: recipe)
         #expect(plain.delivered == .original)
         #expect(plain.body == "hi")
-        #expect(plain.trace.contains { $0.step == "extension" && $0.outcome == "not-run" && $0.detail.contains("mutable-content is not 1") })
+        #expect(plain.trace.contains { $0.step == .`extension` && $0.outcome == .notRun && $0.detail.contains("mutable-content is not 1") })
         let silent = render(#"{"aps":{"content-available":1,"mutable-content":1},"data":{"t":"FEED_POST_TITLE"}}"#, recipe: recipe)
-        #expect(silent.trace.contains { $0.outcome == "not-run" && $0.detail.contains("no title, subtitle or body") })
+        #expect(silent.trace.contains { $0.outcome == .notRun && $0.detail.contains("no title, subtitle or body") })
     }
 
     @Test("custom keys localize in ko and en, and an attachment is added: delivered modified")
@@ -85,8 +85,8 @@ final class ExtensionPipelineTests {
         #expect(note.delivered == .bestAttempt)
         #expect(note.title == "Mina shared a new post")
         #expect(note.attachments.isEmpty)
-        let deadline = try #require(note.trace.first { $0.step == "deadline" })
-        #expect(deadline.outcome == "expired")
+        let deadline = try #require(note.trace.first { $0.step == .deadline })
+        #expect(deadline.outcome == .expired)
         #expect(deadline.detail.contains("during attach, which was cancelled"))
     }
 
@@ -111,10 +111,10 @@ final class ExtensionPipelineTests {
         let note = render(text, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
         #expect(note.delivered == .bestAttempt)
         #expect(note.body == "placeholder")
-        #expect(note.trace.contains { $0.step == "decrypt" && $0.outcome == "failed" && $0.detail.contains("authentication failed") })
-        #expect(note.trace.contains { $0.step == "extension" && $0.detail.contains("critical step decrypt failed") })
+        #expect(note.trace.contains { $0.step == .decrypt && $0.outcome == .failed && $0.detail.contains("authentication failed") })
+        #expect(note.trace.contains { $0.step == .`extension` && $0.detail.contains("critical step decrypt failed") })
         let badBase64 = render(#"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"%%%"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
-        #expect(badBase64.trace.contains { $0.step == "decrypt" && $0.detail.contains("not valid base64") })
+        #expect(badBase64.trace.contains { $0.step == .decrypt && $0.detail.contains("not valid base64") })
     }
 
     @Test("a key file readable by others is refused by the decrypt step")
@@ -122,7 +122,7 @@ final class ExtensionPipelineTests {
         let keyPath = try temporaryKey()
         chmod(keyPath, 0o644)
         let note = render(#"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"AAAA"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
-        #expect(note.trace.contains { $0.step == "decrypt" && $0.detail.contains("readable by group or others") })
+        #expect(note.trace.contains { $0.step == .decrypt && $0.detail.contains("readable by group or others") })
     }
 
     @Test("the sample encrypted payload renders decrypted with the sample key")
@@ -168,7 +168,7 @@ struct RenderedJSONTests {
         n.attachments = [RenderedAttachment(path: "/c/x.png", type: "image/png", bytes: 10, width: 2, height: 3, source: "https://x/y.png")]
         n.actions = [RenderedAction(identifier: "STOP", title: "중지", options: ["destructive"])]
         n.warnings = ["w"]
-        n.trace = [TraceEntry(step: "decrypt", ms: 1.5, outcome: "ok", detail: "d")]
+        n.trace = [TraceEntry(step: .decrypt, ms: 1.5, outcome: .ok, detail: "d")]
         let text = JSONWriter.compact(n.json)
         let object = try #require(try JSONParser.parse(Array(text.utf8)).objectValue)
         let back = try #require(RenderedNotification(json: object))

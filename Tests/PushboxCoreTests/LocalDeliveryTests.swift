@@ -49,7 +49,7 @@ struct LocalDeliveryTests {
         #expect(ko.body == "06:10 알람이 울리고 있습니다")
         #expect(ko.actions.first?.title == "중지")
         #expect(ko.delivered == .original && ko.status == 200 && ko.file == "local:alarm-2-0")
-        #expect(ko.trace.map(\.step) == ["schedule", "localize", "localize"])
+        #expect(ko.trace.map(\.step) == [.schedule, .localize, .localize])
         #expect(ko.trace[0].detail.contains("fired at 2026-12-07T06:10:00Z (every Monday 06:10:00)"))
         #expect(ko.trace[0].detail.contains("skip APNs validation and the service extension"))
         let en = try renderer(["en-US"]).render(stored(Self.alarm))
@@ -83,15 +83,15 @@ struct LocalDeliveryTests {
     @Test("a silent push wakes the app in the background and says the budget is not modelled")
     func silentPush() throws {
         let r = try renderer(["en"]).render(raw(#"{"aps":{"content-available":1},"sync":"inbox"}"#, headers: [("apns-push-type", "background"), ("apns-priority", "5")]))
-        let entry = try #require(r.trace.first { $0.step == "background" })
-        #expect(entry.outcome == "woken")
+        let entry = try #require(r.trace.first { $0.step == .background })
+        #expect(entry.outcome == .woken)
         #expect(entry.detail.contains(#"userInfo {"sync":"inbox"}"#))
         #expect(entry.detail.contains("background budget"))
         #expect(entry.detail.contains("not modelled"))
         let badgeOnly = try renderer(["en"]).render(raw(#"{"aps":{"badge":3}}"#))
-        #expect(badgeOnly.trace.first { $0.step == "background" }?.outcome == "no-banner")
+        #expect(badgeOnly.trace.first { $0.step == .background }?.outcome == .noBanner)
         let visible = try renderer(["en"]).render(raw(#"{"aps":{"alert":"hi","content-available":1}}"#))
-        #expect(!visible.trace.contains { $0.step == "background" })
+        #expect(!visible.trace.contains { $0.step == .background })
     }
 
     final class FakeTime: @unchecked Sendable {

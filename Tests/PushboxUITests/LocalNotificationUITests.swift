@@ -24,7 +24,7 @@ struct LocalNotificationUITests {
         s.renders[7] = UIFixtures.note("Time to wake up", "Your 06:10 alarm is ringing", language: "en",
                                        actions: [RenderedAction(identifier: "STOP", title: "Stop", options: ["destructive", "foreground"])])
         var background = UIFixtures.note(nil, nil, language: "en")
-        background.trace.append(TraceEntry(step: "background", ms: 0, outcome: "woken",
+        background.trace.append(TraceEntry(step: .background, ms: 0, outcome: .woken,
                                            detail: "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background; iOS's background budget is not modelled"))
         s.renders[8] = background
         s.scheduled = ScheduledInfo(
@@ -77,7 +77,7 @@ struct LocalNotificationUITests {
         guard case .actionResult(let stop)? = s.overlay else { Issue.record("no action result"); return }
         #expect(stop.contains("actionIdentifier: STOP (destructive, foreground)"))
         _ = s.update(.key(.escape))
-        #expect(s.responses[7]?.map(\.outcome) == ["tap", "action"])
+        #expect(s.responses[7]?.map(\.outcome) == [.tap, .action])
         s.tab = .trace
         let trace = InboxView.screen(s).lines.joined(separator: "\n")
         #expect(trace.contains("response"))

@@ -18,8 +18,8 @@ enum UIFixtures {
         n.actions = actions
         n.warnings = warnings
         n.interruptionLevel = "active"
-        n.trace = [TraceEntry(step: "validate", ms: 0.21, outcome: "accepted", detail: "APNs payload, push type alert"),
-                   TraceEntry(step: "localize", ms: 0.5, outcome: "localized", detail: "ko-KR → ko (the region falls back to the language)")]
+        n.trace = [TraceEntry(step: .validate, ms: 0.21, outcome: .accepted, detail: "APNs payload, push type alert"),
+                   TraceEntry(step: .localize, ms: 0.5, outcome: .localized, detail: "ko-KR → ko (the region falls back to the language)")]
         return n
     }
 

@@ -155,15 +155,15 @@ public enum ExtensionPipeline {
         if !finished {
             let unfinished = state.running.union(state.cutByBudget).sorted().joined(separator: ", ")
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
-            state.trace.append(TraceEntry(step: "deadline", ms: elapsed, outcome: "expired",
+            state.trace.append(TraceEntry(step: .deadline, ms: elapsed, outcome: .expired,
                                           detail: "the \(formatSeconds(recipe.timeLimit)) s limit ran out\(unfinished.isEmpty ? "" : " during \(unfinished), which was cancelled"); serviceExtensionTimeWillExpire hands over \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))
         } else if let failure = state.criticalFailure {
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
-            state.trace.append(TraceEntry(step: "extension", ms: elapsed, outcome: "failed",
+            state.trace.append(TraceEntry(step: .`extension`, ms: elapsed, outcome: .failed,
                                           detail: "\(failure); the content handler gets \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))
         } else {
             delivered = changed ? .modified : .original
-            state.trace.append(TraceEntry(step: "extension", ms: elapsed, outcome: "finished",
+            state.trace.append(TraceEntry(step: .`extension`, ms: elapsed, outcome: .finished,
                                           detail: changed ? "the content handler got the modified content" : "the extension ran and changed nothing"))
         }
         if delivered == .original {

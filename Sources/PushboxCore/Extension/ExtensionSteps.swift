@@ -17,13 +17,13 @@ enum ExtensionSteps {
         let ms = milliseconds(clock.now - start)
         attempt.update {
             $0.running.remove(name)
-            $0.trace.append(TraceEntry(step: name, ms: ms, outcome: outcome, detail: (planned.critical ? "critical; " : "optional; ") + detail))
+            $0.trace.append(TraceEntry(step: TraceEntry.Step(rawValue: name), ms: ms, outcome: outcome, detail: (planned.critical ? "critical; " : "optional; ") + detail))
         }
         return ok
     }
 
     /// (succeeded, outcome, detail)
-    static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, String, String) {
+    static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, TraceEntry.Outcome, String) {
         switch step {
         case .decrypt(let field, let keyFile, let replaces):
             return decrypt(field: field, keyFile: env.keyFile ?? keyFile.map { resolve($0, in: env.appDirectory) }, replaces: replaces, attempt: attempt)
@@ -39,11 +39,11 @@ enum ExtensionSteps {
         return (directory as NSString).appendingPathComponent(path)
     }
 
-    static func decrypt(field: String, keyFile: String?, replaces: [String]?, attempt: ExtensionAttempt) -> (Bool, String, String) {
+    static func decrypt(field: String, keyFile: String?, replaces: [String]?, attempt: ExtensionAttempt) -> (Bool, TraceEntry.Outcome, String) {
         let payload = attempt.read().payload
-        guard let value = payload.value(atPath: field) else { return (true, "skipped", "the payload has no \(field)") }
-        guard let text = value.stringValue else { return (false, "failed", "\(field) is \(value.typeDescription), not a base64 string") }
-        guard let keyFile else { return (false, "failed", "no key: give --key FILE or keyFile in the recipe") }
+        guard let value = payload.value(atPath: field) else { return (true, .skipped, "the payload has no \(field)") }
+        guard let text = value.stringValue else { return (false, .failed, "\(field) is \(value.typeDescription), not a base64 string") }
+        guard let keyFile else { return (false, .failed, "no key: give --key FILE or keyFile in the recipe") }
         do {
             let key = try KeyFile.load(keyFile)
             guard let combined = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
@@ -51,7 +51,7 @@ enum ExtensionSteps {
             }
             let plaintext = try AESGCM.open(Array(combined), key: key)
             guard let object = (try? JSONParser.parse(plaintext))?.objectValue else {
-                return (false, "failed", "the plaintext of \(field) is not a JSON object")
+                return (false, .failed, "the plaintext of \(field) is not a JSON object")
             }
             var replaced: [String] = []
             attempt.update { state in
@@ -65,17 +65,17 @@ enum ExtensionSteps {
                     }
                 }
             }
-            return (true, "ok", "decrypted \(field) (\(plaintext.count) bytes) with \((keyFile as NSString).lastPathComponent); replaced \(replaced.isEmpty ? "nothing" : replaced.joined(separator: ", "))")
+            return (true, .ok, "decrypted \(field) (\(plaintext.count) bytes) with \((keyFile as NSString).lastPathComponent); replaced \(replaced.isEmpty ? "nothing" : replaced.joined(separator: ", "))")
         } catch let error as CryptoError {
-            return (false, "failed", "\(field): \(error)")
+            return (false, .failed, "\(field): \(error)")
         } catch {
-            return (false, "failed", "\(field): \(error)")
+            return (false, .failed, "\(field): \(error)")
         }
     }
 
-    static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (Bool, String, String) {
+    static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (Bool, TraceEntry.Outcome, String) {
         let payload = attempt.read().payload
-        guard let localizer = env.localizer else { return (true, "skipped", "no app localizations to look the keys up in") }
+        guard let localizer = env.localizer else { return (true, .skipped, "no app localizations to look the keys up in") }
         var done: [String] = [], missing: [String] = [], warnings: [String] = []
         var content = attempt.read().content
         func args(_ path: String?) -> [String] {
@@ -97,22 +97,22 @@ enum ExtensionSteps {
             default: content.body = result.text
             }
         }
-        if done.isEmpty && missing.isEmpty { return (true, "skipped", "none of the recipe's key paths is in the payload") }
+        if done.isEmpty && missing.isEmpty { return (true, .skipped, "none of the recipe's key paths is in the payload") }
         attempt.update {
             $0.content = content
             $0.warnings += warnings
         }
         let language = localizer.resolve(env.preferredLanguages).language
-        return (true, missing.isEmpty ? "ok" : "missing-keys",
+        return (true, missing.isEmpty ? .ok : .missingKeys,
                 "in \(language): \(done.joined(separator: ", "))\(missing.isEmpty ? "" : "; missing (shown as the key): \(missing.joined(separator: ", "))")")
     }
 
-    static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, String, String) {
+    static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, TraceEntry.Outcome, String) {
         let payload = attempt.read().payload
         guard let (path, value) = candidates.lazy.compactMap({ p in payload.value(atPath: p)?.stringValue.map { (p, $0) } }).first else {
-            return (true, "skipped", "no media URL at \(candidates.joined(separator: ", "))")
+            return (true, .skipped, "no media URL at \(candidates.joined(separator: ", "))")
         }
-        guard let fetcher = env.fetcher else { return (false, "failed", "attachments are not fetched in this run") }
+        guard let fetcher = env.fetcher else { return (false, .failed, "attachments are not fetched in this run") }
         var url = value
         if URL(string: value)?.scheme == nil, let dir = env.payloadDirectory {
             url = URL(fileURLWithPath: (dir as NSString).appendingPathComponent(value)).absoluteString
@@ -125,20 +125,20 @@ enum ExtensionSteps {
                 $0.warnings += a.warnings
             }
             let size = a.width.map { " \($0)×\(a.height ?? 0)" } ?? ""
-            return (true, "ok", "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)")
+            return (true, .ok, "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)")
         case .failure(let failure):
-            let outcome: String
+            let outcome: TraceEntry.Outcome
             switch failure {
-            case .download(.cancelled): outcome = "cancelled"
+            case .download(.cancelled): outcome = .cancelled
             case .download(.timedOut):
-                outcome = "timeout"
+                outcome = .timeout
                 attempt.update { $0.cutByBudget.insert("attach") }
-            case .unsupported, .corrupt, .tooLarge: outcome = "dropped"
+            case .unsupported, .corrupt, .tooLarge: outcome = .dropped
             case .cacheUnwritable(let why):
                 // Not the payload's fault and easy to miss in the trace: said as a warning too.
-                outcome = "failed"
+                outcome = .failed
                 attempt.update { $0.warnings.append("\(why); the notification is shown without its attachment") }
-            default: outcome = "failed"
+            default: outcome = .failed
             }
             return (false, outcome, "\(path) \(value): \(failure)")
         }

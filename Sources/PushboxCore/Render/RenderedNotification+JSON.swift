@@ -30,7 +30,8 @@ extension RenderedNotification {
         }
         trace = (json["trace"]?.arrayValue ?? []).compactMap { v in
             guard let t = v.objectValue, let step = t["step"]?.stringValue else { return nil }
-            return TraceEntry(step: step, ms: t["ms"]?.doubleValue ?? 0, outcome: t["outcome"]?.stringValue ?? "", detail: t["detail"]?.stringValue ?? "")
+            return TraceEntry(step: TraceEntry.Step(rawValue: step), ms: t["ms"]?.doubleValue ?? 0,
+                              outcome: TraceEntry.Outcome(rawValue: t["outcome"]?.stringValue ?? ""), detail: t["detail"]?.stringValue ?? "")
         }
     }
 }

@@ -11,14 +11,73 @@ public enum Delivery: String, Sendable {
     case rejected
 }
 
-/// One step of processing, with its duration.
+/// One step of what happened to a notification, with how long it took: the trace the card's
+/// Trace tab and `render --json` show. Steps and outcomes are named values (`.validate`,
+/// `.rejected`) that the UI and tests match on; `detail` is the sentence for people.
 public struct TraceEntry: Sendable, Equatable {
-    public var step: String
+    /// What was done. Open-ended, like `Notification.Name`: an extension recipe names its steps.
+    public struct Step: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let receive = Step(rawValue: "receive")
+        public static let validate = Step(rawValue: "validate")
+        public static let fcm = Step(rawValue: "fcm")
+        public static let target = Step(rawValue: "target")
+        public static let localize = Step(rawValue: "localize")
+        public static let `extension` = Step(rawValue: "extension")
+        public static let decrypt = Step(rawValue: "decrypt")
+        public static let localizeCustom = Step(rawValue: "localize-custom")
+        public static let attach = Step(rawValue: "attach")
+        public static let deadline = Step(rawValue: "deadline")
+        public static let schedule = Step(rawValue: "schedule")
+        public static let background = Step(rawValue: "background")
+        public static let response = Step(rawValue: "response")
+    }
+
+    /// How a step ended. Open-ended too: `receive` ends with the protocol's name.
+    public struct Outcome: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let accepted = Outcome(rawValue: "accepted")
+        public static let rejected = Outcome(rawValue: "rejected")
+        public static let mapped = Outcome(rawValue: "mapped")
+        public static let delivered = Outcome(rawValue: "delivered")
+        public static let notTargeted = Outcome(rawValue: "not-targeted")
+        public static let localized = Outcome(rawValue: "localized")
+        public static let missingKeys = Outcome(rawValue: "missing-keys")
+        public static let atDelivery = Outcome(rawValue: "at-delivery")
+        public static let notRun = Outcome(rawValue: "not-run")
+        public static let started = Outcome(rawValue: "started")
+        public static let finished = Outcome(rawValue: "finished")
+        public static let failed = Outcome(rawValue: "failed")
+        public static let expired = Outcome(rawValue: "expired")
+        public static let ok = Outcome(rawValue: "ok")
+        public static let skipped = Outcome(rawValue: "skipped")
+        public static let dropped = Outcome(rawValue: "dropped")
+        public static let timeout = Outcome(rawValue: "timeout")
+        public static let cancelled = Outcome(rawValue: "cancelled")
+        public static let fired = Outcome(rawValue: "fired")
+        public static let attached = Outcome(rawValue: "attached")
+        public static let woken = Outcome(rawValue: "woken")
+        public static let noBanner = Outcome(rawValue: "no-banner")
+        public static let tap = Outcome(rawValue: "tap")
+        public static let action = Outcome(rawValue: "action")
+
+        /// `receive`'s outcome: the protocol the push came over (`h2`, `http/1.1`).
+        public static func received(over protocolName: String) -> Outcome { Outcome(rawValue: protocolName) }
+
+        /// Whether the step failed or was refused (shown in the error colour).
+        public var isFailure: Bool { self == .failed || self == .rejected || self == .expired }
+    }
+
+    public var step: Step
     public var ms: Double
-    public var outcome: String
+    public var outcome: Outcome
     public var detail: String
 
-    public init(step: String, ms: Double, outcome: String, detail: String) {
+    public init(step: Step, ms: Double, outcome: Outcome, detail: String) {
         self.step = step
         self.ms = ms
         self.outcome = outcome
@@ -117,8 +176,8 @@ public struct RenderedNotification: Sendable {
             ("warnings", .array(warnings.map { .string($0) })),
             ("trace", .array(trace.map { t in
                 .object(JSONObject([
-                    ("step", .string(t.step)), ("ms", .number(formatMilliseconds(t.ms))),
-                    ("outcome", .string(t.outcome)), ("detail", .string(t.detail)),
+                    ("step", .string(t.step.rawValue)), ("ms", .number(formatMilliseconds(t.ms))),
+                    ("outcome", .string(t.outcome.rawValue)), ("detail", .string(t.detail)),
                 ]))
             })),
         ]))

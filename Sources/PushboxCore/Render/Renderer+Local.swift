@@ -15,7 +15,7 @@ extension Renderer {
             out.reason = "BadLocalRequest"
             let detail = "the stored local notification is not a JSON object with aps"
             out.detail = detail
-            out.trace = [TraceEntry(step: "schedule", ms: 0, outcome: "rejected", detail: detail)]
+            out.trace = [TraceEntry(step: .schedule, ms: 0, outcome: .rejected, detail: detail)]
             return out
         }
         let info = LocalDelivery.info(payload)
@@ -23,11 +23,11 @@ extension Renderer {
         let fired = info?["firedAt"]?.stringValue ?? "?"
         let trigger = info?["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
         out.file = "local:\(id)"
-        out.trace.append(TraceEntry(step: "schedule", ms: 0, outcome: "fired",
+        out.trace.append(TraceEntry(step: .schedule, ms: 0, outcome: .fired,
                                     detail: "local notification \(id) fired at \(fired) (\(trigger?.summary ?? "no trigger: delivered at once")); local notifications skip APNs validation and the service extension"))
         fill(&out, from: aps)
         if aps["alert"] != nil {
-            out.trace.append(TraceEntry(step: "localize", ms: 0, outcome: "at-delivery",
+            out.trace.append(TraceEntry(step: .localize, ms: 0, outcome: .atDelivery,
                                         detail: "loc keys are resolved when the request fires, in the device language of that moment (localizedUserNotificationString); pushbox re-renders them when you switch language"))
         }
         let started = ContinuousClock.now
@@ -43,7 +43,7 @@ extension Renderer {
                                                       source: URL(fileURLWithPath: path).absoluteString))
         }
         if !out.attachments.isEmpty {
-            out.trace.append(TraceEntry(step: "attach", ms: milliseconds(ContinuousClock.now - started), outcome: "attached",
+            out.trace.append(TraceEntry(step: .attach, ms: milliseconds(ContinuousClock.now - started), outcome: .attached,
                                         detail: out.attachments.map { "\(($0.path as NSString).lastPathComponent) (\($0.type))" }.joined(separator: ", ")))
         }
         fillActions(&out)

@@ -58,26 +58,26 @@ public struct Renderer: Sendable {
         out.warnings = report.warnings.map(\.message)
         out.status = report.status
         if let arrival = raw.envelope.arrival {
-            out.trace.append(TraceEntry(step: "receive", ms: 0, outcome: arrival.protocolName, detail: arrival.summary))
+            out.trace.append(TraceEntry(step: .receive, ms: 0, outcome: .received(over: arrival.protocolName), detail: arrival.summary))
         }
         guard let validated = report.validated, report.rejection == nil else {
             let rejection = report.rejection ?? Rejection(.internalServerError, "the payload was neither accepted nor refused")
             out.delivered = .rejected
             out.reason = rejection.reason
             out.detail = rejection.detail
-            out.trace.append(TraceEntry(step: "validate", ms: validateMs, outcome: "rejected", detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
+            out.trace.append(TraceEntry(step: .validate, ms: validateMs, outcome: .rejected, detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
             return out
         }
-        out.trace.append(TraceEntry(step: "validate", ms: validateMs, outcome: "accepted",
+        out.trace.append(TraceEntry(step: .validate, ms: validateMs, outcome: .accepted,
                                     detail: "\(validated.form.name), push type \(validated.pushType.rawValue), \(report.warnings.count) warning(s)"))
         if let message = validated.fcm {
-            out.trace.append(TraceEntry(step: "fcm", ms: 0, outcome: "mapped", detail: "FCM sends APNs: " + JSONWriter.compact(.object(validated.payload))))
+            out.trace.append(TraceEntry(step: .fcm, ms: 0, outcome: .mapped, detail: "FCM sends APNs: " + JSONWriter.compact(.object(validated.payload))))
             switch report.targeting {
             case .device:
-                out.trace.append(TraceEntry(step: "target", ms: 0, outcome: "delivered",
+                out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .delivered,
                                             detail: FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [])))
             case .notTargeted(let why):
-                out.trace.append(TraceEntry(step: "target", ms: 0, outcome: "not-targeted", detail: why))
+                out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .notTargeted, detail: why))
                 out.delivered = .rejected
                 out.reason = "NotTargeted"
                 out.detail = why
@@ -95,18 +95,18 @@ public struct Renderer: Sendable {
     func runExtension(_ out: inout RenderedNotification, validated: ValidatedPayload, payloadFile: String?) {
         let (run, reason) = ExtensionPipeline.shouldRun(validated.aps)
         guard run else {
-            out.trace.append(TraceEntry(step: "extension", ms: 0, outcome: "not-run", detail: reason))
+            out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .notRun, detail: reason))
             return
         }
         guard let setup = extensionSetup else {
-            out.trace.append(TraceEntry(step: "extension", ms: 0, outcome: "not-run", detail: "the extension is switched off for this run"))
+            out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .notRun, detail: "the extension is switched off for this run"))
             return
         }
         let payloadDirectory = payloadFile.flatMap { $0 == "-" ? nil : ($0 as NSString).deletingLastPathComponent }
         let env = ExtensionEnvironment(recipe: setup.recipe, localizer: localizer, preferredLanguages: preferredLanguages,
                                        fetcher: setup.fetcher, appDirectory: setup.appDirectory, keyFile: setup.keyFile,
                                        payloadDirectory: payloadDirectory.map { $0.isEmpty ? "." : $0 })
-        out.trace.append(TraceEntry(step: "extension", ms: 0, outcome: "started",
+        out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .started,
                                     detail: "\(reason); \(setup.recipe.isDefault ? "default recipe" : "the app's recipe"): \(setup.recipe.steps.map { "\($0.step.name)\($0.critical ? "" : " (optional)")" }.joined(separator: ", ")), \(ExtensionPipeline.formatSeconds(setup.recipe.timeLimit)) s, fallback \(setup.recipe.fallback.rawValue)"))
         let outcome = ExtensionPipeline.run(payload: validated.payload, content: AlertContent(title: out.title, subtitle: out.subtitle, body: out.body), environment: env)
         out.title = outcome.content.title
@@ -170,8 +170,8 @@ public struct Renderer: Sendable {
             out.body = field("body", "loc-key", "loc-args")
             if localized + missing > 0 {
                 let how = localizer.map { $0.resolve(preferredLanguages).match.reason } ?? "no app localizations"
-                out.trace.append(TraceEntry(step: "localize", ms: milliseconds(clock.now - start),
-                                            outcome: missing == 0 ? "localized" : "missing-keys",
+                out.trace.append(TraceEntry(step: .localize, ms: milliseconds(clock.now - start),
+                                            outcome: missing == 0 ? .localized : .missingKeys,
                                             detail: "\(localized) localized, \(missing) missing; \(how)"))
             }
         default:
