@@ -96,7 +96,7 @@ extension InboxView {
             s.put("│", x: x, y: row, role: .border)
             var col = x + 2
             for (i, action) in r.actions.enumerated() {
-                let role: Role = action.options.contains("destructive") ? .destructiveButton : .button
+                let role: Role = action.options.contains(.destructive) ? .destructiveButton : .button
                 col += s.put((state.pressedAction == i ? "▶" : " ") + DisplayText.clean(action.title) + " ", x: col, y: row, role: role, maxWidth: x + boxWidth - 2 - col) + 1
             }
             s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1

@@ -30,23 +30,23 @@ extension InboxState {
             status = "a background event shows no banner: there is nothing to tap"
             return []
         }
-        respond(item, title: "Tap", identifier: Self.defaultActionIdentifier, options: ["foreground"])
+        respond(item, title: "Tap", identifier: Self.defaultActionIdentifier, options: [.foreground])
         return []
     }
 
     /// The response overlay, and the same facts as a trace entry of the notification.
-    private mutating func respond(_ item: InboxItem, title: String, identifier: String, options: [String]) {
+    private mutating func respond(_ item: InboxItem, title: String, identifier: String, options: [ActionOption]) {
         let payload = try? JSONParser.parse(Array(item.rawText.utf8)).objectValue
         let userInfo = payload.map { LocalDelivery.userInfo($0) } ?? JSONObject()
         let userInfoText = JSONWriter.compact(.object(userInfo))
         let link = Self.firstDeepLink(in: .object(userInfo))
         let local = payload.flatMap { LocalDelivery.info($0)?["identifier"]?.stringValue }
         let request = local.map { "local notification request \($0)" } ?? "remote notification \(item.apnsID)"
-        let opens = options.contains("foreground") ? "the app opens" : "the app handles it in the background"
-        let auth = options.contains("authenticationRequired") ? "; the device must be unlocked first" : ""
+        let opens = options.contains(.foreground) ? "the app opens" : "the app handles it in the background"
+        let auth = options.contains(.authenticationRequired) ? "; the device must be unlocked first" : ""
         overlay = .actionResult("""
             \(title) → the app receives
-            actionIdentifier: \(identifier)\(options.isEmpty ? "" : " (\(options.joined(separator: ", ")))")
+            actionIdentifier: \(identifier)\(options.isEmpty ? "" : " (\(options.map(\.rawValue).joined(separator: ", ")))")
             \(opens)\(auth) — userNotificationCenter(_:didReceive:withCompletionHandler:), \(request)
             userInfo: \(userInfoText)\(link.map { "\ndeep link: \($0)" } ?? "")
             """)

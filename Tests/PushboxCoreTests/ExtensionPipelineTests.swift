@@ -166,7 +166,7 @@ struct RenderedJSONTests {
         n.language = "ko"
         n.badge = 3
         n.attachments = [RenderedAttachment(path: "/c/x.png", type: "image/png", bytes: 10, width: 2, height: 3, source: "https://x/y.png")]
-        n.actions = [RenderedAction(identifier: "STOP", title: "중지", options: ["destructive"])]
+        n.actions = [RenderedAction(identifier: "STOP", title: "중지", options: [.destructive])]
         n.warnings = ["w"]
         n.trace = [TraceEntry(step: .decrypt, ms: 1.5, outcome: .ok, detail: "d")]
         let text = JSONWriter.compact(n.json)

@@ -22,7 +22,7 @@ struct LocalNotificationUITests {
         silent.kind = .background
         s.items.insert(contentsOf: [alarm, silent], at: 0)
         s.renders[7] = UIFixtures.note("Time to wake up", "Your 06:10 alarm is ringing", language: "en",
-                                       actions: [RenderedAction(identifier: "STOP", title: "Stop", options: ["destructive", "foreground"])])
+                                       actions: [RenderedAction(identifier: "STOP", title: "Stop", options: [.destructive, .foreground])])
         var background = UIFixtures.note(nil, nil, language: "en")
         background.trace.append(TraceEntry(step: .background, ms: 0, outcome: .woken,
                                            detail: "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background; iOS's background budget is not modelled"))

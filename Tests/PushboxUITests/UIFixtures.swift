@@ -41,7 +41,7 @@ enum UIFixtures {
         ]
         s.renders = [
             6: note("게임 초대", "Shelly 님과 Rick 님이 모노폴리 게임에 초대했습니다", actions: [
-                RenderedAction(identifier: "ACCEPT", title: "수락", options: ["foreground"]), RenderedAction(identifier: "DECLINE", title: "거절", options: ["destructive"])]),
+                RenderedAction(identifier: "ACCEPT", title: "수락", options: [.foreground]), RenderedAction(identifier: "DECLINE", title: "거절", options: [.destructive])]),
             5: note("가족 👨‍👩‍👧", "오늘 저녁 7시에 만나요 👍🏽 🇰🇷", warnings: ["aps.data is not an APNs key"]),
             4: note("ゲームへの招待", "ShellyさんとRickさんがモノポリーに招待しています", language: "ja",
                     attachments: [RenderedAttachment(path: "/cache/f620d3123f29.png", type: "image/png", bytes: 1522, width: 320, height: 200, source: "file:///x.png")]),

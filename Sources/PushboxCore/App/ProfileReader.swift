@@ -60,10 +60,14 @@ struct ProfileReader {
                 let key = try string(action["title-loc-key"], "\(p).title-loc-key")
                 if title == nil && key == nil { throw fail(p, "needs a title or a title-loc-key") }
                 let options = try strings(action["options"], "\(p).options") ?? []
-                for (j, option) in options.enumerated() where !NotificationAction.knownOptions.contains(option) {
-                    throw fail("\(p).options[\(j)]", "\"\(option)\" is not one of \(NotificationAction.knownOptions.joined(separator: ", "))")
+                var typed: [ActionOption] = []
+                for (j, option) in options.enumerated() {
+                    guard let known = ActionOption(rawValue: option) else {
+                        throw fail("\(p).options[\(j)]", "\"\(option)\" is not one of \(ActionOption.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    typed.append(known)
                 }
-                actions.append(NotificationAction(identifier: id, title: title, titleLocKey: key, options: options))
+                actions.append(NotificationAction(identifier: id, title: title, titleLocKey: key, options: typed))
             }
             out.append(NotificationCategory(identifier: identifier, actions: actions))
         }

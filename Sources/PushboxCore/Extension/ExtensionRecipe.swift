@@ -83,11 +83,20 @@ public struct ExtensionRecipe: Sendable, Equatable {
 
 /// An action button of a notification category.
 public struct NotificationAction: Sendable, Equatable {
-    public static let knownOptions = ["foreground", "destructive", "authenticationRequired"]
     public var identifier: String
     public var title: String?
     public var titleLocKey: String?
-    public var options: [String]
+    public var options: [ActionOption]
+}
+
+/// UNNotificationActionOptions, by the names `pushbox.json` uses.
+public enum ActionOption: String, Sendable, CaseIterable {
+    /// The app opens when the action is chosen.
+    case foreground
+    /// Shown in red: the action deletes or stops something.
+    case destructive
+    /// The device must be unlocked first.
+    case authenticationRequired
 }
 
 /// A category: the actions a notification with `aps.category` offers.

@@ -26,7 +26,7 @@ extension RenderedNotification {
         }
         actions = (json["actions"]?.arrayValue ?? []).compactMap { v in
             guard let a = v.objectValue, let id = a["identifier"]?.stringValue else { return nil }
-            return RenderedAction(identifier: id, title: a["title"]?.stringValue ?? id, options: a["options"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            return RenderedAction(identifier: id, title: a["title"]?.stringValue ?? id, options: a["options"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ActionOption.init(rawValue:)) } ?? [])
         }
         trace = (json["trace"]?.arrayValue ?? []).compactMap { v in
             guard let t = v.objectValue, let step = t["step"]?.stringValue else { return nil }

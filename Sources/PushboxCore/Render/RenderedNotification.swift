@@ -110,9 +110,9 @@ public struct RenderedAttachment: Sendable, Equatable {
 public struct RenderedAction: Sendable, Equatable {
     public var identifier: String
     public var title: String
-    public var options: [String]
+    public var options: [ActionOption]
 
-    public init(identifier: String, title: String, options: [String]) {
+    public init(identifier: String, title: String, options: [ActionOption]) {
         self.identifier = identifier
         self.title = title
         self.options = options
@@ -163,7 +163,7 @@ public struct RenderedNotification: Sendable {
             })),
             ("category", .optionalString(category)),
             ("actions", .array(actions.map { a in
-                .object(JSONObject([("identifier", .string(a.identifier)), ("title", .string(a.title)), ("options", .array(a.options.map { .string($0) }))]))
+                .object(JSONObject([("identifier", .string(a.identifier)), ("title", .string(a.title)), ("options", .array(a.options.map { .string($0.rawValue) }))]))
             })),
             ("threadId", .optionalString(threadId)),
             ("badge", .optionalInt(badge)),
