@@ -31,7 +31,7 @@ extension InboxView {
         let width = state.matrix.map { $0.language.count }.max() ?? 2
         return state.matrix.map { language, note in
             var flags: [String] = []
-            if note.warnings.contains(where: { $0.contains("is missing from") }) { flags.append("missing key") }
+            if note.trace.contains(where: { $0.outcome == .missingKeys }) { flags.append("missing key") }
             if DisplayWidth.of(note.title ?? "") > phoneWidth { flags.append("title overflows") }
             if DisplayText.wrap(note.body ?? "", width: phoneWidth).count > 4 { flags.append("body over 4 lines") }
             let text = [note.title, note.body].compactMap { $0 }.map(DisplayText.line).joined(separator: " — ")

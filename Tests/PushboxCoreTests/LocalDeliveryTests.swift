@@ -133,3 +133,20 @@ struct LocalDeliveryTests {
         #expect(set.pending.first { $0.request.identifier == "daily" }?.nextFire == ScheduleTests.date("2026-12-10T07:00:00"))
     }
 }
+
+@Suite("The localize step in the trace")
+struct LocalizeTraceTests {
+    @Test("a push whose loc-key the app lacks: the localize step ends .missingKeys (what the locale matrix flags); all found: .localized")
+    func missingKeys() throws {
+        let profile = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
+        let renderer = Renderer(context: ValidationContext(bundleID: profile.bundleID), preferredLanguages: ["ko"],
+                                localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)))
+        func localizeOutcome(_ key: String) -> TraceEntry.Outcome? {
+            let body = #"{"aps":{"alert":{"loc-key":"\#(key)"}}}"#
+            let raw = RawPayload(bytes: Array(body.utf8), envelope: Envelope(source: .commandLine, headers: PushHeaders([("apns-push-type", "alert"), ("apns-topic", profile.bundleID ?? "")])))
+            return renderer.render(raw).trace.first { $0.step == .localize }?.outcome
+        }
+        #expect(localizeOutcome("NO_SUCH_KEY_ANYWHERE") == .missingKeys)
+        #expect(localizeOutcome("GAME_PLAY_REQUEST_FORMAT") == .localized)
+    }
+}

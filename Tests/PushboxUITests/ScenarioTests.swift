@@ -101,10 +101,12 @@ struct ScenarioTests {
     mutating func matrix() {
         let commands = s.update(.key(.char("m")))
         #expect(commands.contains(.matrix(id: 6, languages: ["en", "ko", "ja", "ar", "accented"])))
+        var missing = UIFixtures.note("GAME_PLAY_REQUEST_TITLE", String(repeating: "とても長い文章です。", count: 20), language: "ja",
+                                      warnings: ["key \"GAME_PLAY_REQUEST_TITLE\" is missing from Localizable in ja"])
+        missing.trace.append(TraceEntry(step: .localize, ms: 0.1, outcome: .missingKeys, detail: "1 localized, 1 missing"))
         _ = s.update(.matrixReady([
             (language: "en", note: UIFixtures.note("Game invite", "Shelly and Rick have invited you to play Monopoly", language: "en")),
-            (language: "ja", note: UIFixtures.note("GAME_PLAY_REQUEST_TITLE", String(repeating: "とても長い文章です。", count: 20), language: "ja",
-                                                   warnings: ["key \"GAME_PLAY_REQUEST_TITLE\" is missing from Localizable in ja"])),
+            (language: "ja", note: missing),
         ]))
         let lines = InboxView.matrixLines(s)
         #expect(lines[0].1 == .overlay)
