@@ -116,7 +116,7 @@ enum RenderCommand {
             }
             if !n.actions.isEmpty { lines.append("   actions:  " + n.actions.map { "[\(clean($0.title))]" }.joined(separator: " ")) }
         }
-        for w in n.warnings { lines.append("   warning: \(clean(w))") }
+        for w in n.warnings { lines.append("   warning: \(clean(w.message))") }
         return lines.joined(separator: "\n")
     }
 }

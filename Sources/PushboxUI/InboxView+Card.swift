@@ -47,7 +47,7 @@ extension InboxView {
         if item.kind == .background {
             var row = backgroundCard(&s, r, x: x, y: y, width: width, height: height)
             for w in r.warnings where row < y + height {
-                s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
+                s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
                 row += 1
             }
             return
@@ -108,7 +108,7 @@ extension InboxView {
         if let level = r.interruptionLevel { facts.append(level) }
         s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width); row += 1
         for w in r.warnings where row < y + height {
-            s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
+            s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
             row += 1
         }
     }
@@ -150,7 +150,7 @@ extension InboxView {
             row += 1
             s.put("Warnings", x: x, y: row, role: .warning); row += 1
             for w in r.warnings where row < y + height {
-                s.put("! " + DisplayText.clean(w), x: x, y: row, role: .warning, maxWidth: width)
+                s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
                 row += 1
             }
         }

@@ -167,7 +167,7 @@ struct RenderedJSONTests {
         n.badge = 3
         n.attachments = [RenderedAttachment(path: "/c/x.png", type: "image/png", bytes: 10, width: 2, height: 3, source: "https://x/y.png")]
         n.actions = [RenderedAction(identifier: "STOP", title: "중지", options: [.destructive])]
-        n.warnings = ["w"]
+        n.warnings = [Diagnostic("missing-key", "w", key: "K", language: "ko")]
         n.trace = [TraceEntry(step: .decrypt, ms: 1.5, outcome: .ok, detail: "d")]
         let text = JSONWriter.compact(n.json)
         let object = try #require(try JSONParser.parse(Array(text.utf8)).objectValue)

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxText
 @testable import PushboxUI
 
 /// A fixed inbox with text in Korean, Japanese, Arabic and emoji, for snapshots and scenarios.
@@ -16,7 +17,7 @@ enum UIFixtures {
         n.language = language
         n.attachments = attachments
         n.actions = actions
-        n.warnings = warnings
+        n.warnings = warnings.map { Diagnostic("warning", $0) }
         n.interruptionLevel = "active"
         n.trace = [TraceEntry(step: .validate, ms: 0.21, outcome: .accepted, detail: "APNs payload, push type alert"),
                    TraceEntry(step: .localize, ms: 0.5, outcome: .localized, detail: "ko-KR → ko (the region falls back to the language)")]

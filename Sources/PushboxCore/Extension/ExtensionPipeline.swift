@@ -48,7 +48,7 @@ public struct ExtensionOutcome: Sendable {
     public var attachments: [FetchedAttachment]
     public var delivered: Delivery
     public var trace: [TraceEntry]
-    public var warnings: [String]
+    public var warnings: [Diagnostic]
 }
 
 /// The work in progress, shared between the extension's worker and the deadline: once the
@@ -59,7 +59,7 @@ final class ExtensionAttempt: Sendable {
         var payload: JSONObject
         var attachments: [FetchedAttachment] = []
         var trace: [TraceEntry] = []
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
         var criticalFailure: String?
         var running: Set<String> = []
         /// Steps cut off because the budget ran out (their timeout was the time left).

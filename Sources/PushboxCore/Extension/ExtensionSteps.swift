@@ -76,12 +76,12 @@ enum ExtensionSteps {
     static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (Bool, TraceEntry.Outcome, String) {
         let payload = attempt.read().payload
         guard let localizer = env.localizer else { return (true, .skipped, "no app localizations to look the keys up in") }
-        var done: [String] = [], missing: [String] = [], warnings: [String] = []
+        var done: [String] = [], missing: [String] = [], warnings: [Diagnostic] = []
         var content = attempt.read().content
         func args(_ path: String?) -> [String] {
             guard let path else { return [] }
             guard let array = payload.value(atPath: path)?.arrayValue else {
-                if payload.value(atPath: path) != nil { warnings.append("\(path) is not an array; no arguments used") }
+                if payload.value(atPath: path) != nil { warnings.append(Diagnostic("args-not-array", "\(path) is not an array; no arguments used", field: path)) }
                 return []
             }
             return array.map { $0.stringValue ?? JSONWriter.compact($0) }
@@ -116,13 +116,13 @@ enum ExtensionSteps {
         var url = value
         if URL(string: value)?.scheme == nil, let dir = env.payloadDirectory {
             url = URL(fileURLWithPath: (dir as NSString).appendingPathComponent(value)).absoluteString
-            attempt.update { $0.warnings.append("\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL") }
+            attempt.update { $0.warnings.append(Diagnostic("media-url-no-scheme", "\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL", field: path)) }
         }
         switch fetcher.fetch(url, timeoutMs: remainingMs, cancel: attempt.cancel) {
         case .success(let a):
             attempt.update {
                 $0.attachments.append(a)
-                $0.warnings += a.warnings
+                $0.warnings += a.warnings.map { Diagnostic("attachment", $0, field: path) }
             }
             let size = a.width.map { " \($0)×\(a.height ?? 0)" } ?? ""
             return (true, .ok, "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)")
@@ -137,7 +137,7 @@ enum ExtensionSteps {
             case .cacheUnwritable(let why):
                 // Not the payload's fault and easy to miss in the trace: said as a warning too.
                 outcome = .failed
-                attempt.update { $0.warnings.append("\(why); the notification is shown without its attachment") }
+                attempt.update { $0.warnings.append(Diagnostic("attachment-cache", "\(why); the notification is shown without its attachment", field: path)) }
             default: outcome = .failed
             }
             return (false, outcome, "\(path) \(value): \(failure)")

@@ -140,7 +140,9 @@ public struct RenderedNotification: Sendable {
     public var reason: String?
     /// Why, in words, when rejected or not meant for this device.
     public var detail: String?
-    public var warnings: [String] = []
+    /// What the device would do differently than meant, from validation, localization, the
+    /// extension and rendering.
+    public var warnings: [Diagnostic] = []
     public var trace: [TraceEntry] = []
 
     public init(delivered: Delivery) {
@@ -173,7 +175,8 @@ public struct RenderedNotification: Sendable {
             ("status", .optionalInt(status)),
             ("reason", .optionalString(reason)),
             ("detail", .optionalString(detail)),
-            ("warnings", .array(warnings.map { .string($0) })),
+            ("warnings", .array(warnings.map { .string($0.message) })),
+            ("diagnostics", .array(warnings.map(\.json))),
             ("trace", .array(trace.map { t in
                 .object(JSONObject([
                     ("step", .string(t.step.rawValue)), ("ms", .number(formatMilliseconds(t.ms))),

@@ -55,7 +55,7 @@ public struct Renderer: Sendable {
         var out = RenderedNotification(delivered: .original)
         out.file = raw.envelope.fileName
         out.language = localizer?.resolve(preferredLanguages).language ?? preferredLanguages.first
-        out.warnings = report.warnings.map(\.message)
+        out.warnings = report.warnings
         out.status = report.status
         if let arrival = raw.envelope.arrival {
             out.trace.append(TraceEntry(step: .receive, ms: 0, outcome: .received(over: arrival.protocolName), detail: arrival.summary))
@@ -124,7 +124,7 @@ public struct Renderer: Sendable {
     func fillActions(_ out: inout RenderedNotification) {
         guard let id = out.category else { return }
         guard let category = categories.first(where: { $0.identifier == id }) else {
-            if !categories.isEmpty { out.warnings.append("category \"\(id)\" is not one of the app's categories; the device shows no action buttons") }
+            if !categories.isEmpty { out.warnings.append(Diagnostic("unknown-category", "category \"\(id)\" is not one of the app's categories; the device shows no action buttons", field: "aps.category")) }
             return
         }
         out.actions = category.actions.map { action in
@@ -157,7 +157,7 @@ public struct Renderer: Sendable {
                 let args = alert[argsName]?.arrayValue?.map { $0.stringValue ?? JSONWriter.compact($0) } ?? []
                 guard let localizer else {
                     missing += 1
-                    out.warnings.append("\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given")
+                    out.warnings.append(Diagnostic("no-localizations", "\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given", key: key, field: "aps.alert.\(keyName)"))
                     return key
                 }
                 let result = localizer.localize(key, args: args, preferred: preferredLanguages)

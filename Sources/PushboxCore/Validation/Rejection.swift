@@ -69,16 +69,3 @@ public enum APNsReason: String, Sendable, CaseIterable {
     }
 }
 
-/// A warning about something APNs accepts but a device mishandles. `code` is stable (tests
-/// and scripts match on it); `message` is for people.
-public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-
-    public init(_ code: String, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 import Synchronization
 
 /// The system's localization of a key with arguments, for a device's preferred languages: the
@@ -33,7 +34,7 @@ public final class Localizer: Sendable {
     public struct Localized: Sendable, Equatable {
         public var text: String
         public var language: String
-        public var warnings: [String]
+        public var warnings: [Diagnostic]
         /// False when the key was missing and the key itself is shown.
         public var found: Bool
     }
@@ -61,17 +62,22 @@ public final class Localizer: Sendable {
         let resolution = resolve(preferred, table: table)
         let loc = resolution.match.localization
         let strings = app.table(table, localization: loc)
-        var warnings: [String] = strings.errors.map { "\($0) (the whole file is ignored, as on a device)" }
+        var notes: [Diagnostic] = strings.errors.map {
+            Diagnostic("broken-file", "\($0) (the whole file is ignored, as on a device)", severity: .error, key: key, language: loc)
+        }
         guard let entry = strings.entries[key] else {
-            warnings.append("key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself")
-            return Localized(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: warnings, found: false)
+            notes.append(Diagnostic("missing-key", "key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself", key: key, language: loc))
+            return Localized(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: notes, found: false)
         }
         if let state = entry.state, state == "new" || state == "needs_review" {
-            warnings.append("\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is")
+            notes.append(Diagnostic("translation-state", "\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is", key: key, language: loc))
         }
         if entry.fromSourceLanguage {
-            warnings.append("\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value")
+            notes.append(Diagnostic("untranslated", "\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value", key: key, language: loc))
         }
+        // The rule and format engines say what they met in sentences; each becomes a `format`
+        // diagnostic of this key and language.
+        var formatNotes: [String] = []
         let format: String
         switch entry.value {
         case .text(let text):
@@ -79,12 +85,17 @@ public final class Localizer: Sendable {
         case .rule(let rule):
             let expander = RuleExpander(plural: PluralRules.forLanguage(resolution.pluralLanguage), displayWidth: displayWidth,
                                         source: (entry.file as NSString).lastPathComponent)
-            format = expander.expand(rule, args: args, warnings: &warnings)
+            format = expander.expand(rule, args: args, warnings: &formatNotes)
         }
         let renderer = FormatRenderer(numbers: NumberFormatterICU.forLanguage(resolution.numberLocale))
         let pseudoFormat = resolution.pseudolanguage?.transformFormat(format) ?? format
-        var text = renderer.render(pseudoFormat, args, warnings: &warnings)
+        var text = renderer.render(pseudoFormat, args, warnings: &formatNotes)
         if let pseudo = resolution.pseudolanguage { text = pseudo.transformResult(text) }
-        return Localized(text: text, language: resolution.language, warnings: warnings.map { "\(key): \($0)" }, found: true)
+        notes += formatNotes.map { Diagnostic("format", $0, key: key, language: loc) }
+        return Localized(text: text, language: resolution.language, warnings: notes.map { note in
+            var prefixed = note
+            prefixed.message = "\(key): \(note.message)"
+            return prefixed
+        }, found: true)
     }
 }

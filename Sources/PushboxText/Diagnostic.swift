@@ -1,0 +1,50 @@
+/// A warning for the person who sent a push or wrote an app's strings: something a device
+/// accepts but mishandles, or shows differently than meant. `code` is stable (the UI, tests and
+/// scripts match on it); `message` is for people; `key`, `language` and `field` are the facts
+/// behind it, when there are some. One type from the validator and the localizer to the card,
+/// `render --json` and the store.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable {
+        /// Delivered, but not as meant.
+        case warning
+        /// Something was ignored entirely (a broken strings file).
+        case error
+    }
+
+    public var code: String
+    public var severity: Severity
+    public var message: String
+    /// The localization key concerned.
+    public var key: String?
+    /// The localization (or language) concerned.
+    public var language: String?
+    /// The payload field concerned, as a path (`aps.alert.title`).
+    public var field: String?
+
+    public init(_ code: String, _ message: String, severity: Severity = .warning, key: String? = nil, language: String? = nil, field: String? = nil) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.key = key
+        self.language = language
+        self.field = field
+    }
+
+    public var description: String { message }
+
+    /// The diagnostic as a JSON object: code, severity, message, then the facts that are known.
+    public var json: JSONValue {
+        var object = JSONObject([("code", .string(code)), ("severity", .string(severity.rawValue)), ("message", .string(message))])
+        if let key { object["key"] = .string(key) }
+        if let language { object["language"] = .string(language) }
+        if let field { object["field"] = .string(field) }
+        return .object(object)
+    }
+
+    /// A diagnostic read back from its JSON object (nil when it is not one).
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let code = o["code"]?.stringValue, let message = o["message"]?.stringValue else { return nil }
+        self.init(code, message, severity: o["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) ?? .warning,
+                  key: o["key"]?.stringValue, language: o["language"]?.stringValue, field: o["field"]?.stringValue)
+    }
+}
