@@ -70,6 +70,7 @@ enum ReplayCommand {
             + IntakeOptions.providerOptions,
         run: run)
 
+    // Long on purpose: read the payloads, then send them paced; one screen.
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         let speed: Double
         do { speed = try args.number(Options.speed, in: 0...1_000_000) ?? 1 } catch {

@@ -19,6 +19,7 @@ enum ServeCommand {
             + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
+    // Long on purpose: the start-up order is the point (signals, store, hooks, scheduler, then listeners).
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         // Signals are waited for on this thread; every thread started later inherits the mask.
         var signals = sigset_t()

@@ -66,6 +66,7 @@ public enum Downloader {
         init(cancel: CancelFlag) { self.cancel = cancel }
     }
 
+    // Long on purpose: one libcurl handle's options, transfer and result, in the order libcurl needs them.
     public static func fetch(_ url: String, timeoutMs: Int, cancel: CancelFlag) -> Result<(Download, peakBytes: Int), DownloadError> {
         guard globalInit, let curl = curl_easy_init() else { return .failure(.network("libcurl could not start")) }
         defer { curl_easy_cleanup(curl) }

@@ -27,33 +27,44 @@ extension InboxView {
     /// attachment, the action buttons; with the lock-screen preview, a banner's truncation.
     static func notificationCard(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
         if item.isRejected {
-            s.put("Not delivered: \(item.status) \(item.reason ?? "")", x: x, y: y, role: .error, maxWidth: width)
-            for (i, line) in DisplayText.wrap(item.detail ?? "", width: width).prefix(height - 2).enumerated() {
-                s.put(line, x: x, y: y + 1 + i, role: .body, maxWidth: width)
-            }
-            return
+            return notShown(&s, "Not delivered: \(item.status) \(item.reason ?? "")", role: .error, detail: item.detail, x: x, y: y, width: width, height: height)
         }
         guard let r = state.renders[item.id] else {
             s.put("rendering…", x: x, y: y, role: .muted)
             return
         }
         if r.delivered == .rejected {
-            s.put("Not shown on this device", x: x, y: y, role: .warning, maxWidth: width)
-            for (i, line) in DisplayText.wrap(r.detail ?? "", width: width).prefix(height - 2).enumerated() {
-                s.put(line, x: x, y: y + 1 + i, role: .body, maxWidth: width)
-            }
-            return
+            return notShown(&s, "Not shown on this device", role: .warning, detail: r.detail, x: x, y: y, width: width, height: height)
         }
+        var row: Int
         if item.kind == .background {
-            var row = backgroundCard(&s, r, x: x, y: y, width: width, height: height)
-            for w in r.warnings where row < y + height {
-                s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
-                row += 1
-            }
-            return
+            row = backgroundCard(&s, r, x: x, y: y, width: width, height: height)
+        } else {
+            let boxWidth = cardBoxWidth(state, available: width)
+            row = cardBox(&s, state, item, r, lines: cardLines(state, r, textWidth: boxWidth - 4), x: x, y: y, boxWidth: boxWidth, height: height)
+            var facts = ["\(r.delivered.rawValue)", "language \(r.language ?? "-")"]
+            if let b = r.badge { facts.append("badge \(b)") }
+            if let snd = r.sound { facts.append("sound \(DisplayText.clean(snd))") }
+            if let level = r.interruptionLevel { facts.append(level) }
+            s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width); row += 1
         }
-        let boxWidth = cardBoxWidth(state, available: width)
-        let text = boxWidth - 4
+        for w in r.warnings where row < y + height {
+            s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
+            row += 1
+        }
+    }
+
+    /// A headline and the reason, for a notification the device does not show.
+    static func notShown(_ s: inout Screen, _ headline: String, role: Role, detail: String?, x: Int, y: Int, width: Int, height: Int) {
+        s.put(headline, x: x, y: y, role: role, maxWidth: width)
+        for (i, line) in DisplayText.wrap(detail ?? "", width: width).prefix(height - 2).enumerated() {
+            s.put(line, x: x, y: y + 1 + i, role: .body, maxWidth: width)
+        }
+    }
+
+    /// The card's text lines: title, subtitle, body (cut as a banner cuts it in the lock-screen
+    /// preview), and one line per attachment.
+    static func cardLines(_ state: InboxState, _ r: RenderedNotification, textWidth text: Int) -> [(String, Role)] {
         var lines: [(String, Role)] = []
         let title = r.title.map { DisplayText.line($0) }
         let bodyLines = DisplayText.wrap(r.body ?? "", width: text)
@@ -69,7 +80,14 @@ extension InboxView {
             let size = a.width.map { " · \($0)×\(a.height ?? 0)" } ?? ""
             lines.append(("▧ \(name.prefix(12))… · \(a.type) · \(ByteFormat.describe(a.bytes))\(size)", .accent))
         }
-        // The box.
+        return lines
+    }
+
+    /// The rounded box: app name and age, the lines, the thumbnail, the action buttons. Returns
+    /// the row below it.
+    static func cardBox(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, _ r: RenderedNotification, lines: [(String, Role)],
+                        x: Int, y: Int, boxWidth: Int, height: Int) -> Int {
+        let text = boxWidth - 4
         var row = y
         let age = state.now.map { relativeTime(item.receivedAt, now: $0) } ?? ""
         s.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", x: x, y: row, role: .border); row += 1
@@ -101,16 +119,8 @@ extension InboxView {
             }
             s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1
         }
-        s.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", x: x, y: row, role: .border); row += 1
-        var facts = ["\(r.delivered.rawValue)", "language \(r.language ?? "-")"]
-        if let b = r.badge { facts.append("badge \(b)") }
-        if let snd = r.sound { facts.append("sound \(DisplayText.clean(snd))") }
-        if let level = r.interruptionLevel { facts.append(level) }
-        s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width); row += 1
-        for w in r.warnings where row < y + height {
-            s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
-            row += 1
-        }
+        s.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", x: x, y: row, role: .border)
+        return row + 1
     }
 
     /// The card's outer width in the space it has.

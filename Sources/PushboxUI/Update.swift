@@ -52,7 +52,7 @@ extension InboxState {
     public mutating func update(_ message: Message) -> [Command] {
         var commands: [Command] = []
         switch message {
-        case .loaded, .older, .added, .addedMany, .key(.char("d")):
+        case .loaded, .older, .added, .addedMany:
             rowsCache = nil
         case .rendered where filter == .withWarnings:
             rowsCache = nil
@@ -104,41 +104,54 @@ extension InboxState {
         return commands
     }
 
+    /// A key goes to what has the focus: the search box, an open overlay, or the inbox. Every
+    /// key reaches the program through a keymap table (`Keymap`), except text typed into search.
     private mutating func handle(_ key: Key) -> [Command] {
-        if case .search(var text) = overlay {
-            switch key {
-            case .escape: overlay = nil; search = ""
-            case .enter: overlay = nil
-            case .backspace: if !text.isEmpty { text.removeLast() }; overlay = .search(text: text); search = text
-            case .char(let c): text.append(c); overlay = .search(text: text); search = text
-            default: break
-            }
-            selected = 0
-            listTop = 0
-            return []
-        }
+        if case .search(let text) = overlay { return handleSearch(key, text: text) }
         if overlay == .scheduled, let clockCommand = clockKey(key) { return clockCommand }
-        if let overlay {
-            switch Keymap.action(for: key, in: Keymap.overlay) {
-            case .close?: self.overlay = nil
-            case .moveDown?, .moveUp?:
-                if case .languagePicker(let s) = overlay {
-                    let step = Keymap.action(for: key, in: Keymap.overlay) == .moveDown ? 1 : -1
-                    self.overlay = .languagePicker(selection: (s + step + languageChoices.count) % max(1, languageChoices.count))
-                }
-            case .open?:
-                if case .languagePicker(let s) = overlay {
-                    self.overlay = nil
-                    return switchLanguage(to: languageChoices[s])
-                }
-                self.overlay = nil
-            default:
-                break
-            }
-            return []
-        }
+        if let overlay { return handleOverlay(key, overlay) }
         guard let action = Keymap.action(for: key, in: Keymap.inbox) else { return [] }
         status = nil
+        return perform(action, key: key)
+    }
+
+    /// Typing into the search box: the list filters as it changes.
+    private mutating func handleSearch(_ key: Key, text: String) -> [Command] {
+        var text = text
+        switch key {
+        case .escape: overlay = nil; search = ""
+        case .enter: overlay = nil
+        case .backspace: if !text.isEmpty { text.removeLast() }; overlay = .search(text: text); search = text
+        case .char(let c): text.append(c); overlay = .search(text: text); search = text
+        default: break
+        }
+        selected = 0
+        listTop = 0
+        return []
+    }
+
+    /// Keys in an overlay: close it, or move and choose in the language picker.
+    private mutating func handleOverlay(_ key: Key, _ overlay: Overlay) -> [Command] {
+        let action = Keymap.action(for: key, in: Keymap.overlay)
+        switch (action, overlay) {
+        case (.close?, _):
+            self.overlay = nil
+        case (.moveDown?, .languagePicker(let s)), (.moveUp?, .languagePicker(let s)):
+            let step = action == .moveDown ? 1 : -1
+            self.overlay = .languagePicker(selection: (s + step + languageChoices.count) % max(1, languageChoices.count))
+        case (.open?, .languagePicker(let s)):
+            self.overlay = nil
+            return switchLanguage(to: languageChoices[s])
+        case (.open?, _):
+            self.overlay = nil
+        default:
+            break
+        }
+        return []
+    }
+
+    /// An inbox action from the keymap.
+    private mutating func perform(_ action: Action, key: Key) -> [Command] {
         switch action {
         case .moveDown: move(1)
         case .moveUp: move(-1)
@@ -149,28 +162,9 @@ extension InboxState {
         case .open: cardOpen.toggle()
         case .nextTab: tab = Tab.allCases[(tab.rawValue + 1) % Tab.allCases.count]
         case .previousTab: tab = Tab.allCases[(tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count]
-        case .toggleThread:
-            let r = rows
-            if selected < r.count {
-                let thread: String?
-                switch r[selected] {
-                case .thread(let id, _, _): thread = id
-                case .item(let i): thread = items[i].threadID
-                }
-                if let thread {
-                    if collapsedThreads.remove(thread) == nil { collapsedThreads.insert(thread) }
-                    // Keep the selection on the thread's header.
-                    selected = rows.firstIndex { if case .thread(let id, _, _) = $0 { return id == thread } else { return false } } ?? selected
-                }
-            }
-        case .pickLanguage:
-            overlay = .languagePicker(selection: currentChoice ?? 0)
-        case .nextLanguage, .previousLanguage:
-            guard !languageChoices.isEmpty else { return [] }
-            let current = currentChoice ?? -1
-            let step = action == .nextLanguage ? 1 : -1
-            let next = ((current + step) % languageChoices.count + languageChoices.count) % languageChoices.count
-            return switchLanguage(to: languageChoices[next])
+        case .toggleThread: toggleSelectedThread()
+        case .pickLanguage: overlay = .languagePicker(selection: currentChoice ?? 0)
+        case .nextLanguage, .previousLanguage: return stepLanguage(action == .nextLanguage ? 1 : -1)
         case .localeMatrix:
             guard let item = selectedItem else { return [] }
             overlay = .matrix
@@ -179,10 +173,8 @@ extension InboxState {
         case .lockScreenPreview:
             lockScreen.toggle()
             status = lockScreen ? "lock-screen preview: title 1 line, body 4 lines at 40 columns" : "full card"
-        case .pressAction:
-            return pressAction()
-        case .tap:
-            return tap()
+        case .pressAction: return pressAction()
+        case .tap: return tap()
         case .scheduledView:
             guard scheduled != nil else { status = "this pushbox keeps no local notifications"; return [] }
             overlay = .scheduled
@@ -193,20 +185,12 @@ extension InboxState {
             themeIndex = (themeIndex + 1) % max(1, themes.count)
             status = "theme: \(theme)"
         case .search: overlay = .search(text: search)
-        case .cycleFilter:
-            // all → rejected → with warnings → each app, when notifications went to several.
-            var apps: [String] = []
-            var seen = Set<String>()
-            for item in items { if let a = item.app, seen.insert(a).inserted { apps.append(a) } }
-            let appFilters = apps.count > 1 ? apps.sorted().map { Filter.app($0) } : []
-            let cycle: [Filter] = [.all, .rejected, .withWarnings] + appFilters
-            filter = cycle[((cycle.firstIndex(of: filter) ?? 0) + 1) % cycle.count]
-            selected = 0
-            status = "filter: \(filter.label)"
+        case .cycleFilter: cycleFilter()
         case .replay: if let item = selectedItem { return [.replay(id: item.id)] }
         case .delete:
             if let item = selectedItem {
                 items.removeAll { $0.id == item.id }
+                rowsCache = nil
                 return [.delete(id: item.id)]
             }
         case .export: if let item = selectedItem { return [.export(id: item.id)] }
@@ -218,6 +202,40 @@ extension InboxState {
             break
         }
         return []
+    }
+
+    /// Collapses or expands the selected row's thread, keeping the selection on its header.
+    private mutating func toggleSelectedThread() {
+        let r = rows
+        guard selected < r.count else { return }
+        let thread: String?
+        switch r[selected] {
+        case .thread(let id, _, _): thread = id
+        case .item(let i): thread = items[i].threadID
+        }
+        guard let thread else { return }
+        if collapsedThreads.remove(thread) == nil { collapsedThreads.insert(thread) }
+        selected = rows.firstIndex { if case .thread(let id, _, _) = $0 { return id == thread } else { return false } } ?? selected
+    }
+
+    /// The next or previous device language of the picker's list.
+    private mutating func stepLanguage(_ step: Int) -> [Command] {
+        guard !languageChoices.isEmpty else { return [] }
+        let current = currentChoice ?? -1
+        let next = ((current + step) % languageChoices.count + languageChoices.count) % languageChoices.count
+        return switchLanguage(to: languageChoices[next])
+    }
+
+    /// all → rejected → with warnings → each app, when notifications went to several.
+    private mutating func cycleFilter() {
+        var apps: [String] = []
+        var seen = Set<String>()
+        for item in items { if let a = item.app, seen.insert(a).inserted { apps.append(a) } }
+        let appFilters = apps.count > 1 ? apps.sorted().map { Filter.app($0) } : []
+        let cycle: [Filter] = [.all, .rejected, .withWarnings] + appFilters
+        filter = cycle[((cycle.firstIndex(of: filter) ?? 0) + 1) % cycle.count]
+        selected = 0
+        status = "filter: \(filter.label)"
     }
 
     /// The choice the device language stands on: itself, or the localization it matches

@@ -18,6 +18,7 @@ enum H2Benchmark {
         var ok: Int
     }
 
+    // Long on purpose: a benchmark reads as its script: set up, drive, measure, print.
     static func run(total: Int) {
         for tool in ["/usr/bin/h2load", "/usr/sbin/nghttpd", "/usr/bin/openssl"] where !FileManager.default.isExecutableFile(atPath: tool) {
             print("error: \(tool) is missing (make bench installs nghttp2-client, nghttp2-server and openssl)")

@@ -9,6 +9,7 @@ import PushboxTerminal
 /// 100,000 notifications: time to first frame, a language switch's redraw, resident memory, and
 /// key latency while 1,000 payloads a second arrive on the socket.
 enum TUIBenchmark {
+    // Long on purpose: a benchmark reads as its script: set up, drive, measure, print.
     static func run(count: Int) {
         let binary = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/pushbox"
         guard FileManager.default.isExecutableFile(atPath: binary) else {

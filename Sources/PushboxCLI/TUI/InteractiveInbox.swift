@@ -17,6 +17,7 @@ enum InteractiveInbox {
         LocalStartup.scheduleOption,
     ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
 
+    // Long on purpose: the start-up order is the point (store, hooks, scheduler, intake, terminal).
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let env = io.environment
@@ -39,14 +40,7 @@ enum InteractiveInbox {
         }
         let processor = NotificationProcessor(renderer: base, store: store)
         let service = IntakeService(store: store, context: base.context, processor: processor)
-        // First run: an empty inbox gets the bundled samples.
-        if store.count == 0, let samples = ResourceLocator.samplesDirectory(environment: env) {
-            for file in ResourceLocator.samplePayloadFiles(in: samples) {
-                guard let data = FileManager.default.contents(atPath: file) else { continue }
-                let sidecar = SidecarHeaders.beside(file) ?? SidecarHeaders()
-                _ = service.receive(RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: file)))
-            }
-        }
+        seedSamples(store: store, service: service, environment: env)
         // Everything a request or a fired notification reaches is in place before the intake starts.
         let scheduler = LocalScheduler(service: service, clock: clock)
         let app = TUIApp(store: store, base: base, service: service, scheduler: scheduler, environment: env)
@@ -58,40 +52,18 @@ enum InteractiveInbox {
             guard let id = result.id, let n = try? app.store.notification(id: id) else { return }
             app.queue.post(.added(InboxItems.make(n)))
         }
-        var server: IntakeServer?
-        if !args.flag(Options.noSocket) || !args.all(Options.watch).isEmpty {
-            var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
-            options.watch = args.all(Options.watch)
-            // --no-socket leaves the socket (and, unless --listen is given, the port) to another pushbox.
-            options.socket = !args.flag(Options.noSocket)
-            do {
-                try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
-                if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
-            } catch {
-                io.err("pushbox: \(error)")
-                return 2
-            }
-            do {
-                server = try IntakeServer(service: service, options: options, scheduler: scheduler,
-                                          onWatchEnded: { [app] message in app.queue.post(.status(message)) })
-            } catch {
-                startStatus = "intake not started: \(error)"
-            }
-        }
-        // Themes: the bundled ones, the user's, or a file.
-        let projectThemes = ResourceLocator.samplesDirectory(environment: env).map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes") }
-        var (themes, themeProblems) = ThemeFiles.loadAll(in: ThemeFiles.folders(projectThemes: projectThemes, environment: env))
-        // A broken theme file is said at start, in the footer, and the others still work.
-        if let first = themeProblems.first { startStatus = startStatus.map { $0 + "; " + first } ?? first }
-        var chosen = args.value(Options.theme) ?? config.theme ?? "dark"
-        if chosen.hasSuffix(".json") {
-            do { let t = try ThemeFiles.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
-                io.err("pushbox: --theme: \(error)")
-                return 2
-            }
-        }
-        guard themes[chosen] != nil || themes.isEmpty else {
-            io.err("pushbox: --theme \(chosen): no such theme (have \(themes.keys.sorted().joined(separator: ", ")))")
+        let server: IntakeServer?
+        let themes: [String: Theme], chosen: String
+        do {
+            let (started, problem) = try startIntake(args, io: io, device: device, service: service, scheduler: scheduler, app: app)
+            server = started
+            if let problem { startStatus = problem }
+            let (found, name, themeProblem) = try chooseTheme(args, saved: config.theme, environment: env)
+            (themes, chosen) = (found, name)
+            // A broken theme file is said at start, in the footer, and the others still work.
+            if let themeProblem { startStatus = startStatus.map { $0 + "; " + themeProblem } ?? themeProblem }
+        } catch {
+            io.err("pushbox: \(error)")
             return 2
         }
         let terminal: Terminal
@@ -115,5 +87,51 @@ enum InteractiveInbox {
         scheduler.stop()
         server?.stop()
         return 0
+    }
+
+    /// First run: an empty inbox gets the bundled samples.
+    static func seedSamples(store: InboxStore, service: IntakeService, environment: [String: String]) {
+        guard store.count == 0, let samples = ResourceLocator.samplesDirectory(environment: environment) else { return }
+        for file in ResourceLocator.samplePayloadFiles(in: samples) {
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            let sidecar = SidecarHeaders.beside(file) ?? SidecarHeaders()
+            _ = service.receive(RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: file)))
+        }
+    }
+
+    /// The socket, the port and the watches, unless --no-socket leaves them to another pushbox;
+    /// an intake that cannot start is a footer message (the inbox still opens), bad options an error.
+    static func startIntake(_ args: ParsedArguments, io: CommandIO, device: Device, service: IntakeService,
+                            scheduler: LocalScheduler, app: TUIApp) throws(UsageError) -> (IntakeServer?, String?) {
+        guard !args.flag(Options.noSocket) || !args.all(Options.watch).isEmpty else { return (nil, nil) }
+        var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
+        options.watch = args.all(Options.watch)
+        // --no-socket leaves the socket (and, unless --listen is given, the port) to another pushbox.
+        options.socket = !args.flag(Options.noSocket)
+        try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
+        if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
+        do {
+            return (try IntakeServer(service: service, options: options, scheduler: scheduler,
+                                     onWatchEnded: { [app] message in app.queue.post(.status(message)) }), nil)
+        } catch {
+            return (nil, "intake not started: \(error)")
+        }
+    }
+
+    /// The themes (bundled, the user's, or a file given with --theme), the one to start with,
+    /// and what was wrong with a theme file that could not be used.
+    static func chooseTheme(_ args: ParsedArguments, saved: String?, environment: [String: String]) throws(UsageError) -> ([String: Theme], String, String?) {
+        let projectThemes = ResourceLocator.samplesDirectory(environment: environment).map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes") }
+        var (themes, problems) = ThemeFiles.loadAll(in: ThemeFiles.folders(projectThemes: projectThemes, environment: environment))
+        var chosen = args.value(Options.theme) ?? saved ?? "dark"
+        if chosen.hasSuffix(".json") {
+            do { let t = try ThemeFiles.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
+                throw UsageError(message: "--theme: \(error)")
+            }
+        }
+        guard themes[chosen] != nil || themes.isEmpty else {
+            throw UsageError(message: "--theme \(chosen): no such theme (have \(themes.keys.sorted().joined(separator: ", ")))")
+        }
+        return (themes, chosen, problems.first)
     }
 }

@@ -11,18 +11,56 @@ import PushboxThumbnail
 import PushboxUI
 
 /// One queue every source posts to (keys, resizes, the socket, the folder watch, renderings
-/// finishing); the loop drains a burst and redraws once.
+/// finishing); the loop drains a burst and redraws once, and between bursts it sleeps in
+/// `wait` until a message is posted or a key is typed.
 final class MessageQueue: Sendable {
     private let messages = Mutex<[Message]>([])
+    /// A pipe whose read end wakes `wait`: a byte is written when the queue stops being empty.
+    private let wakeRead: Int32, wakeWrite: Int32
 
-    func post(_ m: Message) { messages.withLock { $0.append(m) } }
+    init() {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        (wakeRead, wakeWrite) = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    func post(_ m: Message) {
+        let first = messages.withLock { messages in
+            messages.append(m)
+            return messages.count == 1
+        }
+        if first {
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
+    }
 
     func drain() -> [Message] {
-        messages.withLock { messages in
+        let out = messages.withLock { messages in
             let out = messages
             messages.removeAll()
             return out
         }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &bytes, bytes.count) > 0 {}
+        return out
+    }
+
+    /// Sleeps until a message is posted, `fd` has input, or `timeoutMs` passes; returns at once
+    /// when messages are waiting.
+    func wait(orReadable fd: Int32, timeoutMs: Int32) {
+        guard messages.withLock({ $0.isEmpty }) else { return }
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&fds, 2, timeoutMs)
     }
 }
 
@@ -60,16 +98,11 @@ final class TUIApp: Sendable {
         }
     }
 
-    /// Carries out what `update` asked for; results come back as messages.
+    /// Carries out what `update` asked for, on the worker queue (never blocking the loop on the
+    /// store or a file); results come back as messages.
     func execute(_ command: Command, state: InboxState) {
         switch command {
-        case .render(let ids, let languages):
-            work.async { [self] in
-                var map: [Int64: RenderedNotification] = [:]
-                let processor = processor(for: languages)
-                for id in ids { map[id] = processor.rendering(id: id) { try? store.notification(id: id)?.rawPayload } }
-                queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
-            }
+        case .render(let ids, let languages): work.async { [self] in render(ids, languages: languages) }
         case .thumbnail(let path, let columns, let rows, let palette):
             work.async { [self] in
                 if let t = ThumbnailMaker.make(path: path, cols: columns, rows: rows, palette: palette) {
@@ -78,37 +111,15 @@ final class TUIApp: Sendable {
             }
         case .loadRaw(let id):
             work.async { [self] in
-                do {
-                    guard let n = try store.notification(id: id) else { return queue.post(.status("that notification is no longer in the inbox")) }
-                    queue.post(.rawLoaded(id: id, text: InboxItems.prettyRaw(n)))
-                } catch {
-                    queue.post(.status("cannot read the notification: \(error)"))
-                }
+                guard let n = load(id) else { return }
+                queue.post(.rawLoaded(id: id, text: InboxItems.prettyRaw(n)))
             }
         case .matrix(let id, let languages):
             work.async { [self] in
-                let stored: StoredNotification
-                do {
-                    guard let n = try store.notification(id: id) else { return queue.post(.status("that notification is no longer in the inbox")) }
-                    stored = n
-                } catch {
-                    return queue.post(.status("cannot read the notification: \(error)"))
-                }
-                let list = languages.map { (language: $0, note: processor(for: [$0]).renderer.render(stored.rawPayload)) }
-                queue.post(.matrixReady(list))
+                guard let stored = load(id) else { return }
+                queue.post(.matrixReady(languages.map { (language: $0, note: processor(for: [$0]).renderer.render(stored.rawPayload)) }))
             }
-        case .replay(let id):
-            work.async { [self] in
-                let found: StoredNotification?
-                do { found = try store.notification(id: id) } catch { return queue.post(.status("replay failed: \(error)")) }
-                guard var raw = found?.rawPayload else { return queue.post(.status("replay failed: that notification is no longer in the inbox")) }
-                raw.envelope.receivedAt = Date()
-                // A local notification is delivered again as one; a push is sent again as a replay.
-                let local = raw.envelope.source == .local
-                if !local { raw.envelope.source = .replay }
-                let result = local ? service.receiveLocal(raw) : service.receive(raw)
-                queue.post(.status("replayed: \(result.status)\(result.reason.map { " " + $0 } ?? "")"))
-            }
+        case .replay(let id): work.async { [self] in replay(id) }
         case .delete(let id):
             work.async { [self] in
                 do {
@@ -118,26 +129,12 @@ final class TUIApp: Sendable {
                     queue.post(.status("delete failed: \(error)"))
                 }
             }
-        case .export(let id):
-            work.async { [self] in
-                guard let n = try? store.notification(id: id), n.source != .local, let v = Validator.validate(n.rawPayload).validated else {
-                    queue.post(.status("only accepted pushes can be exported (a local notification is not a push)"))
-                    return
-                }
-                let document = v.simulatorFile(fallbackBundleID: base.context.bundleID ?? "com.example.app")
-                let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
-                do {
-                    try (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-                    queue.post(.status("exported \(path)"))
-                } catch {
-                    queue.post(.status("export failed: cannot write \(path): \(FileErrorText.describe(error))"))
-                }
-            }
+        case .export(let id): work.async { [self] in export(id) }
         case .saveLanguages(let languages):
-            var config = TUIConfig.load(environment)
-            config.languages = languages
-            config.theme = state.theme
-            config.save(environment)
+            let config = TUIConfig(languages: languages, theme: state.theme)
+            work.async { [self] in
+                if let problem = config.save(environment) { queue.post(.status(problem)) }
+            }
         case .advanceClock(let seconds):
             // The scheduler's onChange tells the view.
             work.async { [self] in scheduler?.advance(by: seconds) }
@@ -147,6 +144,54 @@ final class TUIApp: Sendable {
             }
         case .quit:
             break
+        }
+    }
+
+    /// Renderings for the rows shown, from the store's cache or rendered now.
+    private func render(_ ids: [Int64], languages: [String]) {
+        var map: [Int64: RenderedNotification] = [:]
+        let processor = processor(for: languages)
+        for id in ids { map[id] = processor.rendering(id: id) { try? store.notification(id: id)?.rawPayload } }
+        queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
+    }
+
+    /// A stored notification, or nil with the reason posted to the footer.
+    private func load(_ id: Int64) -> StoredNotification? {
+        do {
+            guard let n = try store.notification(id: id) else {
+                queue.post(.status("that notification is no longer in the inbox"))
+                return nil
+            }
+            return n
+        } catch {
+            queue.post(.status("cannot read the notification: \(error)"))
+            return nil
+        }
+    }
+
+    /// Sends a stored notification in again: a push as a replay, a local notification as one.
+    private func replay(_ id: Int64) {
+        guard var raw = load(id)?.rawPayload else { return }
+        raw.envelope.receivedAt = Date()
+        let local = raw.envelope.source == .local
+        if !local { raw.envelope.source = .replay }
+        let result = local ? service.receiveLocal(raw) : service.receive(raw)
+        queue.post(.status("replayed: \(result.status)\(result.reason.map { " " + $0 } ?? "")"))
+    }
+
+    /// Writes an accepted push as a Simulator `.apns` file in the current folder.
+    private func export(_ id: Int64) {
+        guard let n = load(id) else { return }
+        guard n.source != .local, let v = Validator.validate(n.rawPayload).validated else {
+            return queue.post(.status("only accepted pushes can be exported (a local notification is not a push)"))
+        }
+        let document = v.simulatorFile(fallbackBundleID: base.context.bundleID ?? "com.example.app")
+        let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
+        do {
+            try (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            queue.post(.status("exported \(path)"))
+        } catch {
+            queue.post(.status("export failed: cannot write \(path): \(FileErrorText.describe(error))"))
         }
     }
 
@@ -177,6 +222,7 @@ final class TUIApp: Sendable {
     static let foldInterval = 0.2
 
     /// Runs until `q`: events in, one update per message, one redraw per burst.
+    // Long on purpose: the loop's one pass (drain, update, execute, draw, wait) reads best whole.
     func run(state initial: InboxState, terminal: Terminal, themes: [String: Theme], noColor: Bool) {
         var state = initial
         (state.width, state.height) = terminal.size
@@ -223,7 +269,21 @@ final class TUIApp: Sendable {
                 terminal.draw(InboxView.screen(state))
                 dirty = false
             }
-            if let event = terminal.nextEvent(timeoutMs: 25) { queue.post(event) }
+            // Keys curses has already read come first; then sleep until a key, a message, or
+            // the next timed duty (folding arrivals in, moving the header's clock).
+            var typed = false
+            while let event = terminal.nextEvent(timeoutMs: 0) {
+                queue.post(event)
+                typed = true
+            }
+            if !typed {
+                var waitSeconds = 1.0
+                if !arrivals.isEmpty { waitSeconds = min(waitSeconds, Self.foldInterval - Date().timeIntervalSince(lastFold)) }
+                if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
+                    waitSeconds = min(waitSeconds, 0.5 - Date().timeIntervalSince(lastClock))
+                }
+                queue.wait(orReadable: STDIN_FILENO, timeoutMs: Int32(max(0, waitSeconds * 1000).rounded(.up)))
+            }
         }
     }
 }

@@ -20,10 +20,16 @@ struct TUIConfig {
         return TUIConfig(languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue)
     }
 
-    func save(_ environment: [String: String]) {
+    /// Writes the file; the reason it could not, if it could not.
+    func save(_ environment: [String: String]) -> String? {
         let p = Self.path(environment)
-        try? FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let o = JSONObject([("languages", .array((languages ?? []).map { .string($0) })), ("theme", .optionalString(theme))])
-        try? (JSONWriter.pretty(.object(o)) + "\n").write(toFile: p, atomically: true, encoding: .utf8)
+        do {
+            try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try (JSONWriter.pretty(.object(o)) + "\n").write(toFile: p, atomically: true, encoding: .utf8)
+            return nil
+        } catch {
+            return "the languages were not saved: cannot write \(p): \(FileErrorText.describe(error))"
+        }
     }
 }

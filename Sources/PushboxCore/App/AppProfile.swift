@@ -57,6 +57,7 @@ public struct AppProfile: Sendable, Equatable {
     }
 
     /// Reads a profile's bytes as if they were `pushbox.json` in `directory` (the fuzz target's way in).
+    // Long on purpose: one line per pushbox.json key, in the README's order.
     public static func parse(_ data: [UInt8], directory: String) throws(LoadError) -> AppProfile {
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         var profile = AppProfile(directory: directory, name: folderName)

@@ -61,6 +61,7 @@ public struct ValidationReport: Sendable {
 /// Validates payloads exactly as APNs answers them (Apple's "Handling notification responses
 /// from APNs" and "Sending notification requests to APNs"; FCM HTTP v1 for FCM messages).
 public enum Validator {
+    // Long on purpose: the checks in APNs' order, so the first failure is the one APNs answers.
     public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
         var warnings: [Diagnostic] = []
         func rejected(_ r: Rejection) -> ValidationReport {

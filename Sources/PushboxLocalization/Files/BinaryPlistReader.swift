@@ -41,7 +41,8 @@ enum BinaryPlistReader {
             return try object(top)
         }
 
-        mutating func object(_ ref: Int) throws(LocalizationFileError) -> PlistValue {
+        // Long on purpose: one case per bplist00 marker, as the format's table lists them.
+    mutating func object(_ ref: Int) throws(LocalizationFileError) -> PlistValue {
             guard ref < objectCount else { throw fail("object reference \(ref) out of range") }
             guard visiting.insert(ref).inserted else { throw fail("a container contains itself") }
             defer { visiting.remove(ref) }

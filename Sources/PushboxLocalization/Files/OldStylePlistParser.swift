@@ -134,6 +134,7 @@ struct OldStylePlistParser {
         }
     }
 
+    // Long on purpose: one escape table, read top to bottom as CFOldStylePList's is.
     private mutating func parseQuoted(_ quote: UInt8) throws(Failure) -> String {
         let openIndex = index
         index += 1

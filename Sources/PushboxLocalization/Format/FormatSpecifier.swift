@@ -136,6 +136,7 @@ public struct ParsedFormat: Sendable, Equatable {
     }
 
     /// Reads one specifier starting at the `%`; returns it and the offset just after it.
+    // Long on purpose: the specifier grammar in order (position, flags, width, precision, length, conversion), as CFString reads it.
     static func parseSpecifier(_ s: UnsafeBufferPointer<UInt8>, at start: Int) -> (Segment, Int) {
         let n = s.count
         var i = start + 1
