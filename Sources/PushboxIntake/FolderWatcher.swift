@@ -5,12 +5,12 @@ import PushboxCrypto
 import Glibc
 #endif
 
+// @unchecked: the descriptors and `watches` are set in init and then touched only by the watch
+// thread; `stopped` is under `lock`, and stop() waits for the thread before closing them.
 /// Watches folders for `.json` and `.apns` payload files: written in place (`IN_CLOSE_WRITE`)
 /// or moved in (`IN_MOVED_TO`), each ingested once. Files already there at start are ingested
 /// unless the store holds that path with the same content. Files are never modified or
 /// deleted. Without inotify, the folders are polled.
-// @unchecked: the descriptors and `watches` are set in init and then touched only by the watch
-// thread; `stopped` is under `lock`, and stop() waits for the thread before closing them.
 public final class FolderWatcher: @unchecked Sendable {
     public let folders: [String]
     private let service: IntakeService

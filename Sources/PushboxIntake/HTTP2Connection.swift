@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 import PushboxCore
 
+// @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
+// through `mailbox` (a Mutex) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
 /// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its own
 /// thread: many concurrent streams, each request handed to a worker once its body is complete
 /// and answered on its stream when the worker is done. A body over the limit is answered 413 at
 /// once (nghttp2 then resets the stream so the rest is never read); idle connections get GOAWAY
 /// with `IdleTimeout`, and a stopping listener GOAWAY with `Shutdown`.
-// @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
-// through `mailbox` (a Mutex) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
 final class HTTP2Connection: @unchecked Sendable {
     // Everything but `mailbox` is touched only by the connection's own thread (nghttp2's
     // callbacks run inside mem_recv/mem_send on that thread). Workers reach it only through

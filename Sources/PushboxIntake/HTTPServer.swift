@@ -114,13 +114,13 @@ public protocol HTTPRequestHandler: AnyObject, Sendable {
     func answered(_ head: RequestHead, _ response: HTTPResponse)
 }
 
+// @unchecked: `daemon` is set in init and cleared once by stop(), called by its owner once
+// (IntakeServer, PortListener); libmicrohttpd calls back on its own threads with `Context` only.
 /// libmicrohttpd serving HTTP/1.1: on a socket pushbox bound itself (the Unix socket), or on
 /// connections pushbox's TCP port accepted and hands over with `add`. An internal epoll thread
 /// pool, idle connections closed, connections and header memory capped. A body longer than the
 /// handler allows is answered 413 from its Content-Length without reading it; a body without a
 /// length that grows past the limit (+1 byte) gets its connection closed.
-// @unchecked: `daemon` is set in init and cleared once by stop(), called by its owner once
-// (IntakeServer, PortListener); libmicrohttpd calls back on its own threads with `Context` only.
 public final class HTTPServer: @unchecked Sendable {
     // `daemon` is set in init and cleared once by `stop`, which the owner calls after every
     // thread that adds connections has stopped.

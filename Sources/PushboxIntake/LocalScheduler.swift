@@ -2,12 +2,12 @@ import Foundation
 import Synchronization
 import PushboxCore
 
-/// The pending local notifications of the running pushbox: requests scheduled through the
-/// socket (`pushbox schedule`) or at start, kept as iOS keeps them (`PendingSet`), and
-/// delivered into the inbox when the simulated clock reaches them.
 // @unchecked: every `var` below is read and written with `condition` locked (the scheduler's
 // thread waits on it); `onChange` is behind its own mutex. LocalSchedulerConcurrencyTests drive it
 // from several threads under ThreadSanitizer.
+/// The pending local notifications of the running pushbox: requests scheduled through the
+/// socket (`pushbox schedule`) or at start, kept as iOS keeps them (`PendingSet`), and
+/// delivered into the inbox when the simulated clock reaches them.
 public final class LocalScheduler: @unchecked Sendable {
     public let clock: SimulatedClock
     public let service: IntakeService

@@ -5,14 +5,14 @@ import PushboxTLS
 import Glibc
 #endif
 
+// @unchecked: `stopping` and `live` are read and written with `lock` (a condition) held, which
+// stop() waits on; the rest is immutable. PortTests connects from many clients at once.
 /// pushbox's one TCP port for every client. Each accepted connection is told apart from its
 /// first bytes, without consuming them: a TLS ClientHello (then ALPN `h2` or `http/1.1`, or no
 /// ALPN and the HTTP/2 preface), the cleartext HTTP/2 preface (h2c), a `CONNECT` (a tunnel
 /// pushbox serves itself, for the hosts it stands in for), or else HTTP/1.1. HTTP/2 is served by nghttp2 on the connection's own thread;
 /// HTTP/1.1 goes to libmicrohttpd, directly in clear or through a socket pair inside TLS, so
 /// there is one HTTP/1.1 implementation.
-// @unchecked: `stopping` and `live` are read and written with `lock` (a condition) held, which
-// stop() waits on; the rest is immutable. PortTests connects from many clients at once.
 public final class PortListener: @unchecked Sendable {
     // Immutable after init, except `stopping` and `live` (under `lock`).
     public let address: String

@@ -30,10 +30,10 @@ public struct StoredNotification: Sendable, Equatable {
     }
 }
 
-/// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
-/// an acknowledged notification survives `kill -9`; every use is serialized on one connection.
 // @unchecked: the SQLite connection and its prepared statements are used only with `lock` held
 // (group commits wait on `commitCondition`); InboxStoreTests inserts from 8 threads at once.
+/// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
+/// an acknowledged notification survives `kill -9`; every use is serialized on one connection.
 public final class InboxStore: @unchecked Sendable {
     public let path: String
     private let db: SQLiteConnection

@@ -2,12 +2,12 @@ import CSSL
 import Foundation
 import PushboxText
 
+// @unchecked: its keys and certificate are immutable OpenSSL objects; `issued` is under `lock`.
+// SharedKeysTests issues for five names on ten threads.
 /// pushbox's local certificate authority: an ECDSA P-256 CA made on first need, limited by a
 /// critical nameConstraints extension to the names pushbox stands in for, so a CA that a user
 /// trusts too widely still vouches for nothing else. Server certificates are issued per name on
 /// the fly, kept in memory.
-// @unchecked: its keys and certificate are immutable OpenSSL objects; `issued` is under `lock`.
-// SharedKeysTests issues for five names on ten threads.
 public final class CertificateAuthority: @unchecked Sendable {
     /// DNS names the CA may sign (each with its subdomains) and the loopback addresses.
     public static let permittedDNS = ["localhost", "push.apple.com", "googleapis.com"]

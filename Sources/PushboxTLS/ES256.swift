@@ -1,9 +1,9 @@
 import CSSL
 import Foundation
 
+// @unchecked: it only holds an immutable `OwnedKey`; SharedKeysTests signs and verifies on 8 threads.
 /// An APNs provider key (`AuthKey_<KEYID>.p8`: ECDSA P-256, PKCS#8 PEM), and ES256 signatures
 /// as JWTs carry them: raw r‖s, 64 bytes.
-// @unchecked: it only holds an immutable `OwnedKey`; SharedKeysTests signs and verifies on 8 threads.
 public final class ES256Key: @unchecked Sendable {
     // Immutable after init; OpenSSL verifies with one key on many threads.
     let key: OwnedKey

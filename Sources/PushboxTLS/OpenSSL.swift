@@ -16,9 +16,9 @@ public struct TLSError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Small owners of OpenSSL objects, so each is freed once.
 // @unchecked: the EVP_PKEY is never changed after init, and OpenSSL 3 allows one key to sign and
 // verify on many threads (each call makes its own EVP_MD_CTX); SharedKeysTests does so on 8.
+/// Small owners of OpenSSL objects, so each is freed once.
 final class OwnedKey: @unchecked Sendable {
     // Immutable after init; OpenSSL allows concurrent use of a key for signing and verifying.
     let pointer: OpaquePointer

@@ -1,9 +1,9 @@
 import CSSL
 import Foundation
 
+// @unchecked: it only holds an immutable `OwnedKey`; SharedKeysTests signs and verifies on 4 threads.
 /// A Google service account's RSA key, and RS256 signatures (PKCS#1 v1.5, SHA-256) as the
 /// JWT assertions of the OAuth 2 JWT-bearer grant carry them.
-// @unchecked: it only holds an immutable `OwnedKey`; SharedKeysTests signs and verifies on 4 threads.
 public final class RS256Key: @unchecked Sendable {
     // Immutable after init; OpenSSL verifies with one key on many threads.
     let key: OwnedKey

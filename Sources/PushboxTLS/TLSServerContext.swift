@@ -1,12 +1,12 @@
 import CSSL
 import Foundation
 
+// @unchecked: the SSL_CTX is configured in init and only read afterwards (OpenSSL makes one SSL per
+// connection from it on any thread); certificates per name come from the CA's locked table.
 /// The server side of TLS on pushbox's port: TLS 1.2+, ALPN `h2` then `http/1.1` (a client that
 /// offers neither may still connect), a certificate per SNI name from the local CA (or the user's
 /// own certificate), and client certificates asked for and accepted for inspection (APNs'
 /// certificate-based auth), never required.
-// @unchecked: the SSL_CTX is configured in init and only read afterwards (OpenSSL makes one SSL per
-// connection from it on any thread); certificates per name come from the CA's locked table.
 public final class TLSServerContext: @unchecked Sendable {
     // The SSL_CTX is configured once in init and only read after; OpenSSL makes SSL objects
     // from one context on many threads.
@@ -15,8 +15,8 @@ public final class TLSServerContext: @unchecked Sendable {
     /// The certificate served: the user's, or the CA's for localhost (SNI may replace it).
     public let description: String
 
-    /// Wire form of the protocols offered by ALPN, kept for the process's life.
     // nonisolated(unsafe): written once by Swift's thread-safe lazy initializer, only read after.
+    /// Wire form of the protocols offered by ALPN, kept for the process's life.
     nonisolated(unsafe) static let alpnProtocols: UnsafeMutablePointer<UInt8> = {
         let wire: [UInt8] = [2] + Array("h2".utf8) + [8] + Array("http/1.1".utf8)
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: wire.count)

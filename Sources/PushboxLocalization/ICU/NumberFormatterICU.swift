@@ -2,9 +2,9 @@ import CICUWrap
 import Foundation
 import Synchronization
 
+// @unchecked: the ICU handle is used only with `lock` held; PluralThreadsTests shares one per language across 8 threads.
 /// ICU's decimal number formatting for one locale: grouping and the locale's digits, as
 /// `String.localizedStringWithFormat` formats `%d` on a device.
-// @unchecked: the ICU handle is used only with `lock` held; PluralThreadsTests shares one per language across 8 threads.
 public final class NumberFormatterICU: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer?
     private let lock = NSLock()

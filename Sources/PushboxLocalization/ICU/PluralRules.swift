@@ -2,8 +2,8 @@ import CICUWrap
 import Foundation
 import Synchronization
 
-/// ICU's cardinal plural rules for one locale (through the CICUWrap shim).
 // @unchecked: the ICU handle is used only with `lock` held; PluralThreadsTests shares one per language across 8 threads.
+/// ICU's cardinal plural rules for one locale (through the CICUWrap shim).
 public final class PluralRules: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer?
     private let lock = NSLock()
