@@ -7,6 +7,7 @@ public struct CommandIO {
     public var readStdin: () -> [UInt8]
     public var environment: [String: String]
 
+    /// Streams given as functions (tests capture them as strings).
     public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void,
                 readStdin: @escaping () -> [UInt8], environment: [String: String]) {
         self.out = out

@@ -6,6 +6,7 @@ public struct OptionSpec: Sendable {
     public var repeatable: Bool
     public var help: String
 
+    /// An option: its name, its value's placeholder (nil for a flag), whether it repeats, its help.
     public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
         self.name = name
         self.value = value
@@ -27,6 +28,7 @@ public struct CommandSpec: Sendable {
     public var options: [OptionSpec]
     public var run: @Sendable (ParsedArguments, inout CommandIO) -> Int32
 
+    /// A subcommand from its table; `--help` is added to its options.
     public init(name: String, summary: String, operands: String = "", options: [OptionSpec],
                 run: @escaping @Sendable (ParsedArguments, inout CommandIO) -> Int32) {
         self.name = name
@@ -56,6 +58,7 @@ public struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     public var operands: [String] = []
 
+    /// Whether the flag was given.
     public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
     /// The option's value (the last one given).
     public func value(_ option: OptionSpec) -> String? { values[option.name]?.last }

@@ -97,6 +97,7 @@ public enum AESGCM {
 
 /// Random bytes from OpenSSL's CSPRNG.
 public enum SecureRandom {
+    /// `count` random bytes from OpenSSL's RAND_bytes.
     public static func bytes(_ count: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         precondition(RAND_bytes(&out, Int32(count)) == 1, "OpenSSL RAND_bytes failed")
@@ -106,6 +107,7 @@ public enum SecureRandom {
 
 /// SHA-256, for content-addressed file names.
 public enum Digest {
+    /// The SHA-256 of `bytes` as lowercase hex.
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         _ = bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }

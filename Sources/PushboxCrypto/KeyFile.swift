@@ -3,6 +3,7 @@ import Foundation
 /// A key file: base64 of 32 bytes. Like ssh, pushbox refuses one that group or others can
 /// read, and writes new ones with mode 0600.
 public enum KeyFile {
+    /// The 32-byte key in `path` (base64), refused when group or others can read the file.
     public static func load(_ path: String) throws(CryptoError) -> [UInt8] {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .keyFileUnreadable("key file \(path) cannot be read: \(String(cString: strerror(errno)))") }

@@ -44,6 +44,7 @@ public struct AttachmentFetcher: Sendable {
     /// Folders file URLs may point into (resolved, symlinks followed).
     public var allowedRoots: [String]
 
+    /// Saves into `cacheDirectory`; `file://` URLs may point only below `allowedRoots`.
     public init(cacheDirectory: String, allowedRoots: [String]) {
         self.cacheDirectory = cacheDirectory
         self.allowedRoots = allowedRoots.map { Self.resolved($0) }
@@ -55,6 +56,7 @@ public struct AttachmentFetcher: Sendable {
         return (base as NSString).appendingPathComponent("pushbox/attachments")
     }
 
+    /// The attachment at `urlString`, checked as iOS checks it and saved, or why not.
     public func fetch(_ urlString: String, timeoutMs: Int, cancel: CancelFlag) -> Result<FetchedAttachment, AttachmentFailure> {
         guard let url = URL(string: urlString), let scheme = url.scheme?.lowercased() else {
             return .failure(.refused("\"\(urlString)\" is not an absolute URL"))

@@ -6,10 +6,12 @@ import Synchronization
 public final class CancelFlag: Sendable {
     private let cancelled = Atomic<Bool>(false)
 
+    /// A flag not yet set.
     public init() {}
 
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
+    /// Sets the flag; work in progress stops at its next check.
     public func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
@@ -67,6 +69,7 @@ public enum Downloader {
     }
 
     // Long on purpose: one libcurl handle's options, transfer and result, in the order libcurl needs them.
+    /// Downloads `url` within `timeoutMs`, stopping early at the caps, on `cancel`, or on a refused scheme.
     public static func fetch(_ url: String, timeoutMs: Int, cancel: CancelFlag) -> Result<(Download, peakBytes: Int), DownloadError> {
         guard globalInit, let curl = curl_easy_init() else { return .failure(.network("libcurl could not start")) }
         defer { curl_easy_cleanup(curl) }

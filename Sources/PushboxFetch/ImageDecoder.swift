@@ -3,6 +3,7 @@ import CStb
 /// Decodes JPEG, PNG and GIF (first frame) to RGBA8 with stb_image, after checking the header:
 /// nothing over `ImageInfo.maxPixels` is decoded.
 public enum ImageDecoder {
+    /// The image's pixels as RGBA (stb_image), or nil when it cannot be decoded.
     public static func rgba(_ bytes: [UInt8]) -> (width: Int, height: Int, pixels: [UInt8])? {
         guard let size = ImageInfo.size(of: bytes), size.width * size.height <= ImageInfo.maxPixels else { return nil }
         var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0

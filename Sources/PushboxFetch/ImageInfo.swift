@@ -10,6 +10,7 @@ public enum ImageInfo {
         stbi_failure_reason().map { String(cString: $0) } ?? "unknown"
     }
 
+    /// The image's width and height from its header, without decoding it.
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
         let ok = bytes.withUnsafeBufferPointer { buf in

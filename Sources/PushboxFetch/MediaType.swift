@@ -3,6 +3,7 @@ import Foundation
 /// What kind of attachment a file is, decided from its bytes (the types and size limits Apple
 /// documents for UNNotificationAttachment).
 public struct MediaType: Sendable, Equatable {
+    /// The three kinds of attachment iOS knows, each with its size cap.
     public enum Kind: String, Sendable { case image, audio, movie }
 
     public var kind: Kind

@@ -4,11 +4,13 @@ import Foundation
 /// An HTTP/1.1 client over a Unix socket (or TCP), for `pushbox send`, `replay` and the intake
 /// benchmark. One handle per thread; connections are kept alive between requests.
 public final class UnixHTTPClient {
+    /// An answer: status, headers and body.
     public struct Response: Sendable {
         public var status: Int
         public var headers: [(String, String)]
         public var body: [UInt8]
 
+        /// The header's value (case-insensitive name).
         public func header(_ name: String) -> String? {
             headers.last { $0.0.lowercased() == name.lowercased() }?.1
         }
@@ -22,6 +24,7 @@ public final class UnixHTTPClient {
         var headers: [(String, String)] = []
     }
 
+    /// A client for the socket at `socketPath`; nil when libcurl cannot start.
     public init?(socketPath: String?) {
         guard Downloader.globalInit, let handle = curl_easy_init() else { return nil }
         curl = handle

@@ -15,6 +15,7 @@ public enum FuzzTargets {
         ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff),
     ]
 
+    /// The target called `name`, if there is one.
     public static func named(_ name: String) -> (@Sendable ([UInt8]) -> Void)? { all.first { $0.name == name }?.run }
 
     /// The first line and the rest, for targets that take two inputs.

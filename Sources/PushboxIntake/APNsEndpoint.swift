@@ -21,6 +21,7 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
 
+    /// The API in front of `service`, with the scheduler's paths when there is one.
     public init(service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
                 fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) {
         self.service = service
@@ -42,6 +43,7 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
         return UUID().uuidString.lowercased()
     }
 
+    /// Judges a request from its line and headers alone: path, method, token, authentication, size.
     public func early(_ head: RequestHead) -> EarlyAnswer {
         let path = head.path, method = head.method
         if FCMEndpoint.handles(path) { return fcm.early(head) }
@@ -82,15 +84,18 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
         return PushType(rawValue: type ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
     }
 
+    /// 413 PayloadTooLarge for a body that outgrew the limit while it was read.
     public func tooLarge(_ head: RequestHead) -> HTTPResponse {
         if FCMEndpoint.handles(head.path) { return FCMEndpoint.googleError(413, "INVALID_ARGUMENT", "The request body is larger than \(FCMEndpoint.maxBody) bytes.") }
         return Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers))
     }
 
+    /// Hears every answer given (the access log).
     public func answered(_ head: RequestHead, _ response: HTTPResponse) {
         accessLog?(head, response)
     }
 
+    /// Answers a whole request: a push, `GET /inbox`, the scheduler's paths, or FCM's.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         if FCMEndpoint.handles(request.path) { return fcm.handle(request) }
         if request.path == "/inbox" {

@@ -20,6 +20,7 @@ public final class FCMEndpoint: Sendable {
     static let scopesAccepted = ["https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform"]
     static let maxBody = 64 * 1024
 
+    /// FCM's endpoints in front of `service`, verifying assertions with `accountKeys` (by key id).
     public init(service: IntakeService, accountKeys: [String: RS256Key] = [:], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.service = service
         self.accountKeys = accountKeys

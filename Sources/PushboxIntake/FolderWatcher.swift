@@ -25,6 +25,7 @@ public final class FolderWatcher: @unchecked Sendable {
     /// True when inotify was unavailable and the folders are polled.
     public private(set) var polling = false
 
+    /// Starts watching: files already there are taken in first; `onFolderGone` hears when a folder disappears.
     public init(folders: [String], service: IntakeService, forcePolling: Bool = false,
                 onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in },
                 onFolderGone: @escaping @Sendable (String) -> Void = { _ in }) throws(ListenError) {
@@ -65,6 +66,7 @@ public final class FolderWatcher: @unchecked Sendable {
         return stopped
     }
 
+    /// Ends the watch and waits for its thread.
     public func stop() {
         lock.lock()
         if stopped { lock.unlock(); return }

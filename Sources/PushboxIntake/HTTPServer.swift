@@ -16,6 +16,7 @@ public struct HTTPRequest: Sendable {
     /// How it arrived (listener, protocol, client, authentication).
     public var arrival: Arrival?
 
+    /// A request with its body.
     public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8], arrival: Arrival? = nil) {
         self.method = method
         self.path = path
@@ -34,6 +35,7 @@ public struct HTTPResponse: Sendable {
     public var headers: [(String, String)]
     public var body: [UInt8]
 
+    /// A response.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
@@ -53,6 +55,7 @@ public struct ConnectionInfo: Sendable {
     /// The connection's token history (one per HTTP/2 connection; a fresh one per HTTP/1.1 request).
     public var auth: ConnectionAuthState
 
+    /// Where a connection came in and how.
     public init(listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
                 auth: ConnectionAuthState = ConnectionAuthState()) {
         self.listener = listener
@@ -73,6 +76,7 @@ public struct RequestHead: Sendable {
     public var headers: [(name: String, value: String)]
     public var connection: ConnectionInfo
 
+    /// A request's line and headers, before its body.
     public init(method: String, path: String, headers: [(name: String, value: String)], connection: ConnectionInfo) {
         self.method = method
         self.path = path
@@ -95,6 +99,7 @@ public struct EarlyAnswer: Sendable {
     public var maxBody: Int
     public var authentication: Arrival.Authentication
 
+    /// Answer now (`response`), or read a body of at most `maxBody` bytes.
     public init(response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none) {
         self.response = response
         self.maxBody = maxBody

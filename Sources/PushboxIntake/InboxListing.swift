@@ -12,6 +12,7 @@ public enum InboxListing {
         return iso
     }
 
+    /// One notification as `GET /inbox` and `list --json` show it, with its rendering when there is one.
     public static func json(_ n: StoredNotification, rendered: JSONObject?, dates: ISO8601DateFormatter) -> JSONValue {
         .object(JSONObject([
             ("id", .number(String(n.id))),

@@ -7,6 +7,7 @@ import PushboxTLS
 /// Everything `pushbox serve` and the TUI run: the APNs-shaped API on the Unix socket and on one
 /// TCP port (TLS, HTTP/2, HTTP/1.1), and the folder watches, all feeding one intake service.
 public final class IntakeServer: Sendable {
+    /// What to listen on and how: the socket, the TCP port with its TLS and keys, the watches.
     public struct Options: Sendable {
         public var socketPath: String
         /// Whether to open the Unix socket (`--no-socket`: another pushbox may be serving it).
@@ -27,6 +28,7 @@ public final class IntakeServer: Sendable {
         /// Public keys of the service accounts whose OAuth assertions are verified, by key id.
         public var serviceAccountKeys: [String: RS256Key] = [:]
 
+        /// Options with the socket at `socketPath` and everything else at its default.
         public init(socketPath: String) { self.socketPath = socketPath }
     }
 

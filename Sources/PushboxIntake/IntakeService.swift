@@ -43,6 +43,7 @@ public final class IntakeService: Sendable {
     /// stand in for its validation (decided once, not per request).
     private let rendererSharesContext: Bool
 
+    /// An intake storing into `store`, validating with `context`, rendering with `processor` (nil: no rendering).
     public init(store: InboxStore, context: ValidationContext, processor: NotificationProcessor?) {
         self.store = store
         self.context = context
@@ -50,6 +51,7 @@ public final class IntakeService: Sendable {
         rendererSharesContext = processor?.renderer.context == context
     }
 
+    /// Takes one payload in: validated, committed with its verdict, answered, its rendering queued.
     public func receive(_ raw: RawPayload) -> IntakeResult {
         // The id APNs echoes: the one sent when it is a UUID, else a new one.
         let sent = raw.envelope.headers[PushHeaders.id]

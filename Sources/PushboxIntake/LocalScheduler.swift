@@ -39,6 +39,7 @@ public final class LocalScheduler: @unchecked Sendable {
 
     private var deliveredCount = 0
 
+    /// An empty pending set on `clock`, delivering into `service`; `start()` begins delivering.
     public init(service: IntakeService, clock: SimulatedClock) {
         self.service = service
         self.clock = clock
@@ -86,6 +87,7 @@ public final class LocalScheduler: @unchecked Sendable {
         return gone
     }
 
+    /// The pending set, the dropped and refused requests, and the count delivered, now.
     public func snapshot() -> Snapshot {
         condition.lock()
         defer { condition.unlock() }
@@ -151,6 +153,7 @@ public final class LocalScheduler: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops delivering (the pending set is kept).
     public func stop() {
         condition.lock()
         stopped = true

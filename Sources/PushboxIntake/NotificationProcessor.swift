@@ -17,6 +17,7 @@ public final class NotificationProcessor: Sendable {
     /// The key renders are stored under: the preferred-language list.
     public var languageKey: String { renderer.preferredLanguages.joined(separator: ",") }
 
+    /// Renders with `renderer` and keeps the results in `store`.
     public init(renderer: Renderer, store: InboxStore) {
         self.renderer = renderer
         self.store = store

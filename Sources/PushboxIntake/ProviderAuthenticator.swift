@@ -10,6 +10,7 @@ public struct RegisteredProviderKey: Sendable {
     public var teamID: String?
     public var key: ES256Key
 
+    /// A provider key, with the team it belongs to when known.
     public init(keyID: String, teamID: String?, key: ES256Key) {
         self.keyID = keyID
         self.teamID = teamID
@@ -36,6 +37,7 @@ public final class ConnectionAuthState: Sendable {
     /// Requests of one HTTP/2 connection are judged on several threads at once.
     let history = Mutex(History())
 
+    /// A connection that has not spoken yet.
     public init() {}
 }
 
@@ -58,6 +60,7 @@ public final class ProviderAuthenticator: Sendable {
     /// How long a connection keeps one token before it may change it (APNs: 20 minutes).
     public static let minTokenLifetime: Double = 1200
 
+    /// Judges with these keys (none: form and times only) on the wall clock `now`.
     public init(keys: [RegisteredProviderKey], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         var byID: [String: RegisteredProviderKey] = [:]
         for k in keys { byID[k.keyID] = k }

@@ -20,6 +20,7 @@ public final class LoopbackHTTPServer: Sendable {
         /// Send the headers, then nothing until the server stops.
         public var stall: Bool
 
+        /// A response; by default 200 with no body, sent in one piece.
         public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], chunkSize: Int = 65536, chunkDelay: Double = 0, stall: Bool = false) {
             self.status = status
             self.headers = headers
@@ -29,11 +30,13 @@ public final class LoopbackHTTPServer: Sendable {
             self.stall = stall
         }
 
+        /// A redirect to `location`.
         public static func redirect(to location: String, status: Int = 302) -> Response {
             Response(status: status, headers: [("Location", location)])
         }
     }
 
+    /// Chooses the response for a request path.
     public typealias Handler = @Sendable (_ path: String) -> Response
 
     public let port: Int
@@ -49,6 +52,7 @@ public final class LoopbackHTTPServer: Sendable {
         state.withLock { $0.requests }
     }
 
+    /// Binds an ephemeral port on 127.0.0.1 and answers every request with `handler`.
     public init(handler: @escaping Handler) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -50,6 +50,7 @@ public final class InboxStore: @unchecked Sendable {
         return (base as NSString).appendingPathComponent("pushbox/inbox.sqlite")
     }
 
+    /// Opens (or makes) the inbox at `path`, in WAL mode, migrating its schema; a file that is no inbox or is locked is an error that says so.
     public init(path: String) throws(StoreError) {
         self.path = path
         let dir = (path as NSString).deletingLastPathComponent
@@ -117,6 +118,7 @@ public final class InboxStore: @unchecked Sendable {
         public var collapseID: String?
         public var topic: String?
 
+        /// APNs' answer for a payload, stored with it.
         public init(status: Int, reason: String? = nil, detail: String? = nil, collapseID: String? = nil, topic: String? = nil) {
             self.status = status
             self.reason = reason
@@ -205,6 +207,7 @@ public final class InboxStore: @unchecked Sendable {
         }
     }
 
+    /// The stored rendering of notification `id` for a language list, as JSON text.
     public func render(id: Int64, language: String) -> String? {
         locked { (try? db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?").rows([.int(id), .text(language)]) { $0.text(0) })?.first ?? nil }
     }
@@ -242,10 +245,12 @@ public final class InboxStore: @unchecked Sendable {
             """, limit: limit)
     }
 
+    /// The stored notification `id`, or nil when there is none (deleted ones included).
     public func notification(id: Int64) throws(StoreError) -> StoredNotification? {
         try select("WHERE id = \(id)", limit: 1).first
     }
 
+    /// Marks notification `id` deleted: it leaves the inbox and the history keeps nothing of it.
     public func delete(id: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 1 WHERE id = ?").run([.int(id)]) }
     }

@@ -4,6 +4,7 @@ import Foundation
 /// A store error: SQLite's message, and what kind of failure it was so a caller can say what
 /// to do about it (a full disk, a file another program holds, a file that is no inbox).
 public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure, for the message that says what to do.
     public enum Kind: Sendable, Equatable {
         case diskFull, locked, notAnInbox, other
     }
@@ -12,6 +13,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind = .other
     public var description: String { message }
 
+    /// An error with its message and kind.
     public init(message: String, kind: Kind = .other) {
         self.message = message
         self.kind = kind

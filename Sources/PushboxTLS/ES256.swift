@@ -18,6 +18,7 @@ public final class ES256Key: @unchecked Sendable {
         return try parse(Array(data), name: path)
     }
 
+    /// A P-256 key from PEM (a `.p8` private key or a public key); `name` is used in errors.
     public static func parse(_ pem: [UInt8], name: String) throws(TLSError) -> ES256Key {
         guard let key = PEM.anyKey(pem) else { throw .openssl("\(name) is not a PEM key (an APNs .p8 file holds a PKCS#8 EC private key)") }
         var curve = [CChar](repeating: 0, count: 64)

@@ -5,6 +5,7 @@ import Foundation
 public struct TLSError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+    /// An error with its message.
     public init(_ message: String) { self.message = message }
 
     /// `message` followed by OpenSSL's own reason, when it queued one (the queue is then cleared).

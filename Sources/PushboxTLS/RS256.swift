@@ -29,9 +29,11 @@ public final class RS256Key: @unchecked Sendable {
     /// The public half as PEM (`PUBLIC KEY`), which is all pushbox keeps to verify assertions.
     public var publicPEM: String? { PEM.written { PEM_write_bio_PUBKEY($0, key.pointer) } }
 
+    /// Whether `signature` is this key's RS256 signature of `message`.
     public func verify(_ message: [UInt8], signature: [UInt8]) -> Bool {
         signature.withUnsafeBufferPointer { key.verifySHA256(message, signature: $0) }
     }
 
+    /// The RS256 signature of `message` (a private key only).
     public func sign(_ message: [UInt8]) -> [UInt8]? { key.signSHA256(message) }
 }

@@ -17,6 +17,7 @@ public final class TLSStream {
     /// Kept alive as long as the connection: the SNI callback reads it.
     private let context: TLSServerContext
 
+    /// A server-side TLS connection on the non-blocking socket `fd`; nil when OpenSSL cannot make one.
     public init?(context: TLSServerContext, fd: Int32) {
         guard let ssl = SSL_new(context.context) else { return nil }
         self.ssl = ssl
@@ -48,10 +49,12 @@ public final class TLSStream {
     /// Continues the server handshake; `.done` once it is complete.
     public func handshake() -> Progress { progress(SSL_accept(ssl)) }
 
+    /// Reads decrypted bytes into `buffer`, or says what the socket must wait for.
     public func read(_ buffer: UnsafeMutableRawBufferPointer) -> Progress {
         progress(SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)))
     }
 
+    /// Encrypts and writes bytes from `buffer`, or says what the socket must wait for.
     public func write(_ buffer: UnsafeRawBufferPointer) -> Progress {
         guard buffer.count > 0 else { return .done(0) }
         return progress(SSL_write(ssl, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max)))))

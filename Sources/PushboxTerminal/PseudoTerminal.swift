@@ -10,6 +10,7 @@ public final class PseudoTerminal: Sendable {
     /// Everything drawn since the last `clear`, appended by the reading thread.
     private let output = Mutex<[UInt8]>([])
 
+    /// Opens a pty pair of that size and starts reading everything drawn on it.
     public init(rows: Int, columns: Int) throws(TerminalError) {
         master = posix_openpt(O_RDWR | O_NOCTTY)
         guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {

@@ -18,6 +18,7 @@ public final class Terminal {
     public private(set) var colors = 0
     private var screen: OpaquePointer?
 
+    /// Starts curses on the terminal (UTF-8 locale, colours, mouse); fails with a reason when there is no usable terminal.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else {

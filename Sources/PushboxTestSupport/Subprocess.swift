@@ -18,6 +18,7 @@ public enum Subprocess {
         public var timedOut: Bool
     }
 
+    /// Why a tool could not be started.
     public struct SpawnError: Error, CustomStringConvertible {
         public var description: String
     }

@@ -4,6 +4,7 @@
 /// behind it, when there are some. One type from the validator and the localizer to the card,
 /// `render --json` and the store.
 public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// How much the diagnostic matters.
     public enum Severity: String, Sendable {
         /// Delivered, but not as meant.
         case warning
@@ -21,6 +22,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// The payload field concerned, as a path (`aps.alert.title`).
     public var field: String?
 
+    /// A diagnostic with its code, message, and the facts that are known.
     public init(_ code: String, _ message: String, severity: Severity = .warning, key: String? = nil, language: String? = nil, field: String? = nil) {
         self.code = code
         self.severity = severity

@@ -4,6 +4,7 @@ import Foundation
 /// could not be completed. (NSCocoaErrorDomain error 512.)"; the POSIX error underneath says what
 /// happened ("Not a directory", "No space left on device").
 public enum FileErrorText {
+    /// The error in words: the POSIX reason and path when Foundation has one underneath.
     public static func describe(_ error: any Error) -> String {
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }

@@ -1,5 +1,6 @@
 /// Why a body could not be read as JSON, with the position a user can find it at.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong with the text.
     public enum Kind: Sendable, Equatable {
         case syntax
         case invalidUTF8

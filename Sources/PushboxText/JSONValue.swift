@@ -57,15 +57,18 @@ public enum JSONValue: Sendable, Equatable {
 public struct JSONObject: Sendable, Equatable {
     public var entries: [(key: String, value: JSONValue)]
 
+    /// An object with these entries, in this order.
     public init(_ entries: [(key: String, value: JSONValue)] = []) {
         self.entries = entries
     }
 
+    /// Objects are equal when they hold the same keys and values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// The value of `key` (the last one when a key repeats); setting nil removes it.
     public subscript(key: String) -> JSONValue? {
         get {
             for entry in entries.reversed() where entry.key == key { return entry.value }

@@ -1,12 +1,14 @@
 /// Writes `JSONValue`s as JSON text: compact (one line, for `--json` output and payload
 /// sizes) or pretty (two-space indent, keys in the order they came).
 public enum JSONWriter {
+    /// One line, no spaces, every control character escaped.
     public static func compact(_ value: JSONValue) -> String {
         var out = ""
         write(value, into: &out, indent: nil, level: 0)
         return out
     }
 
+    /// Indented by two spaces, keys in their order.
     public static func pretty(_ value: JSONValue) -> String {
         var out = ""
         write(value, into: &out, indent: "  ", level: 0)
@@ -83,9 +85,13 @@ public enum JSONWriter {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByIntegerLiteral {
+    /// A string literal is a JSON string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A Boolean literal is a JSON Boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `nil` is JSON null.
     public init(nilLiteral: ()) { self = .null }
+    /// An integer literal is a JSON number.
     public init(integerLiteral value: Int) { self = .number(String(value)) }
 }
 

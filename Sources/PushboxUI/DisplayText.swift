@@ -5,6 +5,7 @@ import PushboxLocalization
 /// terminal. C0 controls show as Unicode control pictures (ESC → ␛), DEL as ␡, C1 controls as
 /// ⍰, bidi overrides and isolates as visible markers; newlines and tabs become spaces on one line.
 public enum DisplayText {
+    /// `text` safe for one terminal line: control characters as control pictures, bidi controls shown, never obeyed.
     public static func clean(_ text: String, keepNewlines: Bool = false) -> String {
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {

@@ -25,10 +25,12 @@ public struct InboxItem: Sendable, Equatable {
     /// A banner, a background event (no alert: nothing shown), or a fired local notification.
     public var kind: Kind = .push
 
+    /// What kind of notification a row is.
     public enum Kind: Sendable, Equatable {
         case push, background, local
     }
 
+    /// A row of the inbox.
     public init(id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
                 threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "",
                 app: String? = nil) {
@@ -55,6 +57,7 @@ public struct InboxItem: Sendable, Equatable {
 public enum ThreadKeys {
     private static let keys = Mutex<[String: Int]>([:])
 
+    /// The number of `thread`, given on first sight.
     public static func key(_ thread: String) -> Int {
         keys.withLock { keys in
             if let k = keys[thread] { return k }
@@ -116,6 +119,7 @@ public struct IntakeStatus: Sendable, Equatable {
     /// `HOST:PORT` of the TCP port (TLS, HTTP/2, HTTP/1.1), when it listens.
     public var port: String?
 
+    /// What the header says the intake listens on.
     public init(socket: String? = nil, watched: [String] = [], port: String? = nil) {
         self.socket = socket
         self.watched = watched
@@ -171,6 +175,7 @@ public struct InboxState: Sendable {
     public var timeZone: TimeZone = .current
     public var quit = false
 
+    /// An empty inbox for the app, the device's languages, and the languages `L` cycles through.
     public init(appName: String, languages: [String], languageChoices: [String]) {
         self.appName = appName
         self.languages = languages
@@ -191,6 +196,7 @@ public struct ScheduledInfo: Sendable, Equatable {
         public var identifier: String
         public var trigger: String
 
+        /// A pending request as the Scheduled view lists it.
         public init(fire: String, identifier: String, trigger: String) {
             self.fire = fire
             self.identifier = identifier
@@ -208,6 +214,7 @@ public struct ScheduledInfo: Sendable, Equatable {
     public var dropped: [String]
     public var delivered: Int
 
+    /// The Scheduled view's contents.
     public init(clock: String, simulated: Bool, pending: [Pending], limit: Int, dropped: [String], delivered: Int) {
         self.clock = clock
         self.simulated = simulated

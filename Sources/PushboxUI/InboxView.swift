@@ -11,6 +11,7 @@ public enum InboxView {
     /// Below this many columns the card replaces the list instead of standing beside it.
     public static let splitWidth = 100
 
+    /// The whole screen for `state`: header, list, card, footer and any overlay.
     public static func screen(_ state: InboxState) -> Screen {
         var s = Screen(width: state.width, height: state.height)
         guard state.width >= 20, state.height >= 5 else {

@@ -85,6 +85,7 @@ public enum Keymap {
         KeyBinding(keys: [.escape, .char("q")], action: .close, description: "close", inFooter: true),
     ]
 
+    /// The action `key` is bound to in `table`, if any.
     public static func action(for key: Key, in table: [KeyBinding]) -> Action? {
         table.first { $0.keys.contains(key) }?.action
     }

@@ -15,6 +15,7 @@ public struct Cell: Sendable, Equatable {
     /// Palette colours (foreground, background) that override the role's, for thumbnails.
     public var palette: PaletteColors?
 
+    /// A cell with its grapheme, its role, and whether it is the second column of a wide one.
     public init(text: String, role: Role, isContinuation: Bool, palette: PaletteColors? = nil) {
         self.text = text
         self.role = role
@@ -33,11 +34,13 @@ public struct PaletteColors: Sendable, Hashable {
 
 /// An image drawn in cells: one-column symbols with two palette colours each.
 public struct Thumbnail: Sendable, Equatable {
+    /// One cell of a thumbnail: a symbol and its two palette colours.
     public struct Cell: Sendable, Equatable {
         public var text: String
         public var foreground: Int
         public var background: Int
 
+        /// A thumbnail cell.
         public init(text: String, foreground: Int, background: Int) {
             self.text = text
             self.foreground = foreground
@@ -49,6 +52,7 @@ public struct Thumbnail: Sendable, Equatable {
     public var rows: Int
     public var cells: [Cell]
 
+    /// A thumbnail of `columns`×`rows` cells, row by row.
     public init(columns: Int, rows: Int, cells: [Cell]) {
         self.columns = columns
         self.rows = rows
@@ -62,12 +66,14 @@ public struct Screen: Sendable, Equatable {
     public let height: Int
     public private(set) var cells: [Cell]
 
+    /// A blank screen.
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
+    /// The cell at column `x`, row `y`.
     public subscript(x: Int, y: Int) -> Cell {
         cells[y * width + x]
     }

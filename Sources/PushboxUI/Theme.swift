@@ -41,6 +41,7 @@ public struct Style: Sendable, Equatable {
     public var underline = false
     public var reverse = false
 
+    /// A style; by default the terminal's own colours, plain.
     public init(foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault, bold: Bool = false, underline: Bool = false, reverse: Bool = false) {
         self.foreground = foreground
         self.background = background
@@ -56,11 +57,13 @@ public struct Theme: Sendable, Equatable {
     public var name: String
     public var styles: [Role: Style]
 
+    /// The style of `role`, else the normal style.
     public func style(_ role: Role) -> Style { styles[role] ?? styles[.normal] ?? Style() }
 
     /// Why a theme file could not be used, naming the file and the key.
     public struct LoadError: Error, CustomStringConvertible {
         public var description: String
+        /// An error with its message.
         public init(description: String) { self.description = description }
     }
 

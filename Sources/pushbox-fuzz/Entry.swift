@@ -6,6 +6,7 @@ import PushboxFuzzTargets
 //   main) and runs `PUSHBOX_FUZZ_TARGET=NAME pushbox-fuzz [libFuzzer options] CORPUS…`.
 //   In an ordinary build it replays inputs: `pushbox-fuzz NAME FILE|DIR…`.
 
+/// libFuzzer's entry point: one input to the target named by PUSHBOX_FUZZ_TARGET.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pushboxFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, let run = FuzzEntry.target else { return 0 }

@@ -23,6 +23,7 @@ public struct AppProfile: Sendable, Equatable {
     /// APNs provider keys whose tokens the TCP port verifies (`"providerKeys"`).
     public var providerKeys: [ProviderKeyReference] = []
 
+    /// A profile from its fields (tests; files go through `load`).
     public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
         self.directory = directory
         self.name = name
@@ -31,6 +32,7 @@ public struct AppProfile: Sendable, Equatable {
         self.fcmTopics = fcmTopics
     }
 
+    /// The category with this identifier.
     public func category(_ identifier: String) -> NotificationCategory? {
         categories.first { $0.identifier == identifier }
     }
@@ -58,6 +60,7 @@ public struct AppProfile: Sendable, Equatable {
 
     /// Reads a profile's bytes as if they were `pushbox.json` in `directory` (the fuzz target's way in).
     // Long on purpose: one line per pushbox.json key, in the README's order.
+    /// A profile from `pushbox.json`'s bytes, errors naming the key's path.
     public static func parse(_ data: [UInt8], directory: String) throws(LoadError) -> AppProfile {
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         var profile = AppProfile(directory: directory, name: folderName)
@@ -131,6 +134,7 @@ public struct ProviderKeyReference: Sendable, Equatable {
     /// Absolute path of the `.p8` file.
     public var file: String
 
+    /// A provider key file the profile registers.
     public init(keyID: String, teamID: String?, file: String) {
         self.keyID = keyID
         self.teamID = teamID

@@ -29,6 +29,7 @@ public struct OAuthAssertion: Sendable, Equatable {
         init(_ description: String) { self.init("invalid_grant", description) }
     }
 
+    /// The assertion's header, claims and signature, or Google's error for it.
     public static func parse(_ text: String) -> Result<OAuthAssertion, Problem> {
         guard text.utf8.count <= maxLength else { return .failure(Problem("Invalid JWT: the assertion is \(text.utf8.count) bytes")) }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -64,6 +65,7 @@ public struct OAuthAssertion: Sendable, Equatable {
 
 /// A form-urlencoded body (`a=b&c=d`), as the token endpoint receives it.
 public enum FormBody {
+    /// The fields of an `application/x-www-form-urlencoded` body.
     public static func parse(_ bytes: [UInt8]) -> [String: String] {
         var out: [String: String] = [:]
         for pair in String(decoding: bytes, as: UTF8.self).split(separator: "&") {

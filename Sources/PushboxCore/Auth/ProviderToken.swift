@@ -53,6 +53,7 @@ public struct ProviderToken: Sendable, Equatable {
         return parse(String(trimmed.dropFirst(7)).trimmingCharacters(in: .whitespaces))
     }
 
+    /// The token's header, claims and signature, as APNs reads them, or what is wrong with it.
     public static func parse(_ token: String) -> Result<ProviderToken, Problem> {
         guard token.utf8.count <= maxLength else { return .failure(.malformed("the token is \(token.utf8.count) bytes; a provider token is a few hundred")) }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -85,6 +86,7 @@ public struct ProviderToken: Sendable, Equatable {
 
 /// base64url without padding, as JWTs use it.
 public enum Base64URL {
+    /// The bytes of unpadded base64url text, or nil when it is not.
     public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
         var s = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         guard !s.contains("=") else { return nil }
@@ -93,6 +95,7 @@ public enum Base64URL {
         return Data(base64Encoded: s).map(Array.init)
     }
 
+    /// `bytes` as unpadded base64url.
     public static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

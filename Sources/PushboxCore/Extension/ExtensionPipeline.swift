@@ -10,6 +10,7 @@ public struct AlertContent: Sendable, Equatable {
     public var subtitle: String?
     public var body: String?
 
+    /// Alert content.
     public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
         self.title = title
         self.subtitle = subtitle
@@ -30,6 +31,7 @@ public struct ExtensionEnvironment: Sendable {
     /// The payload file's folder, for media paths written without a scheme.
     public var payloadDirectory: String?
 
+    /// Everything a run of the extension can use.
     public init(recipe: ExtensionRecipe, localizer: Localizer? = nil, preferredLanguages: [String] = ["en"], fetcher: AttachmentFetcher? = nil,
                 appDirectory: String? = nil, keyFile: String? = nil, payloadDirectory: String? = nil) {
         self.recipe = recipe
@@ -111,6 +113,7 @@ public enum ExtensionPipeline {
         return (true, "mutable-content is 1 and the alert is visible")
     }
 
+    /// Runs the recipe on the payload within its deadline and hands over what iOS would show.
     public static func run(payload: JSONObject, content: AlertContent, environment env: ExtensionEnvironment) -> ExtensionOutcome {
         let clock = ContinuousClock()
         let start = clock.now

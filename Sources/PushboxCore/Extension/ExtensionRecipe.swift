@@ -1,8 +1,10 @@
 /// What the app's Notification Service Extension does, declared in `pushbox.json`: ordered
 /// steps, each critical or optional, a time limit and a fallback policy.
 public struct ExtensionRecipe: Sendable, Equatable {
+    /// What is handed over when time runs out: the best attempt, or the original content.
     public enum Fallback: String, Sendable { case bestAttempt = "best-attempt", original }
 
+    /// A step the extension can take.
     public enum Step: Sendable, Equatable {
         /// Decrypt the base64 AES-256-GCM value at `field`; the plaintext JSON object's fields
         /// replace the alert's (only those in `replaces`, when given).
@@ -21,6 +23,7 @@ public struct ExtensionRecipe: Sendable, Equatable {
         }
     }
 
+    /// Where the custom keys and their arguments are in the payload.
     public struct LocalizeStep: Sendable, Equatable {
         public var titleKey: String?
         public var subtitleKey: String?
@@ -31,6 +34,7 @@ public struct ExtensionRecipe: Sendable, Equatable {
         public var subtitleArgs: String?
         public var bodyArgs: String?
 
+        /// A localize step from its key paths.
         public init(titleKey: String? = nil, subtitleKey: String? = nil, bodyKey: String? = nil, args: String? = nil,
                     titleArgs: String? = nil, subtitleArgs: String? = nil, bodyArgs: String? = nil) {
             self.titleKey = titleKey
@@ -43,10 +47,12 @@ public struct ExtensionRecipe: Sendable, Equatable {
         }
     }
 
+    /// A step and whether the extension gives up when it fails.
     public struct PlannedStep: Sendable, Equatable {
         public var step: Step
         public var critical: Bool
 
+        /// A planned step.
         public init(_ step: Step, critical: Bool) {
             self.step = step
             self.critical = critical
@@ -60,6 +66,7 @@ public struct ExtensionRecipe: Sendable, Equatable {
     /// True when no profile gave a recipe.
     public var isDefault = false
 
+    /// A recipe: steps in order, the time limit (iOS gives 30 s), and the fallback.
     public init(steps: [PlannedStep], timeLimit: Double = 30, fallback: Fallback = .bestAttempt) {
         self.steps = steps
         self.timeLimit = timeLimit

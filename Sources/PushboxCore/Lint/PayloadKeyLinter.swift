@@ -9,6 +9,7 @@ public struct PayloadKeyLinter {
     public let app: AppLocalizations
     public let table: String
 
+    /// Checks payloads' keys against `table` of `app`.
     public init(app: AppLocalizations, table: String = "Localizable") {
         self.app = app
         self.table = table

@@ -13,6 +13,7 @@ public struct Arrival: Sendable, Equatable {
     public var userAgent: String?
     public var authentication: Authentication
 
+    /// How a request came in.
     public init(listener: String, protocolName: String, tls: Bool, userAgent: String?, authentication: Authentication = .none) {
         self.listener = listener
         self.protocolName = protocolName
@@ -73,6 +74,7 @@ public struct Arrival: Sendable, Equatable {
         ]))
     }
 
+    /// An arrival read back from the store.
     public init?(json: JSONValue) {
         guard let o = json.objectValue, let listener = o["listener"]?.stringValue, let proto = o["protocol"]?.stringValue else { return nil }
         let auth = o["authentication"]?.objectValue

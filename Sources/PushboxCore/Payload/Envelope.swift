@@ -26,16 +26,20 @@ public struct PushHeaders: Sendable, Equatable {
     /// Every header in the order given, names lowercased.
     public private(set) var fields: [(name: String, value: String)] = []
 
+    /// No headers.
     public init() {}
 
+    /// Headers in order (names lowercased).
     public init(_ fields: [(String, String)]) {
         for (name, value) in fields { add(name, value) }
     }
 
+    /// Equal when the same fields come in the same order.
     public static func == (lhs: PushHeaders, rhs: PushHeaders) -> Bool {
         lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
     }
 
+    /// Adds a field (a repeat stays, as on the wire).
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name.lowercased(), value))
     }
@@ -89,6 +93,7 @@ public struct Envelope: Sendable, Equatable {
     /// The listener, protocol, client and authentication, when it came through the HTTP API.
     public var arrival: Arrival?
 
+    /// An envelope from where the payload came and what came with it.
     public init(source: PayloadSource, receivedAt: Date = Date(), headers: PushHeaders = PushHeaders(),
                 deviceToken: String? = nil, fileName: String? = nil, arrival: Arrival? = nil) {
         self.source = source
@@ -105,6 +110,7 @@ public struct RawPayload: Sendable, Equatable {
     public var bytes: [UInt8]
     public var envelope: Envelope
 
+    /// A payload's untouched bytes with its envelope.
     public init(bytes: [UInt8], envelope: Envelope) {
         self.bytes = bytes
         self.envelope = envelope

@@ -26,6 +26,7 @@ public struct FCMMessage: Sendable, Equatable {
     /// `android`, kept for the Android view.
     public var android: JSONObject?
 
+    /// Equal when every field is.
     public static func == (lhs: FCMMessage, rhs: FCMMessage) -> Bool {
         lhs.targets == rhs.targets && lhs.notificationTitle == rhs.notificationTitle
             && lhs.notificationBody == rhs.notificationBody && lhs.notificationImage == rhs.notificationImage

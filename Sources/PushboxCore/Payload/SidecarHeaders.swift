@@ -9,6 +9,7 @@ public struct SidecarHeaders: Sendable, Equatable {
     public var headers = PushHeaders()
     public var deviceToken: String?
 
+    /// No headers and no token.
     public init() {}
 
     /// Parses the text of a `.headers` file.

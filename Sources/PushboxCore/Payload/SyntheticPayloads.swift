@@ -1,6 +1,7 @@
 /// Deterministic APNs payloads of about 500 bytes, shaped like real chat pushes (multi-byte
 /// names, escapes, nested custom data), for the benchmark and the parser's conformance tests.
 public enum SyntheticPayloads {
+    /// The `i`th payload: about 490 bytes, different from every other.
     public static func make(_ i: Int) -> String {
         let names = ["Shelly", "Rick", "민지", "さくら", "Zoë", "Андрей", "محمد", "李雷"]
         let name = names[i % names.count]

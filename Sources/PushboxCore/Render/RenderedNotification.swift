@@ -18,6 +18,7 @@ public struct TraceEntry: Sendable, Equatable {
     /// What was done. Open-ended, like `Notification.Name`: an extension recipe names its steps.
     public struct Step: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
+        /// A step by its name (a recipe's own, or one read back from JSON).
         public init(rawValue: String) { self.rawValue = rawValue }
 
         public static let receive = Step(rawValue: "receive")
@@ -38,6 +39,7 @@ public struct TraceEntry: Sendable, Equatable {
     /// How a step ended. Open-ended too: `receive` ends with the protocol's name.
     public struct Outcome: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
+        /// An outcome by its name (one read back from JSON).
         public init(rawValue: String) { self.rawValue = rawValue }
 
         public static let accepted = Outcome(rawValue: "accepted")
@@ -77,6 +79,7 @@ public struct TraceEntry: Sendable, Equatable {
     public var outcome: Outcome
     public var detail: String
 
+    /// A trace entry.
     public init(step: Step, ms: Double, outcome: Outcome, detail: String) {
         self.step = step
         self.ms = ms
@@ -96,6 +99,7 @@ public struct RenderedAttachment: Sendable, Equatable {
     /// The URL it came from.
     public var source: String
 
+    /// An attachment as shown.
     public init(path: String, type: String, bytes: Int, width: Int?, height: Int?, source: String) {
         self.path = path
         self.type = type
@@ -112,6 +116,7 @@ public struct RenderedAction: Sendable, Equatable {
     public var title: String
     public var options: [ActionOption]
 
+    /// An action button as shown.
     public init(identifier: String, title: String, options: [ActionOption]) {
         self.identifier = identifier
         self.title = title
@@ -145,6 +150,7 @@ public struct RenderedNotification: Sendable {
     public var warnings: [Diagnostic] = []
     public var trace: [TraceEntry] = []
 
+    /// An empty notification delivered as `delivered`; the renderer fills it.
     public init(delivered: Delivery) {
         self.delivered = delivered
     }

@@ -26,6 +26,7 @@ public struct Renderer: Sendable {
         public var appDirectory: String?
         public var keyFile: String?
 
+        /// What the extension runs with: its recipe, where attachments come from, and its key.
         public init(recipe: ExtensionRecipe, fetcher: AttachmentFetcher, appDirectory: String?, keyFile: String?) {
             self.recipe = recipe
             self.fetcher = fetcher
@@ -34,6 +35,7 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// A renderer for one device: its app's context, languages, localizations, categories and extension.
     public init(context: ValidationContext, preferredLanguages: [String], localizer: Localizer? = nil,
                 categories: [NotificationCategory] = [], extensionSetup: ExtensionSetup? = nil) {
         self.context = context

@@ -113,6 +113,7 @@ extension LocalRequest {
 
 /// Dates as the schedule commands print them: ISO 8601 with the zone's offset.
 public enum LocalClockText {
+    /// `date` as ISO 8601 local time with the zone's offset.
     public static func format(_ date: Date, timeZone: TimeZone) -> String {
         let f = ISO8601DateFormatter()
         f.timeZone = timeZone

@@ -30,6 +30,7 @@ public struct PendingSet: Sendable {
     /// How many were ever dropped: with `dropped` bounded, the only way to tell the new ones.
     public private(set) var droppedTotal = 0
 
+    /// An empty set whose calendar triggers use `calendar`.
     public init(calendar: Calendar) {
         self.calendar = calendar
     }

@@ -11,6 +11,7 @@ public struct LocalRequest: Sendable, Equatable {
     public var content: JSONObject
     public var trigger: Trigger?
 
+    /// A request from its parts.
     public init(identifier: String, content: JSONObject, trigger: Trigger?) {
         self.identifier = identifier
         self.content = content
@@ -33,6 +34,7 @@ public enum Trigger: Sendable, Equatable {
 
 /// A schedule file: `{"requests": [ … ]}`. Every wrong field is named by its path.
 public enum ScheduleFile {
+    /// What is wrong with a schedule file, at which field.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
         public var path: String
         public var message: String
@@ -41,6 +43,7 @@ public enum ScheduleFile {
 
     static let componentNames = ["year", "month", "day", "weekday", "hour", "minute", "second", "weekOfYear", "weekOfMonth", "weekdayOrdinal"]
 
+    /// The requests of a schedule file, or the first field that is wrong.
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> [LocalRequest] {
         let root: JSONObject
         do {
@@ -117,6 +120,7 @@ public enum ScheduleFile {
         }
     }
 
+    /// A trigger from its JSON (nil: deliver now), errors naming `path`.
     public static func trigger(_ value: JSONValue?, path: String) throws(ParseError) -> Trigger? {
         guard let value, value != .null else { return nil }
         guard let t = value.objectValue else { throw ParseError(path: path, message: "must be an object") }

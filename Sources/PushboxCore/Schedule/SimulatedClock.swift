@@ -28,6 +28,7 @@ public final class SimulatedClock: Sendable {
     /// The device's time zone (it can travel: `setTimeZone`).
     public var timeZone: TimeZone { state.withLock { $0.zone } }
 
+    /// The device travels: later times are in `timeZone`.
     public func setTimeZone(_ timeZone: TimeZone) {
         state.withLock { $0.zone = timeZone }
     }

@@ -10,6 +10,7 @@ public struct Rejection: Error, Sendable, Equatable {
     /// the `google.rpc.BadRequest` field violation.
     public var field: String?
 
+    /// A refusal with its status, reason and explanation.
     public init(status: Int, reason: String, detail: String, field: String? = nil) {
         self.status = status
         self.reason = reason
@@ -17,6 +18,7 @@ public struct Rejection: Error, Sendable, Equatable {
         self.field = field
     }
 
+    /// A refusal with APNs' status for `reason`.
     public init(_ reason: APNsReason, _ detail: String) {
         self.init(status: reason.status, reason: reason.rawValue, detail: detail)
     }

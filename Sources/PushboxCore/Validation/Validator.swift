@@ -9,6 +9,7 @@ public struct ValidationContext: Sendable, Equatable {
     /// JSON nesting limit; deeper bodies are refused.
     public var maxDepth: Int
 
+    /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
         self.bundleID = bundleID
         self.deviceTopics = deviceTopics
@@ -62,6 +63,7 @@ public struct ValidationReport: Sendable {
 /// from APNs" and "Sending notification requests to APNs"; FCM HTTP v1 for FCM messages).
 public enum Validator {
     // Long on purpose: the checks in APNs' order, so the first failure is the one APNs answers.
+    /// APNs' verdict on the payload: refused with its reason, or accepted with warnings.
     public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
         var warnings: [Diagnostic] = []
         func rejected(_ r: Rejection) -> ValidationReport {

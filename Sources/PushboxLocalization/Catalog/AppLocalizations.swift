@@ -26,6 +26,7 @@ public final class AppLocalizations: Sendable {
     /// Folders never searched: build products and dependencies.
     static let skippedFolders: Set<String> = [".build", ".git", "node_modules", "Pods", "DerivedData", "build", "Carthage"]
 
+    /// Finds every `.lproj` and catalog below `directory` (tables are read on first use).
     public init(directory: String, developmentRegion: String = "en") {
         self.directory = directory
         self.developmentRegion = developmentRegion

@@ -16,6 +16,7 @@ public struct LocalizedEntry: Sendable, Equatable {
     /// Set when a catalog had no entry for this language and the source language's value stands in.
     public var fromSourceLanguage = false
 
+    /// An entry and where it was read.
     public init(value: LocalizedValue, file: String, line: Int? = nil, state: String? = nil, fromSourceLanguage: Bool = false) {
         self.value = value
         self.file = file
@@ -34,5 +35,6 @@ public struct LocalizationTable: Sendable {
     public var notes: [FileNote] = []
     public var files: [String] = []
 
+    /// An empty table.
     public init() {}
 }

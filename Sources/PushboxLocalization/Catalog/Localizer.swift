@@ -12,6 +12,7 @@ public final class Localizer: Sendable {
     /// Resolutions already made, by table and preferred languages.
     private let resolutions = Mutex<[String: Resolution]>([:])
 
+    /// A localizer for `app`, choosing width rules for `displayWidth` columns.
     public init(app: AppLocalizations, displayWidth: Int = 80) {
         self.app = app
         self.displayWidth = displayWidth
@@ -39,6 +40,7 @@ public final class Localizer: Sendable {
         public var found: Bool
     }
 
+    /// The localization a device with these languages reads `table` from (cached per list).
     public func resolve(_ preferred: [String], table: String = "Localizable") -> Resolution {
         let cacheKey = table + "\u{0}" + preferred.joined(separator: ",")
         if let cached = resolutions.withLock({ $0[cacheKey] }) { return cached }

@@ -10,6 +10,7 @@ public enum Pseudolanguage: String, Sendable, CaseIterable {
     /// Every string shown right to left.
     case rightToLeft = "right-to-left"
 
+    /// The pseudolanguage named by `tag` (`accented`, `double`, …), if it is one.
     public init?(tag: String) {
         let t = tag.lowercased()
         if let p = Pseudolanguage(rawValue: t) { self = p; return }

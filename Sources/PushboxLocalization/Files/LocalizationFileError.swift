@@ -6,6 +6,7 @@ public struct LocalizationFileError: Error, Sendable, Equatable, CustomStringCon
     public var column: Int
     public var message: String
 
+    /// An error at a place in a file.
     public init(file: String, line: Int, column: Int, message: String) {
         self.file = file
         self.line = line

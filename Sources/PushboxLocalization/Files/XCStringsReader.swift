@@ -19,6 +19,7 @@ public struct XCStringsCatalog: Sendable {
 
     public static let supportedVersions: Set<String> = ["1.0", "1.1", "1.2", "1.3"]
 
+    /// Reads a string catalog, errors at file:line:column.
     public init(_ bytes: [UInt8], file: String) throws(LocalizationFileError) {
         self.file = file
         let root: JSONObject

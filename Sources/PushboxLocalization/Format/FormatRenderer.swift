@@ -9,16 +9,19 @@ public struct FormatRenderer: Sendable {
     /// The locale's number formatter, for integer and float conversions given numeric strings.
     public var numbers: NumberFormatterICU?
 
+    /// A renderer writing numbers for a locale (nil: plain digits).
     public init(numbers: NumberFormatterICU? = nil) {
         self.numbers = numbers
     }
 
     public static let maxPosition = 127
 
+    /// `format` filled with `args` as String(format:) on a device fills it; what it met goes to `warnings`.
     public func render(_ format: String, _ args: [String], warnings: inout [String]) -> String {
         render(ParsedFormat(format), args, warnings: &warnings)
     }
 
+    /// A parsed format filled with `args`.
     public func render(_ parsed: ParsedFormat, _ args: [String], warnings: inout [String]) -> String {
         var out = ""
         out.reserveCapacity(64)

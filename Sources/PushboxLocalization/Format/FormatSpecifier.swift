@@ -1,6 +1,7 @@
 /// The flags of a specifier: `-` `+` space `#` `0` `'`.
 public struct FormatFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
+    /// Flags from their bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static let minus = FormatFlags(rawValue: 1)
     public static let plus = FormatFlags(rawValue: 2)
@@ -26,6 +27,7 @@ public struct FormatFlags: OptionSet, Sendable, Hashable {
 /// `%` [index `$`] [flags `-+ #0'`] [width: digits, `*` or `*n$`] [`.` precision] [length] conversion,
 /// plus `.stringsdict`'s variable reference `%#@name@` (optionally `%n$#@name@`).
 public struct FormatSpecifier: Sendable, Equatable {
+    /// The length modifier (`l`, `ll`, `h`, …).
     public enum Size: Sendable, Equatable {
         case none
         case fixed(Int)
@@ -55,6 +57,7 @@ public struct FormatSpecifier: Sendable, Equatable {
     public var isInteger: Bool { Self.isIntegerConversion(conversion) }
     public var isFloat: Bool { Self.isFloatConversion(conversion) }
 
+    /// Whether `c` converts an integer (`d`, `u`, `x`, …).
     public static func isIntegerConversion(_ c: Character) -> Bool {
         switch c {
         case "d", "i", "D", "u", "U", "o", "O", "x", "X": return true
@@ -62,6 +65,7 @@ public struct FormatSpecifier: Sendable, Equatable {
         }
     }
 
+    /// Whether `c` converts a floating-point number (`f`, `e`, `g`, …).
     public static func isFloatConversion(_ c: Character) -> Bool {
         switch c {
         case "f", "F", "e", "E", "g", "G", "a", "A": return true
@@ -98,6 +102,7 @@ public struct FormatSpecifier: Sendable, Equatable {
 
 /// A format string cut into literal text and specifiers.
 public struct ParsedFormat: Sendable, Equatable {
+    /// A piece of a format: literal text or a specifier.
     public enum Segment: Sendable, Equatable {
         case literal(Substring)
         case specifier(FormatSpecifier)

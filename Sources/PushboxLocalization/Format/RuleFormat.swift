@@ -6,6 +6,7 @@ public struct RuleFormat: Sendable, Equatable {
     public var format: String
     public var variables: [String: RuleVariable]
 
+    /// A rule format from its key format and variables.
     public init(format: String, variables: [String: RuleVariable]) {
         self.format = format
         self.variables = variables
@@ -14,6 +15,7 @@ public struct RuleFormat: Sendable, Equatable {
 
 /// One variable of a rule format.
 public struct RuleVariable: Sendable, Equatable {
+    /// What chooses a variable's form: a plural category or the display width.
     public enum Kind: String, Sendable {
         /// `NSStringPluralRuleType`: CLDR categories.
         case plural = "NSStringPluralRuleType"
@@ -33,6 +35,7 @@ public struct RuleVariable: Sendable, Equatable {
     /// variation of a whole string) instead of text about the variable's one argument.
     public var variantsAreFormats = false
 
+    /// A variable from its kind, value type and forms.
     public init(kind: Kind, valueType: String, forms: [String: String], argNum: Int? = nil, variantsAreFormats: Bool = false) {
         self.kind = kind
         self.valueType = valueType
@@ -53,12 +56,14 @@ public struct RuleExpander: Sendable {
     /// The file the rule comes from, named in warnings.
     public var source: String?
 
+    /// An expander with a language's plural rules and the screen's width.
     public init(plural: PluralRules, displayWidth: Int = 80, source: String? = nil) {
         self.plural = plural
         self.displayWidth = displayWidth
         self.source = source
     }
 
+    /// The format the rule gives for `args`, each variable replaced by its chosen form.
     public func expand(_ rule: RuleFormat, args: [String], warnings: inout [String]) -> String {
         expand(rule.format, rule: rule, args: args, depth: 0, boundTo: nil, warnings: &warnings)
     }

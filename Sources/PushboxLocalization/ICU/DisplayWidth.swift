@@ -7,11 +7,13 @@ import Foundation
 public enum DisplayWidth {
     private static let cache = LockedCache<Character, Int>()
 
+    /// The columns a terminal gives the grapheme (0, 1 or 2).
     public static func of(_ c: Character) -> Int {
         if let a = c.asciiValue { return a >= 0x20 && a != 0x7F ? 1 : 0 }
         return cache.value(for: c) { compute(c) }
     }
 
+    /// The columns a terminal gives the string.
     public static func of(_ s: String) -> Int {
         var total = 0
         for c in s { total += of(c) }

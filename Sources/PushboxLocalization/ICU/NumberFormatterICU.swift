@@ -22,6 +22,7 @@ public final class NumberFormatterICU: @unchecked Sendable {
 
     private static let cache = LockedCache<String, NumberFormatterICU>()
 
+    /// The formatter of a language tag, made once per tag.
     public static func forLanguage(_ tag: String) -> NumberFormatterICU {
         cache.value(for: tag) { NumberFormatterICU(locale: tag) }
     }

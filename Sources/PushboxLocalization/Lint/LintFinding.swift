@@ -1,5 +1,6 @@
 /// One problem `pushbox lint` reports.
 public struct LintFinding: Sendable, Equatable {
+    /// An error breaks the app's strings on a device; a warning shows them differently than meant.
     public enum Severity: String, Sendable { case error, warning }
 
     public var severity: Severity
@@ -11,6 +12,7 @@ public struct LintFinding: Sendable, Equatable {
     public var key: String?
     public var message: String
 
+    /// A finding at a place.
     public init(_ severity: Severity, _ code: String, file: String, line: Int? = nil, language: String? = nil, key: String? = nil, message: String) {
         self.severity = severity
         self.code = code

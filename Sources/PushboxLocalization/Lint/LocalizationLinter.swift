@@ -8,6 +8,7 @@ public struct LocalizationLinter {
     public let app: AppLocalizations
     public let table: String
 
+    /// Checks `table` in every localization of `app`.
     public init(app: AppLocalizations, table: String = "Localizable") {
         self.app = app
         self.table = table
@@ -18,6 +19,7 @@ public struct LocalizationLinter {
         LanguageMatcher(available: app.localizations(table: table), developmentRegion: app.developmentRegion).match([]).localization
     }
 
+    /// Every finding, file by file.
     public func lint() -> [LintFinding] {
         var findings: [LintFinding] = []
         let localizations = app.localizations(table: table)
@@ -101,6 +103,7 @@ public struct LocalizationLinter {
         public var mixed = false
     }
 
+    /// The format specifiers a value's arguments need, for comparing translations.
     public static func signature(of value: LocalizedValue) -> Signature {
         var sig = Signature()
         var positional = false, sequentialUsed = false

@@ -7,6 +7,7 @@ public struct LanguageMatcher: Sendable {
     public let available: [String]
     public let developmentRegion: String
 
+    /// A matcher over the app's localizations.
     public init(available: [String], developmentRegion: String) {
         self.available = available
         self.developmentRegion = developmentRegion
@@ -29,6 +30,7 @@ public struct LanguageMatcher: Sendable {
         "pt": (["AO", "MZ", "CV", "GW", "ST", "TL", "MO", "CH", "LU", "GQ"], "PT"),
     ]
 
+    /// The localization chosen for these preferred languages, and why.
     public func match(_ preferred: [String]) -> Match {
         let candidates = available.compactMap { name in name == "Base" ? nil : LanguageTag(name).map { (name, $0) } }
         for wanted in preferred {

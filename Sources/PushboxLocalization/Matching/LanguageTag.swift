@@ -17,6 +17,7 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         "danish": "da", "finnish": "fi", "norwegian": "nb", "polish": "pl", "arabic": "ar", "turkish": "tr",
     ]
 
+    /// A tag from BCP 47 text or a legacy name (`zh_CN`, `English`); nil when it is neither.
     public init?(_ text: String) {
         let raw = text.trimmingCharacters(in: .whitespaces)
         let mapped = Self.legacyNames[raw.lowercased()] ?? raw
