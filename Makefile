@@ -30,7 +30,7 @@ test: deps pyclients
 
 # The whole suite built with ThreadSanitizer (a separate build under .build; about 10 minutes here).
 test-tsan: deps pyclients
-	timeout --kill-after=30 2700 $(SWIFT) test --sanitize=thread
+	timeout --kill-after=30 2700 $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 
 # Every parser's fuzz target under libFuzzer + AddressSanitizer, FUZZ_SECONDS each (default 60).
 fuzz: deps
