@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import PushboxCLI
 
 /// Runs the command line in-process and captures what it prints.
@@ -18,12 +19,10 @@ struct CLIRun {
     }()
 
     init(_ args: [String], stdin: String = "", environment: [String: String] = ["XDG_CACHE_HOME": CLIRun.cacheHome]) {
-        final class Box: @unchecked Sendable { var out = "", err = "" }
-        let box = Box()
-        var io = CommandIO(out: { box.out += $0 + "\n" }, err: { box.err += $0 + "\n" },
+        let box = Mutex<(out: String, err: String)>(("", ""))
+        var io = CommandIO(out: { line in box.withLock { $0.out += line + "\n" } }, err: { line in box.withLock { $0.err += line + "\n" } },
                            readStdin: { Array(stdin.utf8) }, environment: environment)
         status = Pushbox.main(args, io: &io)
-        out = box.out
-        err = box.err
+        (out, err) = box.withLock { $0 }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxTestSupport
 import Testing
 import PushboxFetch
@@ -54,11 +55,11 @@ struct ServeEndToEndTests {
         }
     }
 
-    final class Acks: @unchecked Sendable {
-        private let lock = NSLock()
-        private var ids: [String] = []
-        func add(_ id: String) { lock.lock(); ids.append(id); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return ids }
+    /// apns-ids acknowledged, from several client threads.
+    final class Acks: Sendable {
+        private let ids = Mutex<[String]>([])
+        func add(_ id: String) { ids.withLock { $0.append(id) } }
+        var all: [String] { ids.withLock { $0 } }
     }
 
     @Test("a burst from many clients, kill -9 in the middle, a restart: every acknowledged apns-id is listed")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxTestSupport
 import Testing
 import PushboxText
@@ -94,8 +95,11 @@ struct LocalDeliveryTests {
         #expect(!visible.trace.contains { $0.step == .background })
     }
 
-    final class FakeTime: @unchecked Sendable {
-        var now = Date(timeIntervalSince1970: 1_000_000)
+    /// The real clock the simulated one reads, moved by the test.
+    final class FakeTime: Sendable {
+        private let time = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        var now: Date { time.withLock { $0 } }
+        func advance(_ seconds: Double) { time.withLock { $0.addTimeInterval(seconds) } }
     }
 
     @Test("the clock starts elsewhere, runs at its speed, fast-forwards and jumps, never backwards")
@@ -105,7 +109,7 @@ struct LocalDeliveryTests {
         let clock = SimulatedClock(start: start, speed: 60, timeZone: TimeZone(identifier: "UTC")!, realNow: { real.now })
         #expect(clock.now == start)
         #expect(clock.isSimulated)
-        real.now.addTimeInterval(1)
+        real.advance(1)
         #expect(clock.now == start.addingTimeInterval(60))
         #expect(clock.realSeconds(until: start.addingTimeInterval(120)) == 1)
         clock.advance(by: 3600)
@@ -113,7 +117,7 @@ struct LocalDeliveryTests {
         clock.jump(to: start)  // behind: ignored
         #expect(clock.now == start.addingTimeInterval(3660))
         clock.setSpeed(1)
-        real.now.addTimeInterval(10)
+        real.advance(10)
         #expect(clock.now == start.addingTimeInterval(3670))
         #expect(clock.label == "Mon 2026-12-07 07:11:00")
         let wall = SimulatedClock(realNow: { real.now })

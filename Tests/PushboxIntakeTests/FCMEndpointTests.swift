@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 import PushboxFetch
 @testable import PushboxIntake
@@ -105,18 +106,17 @@ struct FCMEndpointTests {
 
     @Test("an access token stops working after its hour, as Google's do")
     func expiry() throws {
-        final class Clock: @unchecked Sendable { var now = Date().timeIntervalSince1970 }
-        let clock = Clock()
+        let clock = Mutex(Date().timeIntervalSince1970)
         let f = try PortFixture()
         let key = try RS256Key.generate()
-        let fcm = FCMEndpoint(service: f.server.service, accountKeys: ["k1": key]) { clock.now }
-        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion(key, kid: "k1", iat: clock.now)
+        let fcm = FCMEndpoint(service: f.server.service, accountKeys: ["k1": key]) { clock.withLock { $0 } }
+        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion(key, kid: "k1", iat: clock.withLock { $0 })
         let issued = fcm.handle(HTTPRequest(method: "POST", path: "/token", headers: [], body: Array(form.utf8)))
         let token = try #require(try JSONParser.parse(issued.body).objectValue?["access_token"]?.stringValue)
         let head = RequestHead(method: "POST", path: Self.send, headers: [("authorization", "Bearer " + token)],
                                connection: ConnectionInfo(listener: "tcp test", protocolName: "h2", tls: true, requiresAuth: true))
         #expect(fcm.early(head).response == nil)
-        clock.now += 3601
+        clock.withLock { $0 += 3601 }
         #expect(fcm.early(head).response?.status == 401)
     }
 

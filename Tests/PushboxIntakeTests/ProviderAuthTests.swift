@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PushboxCore
 @testable import PushboxIntake
 import PushboxTLS
@@ -7,11 +8,11 @@ import Testing
 /// Provider tokens as APNs parses and judges them, on a clock the test moves.
 @Suite("Provider tokens and the 20-minute rule")
 struct ProviderAuthTests {
-    final class Clock: @unchecked Sendable {
-        let lock = NSLock()
-        var seconds: Double = 2_000_000_000
-        func advance(_ s: Double) { lock.lock(); seconds += s; lock.unlock() }
-        func now() -> Double { lock.lock(); defer { lock.unlock() }; return seconds }
+    /// A wall clock the test moves.
+    final class Clock: Sendable {
+        private let seconds = Mutex<Double>(2_000_000_000)
+        func advance(_ s: Double) { seconds.withLock { $0 += s } }
+        func now() -> Double { seconds.withLock { $0 } }
     }
 
     static func jwt(header: String, claims: String, signature: [UInt8] = Array(repeating: 7, count: 64)) -> String {
