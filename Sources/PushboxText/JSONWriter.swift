@@ -3,84 +3,115 @@
 public enum JSONWriter {
     /// One line, no spaces, every control character escaped.
     public static func compact(_ value: JSONValue) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(value, into: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented by two spaces, keys in their order.
     public static func pretty(_ value: JSONValue) -> String {
-        var out = ""
-        write(value, into: &out, indent: "  ", level: 0)
-        return out
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        write(value, into: &out, indent: 2, level: 0)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func write(_ value: JSONValue, into out: inout String, indent: String?, level: Int) {
+    // The text is built as UTF-8 bytes: appending to a String costs a check per append, and
+    // renderings are written for every notification taken in.
+    private static func write(_ value: JSONValue, into out: inout [UInt8], indent: Int?, level: Int) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let text): out += text
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
-            out += "["
+            if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, indent, level + 1)
                 write(element, into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent, level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.isEmpty { out += "{}"; return }
-            out += "{"
+            if object.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
             for (i, entry) in object.entries.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, indent, level + 1)
                 writeString(entry.key, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 write(entry.value, into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent, level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+    private static func newline(_ out: inout [UInt8], _ indent: Int?, _ level: Int) {
         guard let indent else { return }
-        out += "\n"
-        for _ in 0..<level { out += indent }
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
-    /// Quotes a string, escaping quotes, backslashes and every control character.
+    /// Quotes a string, escaping quotes, backslashes and every control character (C0, DEL, C1,
+    /// and the line and paragraph separators U+2028/U+2029, which some JSON readers treat as
+    /// line ends).
     public static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escape at all: copy them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        writeString(s, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { u in
+            let n = u.count
+            var run = 0, i = 0
+            while i < n {
+                let b = u[i]
+                let escaped: UInt32?, width: Int
+                switch b {
+                case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C, 0x00..<0x20, 0x7F:
+                    (escaped, width) = (UInt32(b), 1)
+                case 0xC2 where i + 1 < n && (0x80...0x9F).contains(u[i + 1]):
+                    (escaped, width) = (UInt32(u[i + 1]), 2)
+                case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
+                    (escaped, width) = (u[i + 2] == 0xA8 ? 0x2028 : 0x2029, 3)
+                default:
+                    (escaped, width) = (nil, 1)
                 }
+                guard let scalar = escaped else { i += 1; continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i]))
+                appendEscape(scalar, into: &out)
+                i += width
+                run = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<n]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of one character: the short forms JSON has, else `\u` and four lowercase hex digits.
+    private static func appendEscape(_ scalar: UInt32, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch scalar {
+        case 0x22: out.append(UInt8(ascii: "\""))
+        case 0x5C: out.append(UInt8(ascii: "\\"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(UInt8(ascii: "u"))
+            for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((scalar >> UInt32(shift)) & 0xF)]) }
+        }
     }
 }
 
