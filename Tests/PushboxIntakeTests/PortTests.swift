@@ -30,7 +30,12 @@ struct PortTests {
         let first = try #require(try arrivals(f).first)
         #expect(first.listener == "tcp 127.0.0.1:\(f.port)")
         #expect(first.userAgent?.hasPrefix("curl/") == true)
-        #expect(first.authentication == .providerToken(teamID: PortFixture.teamID, keyID: PortFixture.keyID, ageSeconds: 0, verified: true))
+        // The token was made at the test's start: its age is a few seconds at most on a loaded machine.
+        guard case .providerToken(let team, let key, let age, let verified) = first.authentication else {
+            Issue.record("the first arrival has no provider token: \(first.authentication)")
+            return
+        }
+        #expect(team == PortFixture.teamID && key == PortFixture.keyID && verified && (0...30).contains(age))
         #expect(try arrivals(f).last?.userAgent == "pushbox-tests-h2/1")
         // The Unix socket is unchanged: no token needed, and its arrival says so.
         let client = try #require(UnixHTTPClient(socketPath: f.server.options.socketPath))
