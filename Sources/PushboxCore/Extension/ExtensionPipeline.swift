@@ -124,6 +124,18 @@ public enum ExtensionPipeline {
         let critical = recipe.steps.filter(\.critical)
         let optional = recipe.steps.filter { !$0.critical }
 
+        // Only an attachment to fetch can keep a step waiting; without one, every step is a few
+        // microseconds of work and runs here, sparing two threads per notification.
+        guard recipe.steps.contains(where: { ExtensionSteps.mayWait($0.step, payload: payload) }) else {
+            for planned in critical where !ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) {
+                attempt.update { $0.criticalFailure = "critical step \(planned.step.name) failed" }
+                break
+            }
+            if attempt.read().criticalFailure == nil {
+                for planned in optional { _ = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) }
+            }
+            return finish(attempt: attempt, content: content, recipe: recipe, completed: true, start: start)
+        }
         Thread.detachNewThread { @Sendable in
             for planned in critical {
                 let ok = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline)
@@ -149,6 +161,14 @@ public enum ExtensionPipeline {
         let remaining = deadline - clock.now
         let completed = done.wait(timeout: .now() + .milliseconds(max(0, Int(milliseconds(remaining))))) == .success
         if !completed { attempt.cancel.cancel() }
+        return finish(attempt: attempt, content: content, recipe: recipe, completed: completed, start: start)
+    }
+
+    /// Closes the attempt and hands over what iOS would show: the attempt, the best attempt when
+    /// time ran out, or the original.
+    static func finish(attempt: ExtensionAttempt, content: AlertContent, recipe: ExtensionRecipe, completed: Bool,
+                       start: ContinuousClock.Instant) -> ExtensionOutcome {
+        let clock = ContinuousClock()
         var state = attempt.close()
         // A download that stopped at the budget is the deadline too, whichever thread noticed first.
         let finished = completed && state.cutByBudget.isEmpty

@@ -23,6 +23,13 @@ enum ExtensionSteps {
     }
 
     /// (succeeded, outcome, detail)
+    /// Whether the step may wait on something outside (a download or a file to copy): only an
+    /// attach step whose payload has a media URL.
+    static func mayWait(_ step: ExtensionRecipe.Step, payload: JSONObject) -> Bool {
+        guard case .attach(let candidates) = step else { return false }
+        return candidates.contains { payload.value(atPath: $0)?.stringValue != nil }
+    }
+
     static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, TraceEntry.Outcome, String) {
         switch step {
         case .decrypt(let field, let keyFile, let replaces):
