@@ -25,12 +25,18 @@ pyclients:
 
 # A watchdog: the suite takes about a minute with the build; a hang fails within 30 minutes
 # with the test that hung named in the output, instead of running until CI gives up.
+# SwiftPM leaves empty TemporaryDirectory.* folders behind in TMPDIR on every run: the suite
+# gets a temporary folder of its own, removed afterwards, so /tmp holds nothing new.
 test: deps pyclients
-	timeout --kill-after=30 1800 $(SWIFT) test || { status=$$?; [ $$status -ne 124 ] || echo "make test: the suite did not finish in 30 minutes (a test hung; the last 'started' line without a result names it)"; exit $$status; }
+	@tmp=$$(mktemp -d /tmp/pushbox-test.XXXXXX); \
+	TMPDIR=$$tmp timeout --kill-after=30 1800 $(SWIFT) test; status=$$?; rm -rf "$$tmp"; \
+	[ $$status -ne 124 ] || echo "make test: the suite did not finish in 30 minutes (a test hung; the last 'started' line without a result names it)"; \
+	exit $$status
 
 # The whole suite built with ThreadSanitizer (a separate build under .build; about 10 minutes here).
 test-tsan: deps pyclients
-	timeout --kill-after=30 2700 $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+	@tmp=$$(mktemp -d /tmp/pushbox-test.XXXXXX); \
+	TMPDIR=$$tmp timeout --kill-after=30 2700 $(SWIFT) test --sanitize=thread --scratch-path .build/tsan; status=$$?; rm -rf "$$tmp"; exit $$status
 
 # Every parser's fuzz target under libFuzzer + AddressSanitizer, FUZZ_SECONDS each (default 60).
 fuzz: deps
