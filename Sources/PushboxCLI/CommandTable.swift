@@ -51,6 +51,28 @@ public struct CommandSpec: Sendable {
     }
 }
 
+extension CommandSpec {
+    /// A command that writes one new key file (its one operand), refusing to replace a file, and
+    /// says what it wrote: `keygen`, `provider-key`.
+    static func writingOneKey(name: String, summary: String, wrote what: String,
+                              write: @escaping @Sendable (String) throws -> Void) -> CommandSpec {
+        CommandSpec(name: name, summary: summary, operands: "FILE", options: []) { args, io in
+            guard args.operands.count == 1 else {
+                io.err("pushbox \(name): give exactly one file to write; see pushbox \(name) --help")
+                return 2
+            }
+            do {
+                try write(args.operands[0])
+                io.out("wrote \(args.operands[0]) (\(what))")
+                return 0
+            } catch {
+                io.err("pushbox \(name): \(error)")
+                return 1
+            }
+        }
+    }
+}
+
 /// What the parser found: flags, option values (in order) and operands. Options are read back
 /// through their declarations (`Options`), never by a name typed again.
 public struct ParsedArguments: Sendable {

@@ -5,25 +5,10 @@ import PushboxText
 
 /// `pushbox keygen` and `pushbox encrypt`: test material for the extension's decrypt step.
 enum CryptoCommands {
-    static let keygen = CommandSpec(
+    static let keygen = CommandSpec.writingOneKey(
         name: "keygen",
         summary: "Write a new AES-256-GCM key file (base64 of 32 random bytes, mode 0600). Refuses to replace a file.",
-        operands: "FILE",
-        options: [],
-        run: { args, io in
-            guard args.operands.count == 1 else {
-                io.err("pushbox keygen: give exactly one file to write; see pushbox keygen --help")
-                return 2
-            }
-            do {
-                _ = try KeyFile.generate(args.operands[0])
-                io.out("wrote \(args.operands[0]) (mode 0600)")
-                return 0
-            } catch {
-                io.err("pushbox keygen: \(error)")
-                return 1
-            }
-        })
+        wrote: "mode 0600") { path in _ = try KeyFile.generate(path) }
 
     static let encrypt = CommandSpec(
         name: "encrypt",

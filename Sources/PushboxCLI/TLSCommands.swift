@@ -39,25 +39,10 @@ enum CertCommand {
 
 /// `pushbox provider-key FILE`: a new APNs-style provider key for trying token auth locally.
 enum ProviderKeyCommand {
-    static let spec = CommandSpec(
+    static let spec = CommandSpec.writingOneKey(
         name: "provider-key",
         summary: "Write a new APNs-style provider key (ECDSA P-256, PKCS#8 PEM, mode 0600) for trying token auth against pushbox. Name it AuthKey_KEYID.p8 and pass it to --provider-key. Refuses to replace a file.",
-        operands: "FILE",
-        options: [],
-        run: { args, io in
-            guard args.operands.count == 1 else {
-                io.err("pushbox provider-key: give exactly one file to write; see pushbox provider-key --help")
-                return 2
-            }
-            do {
-                _ = try ES256Key.generate(args.operands[0])
-                io.out("wrote \(args.operands[0]) (ECDSA P-256, PKCS#8 PEM, mode 0600)")
-                return 0
-            } catch {
-                io.err("pushbox provider-key: \(error)")
-                return 1
-            }
-        })
+        wrote: "ECDSA P-256, PKCS#8 PEM, mode 0600") { path in _ = try ES256Key.generate(path) }
 }
 
 /// `pushbox provider-token KEY`: a provider token signed with a key, for curl and scripts.
