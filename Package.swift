@@ -60,17 +60,17 @@ let package = Package(
         // chafa behind a plain-C header: RGBA in, symbols and palette colours per cell out.
         .target(name: "CThumbnail", dependencies: ["CChafa"]),
         // Thumbnails of image attachments (stb_image decodes, chafa draws), cached per file and size.
-        .target(name: "PushboxThumbnail", dependencies: ["CThumbnail", "PushboxFetch", "PushboxUI"]),
+        .target(name: "PushboxThumbnail", dependencies: ["CThumbnail", "PushboxFetch", "PushboxUI", "PushboxText"]),
         // ncursesw (libncursesw5-dev) behind a shim with the wide-character defines and getters.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         // Screen → ncursesw (only changed cells), keys/mouse/resize → messages. The only curses user.
-        .target(name: "PushboxTerminal", dependencies: ["CNcursesw", "PushboxUI"]),
+        .target(name: "PushboxTerminal", dependencies: ["CNcursesw", "PushboxUI", "PushboxText"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
-        .target(name: "PushboxLoopback"),
+        .target(name: "PushboxLoopback", dependencies: ["PushboxText"]),
         // posix_spawn with every descriptor above 2 closed in the child (hidden from Swift's Glibc).
         .target(name: "CSpawn"),
         // Paths and a subprocess runner for the test targets.
-        .target(name: "PushboxTestSupport", dependencies: ["CSpawn"]),
+        .target(name: "PushboxTestSupport", dependencies: ["CSpawn", "PushboxText"]),
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
         // The cheapest durable intake (libmicrohttpd + one SQLite insert per request), in C: the
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
-        .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore"]),
+        .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
         .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
         .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),

@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 
 /// Whole lines to stdout from any thread, written by a queue of their own: a request thread only
 /// hands its line over, so a stalled stdout (a pipe nobody reads) never holds up an answer. When
@@ -20,7 +20,7 @@ final class LogWriter: Sendable {
     private let limit: Int
     private let queue = DispatchQueue(label: "pushbox.log")
     /// Lines handed to `queue` and not yet written, and lines dropped since the last one written.
-    private let counts = Mutex<(waiting: Int, dropped: Int)>((0, 0))
+    private let counts = Locked<(waiting: Int, dropped: Int)>((0, 0))
 
     init(limit: Int = 10_000, sink: @escaping @Sendable (String) -> Void) {
         self.limit = limit

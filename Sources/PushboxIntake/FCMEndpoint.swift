@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxText
 import PushboxTLS
@@ -14,7 +13,7 @@ public final class FCMEndpoint: Sendable {
     let accountKeys: [String: RS256Key]
     let now: @Sendable () -> Double
     /// Access tokens handed out and not yet expired.
-    private let issued = Mutex<[String: (account: String, scopes: [String], expires: Double, verified: Bool)]>([:])
+    private let issued = Locked<[String: (account: String, scopes: [String], expires: Double, verified: Bool)]>([:])
     static let sendSuffix = "/messages:send"
     static let tokenPaths: Set<String> = ["/token", "/oauth2/v4/token"]
     static let scopesAccepted = ["https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform"]

@@ -1,10 +1,10 @@
+import PushboxText
 import CNGHTTP2
 import Foundation
-import Synchronization
 import PushboxCore
 
 // @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
-// through `mailbox` (a Mutex) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
+// through `mailbox` (behind its own lock) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
 /// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its own
 /// thread: many concurrent streams, each request handed to a worker once its body is complete
 /// and answered on its stream when the worker is done. A body over the limit is answered 413 at
@@ -50,7 +50,7 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// Answers workers have finished, waiting for the connection's thread.
     final class Mailbox: Sendable {
-        private let items = Mutex<[(Int32, RequestHead, HTTPResponse)]>([])
+        private let items = Locked<[(Int32, RequestHead, HTTPResponse)]>([])
         func post(_ item: (Int32, RequestHead, HTTPResponse)) { items.withLock { $0.append(item) } }
         func take() -> [(Int32, RequestHead, HTTPResponse)] {
             items.withLock { items in

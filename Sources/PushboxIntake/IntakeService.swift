@@ -1,6 +1,5 @@
 import CPosix
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxStore
 import PushboxText
@@ -29,7 +28,7 @@ public final class IntakeService: Sendable {
         get { receiveHook.withLock { $0 } }
         set { receiveHook.withLock { $0 = newValue } }
     }
-    private let receiveHook = Mutex<(@Sendable (RawPayload, IntakeResult) -> Void)?>(nil)
+    private let receiveHook = Locked<(@Sendable (RawPayload, IntakeResult) -> Void)?>(nil)
 
     /// Told when a payload could not be stored and was answered 500: the answer's body says only
     /// `InternalServerError`, as APNs' does, so this is where the person running pushbox learns why.
@@ -37,7 +36,7 @@ public final class IntakeService: Sendable {
         get { storeFailureHook.withLock { $0 } }
         set { storeFailureHook.withLock { $0 = newValue } }
     }
-    private let storeFailureHook = Mutex<(@Sendable (IntakeResult) -> Void)?>(nil)
+    private let storeFailureHook = Locked<(@Sendable (IntakeResult) -> Void)?>(nil)
 
     /// Whether the renderer validates with the intake's own context, so the intake's report can
     /// stand in for its validation (decided once, not per request).

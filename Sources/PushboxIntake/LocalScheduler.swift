@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import PushboxCore
 
 // @unchecked: every `var` below is read and written with `condition` locked (the scheduler's
@@ -17,7 +17,7 @@ public final class LocalScheduler: @unchecked Sendable {
         get { changeHook.withLock { $0 } }
         set { changeHook.withLock { $0 = newValue } }
     }
-    private let changeHook = Mutex<(@Sendable () -> Void)?>(nil)
+    private let changeHook = Locked<(@Sendable () -> Void)?>(nil)
 
     private let condition = NSCondition()
     private var set: PendingSet

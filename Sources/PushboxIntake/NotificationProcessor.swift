@@ -1,6 +1,5 @@
 import CPosix
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxStore
 import PushboxText
@@ -12,7 +11,7 @@ public final class NotificationProcessor: Sendable {
     public let store: InboxStore
     private let pending = DispatchGroup()
     /// Notifications waiting to be rendered, with the intake's validation when it can be reused.
-    private let backlog = Mutex<[(Int64, RawPayload, ValidationReport?)]>([])
+    private let backlog = Locked<[(Int64, RawPayload, ValidationReport?)]>([])
 
     /// The key renders are stored under: the preferred-language list.
     public var languageKey: String { renderer.preferredLanguages.joined(separator: ",") }

@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxTLS
 
@@ -35,7 +35,7 @@ public final class ConnectionAuthState: Sendable {
     }
 
     /// Requests of one HTTP/2 connection are judged on several threads at once.
-    let history = Mutex(History())
+    let history = Locked(History())
 
     /// A connection that has not spoken yet.
     public init() {}
@@ -49,7 +49,7 @@ public final class ProviderAuthenticator: Sendable {
     public let keys: [String: RegisteredProviderKey]
     /// Tokens whose form, key and signature passed, by their text: providers reuse one token for
     /// 20–60 minutes, so each is parsed and verified once, not once per notification.
-    private let checked = Mutex<[String: (token: ProviderToken, verified: Bool)]>([:])
+    private let checked = Locked<[String: (token: ProviderToken, verified: Bool)]>([:])
     static let checkedLimit = 1024
     /// Wall-clock seconds since 1970; tokens are stamped with real time, not the device's clock.
     let now: @Sendable () -> Double

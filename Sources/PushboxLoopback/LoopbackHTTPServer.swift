@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +43,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     private let handler: Handler
     /// Whether stop() was called, and the paths requested so far.
-    private let state = Mutex<(stopped: Bool, requests: [String])>((false, []))
+    private let state = Locked<(stopped: Bool, requests: [String])>((false, []))
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 

@@ -1,6 +1,6 @@
+import PushboxText
 import CNcursesw
 import Foundation
-import Synchronization
 
 /// A pseudo-terminal pair for running the TUI headless: the program gets the slave side as its
 /// terminal; the owner writes keys to the master and reads everything drawn.
@@ -8,7 +8,7 @@ public final class PseudoTerminal: Sendable {
     public let master: Int32
     public let slavePath: String
     /// Everything drawn since the last `clear`, appended by the reading thread.
-    private let output = Mutex<[UInt8]>([])
+    private let output = Locked<[UInt8]>([])
 
     /// Opens a pty pair of that size and starts reading everything drawn on it.
     public init(rows: Int, columns: Int) throws(TerminalError) {

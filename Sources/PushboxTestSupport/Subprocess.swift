@@ -1,6 +1,6 @@
+import PushboxText
 import CSpawn
 import Foundation
-import Synchronization
 
 /// Runs tools for tests with posix_spawn and waitpid, never Foundation's `Process`.
 ///
@@ -89,7 +89,7 @@ public enum Subprocess {
     public final class Child: Sendable {
         public let pid: pid_t
         /// Set once the tool is reaped (a test may poll from one thread and kill from another).
-        private let exitStatus = Mutex<Int32?>(nil)
+        private let exitStatus = Locked<Int32?>(nil)
 
         /// Starts `executable` with the given descriptors (by default /dev/null for all three).
         public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,

@@ -1,13 +1,13 @@
+import PushboxText
 import CThumbnail
 import Foundation
-import Synchronization
 import PushboxFetch
 import PushboxUI
 
 /// ThumbnailMaker of image attachments for the terminal: stb_image decodes, libchafa picks a
 /// one-column symbol and two palette colours per cell. Cached per file and size.
 public enum ThumbnailMaker {
-    private static let cache = Mutex<[String: Thumbnail]>([:])
+    private static let cache = Locked<[String: Thumbnail]>([:])
 
     /// The thumbnail of an image file in `cols`×`rows` cells for a palette of 256, 16 or 8 colours.
     public static func make(path: String, cols: Int, rows: Int, palette: Int) -> Thumbnail? {

@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import PushboxCore
 
 /// One notification in the inbox, as the UI keeps it.
@@ -55,7 +55,7 @@ public struct InboxItem: Sendable, Equatable {
 
 /// Thread ids interned as numbers 1, 2, 3, … for the life of the process.
 public enum ThreadKeys {
-    private static let keys = Mutex<[String: Int]>([:])
+    private static let keys = Locked<[String: Int]>([:])
 
     /// The number of `thread`, given on first sight.
     public static func key(_ thread: String) -> Int {

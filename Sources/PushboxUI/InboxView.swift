@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxLocalization
 
@@ -91,7 +91,7 @@ public enum InboxView {
     }
 
     /// One "HH:mm" formatter per zone (an ICU formatter per frame is costly), used only under its lock.
-    private static let formatters = Mutex<[TimeZone: DateFormatter]>([:])
+    private static let formatters = Locked<[TimeZone: DateFormatter]>([:])
 
     /// `date` as "HH:mm" in `zone`.
     static func clockText(_ date: Date, zone: TimeZone) -> String {

@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxIntake
@@ -118,7 +118,7 @@ enum H2Benchmark {
 
     /// The same payloads posted by `clients` keep-alive libcurl clients over the Unix socket.
     static func socketIntake(path: String, total: Int, clients: Int, body: [UInt8]) -> Figures {
-        let box = Mutex<(latencies: [Double], ok: Int)>(([], 0))
+        let box = Locked<(latencies: [Double], ok: Int)>(([], 0))
         let group = DispatchGroup()
         let clock = ContinuousClock()
         let start = clock.now

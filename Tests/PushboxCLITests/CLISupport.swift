@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 @testable import PushboxCLI
 
 /// Runs the command line in-process and captures what it prints.
@@ -19,7 +19,7 @@ struct CLIRun {
     }()
 
     init(_ args: [String], stdin: String = "", environment: [String: String] = ["XDG_CACHE_HOME": CLIRun.cacheHome]) {
-        let box = Mutex<(out: String, err: String)>(("", ""))
+        let box = Locked<(out: String, err: String)>(("", ""))
         var io = CommandIO(out: { line in box.withLock { $0.out += line + "\n" } }, err: { line in box.withLock { $0.err += line + "\n" } },
                            readStdin: { Array(stdin.utf8) }, environment: environment)
         status = Pushbox.main(args, io: &io)

@@ -1,5 +1,5 @@
+import PushboxText
 import Dispatch
-import Synchronization
 import Testing
 @testable import PushboxCLI
 
@@ -9,7 +9,7 @@ struct LogWriterTests {
     final class StalledSink: Sendable {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let written = Mutex<[String]>([])
+        let written = Locked<[String]>([])
         func write(_ text: String) {
             let first = written.withLock { $0.isEmpty }
             if first {
@@ -38,7 +38,7 @@ struct LogWriterTests {
 
     @Test("lines from many threads arrive whole and all of them when the consumer keeps up")
     func manyThreads() {
-        let written = Mutex<[String]>([])
+        let written = Locked<[String]>([])
         let log = LogWriter(limit: 100_000) { text in written.withLock { $0.append(text) } }
         DispatchQueue.concurrentPerform(iterations: 8) { t in
             for i in 0..<200 { log("thread \(t) line \(i)") }

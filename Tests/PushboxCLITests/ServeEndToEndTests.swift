@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxTestSupport
 import Testing
 import PushboxFetch
@@ -57,7 +56,7 @@ struct ServeEndToEndTests {
 
     /// apns-ids acknowledged, from several client threads.
     final class Acks: Sendable {
-        private let ids = Mutex<[String]>([])
+        private let ids = Locked<[String]>([])
         func add(_ id: String) { ids.withLock { $0.append(id) } }
         var all: [String] { ids.withLock { $0 } }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxTestSupport
 import Testing
 import PushboxText
@@ -97,7 +96,7 @@ struct LocalDeliveryTests {
 
     /// The real clock the simulated one reads, moved by the test.
     final class FakeTime: Sendable {
-        private let time = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        private let time = Locked(Date(timeIntervalSince1970: 1_000_000))
         var now: Date { time.withLock { $0 } }
         func advance(_ seconds: Double) { time.withLock { $0.addTimeInterval(seconds) } }
     }

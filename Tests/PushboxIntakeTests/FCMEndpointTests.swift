@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxFetch
 @testable import PushboxIntake
@@ -106,7 +105,7 @@ struct FCMEndpointTests {
 
     @Test("an access token stops working after its hour, as Google's do")
     func expiry() throws {
-        let clock = Mutex(Date().timeIntervalSince1970)
+        let clock = Locked(Date().timeIntervalSince1970)
         let f = try PortFixture()
         let key = try RS256Key.generate()
         let fcm = FCMEndpoint(service: f.server.service, accountKeys: ["k1": key]) { clock.withLock { $0 } }

@@ -1,6 +1,6 @@
+import PushboxText
 import PushboxStore
 import Foundation
-import Synchronization
 import Testing
 import PushboxCore
 @testable import PushboxIntake
@@ -44,7 +44,7 @@ struct FolderWatchTests {
         for folder in [gone, kept] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         defer { for folder in [gone, kept] { try? FileManager.default.removeItem(atPath: folder) } }
         let f = try IntakeFixture(bundleID: nil)
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         let watcher = try FolderWatcher(folders: [gone, kept], service: f.server.service, forcePolling: polling,
                                         onFolderGone: { message in messages.withLock { $0.append(message) } })
         try FileManager.default.removeItem(atPath: gone)
@@ -62,7 +62,7 @@ struct FolderWatchTests {
         try FileManager.default.createDirectory(atPath: gone, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: gone) }
         let f = try IntakeFixture(bundleID: nil)
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         let watcher = try FolderWatcher(folders: [gone], service: f.server.service, onFolderGone: { message in messages.withLock { $0.append(message) } })
         try FileManager.default.removeItem(atPath: gone)
         #expect(waitFor { messages.withLock { $0 }.count == 1 })

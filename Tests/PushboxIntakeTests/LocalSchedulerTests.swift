@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxTestSupport
@@ -184,7 +183,7 @@ struct LocalSchedulerTests {
 
 /// A count several threads add to.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func add(_ n: Int = 1) { count.withLock { $0 += n } }
     var value: Int { count.withLock { $0 } }
 }

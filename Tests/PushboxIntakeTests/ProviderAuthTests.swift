@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import PushboxCore
 @testable import PushboxIntake
 import PushboxTLS
@@ -10,7 +10,7 @@ import Testing
 struct ProviderAuthTests {
     /// A wall clock the test moves.
     final class Clock: Sendable {
-        private let seconds = Mutex<Double>(2_000_000_000)
+        private let seconds = Locked<Double>(2_000_000_000)
         func advance(_ s: Double) { seconds.withLock { $0 += s } }
         func now() -> Double { seconds.withLock { $0 } }
     }

@@ -1,3 +1,4 @@
+import PushboxText
 import Dispatch
 import Foundation
 import Synchronization
@@ -51,7 +52,7 @@ final class SharedKeysTests {
     func authority() throws {
         let ca = try CertificateAuthority(directory: dir + "/tls")
         let names = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "fcm.googleapis.com", "oauth2.googleapis.com"]
-        let issued = Mutex<[String: Set<ObjectIdentifier>]>([:])
+        let issued = Locked<[String: Set<ObjectIdentifier>]>([:])
         DispatchQueue.concurrentPerform(iterations: 10) { _ in
             for name in names {
                 guard let certificate = ca.leaf(for: name) else { continue }

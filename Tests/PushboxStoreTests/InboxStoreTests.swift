@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 import Testing
 import PushboxCore
 @testable import PushboxStore
@@ -78,7 +78,7 @@ final class InboxStoreTests: Sendable {
     @Test("concurrent writers share group commits: every insert gets its own id and is stored with its verdict")
     func groupCommit() throws {
         let store = try InboxStore(path: path)
-        let ids = Mutex<[Int64]>([])
+        let ids = Locked<[Int64]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<200 {
                 let r = raw("{\"w\":\(worker),\"i\":\(i)}")

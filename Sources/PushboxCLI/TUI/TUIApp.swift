@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxIntake
@@ -14,7 +13,7 @@ import PushboxUI
 /// finishing); the loop drains a burst and redraws once, and between bursts it sleeps in
 /// `wait` until a message is posted or a key is typed.
 final class MessageQueue: Sendable {
-    private let messages = Mutex<[Message]>([])
+    private let messages = Locked<[Message]>([])
     /// A pipe whose read end wakes `wait`: a byte is written when the queue stops being empty.
     private let wakeRead: Int32, wakeWrite: Int32
 
@@ -75,7 +74,7 @@ final class TUIApp: Sendable {
     /// Local notifications and the device clock, when the intake keeps them.
     let scheduler: LocalScheduler?
     /// One processor per language list shown so far.
-    private let processors = Mutex<[String: NotificationProcessor]>([:])
+    private let processors = Locked<[String: NotificationProcessor]>([:])
 
     init(store: InboxStore, base: Renderer, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
         self.store = store

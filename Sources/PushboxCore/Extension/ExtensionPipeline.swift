@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PushboxFetch
 import PushboxLocalization
 import PushboxText
@@ -69,11 +68,11 @@ final class ExtensionAttempt: Sendable {
     }
 
     /// The attempt, and whether the deadline has closed it.
-    private let guarded: Mutex<(state: State, closed: Bool)>
+    private let guarded: Locked<(state: State, closed: Bool)>
     let cancel = CancelFlag()
 
     init(content: AlertContent, payload: JSONObject) {
-        guarded = Mutex((State(content: content, payload: payload), false))
+        guarded = Locked((State(content: content, payload: payload), false))
     }
 
     func read() -> State { guarded.withLock { $0.state } }

@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 
 /// The device's clock: real time by default, or started elsewhere (`--clock`), running faster
 /// (`--speed`), fast-forwarded and jumped from the TUI. Thread-safe.
@@ -13,7 +13,7 @@ public final class SimulatedClock: Sendable {
         var moved: Bool
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let realNow: @Sendable () -> Date
 
     /// `start` nil means now; `speed` is simulated seconds per real second (at least 0).
@@ -21,7 +21,7 @@ public final class SimulatedClock: Sendable {
                 realNow: @escaping @Sendable () -> Date = { Date() }) {
         self.realNow = realNow
         let real = realNow()
-        state = Mutex(State(zone: timeZone, anchorReal: real, anchorSimulated: start ?? real,
+        state = Locked(State(zone: timeZone, anchorReal: real, anchorSimulated: start ?? real,
                             rate: max(0, speed), moved: start != nil))
     }
 

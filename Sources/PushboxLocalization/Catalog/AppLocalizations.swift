@@ -1,5 +1,5 @@
+import PushboxText
 import Foundation
-import Synchronization
 
 /// An app's localizations as found below its folder: every `*.lproj` folder (an Xcode project
 /// layout works as it is; legacy names and `Base.lproj` included) and every `*.xcstrings`.
@@ -19,7 +19,7 @@ public final class AppLocalizations: Sendable {
         var tableLoads = 0
     }
 
-    private let cache = Mutex(Cache())
+    private let cache = Locked(Cache())
     /// How many tables were built from files (for tests of the cache).
     public var tableLoads: Int { cache.withLock { $0.tableLoads } }
 

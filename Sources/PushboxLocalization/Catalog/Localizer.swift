@@ -1,6 +1,5 @@
 import Foundation
 import PushboxText
-import Synchronization
 
 /// The system's localization of a key with arguments, for a device's preferred languages: the
 /// same engine serves `*-loc-key` and the extension's custom keys.
@@ -10,7 +9,7 @@ public final class Localizer: Sendable {
     public let displayWidth: Int
 
     /// Resolutions already made, by table and preferred languages.
-    private let resolutions = Mutex<[String: Resolution]>([:])
+    private let resolutions = Locked<[String: Resolution]>([:])
 
     /// A localizer for `app`, choosing width rules for `displayWidth` columns.
     public init(app: AppLocalizations, displayWidth: Int = 80) {

@@ -1,8 +1,8 @@
-import Synchronization
+import PushboxText
 
 /// A small thread-safe memo table.
 final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let storage = Mutex<[Key: Value]>([:])
+    private let storage = Locked<[Key: Value]>([:])
 
     func value(for key: Key, make: () -> Value) -> Value {
         storage.withLock { table in

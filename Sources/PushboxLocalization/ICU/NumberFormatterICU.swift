@@ -1,6 +1,5 @@
 import CICUWrap
 import Foundation
-import Synchronization
 
 // @unchecked: the ICU handle is used only with `lock` held; PluralThreadsTests shares one per language across 8 threads.
 /// ICU's decimal number formatting for one locale: grouping and the locale's digits, as
