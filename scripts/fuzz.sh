@@ -35,10 +35,12 @@ esac; done < <(find sample-payloads Tests ../shared/corpus -name '*.strings' -o 
 status=0
 for t in $targets; do
     mkdir -p "$work/$t/found" "$work/$t/generated" "Tests/Fuzz/crashes/$t"
+    # Only what this run leaves counts: inputs of earlier runs may still lie there.
+    stamp="$work/$t/.started"; touch "$stamp"
     echo "== $t ($seconds s)"
     LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp" PUSHBOX_FUZZ_TARGET="$t" "$binary" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=256 -print_final_stats=1 \
         -artifact_prefix="Tests/Fuzz/crashes/$t/" "$work/$t/found" "Tests/Fuzz/seeds/$t" "$work/$t/generated" 2>&1 \
         | grep -E "^stat::number_of_executed_units|DONE +cov|ERROR|SUMMARY|Test unit written" | tail -4 || true
-    if ls "Tests/Fuzz/crashes/$t"/* >/dev/null 2>&1; then echo "   $t: inputs that broke it are in Tests/Fuzz/crashes/$t/"; status=1; fi
+    if find "Tests/Fuzz/crashes/$t" -type f -newer "$stamp" | grep -q .; then echo "   $t: inputs that broke it are in Tests/Fuzz/crashes/$t/"; status=1; fi
 done
 exit $status
