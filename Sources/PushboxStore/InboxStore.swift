@@ -5,20 +5,33 @@ import PushboxText
 
 /// A notification as the store holds it: the raw bytes and envelope, and APNs' verdict once known.
 public struct StoredNotification: Sendable, Equatable {
+    /// The row's id, in arrival order.
     public var id: Int64
+    /// The apns-id it was answered with.
     public var apnsID: String
+    /// When it was taken in (real time).
     public var receivedAt: Date
+    /// Where it came from.
     public var source: PayloadSource
+    /// The file it was read from (folder watch, replay of a folder).
     public var file: String?
+    /// SHA-256 of the bytes, for files (the watch's only-once check).
     public var contentHash: String
+    /// The device token of /3/device/<token>.
     public var deviceToken: String?
+    /// Its request headers, in order.
     public var headers: PushHeaders
+    /// The bytes as they arrived, untouched.
     public var raw: [UInt8]
     /// APNs' status (200 or the refusal's), nil until validated.
     public var status: Int?
+    /// APNs' reason when refused.
     public var reason: String?
+    /// Why, in words, when refused.
     public var detail: String?
+    /// `apns-collapse-id`, when accepted with one.
     public var collapseID: String?
+    /// `apns-topic` (or the FCM message's).
     public var topic: String?
     /// How it reached the HTTP API (listener, protocol, client, authentication).
     public var arrival: Arrival? = nil
@@ -35,6 +48,7 @@ public struct StoredNotification: Sendable, Equatable {
 /// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
 /// an acknowledged notification survives `kill -9`; every use is serialized on one connection.
 public final class InboxStore: @unchecked Sendable {
+    /// The database file.
     public let path: String
     private let db: SQLiteConnection
     private let lock = NSLock()
@@ -112,10 +126,15 @@ public final class InboxStore: @unchecked Sendable {
 
     /// APNs' answer, stored with the payload in the same commit.
     public struct Verdict: Sendable {
+        /// The HTTP status APNs answered.
         public var status: Int
+        /// APNs' reason when refused.
         public var reason: String?
+        /// Why, in words.
         public var detail: String?
+        /// `apns-collapse-id`, for the collapse view.
         public var collapseID: String?
+        /// `apns-topic`.
         public var topic: String?
 
         /// APNs' answer for a payload, stored with it.

@@ -10,7 +10,9 @@ public struct Arrival: Sendable, Equatable {
     public var protocolName: String
     /// Whether the connection was TLS (HTTP/1.1 may be either).
     public var tls: Bool
+    /// The client's `user-agent`, when it sent one.
     public var userAgent: String?
+    /// How the request proved who sent it.
     public var authentication: Authentication
 
     /// How a request came in.

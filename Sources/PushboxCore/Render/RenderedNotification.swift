@@ -17,6 +17,7 @@ public enum Delivery: String, Sendable {
 public struct TraceEntry: Sendable, Equatable {
     /// What was done. Open-ended, like `Notification.Name`: an extension recipe names its steps.
     public struct Step: RawRepresentable, Hashable, Sendable {
+        /// The step's name, as `render --json` writes it.
         public let rawValue: String
         /// A step by its name (a recipe's own, or one read back from JSON).
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -38,6 +39,7 @@ public struct TraceEntry: Sendable, Equatable {
 
     /// How a step ended. Open-ended too: `receive` ends with the protocol's name.
     public struct Outcome: RawRepresentable, Hashable, Sendable {
+        /// The outcome's name, as `render --json` writes it.
         public let rawValue: String
         /// An outcome by its name (one read back from JSON).
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -74,9 +76,13 @@ public struct TraceEntry: Sendable, Equatable {
         public var isFailure: Bool { self == .failed || self == .rejected || self == .expired }
     }
 
+    /// What was done.
     public var step: Step
+    /// How long it took, in milliseconds.
     public var ms: Double
+    /// How it ended.
     public var outcome: Outcome
+    /// What happened, in a sentence for people.
     public var detail: String
 
     /// A trace entry.
@@ -90,11 +96,15 @@ public struct TraceEntry: Sendable, Equatable {
 
 /// A file attached to the notification.
 public struct RenderedAttachment: Sendable, Equatable {
+    /// Where the file is (the attachment cache, or the request's own file).
     public var path: String
     /// MIME type, from the bytes.
     public var type: String
+    /// Its size.
     public var bytes: Int
+    /// Its width in pixels, for images.
     public var width: Int?
+    /// Its height in pixels, for images.
     public var height: Int?
     /// The URL it came from.
     public var source: String
@@ -112,8 +122,11 @@ public struct RenderedAttachment: Sendable, Equatable {
 
 /// An action button of the notification's category, as the device shows it.
 public struct RenderedAction: Sendable, Equatable {
+    /// The action's identifier, as the app receives it.
     public var identifier: String
+    /// The button's title, localized for the device.
     public var title: String
+    /// How the device treats it (opens the app, drawn in red, needs unlocking).
     public var options: [ActionOption]
 
     /// An action button as shown.
@@ -126,18 +139,31 @@ public struct RenderedAction: Sendable, Equatable {
 
 /// A notification as the device shows it: the contract of `pushbox render`.
 public struct RenderedNotification: Sendable {
+    /// The payload file it came from, when it came from one.
     public var file: String?
+    /// The bold first line.
     public var title: String?
+    /// The line under the title.
     public var subtitle: String?
+    /// The text; a string alert is the body.
     public var body: String?
+    /// The localization the texts are in (`ko` for a `ko-KR` device).
     public var language: String?
+    /// The files the extension or the request attached.
     public var attachments: [RenderedAttachment] = []
+    /// `aps.category`, whose actions are shown.
     public var category: String?
+    /// The category's buttons.
     public var actions: [RenderedAction] = []
+    /// `aps.thread-id`: notifications with one are grouped.
     public var threadId: String?
+    /// `aps.badge`.
     public var badge: Int?
+    /// The sound's name (`default`, a file, or a critical sound).
     public var sound: String?
+    /// `passive`, `active`, `time-sensitive` or `critical`.
     public var interruptionLevel: String?
+    /// How the notification reached the screen.
     public var delivered: Delivery
     /// The HTTP status APNs would answer (200 when accepted).
     public var status: Int = 200
@@ -148,6 +174,7 @@ public struct RenderedNotification: Sendable {
     /// What the device would do differently than meant, from validation, localization, the
     /// extension and rendering.
     public var warnings: [Diagnostic] = []
+    /// Every step with its outcome and duration.
     public var trace: [TraceEntry] = []
 
     /// An empty notification delivered as `delivered`; the renderer fills it.
