@@ -30,7 +30,7 @@ struct FolderWatchTests {
         try #"{"aps":{"alert":"last"}}"#.write(toFile: folder + "/z-last.json", atomically: false, encoding: .utf8)
         #expect(waitFor { f.store.count >= 4 })
         let stored = try f.store.history().filter { !$0.file!.hasSuffix("z-last.json") }
-        #expect(stored.count == 3)
+        #expect(stored.count == 3, "stored: \(stored.map { ($0.file ?? "?") + " (" + ($0.reason ?? "ok") + ")" })")
         #expect(Set(stored.map { ($0.file! as NSString).lastPathComponent }) == ["a.json", "b.apns", "c.json"])
         #expect(stored.allSatisfy { $0.source == .folder })
         #expect(stored.first { $0.file!.hasSuffix("c.json") }?.reason == "PayloadEmpty")
