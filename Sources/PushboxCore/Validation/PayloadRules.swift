@@ -46,7 +46,8 @@ enum PayloadRules {
         switch value {
         case .object(let object):
             for key in object.duplicateKeys {
-                out.append(Diagnostic("duplicate-key", "\((path + [key]).joined(separator: ".")) appears more than once; which one a device keeps is not defined (pushbox uses the last)"))
+                let field = (path + [key]).joined(separator: ".")
+                out.append(Diagnostic("duplicate-key", "\(field) appears more than once; which one a device keeps is not defined (pushbox uses the last)", field: field))
             }
             for entry in object.entries {
                 switch entry.value {
