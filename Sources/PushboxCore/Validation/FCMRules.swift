@@ -69,7 +69,7 @@ enum FCMRules {
     static func warnings(_ message: FCMMessage, aps: JSONObject) -> [Diagnostic] {
         var out: [Diagnostic] = []
         for case .condition(let text) in message.targets where TopicCondition.usesDoubleQuotes(text) {
-            out.append(Diagnostic("fcm-condition-double-quotes", "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)"))
+            out.append(Diagnostic("fcm-condition-double-quotes", "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)", field: "message.condition"))
         }
         if message.apnsImage ?? message.notificationImage != nil, aps["mutable-content"]?.intValue != 1 {
             out.append(Diagnostic("fcm-image-without-extension", "the image is only shown when the service extension runs: set apns.payload.aps.mutable-content to 1"))
