@@ -119,41 +119,15 @@ public enum ExtensionPipeline {
         let recipe = env.recipe
         let deadline = start + .milliseconds(Int(recipe.timeLimit * 1000))
         let attempt = ExtensionAttempt(content: content, payload: payload)
-        let done = DispatchSemaphore(value: 0)
-        let critical = recipe.steps.filter(\.critical)
-        let optional = recipe.steps.filter { !$0.critical }
-
         // Only an attachment to fetch can keep a step waiting; without one, every step is a few
         // microseconds of work and runs here, sparing two threads per notification.
         guard recipe.steps.contains(where: { ExtensionSteps.mayWait($0.step, payload: payload) }) else {
-            for planned in critical where !ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) {
-                attempt.update { $0.criticalFailure = "critical step \(planned.step.name) failed" }
-                break
-            }
-            if attempt.read().criticalFailure == nil {
-                for planned in optional { _ = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) }
-            }
+            runSteps(recipe, attempt: attempt, env: env, deadline: deadline, optionalOnThreads: false)
             return finish(attempt: attempt, content: content, recipe: recipe, completed: true, start: start)
         }
+        let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread { @Sendable in
-            for planned in critical {
-                let ok = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline)
-                if !ok {
-                    attempt.update { $0.criticalFailure = "critical step \(planned.step.name) failed" }
-                    break
-                }
-            }
-            if attempt.read().criticalFailure == nil, !optional.isEmpty {
-                let group = DispatchGroup()
-                for planned in optional {
-                    group.enter()
-                    Thread.detachNewThread { @Sendable in
-                        _ = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline)
-                        group.leave()
-                    }
-                }
-                group.wait()
-            }
+            runSteps(recipe, attempt: attempt, env: env, deadline: deadline, optionalOnThreads: true)
             done.signal()
         }
 
@@ -161,6 +135,32 @@ public enum ExtensionPipeline {
         let completed = done.wait(timeout: .now() + .milliseconds(max(0, Int(milliseconds(remaining))))) == .success
         if !completed { attempt.cancel.cancel() }
         return finish(attempt: attempt, content: content, recipe: recipe, completed: completed, start: start)
+    }
+
+    /// The critical steps in order, stopping at the first that fails; then, if none failed, the
+    /// optional ones (at once on threads of their own, or one after another).
+    static func runSteps(_ recipe: ExtensionRecipe, attempt: ExtensionAttempt, env: ExtensionEnvironment, deadline: ContinuousClock.Instant,
+                         optionalOnThreads: Bool) {
+        for planned in recipe.steps where planned.critical {
+            guard ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) else {
+                attempt.update { $0.criticalFailure = "critical step \(planned.step.name) failed" }
+                return
+            }
+        }
+        let optional = recipe.steps.filter { !$0.critical }
+        guard optionalOnThreads else {
+            for planned in optional { _ = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) }
+            return
+        }
+        let group = DispatchGroup()
+        for planned in optional {
+            group.enter()
+            Thread.detachNewThread { @Sendable in
+                _ = ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline)
+                group.leave()
+            }
+        }
+        group.wait()
     }
 
     /// Closes the attempt and hands over what iOS would show: the attempt, the best attempt when
