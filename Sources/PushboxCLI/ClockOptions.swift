@@ -47,8 +47,6 @@ enum ClockOptions {
 
 /// `--schedule FILE` on `serve` and the TUI: requests pending from the start.
 enum LocalStartup {
-    static let scheduleOption = Options.schedule
-
     /// Schedules every `--schedule` file; returns a message when one could not be read or a
     /// request was refused.
     static func load(_ args: ParsedArguments, into scheduler: LocalScheduler) -> String? {

@@ -10,7 +10,7 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         summary: "List the inbox, newest first (a collapse id shows only the latest of its notifications; --history shows all).",
-        options: [IntakeOptions.db,
+        options: [Options.database,
                   Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
                   Options.limit,
                   Options.history]
@@ -65,7 +65,7 @@ enum ReplayCommand {
         name: "replay",
         summary: "Re-deliver stored payloads (or the .json/.apns files of DIR) to a running pushbox, with the original spacing divided by --speed.",
         operands: "[DIR]",
-        options: [IntakeOptions.db, IntakeOptions.socket,
+        options: [Options.database, Options.socket,
                   Options.speed.with(help: "Spacing divided by X; 0 sends as fast as possible. Default 1.")]
             + IntakeOptions.providerOptions,
         run: run)
@@ -141,7 +141,7 @@ enum ExportCommand {
         name: "export",
         summary: "Write the accepted notifications of the inbox as .apns files that Xcode's Simulator accepts as they are (xcrun simctl push, or drag and drop).",
         operands: "DIR",
-        options: [IntakeOptions.db,
+        options: [Options.database,
                   Options.app.with(help: "The app whose bundle id goes into \"Simulator Target Bundle\" when a notification has no apns-topic."),
                   Options.bundleID],
         run: run)

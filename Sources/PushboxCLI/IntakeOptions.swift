@@ -5,11 +5,9 @@ import PushboxIntake
 import PushboxStore
 import PushboxText
 
-/// Options every intake command shares, and building the service from them.
+/// What every intake command reads from its options: the socket path, the store, the provider
+/// topic, and the processor built from them.
 enum IntakeOptions {
-    static let socket = Options.socket
-    static let db = Options.database
-
     /// A provider always sends its topic: `send` and `replay` add one when a payload has none.
     static let providerOptions = [
         Options.topic,

@@ -10,7 +10,7 @@ enum ScheduleCommand {
         name: "schedule",
         summary: "Local notifications: add a schedule file's requests to the running pushbox (through its socket), or with --dry-run print the pending set it gives (64 at most, soonest first). Exit 1 when a request is refused.",
         operands: "FILE",
-        options: [IntakeOptions.socket,
+        options: [Options.socket,
                   Options.dryRun,
                   Options.json.with(help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
                   Options.clock.with(help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
@@ -87,7 +87,7 @@ enum PendingCommand {
     static let spec = CommandSpec(
         name: "pending",
         summary: "List the running pushbox's pending local notifications, soonest first, with the device clock and what was dropped.",
-        options: [IntakeOptions.socket,
+        options: [Options.socket,
                   Options.json.with(help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger.")],
         run: run)
 
@@ -123,7 +123,7 @@ enum CancelCommand {
         name: "cancel",
         summary: "Cancel pending local notifications in the running pushbox by identifier, or by prefix with a final * (alarm-2-*). Exit 1 when nothing matched.",
         operands: "ID|PREFIX*",
-        options: [IntakeOptions.socket],
+        options: [Options.socket],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {

@@ -11,7 +11,7 @@ enum SendCommand {
         name: "send",
         summary: "Post payload files to a running pushbox over its socket, as a provider posts to APNs; prints APNs' answer per file. Exit 1 on any error.",
         operands: "FILE…",
-        options: [IntakeOptions.socket,
+        options: [Options.socket,
                   Options.header.with(help: "An APNs request header (overrides NAME.headers beside the file)."),
                   Options.token.with(help: "The device token of /3/device/<token>. Default: the file's NAME.headers, else the simulated device's.")]
             + IntakeOptions.providerOptions,

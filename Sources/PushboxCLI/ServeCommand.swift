@@ -10,12 +10,12 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Take pushes in without the TUI: the APNs-shaped API on a Unix socket and on TCP port 2197 (TLS with provider tokens, HTTP/2 or HTTP/1.1), folder watches, the SQLite inbox. Runs until interrupted.",
-        options: [IntakeOptions.socket, IntakeOptions.db,
+        options: [Options.socket, Options.database,
                   Options.watch,
                   Options.idleTimeout,
                   Options.poll,
                   Options.quiet,
-                  LocalStartup.scheduleOption]
+                  Options.schedule]
             + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 

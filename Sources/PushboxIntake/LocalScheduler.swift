@@ -3,7 +3,7 @@ import Foundation
 import PushboxCore
 
 // @unchecked: every `var` below is read and written with `condition` locked (the scheduler's
-// thread waits on it); `onChange` is behind its own mutex. LocalSchedulerConcurrencyTests drive it
+// thread waits on it); `onChange` is behind its own lock. LocalSchedulerTests.manyThreads drives it
 // from several threads under ThreadSanitizer.
 /// The pending local notifications of the running pushbox: requests scheduled through the
 /// socket (`pushbox schedule`) or at start, kept as iOS keeps them (`PendingSet`), and

@@ -9,12 +9,12 @@ import PushboxUI
 /// `pushbox` on a terminal: the curses inbox on the same intake as `pushbox serve`.
 enum InteractiveInbox {
     static let options: [OptionSpec] = [
-        IntakeOptions.socket, IntakeOptions.db,
+        Options.socket, Options.database,
         Options.watch,
         Options.theme,
         Options.noSocket,
         Options.text,
-        LocalStartup.scheduleOption,
+        Options.schedule,
     ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
 
     // Long on purpose: the start-up order is the point (store, hooks, scheduler, intake, terminal).
