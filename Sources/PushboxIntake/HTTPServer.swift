@@ -167,8 +167,9 @@ public final class HTTPServer: @unchecked Sendable {
         daemon = pb_mhd_start(listenFD, UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
                               HTTPServer.access, HTTPServer.completed, context.toOpaque())
         guard daemon != nil else {
+            let why = String(cString: strerror(errno))  // read before release can change errno
             context.release()
-            throw ListenError(message: "libmicrohttpd could not start on the socket")
+            throw ListenError(message: "libmicrohttpd could not start on the socket: \(why)")
         }
     }
 
@@ -180,8 +181,9 @@ public final class HTTPServer: @unchecked Sendable {
         daemon = pb_mhd_start_external(UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
                                        HTTPServer.access, HTTPServer.completed, context.toOpaque())
         guard daemon != nil else {
+            let why = String(cString: strerror(errno))  // read before release can change errno
             context.release()
-            throw ListenError(message: "libmicrohttpd could not start")
+            throw ListenError(message: "libmicrohttpd could not start: \(why)")
         }
     }
 
