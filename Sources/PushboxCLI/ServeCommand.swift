@@ -36,10 +36,10 @@ enum ServeCommand {
             store = try IntakeOptions.openStore(args, io)
             let (processor, context) = try IntakeOptions.processor(args, store: store, io: io)
             let service = IntakeService(store: store, context: context, processor: processor)
-            // Always said, --quiet or not: the sender only sees InternalServerError.
-            service.onStoreFailure = { result in
-                FileHandle.standardError.write(Data("pushbox serve: apns-id \(result.apnsID) answered 500: \(result.detail ?? "")\n".utf8))
-            }
+            // What the intake's threads have to say on stderr, --quiet or not.
+            let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8)) }
+            // The sender only sees InternalServerError; this is where its reason is said.
+            service.onStoreFailure = { result in say("apns-id \(result.apnsID) answered 500: \(result.detail ?? "")") }
             var accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
             if !args.flag(Options.quiet) {
                 let out = LogWriter.standardOutput
@@ -60,11 +60,8 @@ enum ServeCommand {
             // The scheduler and its schedule file are ready before the first request can arrive.
             scheduler = LocalScheduler(service: service, clock: clock)
             if let refusal = LocalStartup.load(args, into: scheduler) { io.err("pushbox serve: \(refusal)") }
-            let watchEnded: @Sendable (String) -> Void = { message in
-                FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8))
-            }
             do {
-                server = try IntakeServer(service: service, options: options, scheduler: scheduler, onWatchEnded: watchEnded, accessLog: accessLog)
+                server = try IntakeServer(service: service, options: options, scheduler: scheduler, onWatchEnded: say, accessLog: accessLog)
             } catch { throw UsageError(message: "\(error)") }
             scheduler.start()
         } catch {
