@@ -57,6 +57,8 @@ public final class InboxStore: @unchecked Sendable {
     private let beginStatement: Statement
     private let commitStatement: Statement
     private let renderStatement: Statement
+    /// Checkpoints the log off the commit path.
+    private let checkpointer: WALCheckpointer
 
     /// `$XDG_DATA_HOME/pushbox/inbox.sqlite`, else `~/.local/share/pushbox/inbox.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -65,7 +67,8 @@ public final class InboxStore: @unchecked Sendable {
     }
 
     /// Opens (or makes) the inbox at `path`, in WAL mode, migrating its schema; a file that is no inbox or is locked is an error that says so.
-    public init(path: String) throws(StoreError) {
+    /// `checkpointPages`: log pages after which the log is checkpointed (SQLite's default is 1000).
+    public init(path: String, checkpointPages: Int32 = 1000) throws(StoreError) {
         self.path = path
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
@@ -89,6 +92,14 @@ public final class InboxStore: @unchecked Sendable {
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
         commitStatement = try db.prepare("COMMIT")
         renderStatement = try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
+        // A log that grew during a long burst is cut back to 16 MB once checkpointed.
+        try db.execute("PRAGMA journal_size_limit=16777216")
+        checkpointer = try WALCheckpointer(path: path, threshold: checkpointPages, writers: lock)
+        checkpointer.watch(db)
+    }
+
+    deinit {
+        checkpointer.stop(unhooking: db)
     }
 
     static func migrate(_ db: SQLiteConnection) throws(StoreError) {
@@ -231,9 +242,11 @@ public final class InboxStore: @unchecked Sendable {
         locked { (try? db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?").rows([.int(id), .text(language)]) { $0.text(0) })?.first ?? nil }
     }
 
+    static let containsSQL = "SELECT 1 FROM notifications WHERE file = ? AND content_hash = ? LIMIT 1"
+
     /// Whether a file with this content was stored before (the folder watch's restart check).
     public func contains(file: String, contentHash: String) -> Bool {
-        locked { ((try? db.prepare("SELECT 1 FROM notifications WHERE file = ? AND content_hash = ? LIMIT 1").rows([.text(file), .text(contentHash)]) { $0.int(0) })?.isEmpty == false) }
+        locked { ((try? db.prepare(Self.containsSQL).rows([.text(file), .text(contentHash)]) { $0.int(0) })?.isEmpty == false) }
     }
 
     /// Every stored notification (history), oldest first.
@@ -241,16 +254,27 @@ public final class InboxStore: @unchecked Sendable {
         try select("WHERE deleted = 0 ORDER BY received_at, id", limit: limit)
     }
 
+    static let inboxClause = """
+        WHERE deleted = 0 AND (collapse_id IS NULL OR id = (
+            SELECT MAX(n2.id) FROM notifications n2
+            WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
+              AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
+        ORDER BY received_at DESC, id DESC
+        """
+
+    /// SQLite's plan for `sql` (`EXPLAIN QUERY PLAN`), one line per step: the tests check that
+    /// each query the inbox runs finds its rows through an index.
+    func queryPlan(_ sql: String) -> [String] {
+        locked { (try? db.prepare("EXPLAIN QUERY PLAN " + sql).rows { $0.text(3) ?? "" }) ?? [] }
+    }
+
+    /// The checkpoints the store's own checkpointer has run.
+    var checkpointsRun: Int { checkpointer.completed }
+
     /// The inbox as shown: newest first, and of notifications sharing an app and a collapse id,
     /// only the latest (history keeps them all).
     public func inbox(limit: Int? = nil, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
-        try select("""
-            WHERE deleted = 0 AND (collapse_id IS NULL OR id = (
-                SELECT MAX(n2.id) FROM notifications n2
-                WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
-                  AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
-            ORDER BY received_at DESC, id DESC
-            """, limit: limit, offset: offset)
+        try select(Self.inboxClause, limit: limit, offset: offset)
     }
 
     /// The inbox page after `before` (an id), newest first: the next page of `GET /inbox`.
@@ -283,11 +307,16 @@ public final class InboxStore: @unchecked Sendable {
         locked { Int((try? db.prepare("SELECT COUNT(*) FROM notifications WHERE deleted = 0").rows { $0.int(0) }.first) ?? 0) }
     }
 
+    /// The query that reads whole notifications: every column, rows chosen by `clause`.
+    static func selectSQL(_ clause: String, limit: Int?, offset: Int = 0) -> String {
+        """
+        SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival
+        FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
+        """
+    }
+
     private func select(_ clause: String, limit: Int?, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
-        let sql = """
-            SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival
-            FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
-            """
+        let sql = Self.selectSQL(clause, limit: limit, offset: offset)
         return try locked { () throws(StoreError) in
             try db.prepare(sql).rows { row in
                 var headers = PushHeaders()

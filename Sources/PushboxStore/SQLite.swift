@@ -93,7 +93,29 @@ final class SQLiteConnection {
 
     /// The error for result code `rc`, with SQLite's message and the system's errno behind it.
     func error(_ rc: Int32) -> StoreError {
-        StoreError(message: errorMessage, code: rc, systemErrno: sqlite3_system_errno(handle))
+        var systemErrno = sqlite3_system_errno(handle)
+        if rc & 0xff == SQLITE_IOERR && systemErrno == 0, let file = sqlite3_db_filename(handle, "main") {
+            systemErrno = Self.writeFailureCause(String(cString: file)) ?? 0
+        }
+        return StoreError(message: errorMessage, code: rc, systemErrno: systemErrno)
+    }
+
+    /// Why a write to the database at `path` failed when SQLite kept no system error (it reports
+    /// the C `errno` of its last call, which a write to the log may have left at 0): a file of
+    /// the inbox at the file-size limit (EFBIG), or no room left on its disk (ENOSPC).
+    static func writeFailureCause(_ path: String) -> Int32? {
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
+            for file in [path, path + "-wal"] {
+                var info = stat()
+                if stat(file, &info) == 0, UInt64(info.st_size) + 65_536 >= UInt64(limit.rlim_cur) { return EFBIG }
+            }
+        }
+        var disk = statvfs()
+        if statvfs((path as NSString).deletingLastPathComponent, &disk) == 0, UInt64(disk.f_bavail) * UInt64(disk.f_frsize) < 1_048_576 {
+            return ENOSPC
+        }
+        return nil
     }
 }
 

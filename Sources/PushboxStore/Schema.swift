@@ -39,6 +39,16 @@ enum Schema {
         """
         ALTER TABLE notifications ADD COLUMN arrival TEXT;
         """,
+        // 4: indexes cost a page write per insert; keep only what a query uses. No query looks
+        // a notification up by apns-id; files and collapse ids are looked up only when present,
+        // so pushes from the socket (no file) and without a collapse id touch neither index.
+        """
+        DROP INDEX notifications_apns_id;
+        DROP INDEX notifications_file;
+        CREATE INDEX notifications_file ON notifications(file, content_hash) WHERE file IS NOT NULL;
+        DROP INDEX notifications_collapse;
+        CREATE INDEX notifications_collapse ON notifications(collapse_id, topic) WHERE collapse_id IS NOT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }

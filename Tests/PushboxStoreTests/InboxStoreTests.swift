@@ -17,7 +17,7 @@ final class InboxStoreTests: Sendable {
         return RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSince1970: time), headers: headers, deviceToken: "abcd", fileName: file))
     }
 
-    @Test("raw bytes, headers, source and time come back exactly; WAL mode; schema version 3")
+    @Test("raw bytes, headers, source and time come back exactly; WAL mode; the newest schema")
     func roundTrip() throws {
         let store = try InboxStore(path: path)
         let bytes = Array(#"{"aps":{"alert":"hi \u00e9"}}"#.utf8) + [0xFF]  // even invalid bytes are kept
@@ -30,7 +30,7 @@ final class InboxStoreTests: Sendable {
         #expect(n.status == nil)
         let refused = try store.insert(raw("x"), apnsID: "r", verdict: .init(status: 400, reason: "PayloadEmpty", detail: "bad"))
         #expect(try store.notification(id: refused)?.reason == "PayloadEmpty")
-        #expect(store.schemaVersion == 3)
+        #expect(store.schemaVersion == Schema.version)
         let reopened = try InboxStore(path: path)
         #expect(reopened.count == 2)
         #expect(reopened.journalMode == "wal")

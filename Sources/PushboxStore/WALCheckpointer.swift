@@ -1,0 +1,106 @@
+import CSQLite
+import Foundation
+
+// @unchecked: `connection` is used only on the checkpointer's own thread; `due` and `stopped`
+// only with `condition` held. CheckpointerTests commits from several threads while it runs.
+/// Checkpoints the inbox's write-ahead log from a connection and a thread of its own.
+///
+/// SQLite's automatic checkpoint runs inside the commit that crosses its threshold: that commit
+/// copies the log back into the database and waits for `fsync`, and every push waiting on the
+/// same group commit waits with it (the intake's p99). Here the writing connection only signals
+/// (its WAL hook replaces the automatic checkpoint), and a PASSIVE checkpoint runs beside the
+/// writers, which keep appending to the log meanwhile.
+final class WALCheckpointer: @unchecked Sendable {
+    /// Log pages (of the database's page size) after which a checkpoint is due: SQLite's default.
+    let threshold: Int32
+    private let connection: SQLiteConnection
+    private let condition = NSCondition()
+    private var due = false
+    private var stopped = false
+    private var runs = 0
+
+    /// The lock every commit of the writing connection holds.
+    private let writers: NSLock
+
+    /// Opens its own connection to `path` and starts its thread; `writers` is the lock the
+    /// writing connection commits under.
+    init(path: String, threshold: Int32 = 1000, writers: NSLock) throws(StoreError) {
+        self.threshold = threshold
+        self.writers = writers
+        connection = try SQLiteConnection(path: path)
+        // A connection learns that the file is in WAL mode when it first reads it; until then a
+        // checkpoint through it does nothing (SQLite answers "not in WAL mode" with -1 pages).
+        try connection.execute("SELECT count(*) FROM sqlite_master")
+        let thread = Thread { [self] in run() }
+        thread.name = "pushbox.checkpoint"
+        thread.start()
+    }
+
+    /// Makes `writer` signal this checkpointer after each commit instead of checkpointing itself.
+    func watch(_ writer: SQLiteConnection) {
+        sqlite3_wal_hook(writer.handle, { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logGrew(to: pages)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Checkpoints that have run (the tests watch it).
+    var completed: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return runs
+    }
+
+    /// Unhooks `writer` and ends the thread after the checkpoint it may be running.
+    func stop(unhooking writer: SQLiteConnection) {
+        sqlite3_wal_hook(writer.handle, nil, nil)
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// One PASSIVE checkpoint: SQLite's result and the log's length in pages.
+    private func checkpoint() -> (Int32, Int32) {
+        var pages: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &pages, nil)
+        return (rc, pages)
+    }
+
+    private func logGrew(to pages: Int32) {
+        guard pages >= threshold else { return }
+        condition.lock()
+        due = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while !due && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            due = false
+            condition.unlock()
+            // PASSIVE: copies what no reader still needs, without waiting on writers or readers.
+            // A failure (another program's checkpoint holds the lock) leaves the log as it is
+            // until the next signal; nothing is lost, the log only grows.
+            let (rc, pages) = checkpoint()
+            // SQLite starts the log over only at a commit that finds it wholly copied back, which
+            // a steady stream of commits never does: once the log is long, the few pages added
+            // during the copy are copied with the writers held, so the next commit starts over.
+            if rc == SQLITE_OK && pages > threshold * 4 {
+                writers.lock()
+                _ = checkpoint()
+                writers.unlock()
+            }
+            condition.lock()
+            runs += 1
+            condition.unlock()
+        }
+    }
+}

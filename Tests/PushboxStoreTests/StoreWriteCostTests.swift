@@ -1,0 +1,79 @@
+import Foundation
+import PushboxCore
+import Testing
+@testable import PushboxStore
+
+/// What each push costs the store: only the indexes a query uses, and checkpoints away from the
+/// commits that answer pushes.
+@Suite("What an insert costs the inbox")
+final class StoreWriteCostTests: Sendable {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-cost-\(UUID().uuidString)").path
+    var path: String { folder + "/inbox.sqlite" }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func push(_ i: Int, file: String? = nil, bytes: Int = 200) -> RawPayload {
+        let body = "{\"aps\":{\"alert\":\"\(i) " + String(repeating: "x", count: bytes) + "\"}}"
+        return RawPayload(bytes: Array(body.utf8), envelope: Envelope(source: file == nil ? .socket : .folder, headers: PushHeaders([("apns-push-type", "alert")]),
+                                                                      deviceToken: "abcd", fileName: file))
+    }
+
+    @Test("every query the inbox runs finds its rows through an index; no index serves nothing")
+    func plans() throws {
+        let store = try InboxStore(path: path)
+        let contains = store.queryPlan(InboxStore.containsSQL).joined(separator: " | ")
+        #expect(contains.contains("INDEX notifications_file"), "\(contains)")
+        let inbox = store.queryPlan(InboxStore.selectSQL(InboxStore.inboxClause, limit: 100)).joined(separator: " | ")
+        #expect(inbox.contains("USING INDEX notifications_collapse"), "\(inbox)")
+        #expect(inbox.contains("USING INDEX notifications_received"), "\(inbox)")
+        let history = store.queryPlan(InboxStore.selectSQL("WHERE deleted = 0 ORDER BY received_at, id", limit: 100)).joined(separator: " | ")
+        #expect(history.contains("USING INDEX notifications_received"), "\(history)")
+        let names = try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").rows { $0.text(0) ?? "" }
+        #expect(names == ["notifications_collapse", "notifications_file", "notifications_received"])
+    }
+
+    @Test("a push from the socket with no collapse id adds no entry to the file or collapse index")
+    func partialIndexes() throws {
+        let store = try InboxStore(path: path)
+        for i in 0..<20 { try store.insert(push(i), apnsID: "id-\(i)", verdict: .init(status: 200, topic: "app")) }
+        try store.insert(push(20, file: "/w/a.json"), apnsID: "file", verdict: .init(status: 200, collapseID: "c", topic: "app"))
+        let db = try SQLiteConnection(path: path)
+        // An index's own rows, counted through it: one each, the file and the collapse id.
+        let fileRows = try db.prepare("SELECT COUNT(*) FROM notifications INDEXED BY notifications_file WHERE file IS NOT NULL").rows { $0.int(0) }
+        let collapseRows = try db.prepare("SELECT COUNT(*) FROM notifications INDEXED BY notifications_collapse WHERE collapse_id IS NOT NULL").rows { $0.int(0) }
+        #expect(fileRows == [1] && collapseRows == [1])
+        #expect(store.contains(file: "/w/a.json", contentHash: try #require(store.history().last?.contentHash)))
+        #expect(try store.inbox().count == 21)
+    }
+
+    @Test("an inbox of schema 3 keeps its notifications and loses the apns-id index when opened")
+    func migratesFromThree() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do {
+            let db = try SQLiteConnection(path: path)
+            for version in 0..<3 { try db.execute(Schema.migrations[version]) }
+            try db.execute("PRAGMA user_version = 3")
+            try db.execute("INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('old', 1, 'socket', '', '[]', x'7b7d')")
+        }
+        let store = try InboxStore(path: path)
+        #expect(store.schemaVersion == Schema.version)
+        #expect(try store.history().map(\.apnsID) == ["old"])
+        let names = try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'").rows { $0.text(0) ?? "" }
+        #expect(!names.contains("notifications_apns_id"))
+    }
+
+    @Test("the log is checkpointed by the store's own thread while writers keep committing")
+    func checkpointsOffTheCommitPath() throws {
+        let store = try InboxStore(path: path, checkpointPages: 8)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for i in 0..<50 { _ = try? store.insert(push(thread * 1000 + i, bytes: 2_000), apnsID: "t\(thread)-\(i)") }
+        }
+        // The pages reach the database file itself while the store is still open.
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: self.path)[.size]) as? Int) ?? 0 }
+        let deadline = Date().addingTimeInterval(10)
+        while size() < 100_000 && Date() < deadline { usleep(10_000) }
+        #expect(store.checkpointsRun > 0)
+        #expect(size() > 100_000, "database file \(size()) bytes")
+        #expect(store.count == 200)
+    }
+}
