@@ -10,3 +10,28 @@ pid_t gettid(void);
 static inline int pb_set_thread_nice(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)gettid(), nice);
 }
+
+#include <sys/random.h>
+
+// Fills `buffer` with `length` random bytes from the kernel in as few calls as it takes
+// (`getrandom` returns at most 32 MB a call and may be interrupted); 0 on success.
+static inline int pb_random_bytes(void *buffer, size_t length) {
+    size_t done = 0;
+    while (done < length) {
+        ssize_t got = getrandom((char *)buffer + done, length - done, 0);
+        if (got < 0) return -1;
+        done += (size_t)got;
+    }
+    return 0;
+}
+
+#include <sched.h>
+#ifndef SCHED_IDLE
+#define SCHED_IDLE 5
+#endif
+
+// Puts the calling thread in Linux's SCHED_IDLE class: it runs only on a core nothing else wants.
+static inline int pb_set_thread_idle(void) {
+    struct sched_param param = {0};
+    return sched_setscheduler(0, SCHED_IDLE, &param);
+}
