@@ -1,6 +1,7 @@
 import CLoadGen
 import Foundation
 import PushboxCore
+import PushboxIntake
 import PushboxStore
 import PushboxTestSupport
 
@@ -25,12 +26,13 @@ enum IntakeBenchmark {
         }
         let payloads = (0..<total).map { Array(SyntheticPayloads.make($0).utf8) }
         print("pushbox-bench intake: \(total) different payloads of about \(payloads[0].count) bytes per run, keep-alive clients on the Unix socket,")
-        print("  the real pushbox serve (child process) against pushbox-anchor (libmicrohttpd + one SQLite WAL insert, synchronous=NORMAL)")
+        print("  the real pushbox serve (child process) against pushbox-anchor (libmicrohttpd + one SQLite WAL insert, synchronous=NORMAL),")
+        print("  both with libmicrohttpd's pool of \(IntakeServer.Options.defaultThreads) threads")
         print("  clients  server          requests/s   p50 ms   p99 ms   max ms   CPU µs/req   bytes/note   stored=acked   ratio")
         var lost = false
         for clients in clientCounts {
             let a = measure(total: total, clients: clients, payloads: payloads) { socket, db in
-                try Subprocess.Child(anchor, [socket, db, "4"])
+                try Subprocess.Child(anchor, [socket, db, String(IntakeServer.Options.defaultThreads)])
             }
             let p = measure(total: total, clients: clients, payloads: payloads) { socket, db in
                 var env = ProcessInfo.processInfo.environment

@@ -61,7 +61,8 @@ case "localize":
     LocalizeBenchmark.run(iterations: count, corpus: corpus)
 case "intake":
     let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
-    IntakeBenchmark.run(total: count)
+    let clients = args.count > 2 ? args[2].split(separator: ",").compactMap { Int($0) } : []
+    IntakeBenchmark.run(total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients)
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     H2Benchmark.run(total: count)
@@ -73,7 +74,7 @@ case "extension":
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
-    print("       pushbox-bench intake [COUNT]     (default 50000 payloads per run: pushbox serve against pushbox-anchor, 1/16/64 clients)")
+    print("       pushbox-bench intake [COUNT] [CLIENTS]  (default 50000 payloads per run: pushbox serve against pushbox-anchor, clients 1,16,64)")
     print("       pushbox-bench h2 [COUNT]         (default 20000 POSTs per shape: h2load against pushbox's port and nghttpd, and the socket)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
