@@ -3,6 +3,7 @@ import Foundation
 import PushboxCore
 import PushboxStore
 import PushboxText
+import Synchronization
 
 /// Renders stored notifications for the device's languages in the background and keeps the
 /// result per language in the store, so the inbox shows them without rendering again.
@@ -22,33 +23,57 @@ public final class NotificationProcessor: Sendable {
         self.store = store
     }
 
-    /// Renders after the answer went out (an extension may take its whole budget). A burst is
-    /// rendered in batches whose results are stored in one transaction.
-    /// `report` is the intake's validation of `raw` (with the renderer's context), reused.
+    /// How long the intake must have been quiet before the backlog is rendered.
+    public static let quietPeriod: Duration = .milliseconds(20)
+    /// Renderings waiting beyond this many are rendered even while pushes keep coming, so a
+    /// flood that never pauses neither grows memory without bound nor leaves the inbox unrendered.
+    public static let maxDeferred = 20_000
+    /// Only this many waiting renderings keep the intake's validation; later ones validate again
+    /// when rendered (a validation report is several times the payload's size in memory).
+    static let reportsKept = 1_000
+
+    /// When a payload was last queued (ContinuousClock nanoseconds since `epoch`).
+    private let lastQueued = Atomic<Int64>(0)
+    private let epoch = ContinuousClock.now
+
+    /// Queues a stored notification's rendering; it runs after the answer went out (an extension
+    /// may take its whole budget), on a thread of its own in Linux's idle scheduling class, once
+    /// the intake has been quiet for `quietPeriod`: answers come first, and a burst is rendered
+    /// when it ends (`pushbox-bench intake` reports how long after). Results are stored in
+    /// batches, one transaction each. `report` is the intake's validation of `raw` (with the
+    /// renderer's context), reused.
     public func enqueue(id: Int64, raw: RawPayload, report: ValidationReport? = nil) {
         pending.enter()
+        lastQueued.store(nanoseconds(since: epoch), ordering: .relaxed)
         let first = backlog.withLock { backlog in
-            backlog.append((id, raw, report))
+            backlog.append((id, raw, backlog.count < Self.reportsKept ? report : nil))
             return backlog.count == 1
         }
         guard first else { return }
-        // A thread of its own for each burst: rendering is deferred work and runs at a lower
-        // priority (on Linux each thread has its own nice value), which ends with the thread
-        // instead of staying on a pooled Dispatch thread that serves others later.
+        // A thread of its own for each burst: its scheduling class ends with it instead of
+        // staying on a pooled Dispatch thread that serves others later. Where the idle class is
+        // refused, a nice value of 10 does a weaker job.
         let thread = Thread { [self] in
-            _ = pb_set_thread_nice(10)
+            if pb_set_thread_idle() != 0 { _ = pb_set_thread_nice(10) }
             renderBacklog()
         }
         thread.name = "pushbox.render"
         thread.start()
     }
 
-    /// Renders the backlog in batches of up to 256, each batch's results stored in one
-    /// transaction, until it is empty.
+    /// Renders the backlog in batches of up to 64, each batch's results stored in one
+    /// transaction, until it is empty; waits while the intake is busy and the backlog is short.
     private func renderBacklog() {
         while true {
-            let batch = backlog.withLock { Array($0.prefix(256)) }
-            if batch.isEmpty { return }
+            let waiting = backlog.withLock { $0.count }
+            if waiting == 0 { return }
+            let sinceLast = Duration.nanoseconds(nanoseconds(since: epoch) - lastQueued.load(ordering: .relaxed))
+            if Self.mustWait(quietFor: sinceLast, waiting: waiting) {
+                let (s, atto) = (Self.quietPeriod - sinceLast).components
+                usleep(UInt32(s * 1_000_000 + atto / 1_000_000_000_000) + 1000)
+                continue
+            }
+            let batch = backlog.withLock { Array($0.prefix(64)) }
             let rendered = batch.map { id, raw, report in (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).json)) }
             // A rendering is a cache of what the stored payload gives: when it cannot be saved,
             // the inbox renders the notification again when it is shown.
@@ -60,6 +85,17 @@ public final class NotificationProcessor: Sendable {
             for _ in batch { pending.leave() }
             if done { return }
         }
+    }
+
+    /// Whether the backlog waits: the intake was busy less than `quietPeriod` ago and fewer than
+    /// `maxDeferred` renderings wait.
+    static func mustWait(quietFor sinceLastQueued: Duration, waiting: Int) -> Bool {
+        sinceLastQueued < quietPeriod && waiting < maxDeferred
+    }
+
+    private func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let (s, atto) = (ContinuousClock.now - start).components
+        return s * 1_000_000_000 + atto / 1_000_000_000
     }
 
     /// Waits until every queued rendering is stored.
