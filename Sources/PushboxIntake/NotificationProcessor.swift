@@ -32,9 +32,8 @@ public final class NotificationProcessor: Sendable {
     /// when rendered (a validation report is several times the payload's size in memory).
     static let reportsKept = 1_000
 
-    /// When a payload was last queued (ContinuousClock nanoseconds since `epoch`).
-    private let lastQueued = Atomic<Int64>(0)
-    private let epoch = ContinuousClock.now
+    /// When a payload was last queued (monotonic nanoseconds, `DispatchTime.uptimeNanoseconds`).
+    private let lastQueued = Atomic<UInt64>(0)
 
     /// Queues a stored notification's rendering; it runs after the answer went out (an extension
     /// may take its whole budget), on a thread of its own in Linux's idle scheduling class, once
@@ -44,7 +43,7 @@ public final class NotificationProcessor: Sendable {
     /// renderer's context), reused.
     public func enqueue(id: Int64, raw: RawPayload, report: ValidationReport? = nil) {
         pending.enter()
-        lastQueued.store(nanoseconds(since: epoch), ordering: .relaxed)
+        lastQueued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         let first = backlog.withLock { backlog in
             backlog.append((id, raw, backlog.count < Self.reportsKept ? report : nil))
             return backlog.count == 1
@@ -67,10 +66,11 @@ public final class NotificationProcessor: Sendable {
         while true {
             let waiting = backlog.withLock { $0.count }
             if waiting == 0 { return }
-            let sinceLast = Duration.nanoseconds(nanoseconds(since: epoch) - lastQueued.load(ordering: .relaxed))
+            // Another thread may queue between reading the clock and `lastQueued`: no time since.
+            let now = DispatchTime.now().uptimeNanoseconds, last = lastQueued.load(ordering: .relaxed)
+            let sinceLast = Duration.nanoseconds(Int64(now > last ? now - last : 0))
             if Self.mustWait(quietFor: sinceLast, waiting: waiting) {
-                let (s, atto) = (Self.quietPeriod - sinceLast).components
-                usleep(UInt32(s * 1_000_000 + atto / 1_000_000_000_000) + 1000)
+                usleep(UInt32((Self.quietPeriod - sinceLast) / .microseconds(1)) + 1000)
                 continue
             }
             let batch = backlog.withLock { Array($0.prefix(64)) }
@@ -91,11 +91,6 @@ public final class NotificationProcessor: Sendable {
     /// `maxDeferred` renderings wait.
     static func mustWait(quietFor sinceLastQueued: Duration, waiting: Int) -> Bool {
         sinceLastQueued < quietPeriod && waiting < maxDeferred
-    }
-
-    private func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let (s, atto) = (ContinuousClock.now - start).components
-        return s * 1_000_000_000 + atto / 1_000_000_000
     }
 
     /// Waits until every queued rendering is stored.

@@ -18,6 +18,11 @@ final class StoreWriteCostTests: Sendable {
                                                                       deviceToken: "abcd", fileName: file))
     }
 
+    /// The inbox's own indexes by name (not SQLite's automatic ones).
+    func indexNames() throws -> [String] {
+        try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").rows { $0.text(0) ?? "" }
+    }
+
     @Test("every query the inbox runs finds its rows through an index; no index serves nothing")
     func plans() throws {
         let store = try InboxStore(path: path)
@@ -28,8 +33,7 @@ final class StoreWriteCostTests: Sendable {
         #expect(inbox.contains("USING INDEX notifications_received"), "\(inbox)")
         let history = store.queryPlan(InboxStore.selectSQL("WHERE deleted = 0 ORDER BY received_at, id", limit: 100)).joined(separator: " | ")
         #expect(history.contains("USING INDEX notifications_received"), "\(history)")
-        let names = try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").rows { $0.text(0) ?? "" }
-        #expect(names == ["notifications_collapse", "notifications_file", "notifications_received"])
+        #expect(try indexNames() == ["notifications_collapse", "notifications_file", "notifications_received"])
     }
 
     @Test("a push from the socket with no collapse id adds no entry to the file or collapse index")
@@ -58,8 +62,7 @@ final class StoreWriteCostTests: Sendable {
         let store = try InboxStore(path: path)
         #expect(store.schemaVersion == Schema.version)
         #expect(try store.history().map(\.apnsID) == ["old"])
-        let names = try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'").rows { $0.text(0) ?? "" }
-        #expect(!names.contains("notifications_apns_id"))
+        #expect(try !indexNames().contains("notifications_apns_id"))
     }
 
     @Test("the log is checkpointed by the store's own thread while writers keep committing")
