@@ -31,6 +31,19 @@ struct JSONParserTests {
         #expect(o.duplicateKeys == ["a"])
     }
 
+    @Test("a dotted key path walks nested objects, the last of a repeated key, and nothing through a non-object")
+    func keyPaths() throws {
+        let o = try #require(try parse(#"{"aps":{"data":{"k":"v","k":"w"},"n":1},"":{"":2},"a.b":3}"#).objectValue)
+        #expect(o.value(atPath: "aps.data.k") == .string("w"))
+        #expect(o.value(atPath: "aps.n") == .number("1"))
+        #expect(o.value(atPath: "aps")?.objectValue?.keys == ["data", "n"])
+        #expect(o.value(atPath: "aps.n.x") == nil)
+        #expect(o.value(atPath: "aps.missing") == nil)
+        #expect(o.value(atPath: "aps.data.") == nil)
+        #expect(o.value(atPath: ".") == .number("2"))
+        #expect(o.value(atPath: "a.b") == nil)
+    }
+
     @Test("refuses malformed documents with line and column", arguments: [
         ("{\"a\":1,}", 1, 8, "trailing comma"),
         ("[1,2,]", 1, 6, "trailing comma"),
