@@ -30,7 +30,7 @@ enum ListCommand {
             time.dateFormat = "yyyy-MM-dd HH:mm:ss"
             let dates = InboxListing.dateFormatter()
             for n in items {
-                let rendered = n.status == 200 ? processor.process(id: n.id, raw: n.rawPayload) : nil
+                let rendered = n.status == 200 ? processor.rendering(id: n.id) { n.rawPayload } : nil
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
@@ -39,11 +39,9 @@ enum ListCommand {
                 if let reason = n.reason {
                     line += "\(n.status ?? 0) \(reason)"
                 } else {
-                    let title = rendered?["title"]?.stringValue
-                    let body = rendered?["body"]?.stringValue
-                    let text = [title, body].compactMap { $0 }.map { TerminalText.sanitize($0) }.joined(separator: " — ")
-                    if rendered?["delivered"]?.stringValue == "rejected" {
-                        line += "(not for this device: \(TerminalText.sanitize(rendered?["detail"]?.stringValue ?? "")))"
+                    let text = [rendered?.title, rendered?.body].compactMap { $0 }.map { TerminalText.sanitize($0) }.joined(separator: " — ")
+                    if rendered?.delivered == .rejected {
+                        line += "(not for this device: \(TerminalText.sanitize(rendered?.detail ?? "")))"
                     } else {
                         line += text.isEmpty ? "(no alert: a background or badge/sound-only push)" : text
                     }

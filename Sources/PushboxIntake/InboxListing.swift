@@ -13,7 +13,7 @@ public enum InboxListing {
     }
 
     /// One notification as `GET /inbox` and `list --json` show it, with its rendering when there is one.
-    public static func json(_ n: StoredNotification, rendered: JSONObject?, dates: ISO8601DateFormatter) -> JSONValue {
+    public static func json(_ n: StoredNotification, rendered r: RenderedNotification?, dates: ISO8601DateFormatter) -> JSONValue {
         .object(JSONObject([
             ("id", .number(String(n.id))),
             ("apnsId", .string(n.apnsID)),
@@ -24,13 +24,13 @@ public enum InboxListing {
             ("reason", .optionalString(n.reason)),
             ("collapseId", .optionalString(n.collapseID)),
             ("arrival", n.arrival?.json ?? .null),
-            ("title", rendered?["title"] ?? .null),
-            ("subtitle", rendered?["subtitle"] ?? .null),
-            ("body", rendered?["body"] ?? .null),
-            ("language", rendered?["language"] ?? .null),
-            ("delivered", rendered?["delivered"] ?? (n.reason != nil ? .string("rejected") : .null)),
-            ("attachments", rendered?["attachments"] ?? .array([])),
-            ("warnings", rendered?["warnings"] ?? .array([])),
+            ("title", .optionalString(r?.title)),
+            ("subtitle", .optionalString(r?.subtitle)),
+            ("body", .optionalString(r?.body)),
+            ("language", .optionalString(r?.language)),
+            ("delivered", .optionalString(r?.delivered.rawValue ?? (n.reason != nil ? "rejected" : nil))),
+            ("attachments", r.flatMap { $0.json.objectValue?["attachments"] } ?? .array([])),
+            ("warnings", .array((r?.warnings ?? []).map { .string($0.message) })),
         ]))
     }
 }

@@ -12,7 +12,31 @@ public final class NotificationProcessor: Sendable {
     public let store: InboxStore
     private let pending = DispatchGroup()
     /// Notifications waiting to be rendered, with the intake's validation when it can be reused.
-    private let backlog = Locked<[(Int64, RawPayload, ValidationReport?)]>([])
+    private let backlog = Locked(Backlog())
+
+    /// A first-in first-out queue that takes from its front by moving an index: removing the
+    /// front of an array moves all the rest, and a burst leaves tens of thousands waiting.
+    struct Backlog {
+        typealias Entry = (id: Int64, raw: RawPayload, report: ValidationReport?)
+        private var entries: [Entry] = []
+        private var head = 0
+        /// How many wait.
+        var count: Int { entries.count - head }
+        mutating func append(_ entry: Entry) { entries.append(entry) }
+        /// The first `n` waiting, left in place.
+        func first(_ n: Int) -> ArraySlice<Entry> { entries[head..<min(head + n, entries.count)] }
+        /// Takes the first `n` away; the storage is compacted once most of it is taken.
+        mutating func removeFirst(_ n: Int) {
+            head += n
+            if head == entries.count {
+                entries.removeAll(keepingCapacity: entries.count <= 4096)
+                head = 0
+            } else if head >= 4096 && head * 2 >= entries.count {
+                entries.removeFirst(head)
+                head = 0
+            }
+        }
+    }
 
     /// The key renders are stored under: the preferred-language list.
     public var languageKey: String { renderer.preferredLanguages.joined(separator: ",") }
@@ -73,14 +97,14 @@ public final class NotificationProcessor: Sendable {
                 usleep(UInt32((Self.quietPeriod - sinceLast) / .microseconds(1)) + 1000)
                 continue
             }
-            let batch = backlog.withLock { Array($0.prefix(64)) }
-            let rendered = batch.map { id, raw, report in (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).json)) }
+            let batch = backlog.withLock { Array($0.first(64)) }
+            let rendered = batch.map { id, raw, report in (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).storedJSON)) }
             // A rendering is a cache of what the stored payload gives: when it cannot be saved,
             // the inbox renders the notification again when it is shown.
             try? store.saveRenders(rendered)
             let done = backlog.withLock { backlog in
                 backlog.removeFirst(batch.count)
-                return backlog.isEmpty
+                return backlog.count == 0
             }
             for _ in batch { pending.leave() }
             if done { return }
@@ -97,23 +121,18 @@ public final class NotificationProcessor: Sendable {
     public func drain() { pending.wait() }
 
     /// The stored rendering for this language list, if there is one.
-    public func stored(id: Int64) -> JSONObject? {
+    public func stored(id: Int64) -> RenderedNotification? {
         store.render(id: id, language: languageKey).flatMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
+            .flatMap(RenderedNotification.init(json:))
     }
 
     /// The rendering for this language list: the store's, or rendered now and kept. The payload
     /// is loaded only when it has to be rendered.
     public func rendering(id: Int64, payload: () -> RawPayload?) -> RenderedNotification? {
-        if let cached = stored(id: id).flatMap(RenderedNotification.init(json:)) { return cached }
+        if let cached = stored(id: id) { return cached }
         guard let raw = payload() else { return nil }
         let note = renderer.render(raw)
-        try? store.saveRender(id: id, language: languageKey, json: JSONWriter.compact(note.json))
+        try? store.saveRender(id: id, language: languageKey, json: JSONWriter.compact(note.storedJSON))
         return note
-    }
-
-    /// The stored rendering for this language list as JSON, rendered now if missing.
-    @discardableResult
-    public func process(id: Int64, raw: RawPayload) -> JSONObject? {
-        rendering(id: id) { raw }?.json.objectValue
     }
 }

@@ -174,4 +174,18 @@ struct RenderedJSONTests {
         let back = try #require(RenderedNotification(json: object))
         #expect(JSONWriter.compact(back.json) == text)
     }
+
+    @Test("the stored form leaves out nulls, empty lists and the repeated warnings, and reads back the same")
+    func storedForm() throws {
+        var n = RenderedNotification(delivered: .original)
+        n.title = "t"
+        n.warnings = [Diagnostic("unknown-category", "category \"X\" is unknown", field: "aps.category")]
+        n.trace = [TraceEntry(step: .validate, ms: 0.1, outcome: .accepted, detail: "APNs payload")]
+        let stored = try #require(n.storedJSON.objectValue)
+        #expect(stored.keys == ["title", "delivered", "status", "diagnostics", "trace"])
+        let read = try #require(try JSONParser.parse(Array(JSONWriter.compact(.object(stored)).utf8)).objectValue)
+        let back = try #require(RenderedNotification(json: read))
+        #expect(JSONWriter.compact(back.json) == JSONWriter.compact(n.json))
+        #expect(back.warnings.map(\.code) == ["unknown-category"])
+    }
 }

@@ -1,6 +1,20 @@
 import PushboxText
 
 extension RenderedNotification {
+    /// The form the store keeps: `json` without what reads back the same when absent (nulls,
+    /// empty lists, and `warnings`, which repeats the diagnostics' messages). A rendering is
+    /// stored for every notification, so its size is the inbox's size.
+    public var storedJSON: JSONValue {
+        guard case .object(let full) = json else { return json }
+        return .object(JSONObject(full.entries.filter { key, value in
+            switch value {
+            case .null: false
+            case .array(let items): !items.isEmpty && key != "warnings"
+            default: true
+            }
+        }))
+    }
+
     /// Reads back the JSON `json` writes (the store keeps renderings that way).
     public init?(json: JSONObject) {
         guard let delivered = json["delivered"]?.stringValue.flatMap(Delivery.init(rawValue:)) else { return nil }
