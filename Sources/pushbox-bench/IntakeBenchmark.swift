@@ -12,7 +12,7 @@ import PushboxTestSupport
 /// long pushbox's rendering backlog takes to drain after the burst.
 enum IntakeBenchmark {
     struct Figures {
-        var rate = 0.0, p50 = 0.0, p99 = 0.0, max = 0.0, cpuMicros = 0.0, bytesPerNote = 0.0
+        var rate = 0.0, p50 = 0.0, p99 = 0.0, max = 0.0, cpuMicros = 0.0, bytesPerNote = 0.0, peakMB = 0.0
         var acknowledged = 0, stored = 0, failed = 0
         var drainSeconds: Double?
     }
@@ -28,7 +28,7 @@ enum IntakeBenchmark {
         print("pushbox-bench intake: \(total) different payloads of about \(payloads[0].count) bytes per run, keep-alive clients on the Unix socket,")
         print("  the real pushbox serve (child process) against pushbox-anchor (libmicrohttpd + one SQLite WAL insert, synchronous=NORMAL),")
         print("  both with libmicrohttpd's pool of \(IntakeServer.Options.defaultThreads) threads")
-        print("  clients  server          requests/s   p50 ms   p99 ms   max ms   CPU µs/req   bytes/note   stored=acked   ratio")
+        print("  clients  server          requests/s   p50 ms   p99 ms   max ms   CPU µs/req   bytes/note   peak MB   stored=acked   ratio")
         var lost = false
         for clients in clientCounts {
             let a = measure(total: total, clients: clients, payloads: payloads) { socket, db in
@@ -44,7 +44,7 @@ enum IntakeBenchmark {
             for (name, f) in [("anchor", a), ("pushbox serve", p)] {
                 let ratio = name == "anchor" ? "1.00×" : String(format: "%.2f×", f.rate / a.rate)
                 let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                print(String(format: "  %7d  ", clients) + label + String(format: "  %10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros, f.bytesPerNote)
+                print(String(format: "  %7d  ", clients) + label + String(format: "  %10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f  %8.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros, f.bytesPerNote, f.peakMB)
                       + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + ratio)
                 if f.stored != f.acknowledged || f.failed > 0 { lost = true }
             }
@@ -92,6 +92,7 @@ enum IntakeBenchmark {
             let (s, atto) = (clock.now - began).components
             figures.drainSeconds = Double(s) + Double(atto) / 1e18
         }
+        figures.peakMB = peakMegabytes(child.pid)
         child.terminate()
         let size = ["", "-wal"].reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: db + $1)[.size] as? Int) ?? 0) }
         figures.stored = storedCount(db)
@@ -105,6 +106,14 @@ enum IntakeBenchmark {
         if let store = try? InboxStore(path: db), store.schemaVersion >= 1, store.count > 0 { return store.count }
         return (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from notifications').fetchone()[0])", db]))
             .flatMap { Int($0.out.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    }
+
+    /// The most memory the process has held (`VmHWM`), in megabytes.
+    static func peakMegabytes(_ pid: pid_t) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        return kb / 1024
     }
 
     /// User + system CPU seconds of a process so far.
