@@ -19,9 +19,34 @@ public struct LocalizationFileError: Error, Sendable, Equatable, CustomStringCon
 
 /// Something readable but suspicious in a localization file, with where it is.
 public struct FileNote: Sendable, Equatable, CustomStringConvertible {
+    /// What was found: the linter and tests match on this, never on `message`'s words.
+    public enum Kind: String, Sendable {
+        /// A key defined twice in one file (the last one wins).
+        case duplicateKey = "duplicate-key"
+        /// A `\U` escape or a UTF-16 file holding half a surrogate pair (shown as U+FFFD).
+        case unpairedSurrogate = "unpaired-surrogate"
+        /// An entry of the wrong type (not a string, not a dictionary, no format key): ignored.
+        case ignoredEntry = "ignored-entry"
+        /// A string catalog of a newer version than pushbox knows (read as the newest it knows).
+        case newerCatalogVersion = "newer-catalog-version"
+    }
+
+    /// What was found.
+    public var kind: Kind
+    /// The file it is in.
     public var file: String
+    /// Its line (1 when the reader keeps no lines for it).
     public var line: Int
+    /// What was found, in a sentence for people.
     public var message: String
+
+    /// A note of `kind` at `file`:`line`.
+    public init(_ kind: Kind, file: String, line: Int, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.message = message
+    }
 
     public var description: String { "\(file):\(line): \(message)" }
 }

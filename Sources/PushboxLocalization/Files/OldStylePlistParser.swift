@@ -64,7 +64,7 @@ struct OldStylePlistParser {
             }
             index += 1
             if dict[key] != nil, depth == 0 {
-                notes.append(FileNote(file: file, line: keyLine, message: "duplicate key \"\(key)\" (first defined on line \(keyLines[key] ?? 0)); the last one wins"))
+                notes.append(FileNote(.duplicateKey, file: file, line: keyLine, message: "duplicate key \"\(key)\" (first defined on line \(keyLines[key] ?? 0)); the last one wins"))
             }
             if depth == 0 { keyLines[key] = keyLine }
             dict[key] = value
@@ -152,7 +152,7 @@ struct OldStylePlistParser {
         func flushPending(_ parser: inout OldStylePlistParser) {
             if pendingHigh != nil {
                 ByteText.appendUTF8("\u{FFFD}", to: &out)
-                parser.notes.append(FileNote(file: parser.file, line: parser.currentLine(), message: "\\U escape gives an unpaired UTF-16 surrogate; shown as U+FFFD"))
+                parser.notes.append(FileNote(.unpairedSurrogate, file: parser.file, line: parser.currentLine(), message: "\\U escape gives an unpaired UTF-16 surrogate; shown as U+FFFD"))
                 pendingHigh = nil
             }
         }

@@ -24,7 +24,7 @@ public enum StringsFileReader {
         }
         var notes: [FileNote] = []
         if !decoded.replacedSurrogates.isEmpty {
-            notes.append(FileNote(file: file, line: 1, message: "\(decoded.replacedSurrogates.count) unpaired UTF-16 surrogate(s) shown as U+FFFD"))
+            notes.append(FileNote(.unpairedSurrogate, file: file, line: 1, message: "\(decoded.replacedSurrogates.count) unpaired UTF-16 surrogate(s) shown as U+FFFD"))
         }
         if looksLikeXML(decoded.utf8) {
             guard case .dict(let d) = try XMLPlistReader.read(decoded.utf8, file: file) else {
@@ -51,7 +51,7 @@ public enum StringsFileReader {
         table.reserveCapacity(dict.count)
         for (key, value) in dict {
             if let s = value.stringValue { table[key] = s } else {
-                allNotes.append(FileNote(file: file, line: lines[key] ?? 1, message: "\"\(key)\" has a \(value.typeName) value, not a string; ignored"))
+                allNotes.append(FileNote(.ignoredEntry, file: file, line: lines[key] ?? 1, message: "\"\(key)\" has a \(value.typeName) value, not a string; ignored"))
             }
         }
         return (table, lines, allNotes)
@@ -64,11 +64,11 @@ public enum StringsFileReader {
         var allNotes = notes
         for (key, value) in dict {
             guard let entry = value.dictValue else {
-                allNotes.append(FileNote(file: file, line: 1, message: "\"\(key)\" is a \(value.typeName), not a dictionary; ignored"))
+                allNotes.append(FileNote(.ignoredEntry, file: file, line: 1, message: "\"\(key)\" is a \(value.typeName), not a dictionary; ignored"))
                 continue
             }
             guard let format = entry["NSStringLocalizedFormatKey"]?.stringValue else {
-                allNotes.append(FileNote(file: file, line: 1, message: "\"\(key)\" has no NSStringLocalizedFormatKey; ignored"))
+                allNotes.append(FileNote(.ignoredEntry, file: file, line: 1, message: "\"\(key)\" has no NSStringLocalizedFormatKey; ignored"))
                 continue
             }
             var variables: [String: RuleVariable] = [:]
@@ -76,7 +76,7 @@ public enum StringsFileReader {
                 guard let spec = spec.dictValue else { continue }
                 let typeName = spec["NSStringFormatSpecTypeKey"]?.stringValue ?? ""
                 guard let kind = RuleVariable.Kind(rawValue: typeName) else {
-                    allNotes.append(FileNote(file: file, line: 1, message: "\"\(key)\".\(name): unknown NSStringFormatSpecTypeKey \"\(typeName)\"; ignored"))
+                    allNotes.append(FileNote(.ignoredEntry, file: file, line: 1, message: "\"\(key)\".\(name): unknown NSStringFormatSpecTypeKey \"\(typeName)\"; ignored"))
                     continue
                 }
                 var forms: [String: String] = [:]

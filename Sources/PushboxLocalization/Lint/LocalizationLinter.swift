@@ -31,7 +31,7 @@ public struct LocalizationLinter {
                 findings.append(LintFinding(.error, "broken-file", file: error.file, line: error.line, language: localization,
                                             message: "\(error.line):\(error.column): \(error.message); the whole file is ignored on a device"))
             }
-            for note in t.notes where note.message.hasPrefix("duplicate key") {
+            for note in t.notes where note.kind == .duplicateKey {
                 findings.append(LintFinding(.warning, "duplicate-key", file: note.file, line: note.line, language: localization, message: note.message))
             }
             let pluralLanguage = LanguageTag(localization == "Base" ? app.developmentRegion : localization)?.description ?? localization
