@@ -71,45 +71,16 @@ public enum ThreadKeys {
     public static var count: Int { keys.withLock { $0.count } }
 }
 
-/// The card's views.
-public enum Tab: Int, Sendable, CaseIterable {
-    case card, trace, compare, raw
-
-    public var title: String {
-        switch self {
-        case .card: return "Card"
-        case .trace: return "Trace"
-        case .compare: return "Before/After"
-        case .raw: return "Raw"
-        }
-    }
-}
-
 /// A window over the inbox.
 public enum Overlay: Sendable, Equatable {
     case help
     case languagePicker(selection: Int)
-    case search(text: String)
+    /// The search box, editing `InboxList.search`.
+    case search
     case matrix
     case actionResult(String)
     /// The pending local notifications, the clock, and what was dropped.
     case scheduled
-}
-
-/// Which notifications the list shows.
-public enum Filter: Sendable, Equatable {
-    case all, rejected, withWarnings
-    /// Notifications sent to one app (by topic).
-    case app(String)
-
-    var label: String {
-        switch self {
-        case .all: return "all"
-        case .rejected: return "rejected"
-        case .withWarnings: return "with warnings"
-        case .app(let a): return "app \(a)"
-        }
-    }
 }
 
 /// What the header says about the intake.
@@ -127,65 +98,71 @@ public struct IntakeStatus: Sendable, Equatable {
     }
 }
 
-/// The whole UI as a value: `update` changes it, `view` draws it.
+/// The whole UI as a value: `update` changes it, `view` draws it. Each component keeps its own
+/// model (`InboxList`, `CardModel`, `DeviceLanguages`); what several of them read — the
+/// renderings, the screen's size, the clock — lives here.
 public struct InboxState: Sendable {
+    /// The app's name, shown in the header and searched.
     public var appName: String
-    /// The device's preferred languages; the first is the device language.
-    public var languages: [String]
-    /// What `[`, `]` and the picker step through: the app's localizations, then pseudolanguages.
-    public var languageChoices: [String]
-    /// Newest first. No property observer: one would make every insert copy the whole array;
-    /// `update` drops the rows cache where it changes items.
-    public var items: [InboxItem] = []
+    /// The device's languages and the picker's choices.
+    public var device: DeviceLanguages
+    /// The inbox list: notifications, search, filter, threads, selection.
+    public var list = InboxList()
+    /// The selected notification's card.
+    public var card = CardModel()
+    /// The window open over the inbox, if any.
+    public var overlay: Overlay?
     /// Renderings for the current language list, by notification id.
-    public var renders: [Int64: RenderedNotification] = [:]
-    /// The list's rows, computed once per change (an inbox may hold 100,000 notifications).
-    var rowsCache: [Row]?
-    /// ThumbnailMaker by `InboxView.thumbnailKey`.
+    public var renders: [Int64: RenderedNotification] = [:] {
+        didSet { if list.filter == .withWarnings || !list.search.isEmpty { list.rowsCache = nil } }
+    }
+    /// Thumbnails by `InboxView.thumbnailKey`.
     public var thumbnails: [String: Thumbnail] = [:]
     /// The terminal's palette for thumbnails: 256, 16 or 8 colours; 0 draws none.
     public var palette = 0
     /// The matrix: language → rendering of the selected notification.
     public var matrix: [(language: String, note: RenderedNotification)] = []
-    public var selected = 0
-    public var listTop = 0
-    public var tab: Tab = .card
-    /// On narrow screens the card takes the whole screen.
-    public var cardOpen = false
-    public var overlay: Overlay?
-    public var search = "" { didSet { rowsCache = nil } }
-    public var filter: Filter = .all { didSet { rowsCache = nil } }
-    public var lockScreen = false
-    public var collapsedThreads: Set<String> = [] { didSet { rowsCache = nil } }
-    public var intake = IntakeStatus()
-    public var themes: [String] = ["dark"]
-    public var themeIndex = 0
-    public var status: String?
-    /// Index of the action button pressed last on the selected card.
-    public var pressedAction: Int?
-    /// What the app received for each tap or action, by notification (shown in the trace).
-    public var responses: [Int64: [TraceEntry]] = [:]
     /// The running instance's local notifications and device clock (nil: none kept).
     public var scheduled: ScheduledInfo?
+    /// What the header says the intake listens on.
+    public var intake = IntakeStatus()
+    /// The theme names `t` cycles through; the first is the one chosen at start.
+    public var themes: [String] = ["dark"]
+    /// The theme in use, as an index into `themes`.
+    public var themeIndex = 0
+    /// The footer's message after an action, until the next key.
+    public var status: String?
+    /// The terminal's size in cells.
     public var width = 80
     public var height = 24
     /// The clock and zone the view shows times in: set by the loop before each frame (fixed in
     /// tests); with no clock, cards show no age.
     public var now: Date?
     public var timeZone: TimeZone = .current
+    /// Set by `q`: the loop ends.
     public var quit = false
 
     /// An empty inbox for the app, the device's languages, and the languages `L` cycles through.
     public init(appName: String, languages: [String], languageChoices: [String]) {
         self.appName = appName
-        self.languages = languages
-        self.languageChoices = languageChoices
+        device = DeviceLanguages(languages: languages, choices: languageChoices)
     }
 
+    /// The name of the theme in use.
     public var theme: String { themes.isEmpty ? "dark" : themes[themeIndex % themes.count] }
 
-    /// The key under which renderings for the current language list are kept.
-    public var languageKey: String { languages.joined(separator: ",") }
+    /// The list's lines (cached between changes).
+    public var rows: [Row] { list.rowsCache ?? list.computeRows(renders: renders, appName: appName) }
+
+    /// The notification on the selected row, if it is one.
+    public var selectedItem: InboxItem? {
+        let r = rows
+        guard list.selected >= 0, list.selected < r.count, case .item(let i) = r[list.selected] else { return nil }
+        return list.items[i]
+    }
+
+    /// Rows the list pane has room for.
+    var listHeight: Int { max(1, height - 2) }
 }
 
 /// What the Scheduled view shows, as the runtime last reported it.

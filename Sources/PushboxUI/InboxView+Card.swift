@@ -5,14 +5,14 @@ extension InboxView {
     static func card(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {
         var col = x + 1
         for tab in Tab.allCases {
-            col += s.put(" \(tab.title) ", x: col, y: y, role: tab == state.tab ? .tabActive : .tabInactive) + 1
+            col += s.put(" \(tab.title) ", x: col, y: y, role: tab == state.card.tab ? .tabActive : .tabInactive) + 1
         }
         guard let item = state.selectedItem else {
             s.put("Select a notification.", x: x + 2, y: y + 2, role: .muted, maxWidth: width - 4)
             return
         }
         let top = y + 2, h = height - 2, inner = width - 2
-        switch state.tab {
+        switch state.card.tab {
         case .card: notificationCard(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .trace: trace(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .compare: compare(&s, state, item, x: x + 1, y: top, width: inner, height: h)
@@ -71,7 +71,7 @@ extension InboxView {
         if let title { lines.append((title, .title)) }
         if let sub = r.subtitle { lines.append((DisplayText.line(sub), .subtitle)) }
         var body = bodyLines.filter { !$0.isEmpty || bodyLines.count == 1 }
-        if state.lockScreen && body.count > 4 { body = Array(body.prefix(4)); body[3] = String(body[3].prefix(max(0, text - 1))) + "…" }
+        if state.card.lockScreen && body.count > 4 { body = Array(body.prefix(4)); body[3] = String(body[3].prefix(max(0, text - 1))) + "…" }
         if DisplayText.isRightToLeft(r.body ?? "") { body = body.map { "⇐ " + $0 } }
         lines += body.map { ($0, .body) }
         if title == nil && r.subtitle == nil && (r.body ?? "").isEmpty { lines.append(("(no alert text: a background or badge/sound-only push)", .muted)) }
@@ -115,7 +115,7 @@ extension InboxView {
             var col = x + 2
             for (i, action) in r.actions.enumerated() {
                 let role: Role = action.options.contains(.destructive) ? .destructiveButton : .button
-                col += s.put((state.pressedAction == i ? "▶" : " ") + DisplayText.clean(action.title) + " ", x: col, y: row, role: role, maxWidth: x + boxWidth - 2 - col) + 1
+                col += s.put((state.card.pressedAction == i ? "▶" : " ") + DisplayText.clean(action.title) + " ", x: col, y: row, role: role, maxWidth: x + boxWidth - 2 - col) + 1
             }
             s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1
         }
@@ -125,7 +125,7 @@ extension InboxView {
 
     /// The card's outer width in the space it has.
     static func cardBoxWidth(_ state: InboxState, available: Int) -> Int {
-        min(available, state.lockScreen ? phoneWidth + 4 : max(phoneWidth + 4, min(available, 72)))
+        min(available, state.card.lockScreen ? phoneWidth + 4 : max(phoneWidth + 4, min(available, 72)))
     }
 
     /// The columns the card pane gets at this screen size.
@@ -136,7 +136,7 @@ extension InboxView {
     /// The thumbnail the selected card shows: its file, its size in cells (the card's text width
     /// at most 32 columns, two pixels rows per cell row, at most 10 rows), and its cache key.
     public static func thumbnailSpec(_ state: InboxState, _ item: InboxItem) -> (path: String, columns: Int, rows: Int, key: String)? {
-        guard state.palette > 0, state.tab == .card, let r = state.renders[item.id],
+        guard state.palette > 0, state.card.tab == .card, let r = state.renders[item.id],
               let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0 else { return nil }
         let columns = min(32, cardBoxWidth(state, available: cardPaneWidth(state) - 2) - 4)
         guard columns >= 4 else { return nil }

@@ -44,6 +44,6 @@ extension InboxView {
 
     /// Taps and actions chosen on this notification, after its processing steps.
     static func responseLines(_ state: InboxState, _ item: InboxItem) -> [TraceEntry] {
-        state.responses[item.id] ?? []
+        state.card.responses[item.id] ?? []
     }
 }

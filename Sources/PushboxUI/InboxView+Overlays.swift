@@ -9,7 +9,7 @@ extension InboxView {
             let lines = Keymap.helpLines(Keymap.inbox) + ["", "markers: × rejected · ! warnings · @ attachment · * encrypted · ⌁ background event · L local notification"]
             box(&s, title: "Keys", lines: lines.map { ($0, .overlay) })
         case .languagePicker(let selection)?:
-            let lines = state.languageChoices.enumerated().map { i, tag in
+            let lines = state.device.choices.enumerated().map { i, tag in
                 ((i == selection ? "▶ " : "  ") + LanguageNames.describe(tag), i == selection ? Role.selected : Role.overlay)
             }
             box(&s, title: "Device language", lines: lines)

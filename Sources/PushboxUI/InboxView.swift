@@ -25,7 +25,7 @@ public enum InboxView {
             list(&s, state, x: 0, y: 1, width: listWidth, height: bodyHeight)
             for y in 1...bodyHeight { s.put("│", x: listWidth, y: y, role: .border) }
             card(&s, state, x: listWidth + 1, y: 1, width: state.width - listWidth - 1, height: bodyHeight)
-        } else if state.cardOpen {
+        } else if state.card.open {
             card(&s, state, x: 0, y: 1, width: state.width, height: bodyHeight)
         } else {
             list(&s, state, x: 0, y: 1, width: state.width, height: bodyHeight)
@@ -37,12 +37,12 @@ public enum InboxView {
 
     static func header(_ s: inout Screen, _ state: InboxState) {
         s.fill(x: 0, y: 0, width: s.width, height: 1, role: .header)
-        var parts = ["pushbox", DisplayText.clean(state.appName), LanguageNames.describe(state.languages.first ?? "en")]
+        var parts = ["pushbox", DisplayText.clean(state.appName), LanguageNames.describe(state.device.languages.first ?? "en")]
         let shown = state.rows.filter { if case .item = $0 { return true } else { return false } }.count
-        parts.append(shown == state.items.count ? "\(state.items.count) notifications" : "\(shown) of \(state.items.count)")
+        parts.append(shown == state.list.items.count ? "\(state.list.items.count) notifications" : "\(shown) of \(state.list.items.count)")
         // What narrows the list matters more than where the socket is: it comes first.
-        if state.filter != .all { parts.append("filter: \(state.filter.label)") }
-        if !state.search.isEmpty { parts.append("search: \(DisplayText.clean(state.search))") }
+        if state.list.filter != .all { parts.append("filter: \(state.list.filter.label)") }
+        if !state.list.search.isEmpty { parts.append("search: \(DisplayText.clean(state.list.search))") }
         if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
             parts.append("clock \(sched.clock) · \(sched.pending.count)/\(sched.limit) scheduled")
         }
@@ -56,8 +56,8 @@ public enum InboxView {
     static func footer(_ s: inout Screen, _ state: InboxState) {
         let y = s.height - 1
         s.fill(x: 0, y: y, width: s.width, height: 1, role: .footer)
-        if case .search(let text)? = state.overlay {
-            s.put(" /" + DisplayText.clean(text) + "▏   Enter keep · Esc clear", x: 0, y: y, role: .input)
+        if state.overlay == .search {
+            s.put(" /" + DisplayText.clean(state.list.search) + "▏   Enter keep · Esc clear", x: 0, y: y, role: .input)
         } else if let status = state.status {
             s.put(" " + status, x: 0, y: y, role: .footer)
         } else {
@@ -68,19 +68,19 @@ public enum InboxView {
     static func list(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {
         let rows = state.rows
         if rows.isEmpty {
-            s.put(state.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted, maxWidth: width - 2)
+            s.put(state.list.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted, maxWidth: width - 2)
             return
         }
-        for (offset, row) in rows[state.listTop..<min(rows.count, state.listTop + height)].enumerated() {
+        for (offset, row) in rows[state.list.top..<min(rows.count, state.list.top + height)].enumerated() {
             let line = y + offset
-            let isSelected = state.listTop + offset == state.selected
+            let isSelected = state.list.top + offset == state.list.selected
             let base: Role = isSelected ? .selected : .normal
             if isSelected { s.fill(x: x, y: line, width: width, height: 1, role: .selected) }
             switch row {
             case .thread(let id, let count, let collapsed):
                 s.put("\(collapsed ? "▸" : "▾") \(DisplayText.clean(id)) (\(count))", x: x + 1, y: line, role: isSelected ? .selected : .accent, maxWidth: width - 2)
             case .item(let i):
-                let item = state.items[i]
+                let item = state.list.items[i]
                 let r = state.renders[item.id]
                 var col = x + 1 + (isInThread(item, rows) ? 2 : 0)
                 col += s.put(clockText(item.receivedAt, zone: state.timeZone) + " ", x: col, y: line, role: isSelected ? .selected : .muted)

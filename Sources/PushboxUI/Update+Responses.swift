@@ -13,8 +13,8 @@ extension InboxState {
             status = "this notification has no action buttons"
             return []
         }
-        let index = ((pressedAction ?? -1) + 1) % r.actions.count
-        pressedAction = index
+        let index = ((card.pressedAction ?? -1) + 1) % r.actions.count
+        card.pressedAction = index
         let action = r.actions[index]
         respond(item, title: action.title, identifier: action.identifier, options: action.options)
         return []
@@ -52,7 +52,7 @@ extension InboxState {
             """)
         let entry = TraceEntry(step: .response, ms: 0, outcome: identifier == Self.defaultActionIdentifier ? .tap : .action,
                                detail: "actionIdentifier \(identifier); \(opens); userInfo \(userInfoText)\(link.map { "; deep link \($0)" } ?? "")")
-        responses[item.id, default: []].append(entry)
+        card.responses[item.id, default: []].append(entry)
     }
 
     static func firstDeepLink(in value: JSONValue) -> String? {

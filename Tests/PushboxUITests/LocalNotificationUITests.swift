@@ -20,7 +20,7 @@ struct LocalNotificationUITests {
         var silent = InboxItem(id: 8, apnsID: "h", receivedAt: UIFixtures.now.addingTimeInterval(-5), source: "socket", status: 200,
                                rawText: #"{"aps":{"content-available":1},"sync":"inbox"}"#)
         silent.kind = .background
-        s.items.insert(contentsOf: [alarm, silent], at: 0)
+        s.list.items.insert(contentsOf: [alarm, silent], at: 0)
         s.renders[7] = UIFixtures.note("Time to wake up", "Your 06:10 alarm is ringing", language: "en",
                                        actions: [RenderedAction(identifier: "STOP", title: "Stop", options: [.destructive, .foreground])])
         var background = UIFixtures.note(nil, nil, language: "en")
@@ -65,7 +65,7 @@ struct LocalNotificationUITests {
     @Test("tapping and choosing Stop on a fired alarm show what the app receives and log it in the trace")
     func tapAndStop() throws {
         var s = Self.state()
-        s.selected = 0
+        s.list.selected = 0
         _ = s.update(.key(.char("o")))
         guard case .actionResult(let tap)? = s.overlay else { Issue.record("no tap result"); return }
         #expect(tap.contains("actionIdentifier: com.apple.UNNotificationDefaultActionIdentifier"))
@@ -77,8 +77,8 @@ struct LocalNotificationUITests {
         guard case .actionResult(let stop)? = s.overlay else { Issue.record("no action result"); return }
         #expect(stop.contains("actionIdentifier: STOP (destructive, foreground)"))
         _ = s.update(.key(.escape))
-        #expect(s.responses[7]?.map(\.outcome) == [.tap, .action])
-        s.tab = .trace
+        #expect(s.card.responses[7]?.map(\.outcome) == [.tap, .action])
+        s.card.tab = .trace
         let trace = InboxView.screen(s).lines.joined(separator: "\n")
         #expect(trace.contains("response"))
         #expect(trace.contains("actionIdentifier STOP"))
@@ -87,7 +87,7 @@ struct LocalNotificationUITests {
     @Test("a silent push is a background event: no banner, a marker, nothing to tap")
     func backgroundEvent() throws {
         var s = Self.state()
-        s.selected = 1
+        s.list.selected = 1
         _ = s.update(.resize(width: 120, height: 40))
         let lines = InboxView.screen(s).lines
         #expect(lines.contains { $0.contains("⌁") && $0.contains("background event") })

@@ -16,15 +16,15 @@ struct ScenarioTests {
         _ = s.update(.key(.end))
         #expect(s.selectedItem?.id == 1)
         _ = s.update(.key(.down))
-        #expect(s.selected == 6)
+        #expect(s.list.selected == 6)
         _ = s.update(.key(.home))
-        #expect(s.selected == 0)
+        #expect(s.list.selected == 0)
         _ = s.update(.key(.up))
-        #expect(s.selected == 0)
+        #expect(s.list.selected == 0)
         _ = s.update(.click(x: 5, y: 5))
-        #expect(s.selected == 4)
+        #expect(s.list.selected == 4)
         _ = s.update(.wheel(up: true))
-        #expect(s.selected == 1)
+        #expect(s.list.selected == 1)
     }
 
     @Test("a new notification appears at the top; a selection further down stays on its notification")
@@ -32,7 +32,7 @@ struct ScenarioTests {
         _ = s.update(.key(.char("G")))
         let before = s.selectedItem?.id
         let commands = s.update(.added(InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "socket", status: 200)))
-        #expect(s.items.first?.id == 7)
+        #expect(s.list.items.first?.id == 7)
         #expect(s.selectedItem?.id == before)
         #expect(commands.contains(.render(ids: [7], languages: ["ko-KR"])))
     }
@@ -40,12 +40,12 @@ struct ScenarioTests {
     @Test("] switches to the next language: renders are dropped, visible ones requested again, the choice saved")
     mutating func nextLanguage() {
         let commands = s.update(.key(.char("]")))
-        #expect(s.languages == ["ja"])  // after ko in the app's list
+        #expect(s.device.languages == ["ja"])  // after ko in the app's list
         #expect(s.renders.isEmpty)
         #expect(commands.contains(.saveLanguages(["ja"])))
         #expect(commands.contains { if case .render(let ids, ["ja"]) = $0 { return ids.count == 5 } else { return false } })
         _ = s.update(.key(.char("[")))
-        #expect(s.languages == ["ko"])
+        #expect(s.device.languages == ["ko"])
         _ = s.update(.rendered([6: UIFixtures.note("Game invite", "x", language: "en")], languageKey: "en"))
         #expect(s.renders.isEmpty)  // a late answer for another language is ignored
     }
@@ -58,7 +58,7 @@ struct ScenarioTests {
         _ = s.update(.key(.down))
         let commands = s.update(.key(.enter))
         #expect(s.overlay == nil)
-        #expect(s.languages == ["ar"])
+        #expect(s.device.languages == ["ar"])
         #expect(commands.contains(.saveLanguages(["ar"])))
         let screen = InboxView.screen(s)
         #expect(screen.lines[0].contains("العربية (ar)"))
@@ -72,11 +72,11 @@ struct ScenarioTests {
         #expect(s.rows == [.item(0)])
         _ = s.update(.key(.char("/")))
         _ = s.update(.key(.escape))
-        #expect(s.search.isEmpty && s.rows.count == 7)
+        #expect(s.list.search.isEmpty && s.rows.count == 7)
         _ = s.update(.key(.char("f")))
-        #expect(s.rows.map { row -> Int64 in if case .item(let i) = row { return s.items[i].id } else { return -1 } } == [2])
+        #expect(s.rows.map { row -> Int64 in if case .item(let i) = row { return s.list.items[i].id } else { return -1 } } == [2])
         _ = s.update(.key(.char("f")))
-        #expect(s.filter == .withWarnings)
+        #expect(s.list.filter == .withWarnings)
         #expect(s.rows.count == 1)
         _ = s.update(.key(.char("f")))
         _ = s.update(.key(.down))
@@ -120,7 +120,7 @@ struct ScenarioTests {
         #expect(s.update(.key(.char("e"))) == [.export(id: 6)])
         let deleted = s.update(.key(.char("d")))
         #expect(deleted.first == .delete(id: 6))
-        #expect(!s.items.contains { $0.id == 6 })
+        #expect(!s.list.items.contains { $0.id == 6 })
         #expect(s.update(.key(.char("q"))) == [.quit])
         #expect(s.quit)
     }
@@ -182,21 +182,21 @@ struct AppFilterTests {
     @Test("with notifications for several apps, f steps through each app after rejected and warnings")
     func apps() {
         var s = UIFixtures.state(width: 120, height: 40)
-        for i in s.items.indices { s.items[i].app = i % 2 == 0 ? "com.example.chat" : "dev.pushbox.sample" }
+        for i in s.list.items.indices { s.list.items[i].app = i % 2 == 0 ? "com.example.chat" : "dev.pushbox.sample" }
         for _ in 0..<3 { _ = s.update(.key(.char("f"))) }
-        #expect(s.filter == .app("com.example.chat"))
-        #expect(s.rows.allSatisfy { if case .item(let i) = $0 { return s.items[i].app == "com.example.chat" } else { return true } })
+        #expect(s.list.filter == .app("com.example.chat"))
+        #expect(s.rows.allSatisfy { if case .item(let i) = $0 { return s.list.items[i].app == "com.example.chat" } else { return true } })
         #expect(InboxView.screen(s).lines[0].contains("filter: app com.example.chat"))
         _ = s.update(.key(.char("f")))
-        #expect(s.filter == .app("dev.pushbox.sample"))
+        #expect(s.list.filter == .app("dev.pushbox.sample"))
         _ = s.update(.key(.char("f")))
-        #expect(s.filter == .all)
+        #expect(s.list.filter == .all)
     }
 
     @Test("with one app, f cycles all, rejected and with warnings only")
     func oneApp() {
         var s = UIFixtures.state(width: 120, height: 40)
         for _ in 0..<3 { _ = s.update(.key(.char("f"))) }
-        #expect(s.filter == .all)
+        #expect(s.list.filter == .all)
     }
 }

@@ -31,7 +31,7 @@ enum UIFixtures {
         s.now = now
         s.timeZone = TimeZone(identifier: "UTC")!
         s.intake = IntakeStatus(socket: "/run/user/1000/pushbox/pushbox.sock", watched: ["/tmp/in"])
-        s.items = [
+        s.list.items = [
             InboxItem(id: 6, apnsID: "f", receivedAt: now.addingTimeInterval(-30), source: "socket", status: 200, sentTitle: "GAME_PLAY_REQUEST_TITLE", sentBody: "GAME_PLAY_REQUEST_FORMAT",
                       rawText: "{\n  \"aps\": {\n    \"alert\": {\"loc-key\": \"GAME_PLAY_REQUEST_FORMAT\"},\n    \"category\": \"GAME_INVITATION\"\n  },\n  \"deepLink\": \"pushboxsample://game/42\"\n}"),
             InboxItem(id: 5, apnsID: "e", receivedAt: now.addingTimeInterval(-120), source: "folder", status: 200, threadID: "family", sentTitle: "Family", sentBody: "👨‍👩‍👧 dinner"),

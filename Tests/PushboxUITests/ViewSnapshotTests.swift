@@ -54,7 +54,7 @@ struct ViewSnapshotTests {
         _ = s.update(.key(.down))  // the thread's header
         _ = s.update(.key(.down))  // its newest notification
         _ = s.update(.key(.enter))
-        s.lockScreen = true
+        s.card.lockScreen = true
         try check("card-40x15", InboxView.screen(s))
     }
 

@@ -1,3 +1,6 @@
+import Foundation
+import PushboxCore
+
 /// One line of the inbox list.
 public enum Row: Sendable, Equatable {
     /// A notification, by index into `items`.
@@ -6,32 +9,142 @@ public enum Row: Sendable, Equatable {
     case thread(id: String, count: Int, collapsed: Bool)
 }
 
-extension InboxState {
-    /// Whether a notification passes the search and the filter.
-    func matches(_ item: InboxItem) -> Bool {
+/// Which notifications the list shows.
+public enum Filter: Sendable, Equatable {
+    case all, rejected, withWarnings
+    /// Notifications sent to one app (by topic).
+    case app(String)
+
+    var label: String {
+        switch self {
+        case .all: return "all"
+        case .rejected: return "rejected"
+        case .withWarnings: return "with warnings"
+        case .app(let a): return "app \(a)"
+        }
+    }
+}
+
+/// The list component: the notifications, which of them show (search, filter, collapsed
+/// threads), how they group into threads, and where the selection and the scroll stand.
+public struct InboxList: Sendable {
+    /// Newest first. The observer does not read the old value, so Swift changes the array in
+    /// place (SE-0268) instead of copying it on every insert.
+    public var items: [InboxItem] = [] { didSet { rowsCache = nil } }
+    /// The rows, computed once per change (an inbox may hold 100,000 notifications).
+    var rowsCache: [Row]?
+    /// The selected row.
+    public var selected = 0
+    /// The first row on screen.
+    public var top = 0
+    /// What the search box holds; empty shows everything.
+    public var search = "" { didSet { rowsCache = nil } }
+    public var filter: Filter = .all { didSet { rowsCache = nil } }
+    /// Threads shown as their header only.
+    public var collapsedThreads: Set<String> = [] { didSet { rowsCache = nil } }
+
+    /// A list of these notifications, newest first, with the first selected.
+    public init(items: [InboxItem] = []) { self.items = items }
+
+    /// Replaces the whole list (the first page loaded), selecting the newest.
+    mutating func load(_ list: [InboxItem]) {
+        items = list
+        selected = 0
+        top = 0
+    }
+
+    /// Older notifications, after the first page.
+    mutating func appendOlder(_ list: [InboxItem]) {
+        items += list
+    }
+
+    /// New arrivals, oldest first: on top of the list; the selection stays on its notification
+    /// unless it was on the newest.
+    mutating func insertNew(_ list: [InboxItem]) {
+        if selected != 0 { selected += list.count }
+        items.insert(contentsOf: list.reversed(), at: 0)
+    }
+
+    /// Takes notification `id` out of the list.
+    mutating func remove(id: Int64) {
+        items.removeAll { $0.id == id }
+    }
+
+    /// Keeps the pretty-printed payload of notification `id` for the raw view.
+    mutating func setRawText(_ text: String, id: Int64) {
+        if let i = items.firstIndex(where: { $0.id == id }) { items[i].rawText = text }
+    }
+
+    /// Typing into the search box: the list filters as it changes. Returns whether the box stays open.
+    mutating func editSearch(_ key: Key) -> Bool {
+        selected = 0
+        top = 0
+        switch key {
+        case .escape: search = ""; return false
+        case .enter: return false
+        case .backspace: if !search.isEmpty { search.removeLast() }
+        case .char(let c): search.append(c)
+        default: break
+        }
+        return true
+    }
+
+    /// all → rejected → with warnings → each app, when notifications went to several.
+    mutating func cycleFilter() {
+        var apps: [String] = []
+        var seen = Set<String>()
+        for item in items { if let a = item.app, seen.insert(a).inserted { apps.append(a) } }
+        let appFilters = apps.count > 1 ? apps.sorted().map { Filter.app($0) } : []
+        let cycle: [Filter] = [.all, .rejected, .withWarnings] + appFilters
+        filter = cycle[((cycle.firstIndex(of: filter) ?? 0) + 1) % cycle.count]
+        selected = 0
+    }
+
+    /// Collapses or expands the selected row's thread, keeping the selection on its header.
+    mutating func toggleSelectedThread(renders: [Int64: RenderedNotification], appName: String) {
+        let r = rowsCache ?? computeRows(renders: renders, appName: appName)
+        guard selected < r.count else { return }
+        let thread: String?
+        switch r[selected] {
+        case .thread(let id, _, _): thread = id
+        case .item(let i): thread = items[i].threadID
+        }
+        guard let thread else { return }
+        if collapsedThreads.remove(thread) == nil { collapsedThreads.insert(thread) }
+        let after = computeRows(renders: renders, appName: appName)
+        selected = after.firstIndex { if case .thread(let id, _, _) = $0 { return id == thread } else { return false } } ?? selected
+    }
+
+    /// Keeps the selection on one of `count` rows and the list scrolled to it, `visible` rows high.
+    mutating func clamp(rowCount count: Int, visible: Int) {
+        selected = max(0, min(selected, count - 1))
+        if selected < top { top = selected }
+        if selected >= top + visible { top = selected - visible + 1 }
+        top = max(0, min(top, max(0, count - visible)))
+    }
+
+    /// Whether a notification passes the search and the filter; the rendering gives the text
+    /// searched and the warnings filtered on.
+    func matches(_ item: InboxItem, _ rendered: RenderedNotification?, appName: String) -> Bool {
         switch filter {
         case .all: break
         case .rejected: if !item.isRejected { return false }
-        case .withWarnings: if renders[item.id]?.warnings.isEmpty ?? true { return false }
+        case .withWarnings: if rendered?.warnings.isEmpty ?? true { return false }
         case .app(let app): if item.app != app { return false }
         }
         guard !search.isEmpty else { return true }
-        let r = renders[item.id]
-        let haystack = [r?.title, r?.subtitle, r?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID]
+        let haystack = [rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID]
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
 
-    /// The list's lines (cached between changes).
-    public var rows: [Row] { rowsCache ?? computeRows() }
-
-    /// Fills the cache; `update` calls it after every message.
-    mutating func refreshRows() {
-        if rowsCache == nil { rowsCache = computeRows() }
+    /// Fills the rows cache; `InboxState.update` calls it after every message.
+    mutating func refreshRows(renders: [Int64: RenderedNotification], appName: String) {
+        if rowsCache == nil { rowsCache = computeRows(renders: renders, appName: appName) }
     }
 
     /// The list's lines: notifications newest first, a thread with several members under one
     /// header (its members hidden when collapsed).
-    func computeRows() -> [Row] {
+    func computeRows(renders: [Int64: RenderedNotification], appName: String) -> [Row] {
         // One pass to group, one to emit, by interned thread number: linear in the inbox's size
         // with no string hashing, and each item read in place (a copy retains all its strings).
         let everything = filter == .all && search.isEmpty
@@ -39,7 +152,7 @@ extension InboxState {
         visible.reserveCapacity(items.count)
         var members = [[Int]](repeating: [], count: ThreadKeys.count + 1)
         items.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices where everything || matches(buffer[i]) {
+            for i in buffer.indices where everything || matches(buffer[i], renders[buffer[i].id], appName: appName) {
                 visible.append(i)
                 let key = buffer[i].threadKey
                 if key > 0, key < members.count { members[key].append(i) }
@@ -62,14 +175,4 @@ extension InboxState {
         }
         return out
     }
-
-    /// The notification on the selected row, if it is one.
-    public var selectedItem: InboxItem? {
-        let r = rows
-        guard selected >= 0, selected < r.count, case .item(let i) = r[selected] else { return nil }
-        return items[i]
-    }
-
-    /// Rows the list pane has room for.
-    var listHeight: Int { max(1, height - 2) }
 }

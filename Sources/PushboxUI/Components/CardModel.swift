@@ -1,0 +1,40 @@
+import PushboxCore
+
+/// The card's views.
+public enum Tab: Int, Sendable, CaseIterable {
+    case card, trace, compare, raw
+
+    /// The tab's label.
+    public var title: String {
+        switch self {
+        case .card: return "Card"
+        case .trace: return "Trace"
+        case .compare: return "Before/After"
+        case .raw: return "Raw"
+        }
+    }
+}
+
+/// The card component: which view of the selected notification shows, how, and what the app
+/// received from taps and action buttons.
+public struct CardModel: Sendable {
+    /// The view shown.
+    public var tab: Tab = .card
+    /// On narrow screens the card takes the whole screen.
+    public var open = false
+    /// The lock-screen preview: title one line, body four lines at a phone's width.
+    public var lockScreen = false
+    /// Index of the action button pressed last on the selected card.
+    public var pressedAction: Int?
+    /// What the app received for each tap or action, by notification (shown in the trace).
+    public var responses: [Int64: [TraceEntry]] = [:]
+
+    /// The card with its first view.
+    public init() {}
+
+    /// The next (`step` 1) or previous (-1) view, round.
+    mutating func stepTab(_ step: Int) {
+        let count = Tab.allCases.count
+        tab = Tab.allCases[(tab.rawValue + step + count) % count]
+    }
+}
