@@ -2,9 +2,13 @@ import Foundation
 
 /// Where a command writes and reads: the real streams, or strings in tests.
 public struct CommandIO {
+    /// Writes a line to standard output.
     public var out: (String) -> Void
+    /// Writes a line to standard error.
     public var err: (String) -> Void
+    /// Reads all of standard input (fixed in tests).
     public var readStdin: () -> [UInt8]
+    /// The environment (fixed in tests).
     public var environment: [String: String]
 
     /// Streams given as functions (tests capture them as strings).

@@ -1,9 +1,12 @@
 /// One option of a command, as the parser and `--help` both read it.
 public struct OptionSpec: Sendable {
+    /// The option's name with its dashes.
     public var name: String
     /// The value's placeholder (`DIR`); nil for a flag.
     public var value: String?
+    /// Whether it may be given more than once (`--watch A --watch B`).
     public var repeatable: Bool
+    /// The `--help` line.
     public var help: String
 
     /// An option: its name, its value's placeholder (nil for a flag), whether it repeats, its help.
@@ -22,10 +25,15 @@ public struct OptionSpec: Sendable {
 
 /// A subcommand: its name, what it does, its options and operands, and the code that runs it.
 public struct CommandSpec: Sendable {
+    /// The subcommand's name.
     public var name: String
+    /// One line for `pushbox --help`.
     public var summary: String
+    /// The operands, as `--help` shows them.
     public var operands: String
+    /// Its options table (parsing, validation and help come from it).
     public var options: [OptionSpec]
+    /// Runs the command; returns the exit status.
     public var run: @Sendable (ParsedArguments, inout CommandIO) -> Int32
 
     /// A subcommand from its table; `--help` is added to its options.
@@ -78,6 +86,7 @@ extension CommandSpec {
 public struct ParsedArguments: Sendable {
     var flags: Set<String> = []
     var values: [String: [String]] = [:]
+    /// The operands given, in order.
     public var operands: [String] = []
 
     /// Whether the flag was given.
@@ -112,7 +121,9 @@ public struct ParsedArguments: Sendable {
 
 /// A command line that does not fit the table.
 public struct UsageError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the command line.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 

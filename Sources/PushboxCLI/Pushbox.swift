@@ -6,6 +6,7 @@ import Glibc
 
 /// The `pushbox` command line: the subcommand table and the dispatcher.
 public enum Pushbox {
+    /// pushbox's version, as `--version` prints it.
     public static let version = "0.1.0"
 
     /// Every subcommand; `pushbox --help` lists them from this table.

@@ -11,6 +11,7 @@ public enum CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyFileUnreadable(String)
     case openssl(String)
 
+    /// What went wrong, in words.
     public var description: String {
         switch self {
         case .badBase64(let what): return "\(what) is not valid base64"
@@ -31,7 +32,9 @@ extension String {
 
 /// AES-256-GCM as the seeds use it: nonce (12 bytes) ‖ ciphertext ‖ tag (16 bytes).
 public enum AESGCM {
+    /// Bytes of nonce before the ciphertext.
     public static let nonceLength = 12
+    /// Bytes of authentication tag after it.
     public static let tagLength = 16
 
     /// Encrypts; a random nonce unless one is given (tests).

@@ -4,12 +4,19 @@ import PushboxCrypto
 
 /// An attachment ready to show: saved under the cache with the right extension.
 public struct FetchedAttachment: Sendable, Equatable {
+    /// Where the file is.
     public var path: String
+    /// Its type, from its bytes.
     public var type: MediaType
+    /// Its size.
     public var bytes: Int
+    /// Its width in pixels, for images.
     public var width: Int?
+    /// Its height in pixels, for images.
     public var height: Int?
+    /// The URL it came from.
     public var sourceURL: String
+    /// Whether it was in the cache already.
     public var fromCache: Bool
     /// Accepted, but worth knowing (extension or Content-Type disagreeing with the bytes).
     public var warnings: [String]
@@ -27,6 +34,7 @@ public enum AttachmentFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// The bytes were fine but the cache folder could not take them.
     case cacheUnwritable(String)
 
+    /// Why it could not be attached, in words.
     public var description: String {
         switch self {
         case .refused(let s), .unsupported(let s), .tooLarge(let s), .corrupt(let s), .cacheUnwritable(let s): return s
@@ -40,6 +48,7 @@ public enum AttachmentFailure: Error, Sendable, Equatable, CustomStringConvertib
 /// size caps and the pixel count; saves content-addressed under the cache directory, and serves
 /// a URL seen before from the cache without downloading again.
 public struct AttachmentFetcher: Sendable {
+    /// Where downloads are kept.
     public var cacheDirectory: String
     /// Folders file URLs may point into (resolved, symlinks followed).
     public var allowedRoots: [String]

@@ -9,6 +9,7 @@ public final class CancelFlag: Sendable {
     /// A flag not yet set.
     public init() {}
 
+    /// Whether the download was told to stop.
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Sets the flag; work in progress stops at its next check.
@@ -25,6 +26,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled
     case network(String)
 
+    /// Why the download failed, in words.
     public var description: String {
         switch self {
         case .timedOut(let ms): return "timed out after \(ms) ms"
@@ -40,10 +42,15 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// What a finished download gave.
 public struct Download: Sendable {
+    /// The body.
     public var bytes: [UInt8]
+    /// The `Content-Type` answered.
     public var contentType: String?
+    /// The URL after redirects.
     public var finalURL: String
+    /// How many redirects were followed.
     public var redirects: Int
+    /// The HTTP status.
     public var status: Int
 }
 
@@ -52,6 +59,7 @@ public struct Download: Sendable {
 /// at most the cap plus one chunk is ever held), http/https only (redirects too), at most 5
 /// redirects, and cancellation from another thread.
 public enum Downloader {
+    /// Redirects followed at most.
     public static let maxRedirects = 5
     /// libcurl's one-time global set-up, done on first use.
     static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()

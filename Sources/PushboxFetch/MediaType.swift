@@ -6,7 +6,9 @@ public struct MediaType: Sendable, Equatable {
     /// The three kinds of attachment iOS knows, each with its size cap.
     public enum Kind: String, Sendable { case image, audio, movie }
 
+    /// Image, audio or video.
     public var kind: Kind
+    /// Its MIME type.
     public var mime: String
     /// The file extension iOS needs to accept the file.
     public var fileExtension: String
@@ -23,19 +25,31 @@ public struct MediaType: Sendable, Equatable {
         }
     }
 
+    /// The largest size any attachment type may have (movies' cap).
     public static let largestCap = cap(for: .movie)
 
+    /// JPEG image.
     public static let jpeg = MediaType(kind: .image, mime: "image/jpeg", fileExtension: "jpg", extensions: ["jpg", "jpeg"])
+    /// PNG image.
     public static let png = MediaType(kind: .image, mime: "image/png", fileExtension: "png", extensions: ["png"])
+    /// GIF image.
     public static let gif = MediaType(kind: .image, mime: "image/gif", fileExtension: "gif", extensions: ["gif"])
+    /// MP3 audio.
     public static let mp3 = MediaType(kind: .audio, mime: "audio/mpeg", fileExtension: "mp3", extensions: ["mp3"])
+    /// MPEG-4 audio.
     public static let m4a = MediaType(kind: .audio, mime: "audio/mp4", fileExtension: "m4a", extensions: ["m4a", "mp4", "aac"])
+    /// WAVE audio.
     public static let wav = MediaType(kind: .audio, mime: "audio/wav", fileExtension: "wav", extensions: ["wav", "wave"])
+    /// AIFF audio.
     public static let aiff = MediaType(kind: .audio, mime: "audio/aiff", fileExtension: "aiff", extensions: ["aiff", "aif", "aifc", "caf"])
+    /// MPEG-4 video.
     public static let mp4 = MediaType(kind: .movie, mime: "video/mp4", fileExtension: "mp4", extensions: ["mp4", "m4v", "mov"])
+    /// AVI video.
     public static let avi = MediaType(kind: .movie, mime: "video/x-msvideo", fileExtension: "avi", extensions: ["avi"])
+    /// MPEG video.
     public static let mpeg = MediaType(kind: .movie, mime: "video/mpeg", fileExtension: "mpg", extensions: ["mpg", "mpeg", "m2v", "ts"])
 
+    /// Every type a notification attachment may be on iOS.
     public static let all = [jpeg, png, gif, mp3, m4a, wav, aiff, mp4, avi, mpeg]
 
     /// The type the bytes are, from their magic numbers; nil when none fits.

@@ -6,8 +6,11 @@ import Foundation
 public final class UnixHTTPClient {
     /// An answer: status, headers and body.
     public struct Response: Sendable {
+        /// The HTTP status.
         public var status: Int
+        /// Response headers, in order.
         public var headers: [(String, String)]
+        /// The body.
         public var body: [UInt8]
 
         /// The header's value (case-insensitive name).
@@ -17,6 +20,7 @@ public final class UnixHTTPClient {
     }
 
     private let curl: UnsafeMutableRawPointer
+    /// The Unix socket to connect to (nil: TCP).
     public let socketPath: String?
 
     final class Buffers {

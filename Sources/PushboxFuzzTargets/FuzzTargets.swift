@@ -9,6 +9,7 @@ import PushboxText
 /// replays every kept input. A target never throws or traps on any input: it calls the parser,
 /// uses what comes back, and ignores refusals, which are what bad input is supposed to get.
 public enum FuzzTargets {
+    /// Every parser's fuzz target by name, as `pushbox-fuzz` and the tests run them.
     public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("json", json), ("payload", payload), ("fcm-condition", condition), ("strings", strings), ("stringsdict", stringsdict),
         ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),

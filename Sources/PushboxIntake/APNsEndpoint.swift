@@ -6,6 +6,7 @@ import PushboxText
 /// The HTTP API shaped like APNs': `POST /3/device/<token>` answered as APNs answers, and
 /// `GET /inbox` for scripts. Only `apns-*` headers reach the payload's envelope.
 public final class APNsEndpoint: HTTPRequestHandler, Sendable {
+    /// The intake requests are handed to.
     public let service: IntakeService
     /// Local notifications of the running instance (`/pushbox/…` paths), when it keeps them.
     public let scheduler: LocalScheduler?

@@ -12,6 +12,7 @@ import Glibc
 /// unless the store holds that path with the same content. Files are never modified or
 /// deleted. Without inotify, the folders are polled.
 public final class FolderWatcher: @unchecked Sendable {
+    /// The folders watched.
     public let folders: [String]
     private let service: IntakeService
     private let onIngest: @Sendable (String, IntakeResult) -> Void

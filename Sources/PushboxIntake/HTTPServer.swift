@@ -6,12 +6,15 @@ import PushboxTLS
 
 /// One HTTP request as the intake sees it.
 public struct HTTPRequest: Sendable {
+    /// The request method (`POST`, `GET`).
     public var method: String
+    /// The path, without the query.
     public var path: String
     /// The query string's arguments, decoded.
     public var query: [String: String] = [:]
     /// Header names lowercased, in order, duplicates kept.
     public var headers: [(name: String, value: String)]
+    /// The body's bytes.
     public var body: [UInt8]
     /// How it arrived (listener, protocol, client, authentication).
     public var arrival: Arrival?
@@ -31,8 +34,11 @@ public struct HTTPRequest: Sendable {
 
 /// The answer to a request.
 public struct HTTPResponse: Sendable {
+    /// The HTTP status.
     public var status: Int
+    /// Response headers, in order.
     public var headers: [(String, String)]
+    /// The body's bytes.
     public var body: [UInt8]
 
     /// A response.
@@ -47,10 +53,13 @@ public struct HTTPResponse: Sendable {
 public struct ConnectionInfo: Sendable {
     /// `unix /path` or `tcp 127.0.0.1:2197`.
     public var listener: String
+    /// `http/1.1` or `h2`.
     public var protocolName: String
+    /// Whether the connection is TLS.
     public var tls: Bool
     /// The TCP port asks providers for a token or a client certificate; the Unix socket does not.
     public var requiresAuth: Bool
+    /// The client's certificate, when it showed one.
     public var certificate: ClientCertificate?
     /// The connection's token history (one per HTTP/2 connection; a fresh one per HTTP/1.1 request).
     public var auth: ConnectionAuthState
@@ -69,11 +78,15 @@ public struct ConnectionInfo: Sendable {
 
 /// A request's line and headers, before any body byte is read.
 public struct RequestHead: Sendable {
+    /// The request method.
     public var method: String
+    /// The path, without the query.
     public var path: String
     /// The query string's arguments (`?limit=50&before=120`), decoded.
     public var query: [String: String] = [:]
+    /// Request headers, in order, names lowercased.
     public var headers: [(name: String, value: String)]
+    /// The connection it came over.
     public var connection: ConnectionInfo
 
     /// A request's line and headers, before its body.
@@ -97,6 +110,7 @@ public struct EarlyAnswer: Sendable {
     public var response: HTTPResponse?
     /// The most body bytes to accept.
     public var maxBody: Int
+    /// How the request authenticated (provider token, certificate, none).
     public var authentication: Arrival.Authentication
 
     /// Answer now (`response`), or read a body of at most `maxBody` bytes.

@@ -9,12 +9,17 @@ import PushboxTLS
 public final class IntakeServer: Sendable {
     /// What to listen on and how: the socket, the TCP port with its TLS and keys, the watches.
     public struct Options: Sendable {
+        /// The Unix socket's path.
         public var socketPath: String
         /// Whether to open the Unix socket (`--no-socket`: another pushbox may be serving it).
         public var socket = true
+        /// `HOST:PORT` of the TCP port (nil: none).
         public var tcp: String?
+        /// Whether the port may listen beyond loopback.
         public var tcpAllowAny = false
+        /// Folders to watch for payload files.
         public var watch: [String] = []
+        /// Seconds an idle connection stays open.
         public var idleTimeout = 30
         /// libmicrohttpd's thread pool. A request's thread spends most of its time waiting on the
         /// group commit, not computing, so the pool is sized for requests in flight rather than
@@ -22,8 +27,11 @@ public final class IntakeServer: Sendable {
         /// 2 cores: about 5,700/s with 4 threads, 7,200/s with 16, before checkpoints moved off
         /// the commit path).
         public static let defaultThreads = 16
+        /// libmicrohttpd's pool of request threads.
         public var threads = Options.defaultThreads
+        /// Connections open at once, at most.
         public var connectionLimit = 256
+        /// Poll the folders instead of inotify.
         public var forcePolling = false
         /// TLS on the TCP port; nil serves it in clear only (h2c and HTTP/1.1).
         public var tls: TLSServerContext?
@@ -36,11 +44,14 @@ public final class IntakeServer: Sendable {
         public init(socketPath: String) { self.socketPath = socketPath }
     }
 
+    /// The one path every payload takes in.
     public let service: IntakeService
+    /// What it was started with.
     public let options: Options
     private let servers: [HTTPServer]
     private let port: PortListener?
     private let watcher: FolderWatcher?
+    /// The routes every listener shares.
     public let endpoint: APNsEndpoint
     /// Set by the first `stop()`: the listeners are stopped and the socket file removed once.
     private let stopped = Atomic<Bool>(false)
@@ -109,6 +120,7 @@ public final class IntakeServer: Sendable {
         self.watcher = watcher
     }
 
+    /// Whether the folder watch fell back to polling.
     public var isPolling: Bool { watcher?.polling ?? false }
 
     /// Body bytes the HTTP servers ever read (for tests of the 413 bound).

@@ -6,10 +6,15 @@ import PushboxText
 
 /// APNs' answer to one payload, after it was stored.
 public struct IntakeResult: Sendable {
+    /// The stored row's id (nil when it could not be stored).
     public var id: Int64?
+    /// The apns-id answered.
     public var apnsID: String
+    /// The HTTP status answered.
     public var status: Int
+    /// APNs' reason, when refused.
     public var reason: String?
+    /// Why, in words (pushbox's own explanation).
     public var detail: String?
     /// For FCM's refusals, the field at fault (`message.data[0].value`).
     public var field: String? = nil
@@ -19,8 +24,11 @@ public struct IntakeResult: Sendable {
 /// with its verdict (so nothing acknowledged, or refused, is ever lost), answered, and its
 /// rendering queued.
 public final class IntakeService: Sendable {
+    /// Where payloads are committed.
     public let store: InboxStore
+    /// What validation knows about the device and app.
     public let context: ValidationContext
+    /// Renders in the background (nil: no rendering).
     public let processor: NotificationProcessor?
     /// Told about every payload taken in (for `serve`'s log and the TUI's redraw); set before
     /// the listeners start.

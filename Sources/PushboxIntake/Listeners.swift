@@ -6,7 +6,9 @@ import Glibc
 
 /// Why a listening socket could not be opened, in words for the command line.
 public struct ListenError: Error, Sendable, CustomStringConvertible {
+    /// What could not be started, in words.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 

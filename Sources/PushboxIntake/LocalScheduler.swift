@@ -9,7 +9,9 @@ import PushboxCore
 /// socket (`pushbox schedule`) or at start, kept as iOS keeps them (`PendingSet`), and
 /// delivered into the inbox when the simulated clock reaches them.
 public final class LocalScheduler: @unchecked Sendable {
+    /// The device clock requests fire on.
     public let clock: SimulatedClock
+    /// Where fired requests are stored.
     public let service: IntakeService
     /// Told after requests were delivered, the pending set changed or the clock was moved
     /// (the TUI redraws).
@@ -28,12 +30,15 @@ public final class LocalScheduler: @unchecked Sendable {
 
     /// What the Scheduled view and `pushbox pending` show.
     public struct Snapshot: Sendable {
+        /// The device clock's time.
         public var now: Date
+        /// Pending requests, soonest first.
         public var pending: [PendingRequest]
         /// Requests dropped because more than 64 were pending, with the reason; oldest first.
         public var dropped: [ScheduleRefusal]
         /// Requests iOS would not schedule (bad trigger, bad attachment), with its reason.
         public var refused: [ScheduleRefusal]
+        /// How many fired so far.
         public var delivered: Int
     }
 

@@ -8,7 +8,9 @@ import Synchronization
 /// Renders stored notifications for the device's languages in the background and keeps the
 /// result per language in the store, so the inbox shows them without rendering again.
 public final class NotificationProcessor: Sendable {
+    /// Renders for the device's languages.
     public let renderer: Renderer
+    /// Where renderings are kept.
     public let store: InboxStore
     private let pending = DispatchGroup()
     /// Notifications waiting to be rendered, with the intake's validation when it can be reused.

@@ -15,7 +15,9 @@ import Glibc
 /// there is one HTTP/1.1 implementation.
 public final class PortListener: @unchecked Sendable {
     // Immutable after init, except `stopping` and `live` (under `lock`).
+    /// The address it listens on.
     public let address: String
+    /// The port it listens on.
     public let port: Int
     let listenFD: Int32
     let handler: HTTPRequestHandler

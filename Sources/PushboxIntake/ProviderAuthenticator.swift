@@ -5,9 +5,11 @@ import PushboxTLS
 
 /// A provider key pushbox verifies tokens with.
 public struct RegisteredProviderKey: Sendable {
+    /// The key's id (`kid`).
     public var keyID: String
     /// The team the key belongs to; nil accepts any `iss` signed by the key.
     public var teamID: String?
+    /// The public key tokens are checked with.
     public var key: ES256Key
 
     /// A provider key, with the team it belongs to when known.
@@ -46,6 +48,7 @@ public final class ConnectionAuthState: Sendable {
 /// ES256 token whose key is registered (or, with none registered, whose form and times are
 /// right), or a TLS client certificate.
 public final class ProviderAuthenticator: Sendable {
+    /// Registered keys by id.
     public let keys: [String: RegisteredProviderKey]
     /// Tokens whose form, key and signature passed, by their text: providers reuse one token for
     /// 20–60 minutes, so each is parsed and verified once, not once per notification.

@@ -10,8 +10,11 @@ import Glibc
 public final class LoopbackHTTPServer: Sendable {
     /// What to answer one request with.
     public struct Response: Sendable {
+        /// The HTTP status.
         public var status: Int
+        /// Response headers, in order.
         public var headers: [(String, String)]
+        /// The body's bytes.
         public var body: [UInt8]
         /// Bytes per write.
         public var chunkSize: Int
@@ -39,12 +42,14 @@ public final class LoopbackHTTPServer: Sendable {
     /// Chooses the response for a request path.
     public typealias Handler = @Sendable (_ path: String) -> Response
 
+    /// The port it listens on (chosen by the system).
     public let port: Int
     private let listener: Int32
     private let handler: Handler
     /// Whether stop() was called, and the paths requested so far.
     private let state = Locked<(stopped: Bool, requests: [String])>((false, []))
 
+    /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Paths requested so far, in order.
@@ -78,6 +83,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     deinit { stop() }
 
+    /// Whether `stop` was called.
     public var isStopped: Bool {
         state.withLock { $0.stopped }
     }

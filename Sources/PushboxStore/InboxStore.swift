@@ -125,6 +125,7 @@ public final class InboxStore: @unchecked Sendable {
         locked { (try? db.prepare("PRAGMA journal_mode").rows { $0.text(0) }.first ?? nil) ?? "" }
     }
 
+    /// The schema version (`PRAGMA user_version`).
     public var schemaVersion: Int {
         locked { Int((try? db.prepare("PRAGMA user_version").rows { $0.int(0) }.first) ?? 0) }
     }
@@ -303,6 +304,7 @@ public final class InboxStore: @unchecked Sendable {
         locked { Int((try? db.prepare("SELECT COUNT(*) FROM renders").rows { $0.int(0) }.first) ?? 0) }
     }
 
+    /// Stored notifications not deleted.
     public var count: Int {
         locked { Int((try? db.prepare("SELECT COUNT(*) FROM notifications WHERE deleted = 0").rows { $0.int(0) }.first) ?? 0) }
     }

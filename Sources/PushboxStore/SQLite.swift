@@ -9,8 +9,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case diskFull, locked, notAnInbox, other
     }
 
+    /// What went wrong, naming the file.
     public var message: String
+    /// What kind of failure (disk full, locked, not an inbox…).
     public var kind: Kind = .other
+    /// The message.
     public var description: String { message }
 
     /// An error with its message and kind.

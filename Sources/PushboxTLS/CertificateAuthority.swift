@@ -16,7 +16,9 @@ public final class CertificateAuthority: @unchecked Sendable {
 
     /// The folder holding `ca.pem` (0644) and `ca.key` (0600).
     public let directory: String
+    /// The CA certificate clients trust.
     public var certificatePath: String { directory + "/ca.pem" }
+    /// The CA's private key.
     public var keyPath: String { directory + "/ca.key" }
     let certificate: OwnedCertificate
     let key: OwnedKey

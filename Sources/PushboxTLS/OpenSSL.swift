@@ -3,7 +3,9 @@ import Foundation
 
 /// A TLS, certificate or key failure, in words for the command line.
 public struct TLSError: Error, Sendable, CustomStringConvertible {
+    /// OpenSSL's error, in words.
     public var message: String
+    /// The message.
     public var description: String { message }
     /// An error with its message.
     public init(_ message: String) { self.message = message }

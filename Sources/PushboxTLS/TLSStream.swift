@@ -89,7 +89,9 @@ public final class TLSStream {
 /// What pushbox reads from a TLS client certificate: its subject and the subject's UID (on
 /// Apple's push certificates, the app's bundle id: the topic it may push to).
 public struct ClientCertificate: Sendable, Equatable {
+    /// The certificate's subject.
     public var subject: String
+    /// Its UID attribute (APNs certificates carry the bundle id there).
     public var uid: String?
 
     init(_ cert: OpaquePointer) {

@@ -5,7 +5,9 @@ import Foundation
 /// A pseudo-terminal pair for running the TUI headless: the program gets the slave side as its
 /// terminal; the owner writes keys to the master and reads everything drawn.
 public final class PseudoTerminal: Sendable {
+    /// The controlling side's descriptor.
     public let master: Int32
+    /// The terminal side's device path.
     public let slavePath: String
     /// Everything drawn since the last `clear`, appended by the reading thread.
     private let output = Locked<[UInt8]>([])

@@ -4,6 +4,7 @@ import PushboxUI
 
 /// Why the terminal cannot show pushbox.
 public struct TerminalError: Error, CustomStringConvertible {
+    /// Why the terminal could not be used.
     public var description: String
 }
 
@@ -15,6 +16,7 @@ public final class Terminal {
     /// Pairs made on demand for thumbnail cells, after the roles' pairs.
     private var palettePairs: [PaletteColors: Int16] = [:]
     private var attributes: [Role: attr_t] = [:]
+    /// Colours the terminal has (256, 8 or 0).
     public private(set) var colors = 0
     private var screen: OpaquePointer?
 
@@ -83,6 +85,7 @@ public final class Terminal {
         }
     }
 
+    /// The terminal's size in cells.
     public var size: (width: Int, height: Int) { (Int(pb_cols()), Int(pb_lines())) }
 
     /// The palette thumbnails may use: 256, 16 or 8 colours, or 0 without colour.

@@ -11,8 +11,11 @@ import Foundation
 public enum Subprocess {
     /// What a finished tool left: exit status (128 + signal when killed), its output and errors.
     public struct Result: Sendable {
+        /// The exit status.
         public var status: Int32
+        /// Standard output.
         public var out: String
+        /// Standard error.
         public var err: String
         /// The deadline passed and the tool was killed.
         public var timedOut: Bool
@@ -20,6 +23,7 @@ public enum Subprocess {
 
     /// Why a tool could not be started.
     public struct SpawnError: Error, CustomStringConvertible {
+        /// Why it could not be run.
         public var description: String
     }
 
@@ -87,6 +91,7 @@ public enum Subprocess {
 
     /// A started tool with its process id; reaped by `wait`, `terminate` or `kill`, or on deinit.
     public final class Child: Sendable {
+        /// The child's process id.
         public let pid: pid_t
         /// Set once the tool is reaped (a test may poll from one thread and kill from another).
         private let exitStatus = Locked<Int32?>(nil)

@@ -12,8 +12,11 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case error
     }
 
+    /// The stable code (`missing-key`): what the UI, tests and `--json` readers match on.
     public var code: String
+    /// How serious it is.
     public var severity: Severity
+    /// The sentence for people.
     public var message: String
     /// The localization key concerned.
     public var key: String?
@@ -32,6 +35,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         self.field = field
     }
 
+    /// The message.
     public var description: String { message }
 
     /// The diagnostic as a JSON object: code, severity, message, then the facts that are known.

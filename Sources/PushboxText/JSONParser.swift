@@ -7,12 +7,16 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case nulByte
         case tooDeep
     }
+    /// What went wrong.
     public var kind: Kind
+    /// What went wrong, in words.
     public var message: String
     /// 1-based line and column (columns count bytes, as editors' byte columns do).
     public var line: Int
+    /// The column (in characters) where it went wrong.
     public var column: Int
 
+    /// `line L, column C: message`.
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
@@ -22,6 +26,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// character offset, and cannot say which key repeats; APNs and the people sending pushes
 /// need exact answers, so pushbox reads JSON itself. Values nest at most `maxDepth` deep.
 public struct JSONParser {
+    /// The nesting depth refused beyond (APNs' own limit is unpublished; 100 keeps the stack safe).
     public static let defaultMaxDepth = 100
 
     private let bytes: [UInt8]

@@ -29,11 +29,13 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// The object, when this is one.
     public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
+    /// The elements, when this is an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
@@ -55,6 +57,7 @@ public enum JSONValue: Sendable, Equatable {
 /// A JSON object with its keys in the order sent. Lookup returns the last occurrence of a
 /// key, which is what Foundation's parser (and so an iOS app) keeps.
 public struct JSONObject: Sendable, Equatable {
+    /// Key-value pairs in document order, repeated keys kept.
     public var entries: [(key: String, value: JSONValue)]
 
     /// An object with these entries, in this order.
@@ -86,7 +89,9 @@ public struct JSONObject: Sendable, Equatable {
         }
     }
 
+    /// The keys in order (repeats included).
     public var keys: [String] { entries.map(\.key) }
+    /// Whether the object has no entries.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// Keys that occur more than once, each named once, in order of first repetition.

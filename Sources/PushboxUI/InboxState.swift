@@ -4,17 +4,27 @@ import PushboxCore
 
 /// One notification in the inbox, as the UI keeps it.
 public struct InboxItem: Sendable, Equatable {
+    /// The store's row id.
     public var id: Int64
+    /// The apns-id it was answered with.
     public var apnsID: String
+    /// When it was taken in.
     public var receivedAt: Date
+    /// Where it came from (socket, folder, replay, fcm, local).
     public var source: String
+    /// APNs' status for it.
     public var status: Int
+    /// APNs' reason when refused.
     public var reason: String?
+    /// Why it was refused, in words.
     public var detail: String?
+    /// `thread-id`, for grouping.
     public var threadID: String?
     /// The alert as sent (literal fields, or the loc-key names), for before/after.
     public var sentTitle: String?
+    /// The body as sent (literal, or the loc-key's name).
     public var sentBody: String?
+    /// Whether the payload carries `encrypted_data`.
     public var encrypted: Bool
     /// The stored payload, pretty-printed, for the raw view.
     public var rawText: String
@@ -50,6 +60,7 @@ public struct InboxItem: Sendable, Equatable {
         threadKey = threadID.map(ThreadKeys.key) ?? 0
     }
 
+    /// Whether APNs refused it.
     public var isRejected: Bool { status != 200 }
 }
 
@@ -85,7 +96,9 @@ public enum Overlay: Sendable, Equatable {
 
 /// What the header says about the intake.
 public struct IntakeStatus: Sendable, Equatable {
+    /// The Unix socket's path.
     public var socket: String?
+    /// Watched folders.
     public var watched: [String]
     /// `HOST:PORT` of the TCP port (TLS, HTTP/2, HTTP/1.1), when it listens.
     public var port: String?
@@ -134,10 +147,12 @@ public struct InboxState: Sendable {
     public var status: String?
     /// The terminal's size in cells.
     public var width = 80
+    /// Rows.
     public var height = 24
     /// The clock and zone the view shows times in: set by the loop before each frame (fixed in
     /// tests); with no clock, cards show no age.
     public var now: Date?
+    /// The zone times are shown in.
     public var timeZone: TimeZone = .current
     /// Set by `q`: the loop ends.
     public var quit = false
@@ -169,8 +184,11 @@ public struct InboxState: Sendable {
 public struct ScheduledInfo: Sendable, Equatable {
     /// One pending request: next fire time (as the device clock shows it), identifier, trigger.
     public struct Pending: Sendable, Equatable {
+        /// When it fires next, as the device clock shows it.
         public var fire: String
+        /// The request's identifier.
         public var identifier: String
+        /// Its trigger, in words.
         public var trigger: String
 
         /// A pending request as the Scheduled view lists it.
@@ -185,10 +203,13 @@ public struct ScheduledInfo: Sendable, Equatable {
     public var clock: String
     /// Whether the clock differs from the wall clock (then the header shows it).
     public var simulated: Bool
+    /// Pending requests, soonest first.
     public var pending: [Pending]
+    /// How many may be pending (64 on iOS).
     public var limit: Int
     /// "identifier: reason" for requests dropped over the limit or refused.
     public var dropped: [String]
+    /// How many fired so far.
     public var delivered: Int
 
     /// The Scheduled view's contents.

@@ -37,8 +37,11 @@ public enum Action: String, Sendable, CaseIterable {
 
 /// One binding: the keys, the action, and what help says about it.
 public struct KeyBinding: Sendable {
+    /// The keys that do it; the first is shown in help and footer.
     public var keys: [Key]
+    /// What they do.
     public var action: Action
+    /// The help line.
     public var description: String
     /// Shown in the footer.
     public var inFooter: Bool
@@ -46,6 +49,7 @@ public struct KeyBinding: Sendable {
 
 /// The keymap tables; help and the footer are generated from them (tig's requests, lazygit's bindings).
 public enum Keymap {
+    /// The inbox's keys: the only way keys reach `update` outside an overlay.
     public static let inbox: [KeyBinding] = [
         KeyBinding(keys: [.char("j"), .down], action: .moveDown, description: "next notification", inFooter: false),
         KeyBinding(keys: [.char("k"), .up], action: .moveUp, description: "previous notification", inFooter: false),

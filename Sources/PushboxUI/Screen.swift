@@ -8,7 +8,9 @@ public enum Role: String, Sendable, CaseIterable, Codable {
 
 /// One terminal cell: a grapheme (or empty for the right half of a wide one) and its role.
 public struct Cell: Sendable, Equatable {
+    /// What the cell shows: one character (or nothing after a wide one).
     public var text: String
+    /// What the cell is, for the theme to colour.
     public var role: Role
     /// True for the second column of a 2-column grapheme.
     public var isContinuation: Bool
@@ -23,12 +25,15 @@ public struct Cell: Sendable, Equatable {
         self.palette = palette
     }
 
+    /// A space in the normal role.
     public static let blank = Cell(text: " ", role: .normal, isContinuation: false)
 }
 
 /// Foreground and background as palette indices (0–255).
 public struct PaletteColors: Sendable, Hashable {
+    /// Palette index of the cell's foreground.
     public var foreground: Int
+    /// Palette index of the cell's background.
     public var background: Int
 }
 
@@ -36,8 +41,11 @@ public struct PaletteColors: Sendable, Hashable {
 public struct Thumbnail: Sendable, Equatable {
     /// One cell of a thumbnail: a symbol and its two palette colours.
     public struct Cell: Sendable, Equatable {
+        /// The symbol.
         public var text: String
+        /// Palette index of the symbol.
         public var foreground: Int
+        /// Palette index behind it.
         public var background: Int
 
         /// A thumbnail cell.
@@ -48,8 +56,11 @@ public struct Thumbnail: Sendable, Equatable {
         }
     }
 
+    /// Width in cells.
     public var columns: Int
+    /// Height in cells.
     public var rows: Int
+    /// Row by row.
     public var cells: [Cell]
 
     /// A thumbnail of `columns`×`rows` cells, row by row.
@@ -62,8 +73,11 @@ public struct Thumbnail: Sendable, Equatable {
 
 /// A grid of cells: the pure view's output and the terminal layer's input.
 public struct Screen: Sendable, Equatable {
+    /// Columns.
     public let width: Int
+    /// Rows.
     public let height: Int
+    /// Row by row, `width` per row.
     public private(set) var cells: [Cell]
 
     /// A blank screen.

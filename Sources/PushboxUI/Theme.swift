@@ -35,10 +35,15 @@ public enum ThemeColor: Sendable, Equatable {
 
 /// How one role looks.
 public struct Style: Sendable, Equatable {
+    /// Text colour.
     public var foreground: ThemeColor = .terminalDefault
+    /// Background colour.
     public var background: ThemeColor = .terminalDefault
+    /// Bold text.
     public var bold = false
+    /// Underlined text.
     public var underline = false
+    /// Foreground and background swapped.
     public var reverse = false
 
     /// A style; by default the terminal's own colours, plain.
@@ -54,7 +59,9 @@ public struct Style: Sendable, Equatable {
 /// A theme: semantic roles mapped to styles (htop's elements × schemes), read from JSON:
 /// `{"name": "dark", "roles": {"selected": {"fg": "black", "bg": "cyan", "bold": true}, …}}`.
 public struct Theme: Sendable, Equatable {
+    /// The theme's name (its file name).
     public var name: String
+    /// A style per role.
     public var styles: [Role: Style]
 
     /// The style of `role`, else the normal style.
@@ -62,6 +69,7 @@ public struct Theme: Sendable, Equatable {
 
     /// Why a theme file could not be used, naming the file and the key.
     public struct LoadError: Error, CustomStringConvertible {
+        /// What is wrong with the theme file.
         public var description: String
         /// An error with its message.
         public init(description: String) { self.description = description }

@@ -9,14 +9,20 @@ import Foundation
 /// ```
 /// The README documents every field.
 public struct AppProfile: Sendable, Equatable {
+    /// The profile's file name in an app folder.
     public static let fileName = "pushbox.json"
 
     /// The folder the profile and the app's localizations live in.
     public var directory: String
+    /// The app's name, as the header shows it.
     public var name: String
+    /// The bundle id pushes must be addressed to (`apns-topic`).
     public var bundleID: String?
+    /// The development language.
     public var developmentRegion: String
+    /// FCM topics the simulated device subscribes to.
     public var fcmTopics: [String]
+    /// Notification categories and their action buttons.
     public var categories: [NotificationCategory] = []
     /// The service extension's recipe; nil when the profile gives none (the default recipe applies).
     public var recipe: ExtensionRecipe?
@@ -39,9 +45,13 @@ public struct AppProfile: Sendable, Equatable {
 
     /// A problem in `pushbox.json`, with the path of the bad field.
     public struct LoadError: Error, Sendable, CustomStringConvertible {
+        /// The profile file.
         public var file: String
+        /// The key path at fault (`extension.steps[1]`).
         public var path: String
+        /// What is wrong, in words.
         public var message: String
+        /// `file: path: message`.
         public var description: String { "\(file): \(path.isEmpty ? "" : path + ": ")\(message)" }
     }
 
@@ -129,7 +139,9 @@ public struct AppProfile: Sendable, Equatable {
 
 /// A provider key the app's profile registers: a `.p8` file and the ids APNs knows it by.
 public struct ProviderKeyReference: Sendable, Equatable {
+    /// The provider key's id (`kid`).
     public var keyID: String
+    /// The team it belongs to, when the profile says.
     public var teamID: String?
     /// Absolute path of the `.p8` file.
     public var file: String

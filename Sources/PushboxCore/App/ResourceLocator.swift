@@ -4,7 +4,9 @@ import Foundation
 /// up from `.build/<triple>/release/`), then from the working directory upward.
 /// `PUSHBOX_SAMPLES` overrides both.
 public enum ResourceLocator {
+    /// The bundled samples' folder, beside the binary or in the project.
     public static let samplesFolderName = "sample-payloads"
+    /// The sample app's folder inside it.
     public static let sampleAppFolderName = "SampleApp"
 
     /// The `sample-payloads` folder, or nil when it cannot be found.

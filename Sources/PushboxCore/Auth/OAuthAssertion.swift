@@ -5,22 +5,32 @@ import PushboxText
 /// grant): header `{"alg": "RS256", "kid": <private_key_id>}`, claims `iss` (the account's
 /// email), `scope`, `aud` (the token URI), `iat` and `exp` (at most an hour after `iat`).
 public struct OAuthAssertion: Sendable, Equatable {
+    /// `kid`, when the header names the key.
     public var keyID: String?
+    /// `iss`: the service account's email.
     public var issuer: String
+    /// `scope`, split on spaces.
     public var scopes: [String]
+    /// `aud`: the token endpoint.
     public var audience: String
+    /// `iat`, in seconds since 1970.
     public var issuedAt: Double
+    /// `exp`, in seconds since 1970.
     public var expiresAt: Double
     /// `<header>.<claims>` as sent: what the signature covers.
     public var signingInput: [UInt8]
+    /// The RS256 signature's bytes.
     public var signature: [UInt8]
 
+    /// The `grant_type` a JWT-bearer token request carries (RFC 7523).
     public static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     static let maxLength = 16 * 1024
 
     /// Google's answer to an assertion it refuses: the OAuth error code and its description.
     public struct Problem: Error, Sendable, Equatable {
+        /// The OAuth error code (`invalid_grant`).
         public var error: String
+        /// Why, in words.
         public var description: String
         init(_ error: String, _ description: String) {
             self.error = error

@@ -5,12 +5,15 @@ import PushboxText
 /// `{"alg": "ES256", "kid": <10 characters>}`, claims `{"iss": <10-character team id>, "iat":
 /// <seconds, integer or float>}` and a raw r‖s signature, each part base64url without padding.
 public struct ProviderToken: Sendable, Equatable {
+    /// `kid`: the key's id in the developer account.
     public var keyID: String
+    /// `iss`: the team id.
     public var teamID: String
     /// `iat`, in seconds since 1970.
     public var issuedAt: Double
     /// `<header>.<claims>` as sent: the bytes the signature covers.
     public var signingInput: [UInt8]
+    /// The ES256 signature's bytes (r‖s).
     public var signature: [UInt8]
 
     /// Longer than any real provider token by far; a longer one is refused before decoding.
@@ -21,6 +24,7 @@ public struct ProviderToken: Sendable, Equatable {
         case malformed(String)
         case wrongAlgorithm(String)
 
+        /// The token's claims, without the signature.
         public var description: String {
             switch self {
             case .malformed(let why): return why

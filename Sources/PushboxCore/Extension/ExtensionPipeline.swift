@@ -5,8 +5,11 @@ import PushboxText
 
 /// The alert text a notification shows.
 public struct AlertContent: Sendable, Equatable {
+    /// The alert's title.
     public var title: String?
+    /// The alert's subtitle.
     public var subtitle: String?
+    /// The alert's body.
     public var body: String?
 
     /// Alert content.
@@ -19,9 +22,13 @@ public struct AlertContent: Sendable, Equatable {
 
 /// Everything the extension can use besides the payload.
 public struct ExtensionEnvironment: Sendable {
+    /// The steps to run.
     public var recipe: ExtensionRecipe
+    /// The app's localizations, for custom keys.
     public var localizer: Localizer?
+    /// The device's languages.
     public var preferredLanguages: [String]
+    /// Where attachments come from (nil: none are fetched).
     public var fetcher: AttachmentFetcher?
     /// The app folder: key files in the recipe are relative to it.
     public var appDirectory: String?
@@ -45,10 +52,15 @@ public struct ExtensionEnvironment: Sendable {
 
 /// What the extension handed over.
 public struct ExtensionOutcome: Sendable {
+    /// The content handed over.
     public var content: AlertContent
+    /// The attachments handed over.
     public var attachments: [FetchedAttachment]
+    /// Modified, best attempt or original.
     public var delivered: Delivery
+    /// A trace entry per step.
     public var trace: [TraceEntry]
+    /// What the steps warned about.
     public var warnings: [Diagnostic]
 }
 

@@ -14,6 +14,7 @@ public struct ExtensionRecipe: Sendable, Equatable {
         /// Attach the first media URL found among the candidate key paths.
         case attach(candidates: [String])
 
+        /// The step's name as recipes and traces write it.
         public var name: String {
             switch self {
             case .decrypt: return "decrypt"
@@ -25,13 +26,19 @@ public struct ExtensionRecipe: Sendable, Equatable {
 
     /// Where the custom keys and their arguments are in the payload.
     public struct LocalizeStep: Sendable, Equatable {
+        /// The key path of the title's localization key (`data.subsMsgTitleKey`).
         public var titleKey: String?
+        /// The key path of the subtitle's localization key.
         public var subtitleKey: String?
+        /// The key path of the body's localization key.
         public var bodyKey: String?
         /// The argument array for every key, unless a per-field one is given.
         public var args: String?
+        /// The key path of the title's own argument array.
         public var titleArgs: String?
+        /// The key path of the subtitle's own argument array.
         public var subtitleArgs: String?
+        /// The key path of the body's own argument array.
         public var bodyArgs: String?
 
         /// A localize step from its key paths.
@@ -49,7 +56,9 @@ public struct ExtensionRecipe: Sendable, Equatable {
 
     /// A step and whether the extension gives up when it fails.
     public struct PlannedStep: Sendable, Equatable {
+        /// What the step does.
         public var step: Step
+        /// Whether its failure ends the extension (the fallback then applies).
         public var critical: Bool
 
         /// A planned step.
@@ -59,9 +68,11 @@ public struct ExtensionRecipe: Sendable, Equatable {
         }
     }
 
+    /// The steps in order: critical ones one after another, then optional ones together.
     public var steps: [PlannedStep]
     /// Seconds the extension has (iOS gives about 30).
     public var timeLimit: Double
+    /// What is shown when a critical step fails or time runs out.
     public var fallback: Fallback
     /// True when no profile gave a recipe.
     public var isDefault = false
@@ -90,9 +101,13 @@ public struct ExtensionRecipe: Sendable, Equatable {
 
 /// An action button of a notification category.
 public struct NotificationAction: Sendable, Equatable {
+    /// The action's identifier, as the app receives it.
     public var identifier: String
+    /// The button's title as written.
     public var title: String?
+    /// A key in the app's strings the title is localized from.
     public var titleLocKey: String?
+    /// Foreground, destructive, authentication required.
     public var options: [ActionOption]
 }
 
@@ -108,6 +123,8 @@ public enum ActionOption: String, Sendable, CaseIterable {
 
 /// A category: the actions a notification with `aps.category` offers.
 public struct NotificationCategory: Sendable, Equatable {
+    /// The category's identifier (`aps.category`).
     public var identifier: String
+    /// Its buttons, in order.
     public var actions: [NotificationAction]
 }

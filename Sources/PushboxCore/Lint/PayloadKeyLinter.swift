@@ -6,7 +6,9 @@ import PushboxText
 /// the development language (else every device shows the raw key), `*-loc-args` must fill the
 /// string's arguments, and a literal field beside its loc-key is ignored by devices.
 public struct PayloadKeyLinter {
+    /// The app's localizations.
     public let app: AppLocalizations
+    /// The table the keys are looked up in.
     public let table: String
 
     /// Checks payloads' keys against `table` of `app`.

@@ -57,6 +57,7 @@ public struct Arrival: Sendable, Equatable {
         return text
     }
 
+    /// The arrival as `list --json` and the store write it.
     public var json: JSONValue {
         var auth: [(key: String, value: JSONValue)]
         switch authentication {

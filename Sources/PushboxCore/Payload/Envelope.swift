@@ -14,11 +14,17 @@ public enum PayloadSource: String, Sendable, Codable, CaseIterable {
 ///
 /// Names are matched case-insensitively, as HTTP/2 header names are lowercase on the wire.
 public struct PushHeaders: Sendable, Equatable {
+    /// `apns-push-type`.
     public static let pushType = "apns-push-type"
+    /// `apns-id`.
     public static let id = "apns-id"
+    /// `apns-expiration`.
     public static let expiration = "apns-expiration"
+    /// `apns-priority`.
     public static let priority = "apns-priority"
+    /// `apns-topic`.
     public static let topic = "apns-topic"
+    /// `apns-collapse-id`.
     public static let collapseID = "apns-collapse-id"
     /// Headers APNs knows; other `apns-*` names draw a warning.
     public static let known: [String] = [pushType, id, expiration, priority, topic, collapseID]
@@ -83,8 +89,11 @@ public struct PushHeaders: Sendable, Equatable {
 
 /// Everything known about a push besides its body.
 public struct Envelope: Sendable, Equatable {
+    /// Where the payload came from.
     public var source: PayloadSource
+    /// When it was taken in.
     public var receivedAt: Date
+    /// Its `apns-*` headers.
     public var headers: PushHeaders
     /// The device token from `/3/device/<token>` (or `--token`), as sent.
     public var deviceToken: String?
@@ -107,7 +116,9 @@ public struct Envelope: Sendable, Equatable {
 
 /// A payload exactly as received: the bytes are kept untouched so nothing is ever lost.
 public struct RawPayload: Sendable, Equatable {
+    /// The payload's bytes as they arrived.
     public var bytes: [UInt8]
+    /// What came with them.
     public var envelope: Envelope
 
     /// A payload's untouched bytes with its envelope.

@@ -11,9 +11,13 @@ public struct FCMMessage: Sendable, Equatable {
         case condition(String)
     }
 
+    /// Token, topic or condition (FCM allows exactly one).
     public var targets: [Target] = []
+    /// `notification.title`.
     public var notificationTitle: String?
+    /// `notification.body`.
     public var notificationBody: String?
+    /// `notification.image`.
     public var notificationImage: String?
     /// `data`: custom key-value pairs (FCM allows only strings).
     public var data: JSONObject?

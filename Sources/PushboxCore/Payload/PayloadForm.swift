@@ -8,6 +8,7 @@ public enum PayloadForm: Sendable, Equatable {
     /// A Firebase Cloud Messaging HTTP v1 message, wrapped in `{"message": …}` or bare.
     case fcm(wrapped: Bool)
 
+    /// The form in words, for the trace.
     public var name: String {
         switch self {
         case .apns: return "APNs payload"

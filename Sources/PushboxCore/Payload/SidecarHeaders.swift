@@ -4,9 +4,12 @@ import Foundation
 /// `NAME.apns`, one `name: value` per line, `#` starting a comment. The pseudo-header
 /// `device-token` gives the token of `/3/device/<token>`.
 public struct SidecarHeaders: Sendable, Equatable {
+    /// The sidecar line that gives the device token instead of a header.
     public static let tokenName = "device-token"
 
+    /// The headers the sidecar file gives.
     public var headers = PushHeaders()
+    /// The device token it gives.
     public var deviceToken: String?
 
     /// No headers and no token.

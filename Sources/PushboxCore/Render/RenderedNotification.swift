@@ -22,18 +22,31 @@ public struct TraceEntry: Sendable, Equatable {
         /// A step by its name (a recipe's own, or one read back from JSON).
         public init(rawValue: String) { self.rawValue = rawValue }
 
+        /// Taken in over a listener (outcome: the protocol).
         public static let receive = Step(rawValue: "receive")
+        /// Validated as APNs validates (accepted or rejected).
         public static let validate = Step(rawValue: "validate")
+        /// An FCM message mapped to the APNs payload it becomes.
         public static let fcm = Step(rawValue: "fcm")
+        /// FCM's targeting: whether the message reaches this device.
         public static let target = Step(rawValue: "target")
+        /// The system's localization of `*-loc-key` fields.
         public static let localize = Step(rawValue: "localize")
+        /// The service extension as a whole (started, finished, expired).
         public static let `extension` = Step(rawValue: "extension")
+        /// The extension's decryption of `encrypted_data`.
         public static let decrypt = Step(rawValue: "decrypt")
+        /// The extension's localization of the app's own keys.
         public static let localizeCustom = Step(rawValue: "localize-custom")
+        /// The extension's download of a media attachment.
         public static let attach = Step(rawValue: "attach")
+        /// The extension's 30-second budget ran out.
         public static let deadline = Step(rawValue: "deadline")
+        /// A local notification request fired on the device clock.
         public static let schedule = Step(rawValue: "schedule")
+        /// A background push: the app woken, nothing shown.
         public static let background = Step(rawValue: "background")
+        /// What the app received for a tap or an action button.
         public static let response = Step(rawValue: "response")
     }
 
@@ -44,29 +57,53 @@ public struct TraceEntry: Sendable, Equatable {
         /// An outcome by its name (one read back from JSON).
         public init(rawValue: String) { self.rawValue = rawValue }
 
+        /// Validation passed.
         public static let accepted = Outcome(rawValue: "accepted")
+        /// Validation refused the payload (APNs' reason in the detail).
         public static let rejected = Outcome(rawValue: "rejected")
+        /// An FCM message became its APNs payload.
         public static let mapped = Outcome(rawValue: "mapped")
+        /// FCM's targeting reached this device.
         public static let delivered = Outcome(rawValue: "delivered")
+        /// FCM's targeting missed this device.
         public static let notTargeted = Outcome(rawValue: "not-targeted")
+        /// Every key was found.
         public static let localized = Outcome(rawValue: "localized")
+        /// Some keys were missing (shown as the key itself).
         public static let missingKeys = Outcome(rawValue: "missing-keys")
+        /// Localized on the device when shown (not in the extension).
         public static let atDelivery = Outcome(rawValue: "at-delivery")
+        /// The extension did not run (and why, in the detail).
         public static let notRun = Outcome(rawValue: "not-run")
+        /// The extension began.
         public static let started = Outcome(rawValue: "started")
+        /// The extension handed over in time.
         public static let finished = Outcome(rawValue: "finished")
+        /// A step failed.
         public static let failed = Outcome(rawValue: "failed")
+        /// The extension's time ran out.
         public static let expired = Outcome(rawValue: "expired")
+        /// A step did what it set out to.
         public static let ok = Outcome(rawValue: "ok")
+        /// A step had nothing to do.
         public static let skipped = Outcome(rawValue: "skipped")
+        /// A request was dropped (over the pending limit, or refused).
         public static let dropped = Outcome(rawValue: "dropped")
+        /// A step was stopped by the deadline.
         public static let timeout = Outcome(rawValue: "timeout")
+        /// A step was cancelled because the extension gave up.
         public static let cancelled = Outcome(rawValue: "cancelled")
+        /// A local request fired.
         public static let fired = Outcome(rawValue: "fired")
+        /// An attachment was added.
         public static let attached = Outcome(rawValue: "attached")
+        /// A background push woke the app.
         public static let woken = Outcome(rawValue: "woken")
+        /// Nothing is shown (a background push, or no alert).
         public static let noBanner = Outcome(rawValue: "no-banner")
+        /// The notification itself was tapped.
         public static let tap = Outcome(rawValue: "tap")
+        /// An action button was chosen.
         public static let action = Outcome(rawValue: "action")
 
         /// `receive`'s outcome: the protocol the push came over (`h2`, `http/1.1`).

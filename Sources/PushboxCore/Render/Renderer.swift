@@ -9,6 +9,7 @@ import PushboxLocalization
 /// localized `*-loc-key` with its args when one is given; a string alert is the body), then the
 /// service extension when iOS would run it, and the category's actions.
 public struct Renderer: Sendable {
+    /// What validation knows about the device and app (bundle id, topics).
     public var context: ValidationContext
     /// The device's preferred languages, most preferred first.
     public var preferredLanguages: [String]
@@ -21,9 +22,13 @@ public struct Renderer: Sendable {
 
     /// The parts of the extension's environment that do not change between payloads.
     public struct ExtensionSetup: Sendable {
+        /// The extension's steps, time limit and fallback.
         public var recipe: ExtensionRecipe
+        /// Where attachments are downloaded to and read from.
         public var fetcher: AttachmentFetcher
+        /// The app's folder, for attachments named inside it.
         public var appDirectory: String?
+        /// The AES-GCM key the extension decrypts with.
         public var keyFile: String?
 
         /// What the extension runs with: its recipe, where attachments come from, and its key.

@@ -7,6 +7,7 @@ import PushboxText
 /// serve pushes and local notifications. The request's identifier, trigger, fire time and
 /// attachment files travel beside it under `pushbox-local`, which the app would not see.
 public enum LocalDelivery {
+    /// The payload key that marks a fired local notification's stored form.
     public static let key = "pushbox-local"
 
     /// Content names → alert keys; the loc-key forms are what

@@ -4,14 +4,19 @@ import PushboxText
 
 /// A request waiting to fire.
 public struct PendingRequest: Sendable, Equatable {
+    /// The request.
     public var request: LocalRequest
+    /// When it fires next on the device clock.
     public var nextFire: Date
 }
 
 /// A request iOS would not schedule, and why (in iOS's words where it has them).
 public struct ScheduleRefusal: Sendable, Equatable, CustomStringConvertible {
+    /// The dropped request's identifier.
     public var identifier: String
+    /// Why it was dropped.
     public var reason: String
+    /// `identifier: reason`.
     public var description: String { "\(identifier): \(reason)" }
 }
 
@@ -19,8 +24,10 @@ public struct ScheduleRefusal: Sendable, Equatable, CustomStringConvertible {
 /// most 64, the soonest-firing kept; a new request with a pending identifier replaces it;
 /// cancel by identifier or prefix; a repeating trigger is rescheduled after each delivery.
 public struct PendingSet: Sendable {
+    /// iOS keeps at most 64 pending requests per app; the soonest win.
     public static let limit = 64
 
+    /// The calendar triggers are matched in (the device's zone).
     public var calendar: Calendar
     /// Soonest first.
     public private(set) var pending: [PendingRequest] = []

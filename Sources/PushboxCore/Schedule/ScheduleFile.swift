@@ -4,11 +4,13 @@ import PushboxText
 /// A local notification request, named after UserNotifications' API so iOS engineers read it
 /// at sight: `{"identifier", "content": {…}, "trigger": {…}}`.
 public struct LocalRequest: Sendable, Equatable {
+    /// The request's identifier (a new request with it replaces the old).
     public var identifier: String
     /// `title`, `subtitle`, `body`, `titleLocKey`/`titleLocArgs`, `subtitleLocKey`/`subtitleLocArgs`,
     /// `bodyLocKey`/`bodyLocArgs`, `badge`, `sound`, `userInfo`, `categoryIdentifier`,
     /// `threadIdentifier`, `attachments` ([{"identifier", "file"}]), kept as written.
     public var content: JSONObject
+    /// When it fires (nil: at once).
     public var trigger: Trigger?
 
     /// A request from its parts.
@@ -25,6 +27,7 @@ public enum Trigger: Sendable, Equatable {
     /// Date components as `DateComponents` names them (`weekday` 1 = Sunday).
     case dateMatching(DateComponents, repeats: Bool)
 
+    /// Whether the trigger fires again.
     public var repeats: Bool {
         switch self {
         case .timeInterval(_, let r), .dateMatching(_, let r): return r
@@ -36,8 +39,11 @@ public enum Trigger: Sendable, Equatable {
 public enum ScheduleFile {
     /// What is wrong with a schedule file, at which field.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// The key path at fault.
         public var path: String
+        /// What is wrong, in words.
         public var message: String
+        /// `path: message`.
         public var description: String { path.isEmpty ? message : "\(path): \(message)" }
     }
 

@@ -38,6 +38,7 @@ public final class SimulatedClock: Sendable {
         state.withLock { s in s.anchorSimulated.addingTimeInterval(realNow().timeIntervalSince(s.anchorReal) * s.rate) }
     }
 
+    /// How many device seconds pass per real second.
     public var speed: Double { state.withLock { $0.rate } }
 
     /// Whether this clock differs from the wall clock (started elsewhere, faster, or moved).

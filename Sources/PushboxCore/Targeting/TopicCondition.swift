@@ -68,8 +68,11 @@ public indirect enum TopicCondition: Sendable, Equatable, CustomStringConvertibl
 
     /// A condition that cannot be parsed: message and 1-based column.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong with the condition.
         public var message: String
+        /// Where (1-based).
         public var column: Int
+        /// `column C: message`.
         public var description: String { "column \(column): \(message)" }
     }
 

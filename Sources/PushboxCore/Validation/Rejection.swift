@@ -2,7 +2,9 @@
 /// in "Handling notification responses from APNs" (or FCM's `INVALID_ARGUMENT` for a malformed FCM message), plus
 /// pushbox's own explanation for the person who sent it.
 public struct Rejection: Error, Sendable, Equatable {
+    /// The HTTP status APNs answers.
     public var status: Int
+    /// APNs' reason (`BadDeviceToken`).
     public var reason: String
     /// What exactly was wrong, in words.
     public var detail: String
@@ -55,6 +57,7 @@ public enum APNsReason: String, Sendable, CaseIterable {
     case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
     case badCertificate = "BadCertificate"
 
+    /// The HTTP status APNs answers with this reason.
     public var status: Int {
         switch self {
         case .missingProviderToken, .invalidProviderToken, .expiredProviderToken, .badCertificate: return 403

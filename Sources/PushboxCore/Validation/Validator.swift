@@ -19,15 +19,18 @@ public struct ValidationContext: Sendable, Equatable {
 
 /// A payload that passed validation, in the shape the device receives.
 public struct ValidatedPayload: Sendable, Equatable {
+    /// APNs payload, Simulator `.apns` file, or FCM message.
     public var form: PayloadForm
     /// The APNs payload the iPhone receives (for FCM, the mapped one; for `.apns`, without the
     /// Simulator key).
     public var payload: JSONObject
+    /// The `aps` dictionary.
     public var aps: JSONObject
     /// The request headers in force (the request's, plus FCM's `apns.headers`).
     public var headers: PushHeaders
     /// The push type given, or the one APNs infers.
     public var pushType: PushType
+    /// The FCM message it came as, if it did.
     public var fcm: FCMMessage?
 }
 
@@ -49,11 +52,16 @@ public enum Targeting: Sendable, Equatable {
 
 /// The outcome of validating one payload: APNs' answer, warnings, and the payload as delivered.
 public struct ValidationReport: Sendable {
+    /// APNs' refusal, if refused.
     public var rejection: Rejection?
+    /// What APNs accepts but a developer should know.
     public var warnings: [Diagnostic]
+    /// The payload as accepted.
     public var validated: ValidatedPayload?
+    /// Whether an FCM message reaches this device.
     public var targeting: Targeting
 
+    /// Whether it was accepted.
     public var ok: Bool { rejection == nil }
     /// The HTTP status APNs would answer.
     public var status: Int { rejection?.status ?? 200 }

@@ -5,7 +5,9 @@ import Foundation
 /// layout works as it is; legacy names and `Base.lproj` included) and every `*.xcstrings`.
 /// Tables are read on first use and kept: switching back to a language costs no file read.
 public final class AppLocalizations: Sendable {
+    /// The app's folder.
     public let directory: String
+    /// The app's development language (`CFBundleDevelopmentRegion`).
     public let developmentRegion: String
     /// `.lproj` name (as found: `ko`, `zh_CN`, `Base`) → the folders with that name.
     public let lprojFolders: [String: [String]]

@@ -8,8 +8,11 @@ public enum LocalizedValue: Sendable, Equatable {
 
 /// One entry with where it came from, for warnings and lint.
 public struct LocalizedEntry: Sendable, Equatable {
+    /// The string, or its plural and device variants.
     public var value: LocalizedValue
+    /// The file it was read from.
     public var file: String
+    /// Its line in that file, when the reader keeps lines.
     public var line: Int?
     /// A catalog's stringUnit state (`translated`, `new`, `needs_review`), nil for other files.
     public var state: String?
@@ -28,11 +31,13 @@ public struct LocalizedEntry: Sendable, Equatable {
 
 /// One table (`Localizable`) in one localization, merged from every file that feeds it.
 public struct LocalizationTable: Sendable {
+    /// Entries by key.
     public var entries: [String: LocalizedEntry] = [:]
     /// Files that could not be read at all (each refused whole).
     public var errors: [LocalizationFileError] = []
     /// Readable oddities: duplicate keys, replaced surrogates, non-string values.
     public var notes: [FileNote] = []
+    /// The files the table was read from.
     public var files: [String] = []
 
     /// An empty table.

@@ -4,6 +4,7 @@ import PushboxText
 /// The system's localization of a key with arguments, for a device's preferred languages: the
 /// same engine serves `*-loc-key` and the extension's custom keys.
 public final class Localizer: Sendable {
+    /// The app's localizations.
     public let app: AppLocalizations
     /// The columns a variable-width rule is chosen for.
     public let displayWidth: Int
@@ -19,7 +20,9 @@ public final class Localizer: Sendable {
 
     /// Where a device with these preferred languages takes its strings from.
     public struct Resolution: Sendable, Equatable {
+        /// The localization the preferred languages matched, and why.
         public var match: LanguageMatcher.Match
+        /// The pseudolanguage applied on top, if the device language is one.
         public var pseudolanguage: Pseudolanguage?
         /// The locale numbers are written for: the preferred language that matched, or the localization.
         public var numberLocale: String
@@ -32,8 +35,11 @@ public final class Localizer: Sendable {
 
     /// One localized string, its language and every warning met on the way.
     public struct Localized: Sendable, Equatable {
+        /// The localized text (the key itself when missing).
         public var text: String
+        /// The localization it came from.
         public var language: String
+        /// Missing keys, untranslated entries, format problems.
         public var warnings: [Diagnostic]
         /// False when the key was missing and the key itself is shown.
         public var found: Bool

@@ -1,9 +1,13 @@
 /// A localization file that cannot be read: the whole file is refused, as Foundation refuses
 /// it, and the error names file, line and column.
 public struct LocalizationFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The broken file.
     public var file: String
+    /// Where it breaks: line…
     public var line: Int
+    /// …and column.
     public var column: Int
+    /// What is wrong, in words.
     public var message: String
 
     /// An error at a place in a file.
@@ -14,6 +18,7 @@ public struct LocalizationFileError: Error, Sendable, Equatable, CustomStringCon
         self.message = message
     }
 
+    /// `file:line:column: message`, as compilers write it.
     public var description: String { "\(file):\(line):\(column): \(message)" }
 }
 
@@ -48,5 +53,6 @@ public struct FileNote: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `file:line: message`.
     public var description: String { "\(file):\(line): \(message)" }
 }

@@ -11,16 +11,19 @@ public indirect enum PlistValue: Sendable, Equatable {
     case array([PlistValue])
     case dict([String: PlistValue])
 
+    /// The string, when this is one.
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
+    /// The dictionary, when this is one.
     public var dictValue: [String: PlistValue]? {
         if case .dict(let d) = self { return d }
         return nil
     }
 
+    /// The value's type in words (`array`, `integer`), for notes.
     public var typeName: String {
         switch self {
         case .string: return "string"

@@ -6,7 +6,9 @@ import PushboxText
 /// (`argNum`, `formatSpecifier`, `%arg`) become rule formats; a language with no entry takes the
 /// source language's value, as Xcode's build does, and a key with no value at all is its own value.
 public struct XCStringsCatalog: Sendable {
+    /// The catalog's source language.
     public var sourceLanguage: String
+    /// The catalog's format version.
     public var version: String
     /// Every language the catalog mentions.
     public var languages: Set<String>
@@ -14,9 +16,12 @@ public struct XCStringsCatalog: Sendable {
     public var entries: [String: [String: LocalizedEntry]]
     /// Keys marked `shouldTranslate: false`.
     public var untranslatable: Set<String>
+    /// What was readable but odd.
     public var notes: [FileNote]
+    /// The `.xcstrings` file.
     public let file: String
 
+    /// Catalog versions pushbox reads as they are.
     public static let supportedVersions: Set<String> = ["1.0", "1.1", "1.2", "1.3"]
 
     /// Reads a string catalog, errors at file:line:column.

@@ -14,6 +14,7 @@ public struct FormatRenderer: Sendable {
         self.numbers = numbers
     }
 
+    /// The highest `%n$` position accepted.
     public static let maxPosition = 127
 
     /// `format` filled with `args` as String(format:) on a device fills it; what it met goes to `warnings`.

@@ -1,13 +1,20 @@
 /// The flags of a specifier: `-` `+` space `#` `0` `'`.
 public struct FormatFlags: OptionSet, Sendable, Hashable {
+    /// The flags as bits.
     public let rawValue: UInt8
     /// Flags from their bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `-`: left-justified.
     public static let minus = FormatFlags(rawValue: 1)
+    /// `+`: always a sign.
     public static let plus = FormatFlags(rawValue: 2)
+    /// ` `: a space where a plus sign would be.
     public static let space = FormatFlags(rawValue: 4)
+    /// `#`: the alternate form.
     public static let hash = FormatFlags(rawValue: 8)
+    /// `0`: padded with zeros.
     public static let zero = FormatFlags(rawValue: 16)
+    /// `'`: grouped thousands.
     public static let apostrophe = FormatFlags(rawValue: 32)
 
     init?(byte: UInt8) {
@@ -39,9 +46,13 @@ public struct FormatSpecifier: Sendable, Equatable {
 
     /// The 1-based `n` of `%n$`, nil for a sequential specifier.
     public var position: Int?
+    /// The flags given.
     public var flags: FormatFlags = []
+    /// The minimum width (none, a number, or `*`).
     public var width: Size = .none
+    /// The precision (none, a number, or `*`).
     public var precision: Size = .none
+    /// The length modifier (`l`, `ll`, `h`, …), as written.
     public var length = ""
     /// The conversion character (`@`, `d`, `f`, …); `%` for `%%`.
     public var conversion: Character
@@ -55,6 +66,7 @@ public struct FormatSpecifier: Sendable, Equatable {
 
     /// Conversions CFString knows, by family.
     public var isInteger: Bool { Self.isIntegerConversion(conversion) }
+    /// Whether the conversion is a floating-point one.
     public var isFloat: Bool { Self.isFloatConversion(conversion) }
 
     /// Whether `c` converts an integer (`d`, `u`, `x`, …).
@@ -110,8 +122,10 @@ public struct ParsedFormat: Sendable, Equatable {
         case invalid(String)
     }
 
+    /// Literal text and specifiers, in order.
     public var segments: [Segment]
 
+    /// The specifiers alone, in order.
     public var specifiers: [FormatSpecifier] {
         segments.compactMap { if case .specifier(let s) = $0 { return s } else { return nil } }
     }

@@ -3,7 +3,9 @@ import Foundation
 /// A `.stringsdict` entry (or an `.xcstrings` plural/substitution): a format whose `%#@name@`
 /// references choose among variants by a number.
 public struct RuleFormat: Sendable, Equatable {
+    /// `NSStringLocalizedFormatKey`: the format with `%#@variable@` references.
     public var format: String
+    /// The `%#@name@` variables' rules, by name.
     public var variables: [String: RuleVariable]
 
     /// A rule format from its key format and variables.
@@ -23,6 +25,7 @@ public struct RuleVariable: Sendable, Equatable {
         case variableWidth = "NSStringVariableWidthRuleType"
     }
 
+    /// Plural or device rule.
     public var kind: Kind
     /// `NSStringFormatValueTypeKey` (`d`, `ld`, `@`…), without the `%`.
     public var valueType: String
@@ -50,6 +53,7 @@ public struct RuleVariable: Sendable, Equatable {
 /// do — unconfirmed), widths by the terminal's width (exact, else the next smaller, else the
 /// smallest). Specifiers inside a variant are bound to the variable's argument.
 public struct RuleExpander: Sendable {
+    /// The language's plural rules (ICU).
     public var plural: PluralRules
     /// The width a variable-width rule is chosen for (the terminal's columns).
     public var displayWidth: Int

@@ -6,6 +6,7 @@ import Foundation
 public final class PluralRules: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer?
     private let lock = NSLock()
+    /// The ICU locale the rules are for.
     public let locale: String
 
     private init(locale: String) {

@@ -5,7 +5,9 @@ import Foundation
 /// skip an argument, plural categories CLDR requires but a language lacks, unfinished catalog
 /// units, and duplicate keys.
 public struct LocalizationLinter {
+    /// The app's localizations.
     public let app: AppLocalizations
+    /// The table linted (`Localizable`).
     public let table: String
 
     /// Checks `table` in every localization of `app`.
@@ -98,8 +100,11 @@ public struct LocalizationLinter {
 
     /// Which argument each specifier reads and its family; skipped positions; mixed forms.
     public struct Signature: Equatable {
+        /// Argument types by position (`@`, `d`, …).
         public var arguments: [Int: String] = [:]
+        /// Positions the format never uses, when any are skipped.
         public var skipped: [Int]?
+        /// Whether positional and plain specifiers are mixed.
         public var mixed = false
     }
 

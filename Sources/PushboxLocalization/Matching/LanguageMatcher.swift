@@ -5,6 +5,7 @@
 public struct LanguageMatcher: Sendable {
     /// The app's localizations as found (folder names or catalog languages), e.g. `en`, `zh_CN`, `Base`.
     public let available: [String]
+    /// The app's development language, the last resort.
     public let developmentRegion: String
 
     /// A matcher over the app's localizations.
@@ -19,6 +20,7 @@ public struct LanguageMatcher: Sendable {
         public var localization: String
         /// The preferred language it was chosen for, nil when it is the fallback.
         public var preferred: String?
+        /// Why this localization was chosen, in words.
         public var reason: String
     }
 

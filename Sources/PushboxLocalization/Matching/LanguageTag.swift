@@ -6,8 +6,11 @@ import Foundation
 /// (`English`, `Japanese`). Chinese gets its script from its region when none is given, as
 /// Apple does: `zh-CN`/`zh-SG` → `zh-Hans`, `zh-TW`/`zh-HK`/`zh-MO` → `zh-Hant`.
 public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
+    /// The language subtag (`zh`).
     public var language: String
+    /// The script subtag (`Hant`), when given.
     public var script: String?
+    /// The region subtag (`TW`), when given.
     public var region: String?
 
     /// Apple's legacy `.lproj` names.

@@ -39,6 +39,7 @@ public struct InboxList: Sendable {
     public var top = 0
     /// What the search box holds; empty shows everything.
     public var search = "" { didSet { rowsCache = nil } }
+    /// All, rejected, with warnings, or one app.
     public var filter: Filter = .all { didSet { rowsCache = nil } }
     /// Threads shown as their header only.
     public var collapsedThreads: Set<String> = [] { didSet { rowsCache = nil } }
