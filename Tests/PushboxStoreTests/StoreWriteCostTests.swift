@@ -79,4 +79,23 @@ final class StoreWriteCostTests: Sendable {
         #expect(size() > 100_000, "database file \(size()) bytes")
         #expect(store.count == 200)
     }
+
+    @Test("a checkpoint is due once the threshold's pages were added since the last one copied the log, and counting restarts with the log")
+    func checkpointSchedule() {
+        var schedule = CheckpointSchedule(threshold: 1000)
+        func due(_ frames: Int32) -> Bool { schedule.committed(logFrames: frames) }
+        #expect(!due(999))
+        #expect(due(1000))
+        // The checkpoint copied 1,000 pages while writers appended 6 more: not due again until 2,000.
+        schedule.checkpointed(copied: 1000)
+        #expect(!due(1006))
+        #expect(!due(1999))
+        #expect(due(2000))
+        // The log started over (a commit found it wholly copied): count from its start.
+        schedule.checkpointed(copied: 2000)
+        #expect(!due(3))
+        #expect(schedule.copied == 0)
+        #expect(due(1000))
+    }
 }
+
