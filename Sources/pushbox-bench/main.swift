@@ -69,6 +69,9 @@ case "h2":
 case "tui":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
     TUIBenchmark.run(count: count)
+case "request":
+    let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
+    RequestBenchmark.run(count: count)
 case "render":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     RenderBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
@@ -80,6 +83,7 @@ default:
     print("       pushbox-bench intake [COUNT] [CLIENTS]  (default 50000 payloads per run: pushbox serve against pushbox-anchor, clients 1,16,64)")
     print("       pushbox-bench h2 [COUNT]         (default 20000 POSTs per shape: h2load against pushbox's port and nghttpd, and the socket)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
+    print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
