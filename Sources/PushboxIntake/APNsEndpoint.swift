@@ -114,7 +114,8 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
                 return Self.reasonResponse(.internalServerError)
             }
             let dates = InboxListing.dateFormatter()
-            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.stored(id: n.id), dates: dates) })
+            // A rendering still waiting behind a burst is made now, as the TUI and `list` do.
+            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.rendering(id: n.id) { n.rawPayload }, dates: dates) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
         }
         if request.path.hasPrefix(ScheduleEndpoint.prefix) {

@@ -13,23 +13,26 @@ public final class NotificationProcessor: Sendable {
     /// Where renderings are kept.
     public let store: InboxStore
     private let pending = DispatchGroup()
-    /// Notifications waiting to be rendered, with the intake's validation when it can be reused.
+    /// Notifications waiting to be rendered: the first `payloadsKept` with their payload and the
+    /// intake's validation, the rest by id alone (their payload is read back when rendered).
     private let backlog = Locked(Backlog())
 
-    /// A first-in first-out queue that takes from its front by moving an index: removing the
-    /// front of an array moves all the rest, and a burst leaves tens of thousands waiting.
+    /// A first-in first-out queue that takes from its front by moving an index (removing the
+    /// front of an array moves all the rest, and a burst leaves tens of thousands waiting), and
+    /// how many threads render from it.
     struct Backlog {
-        typealias Entry = (id: Int64, raw: RawPayload, report: ValidationReport?)
+        typealias Entry = (id: Int64, raw: RawPayload?, report: ValidationReport?)
         private var entries: [Entry] = []
         private var head = 0
+        /// Threads rendering from it now.
+        var renderers = 0
         /// How many wait.
         var count: Int { entries.count - head }
         mutating func append(_ entry: Entry) { entries.append(entry) }
-        /// The first `n` waiting, left in place.
-        func first(_ n: Int) -> ArraySlice<Entry> { entries[head..<min(head + n, entries.count)] }
-        /// Takes the first `n` away; the storage is compacted once most of it is taken.
-        mutating func removeFirst(_ n: Int) {
-            head += n
+        /// Takes up to the first `n` away; the storage is compacted once most of it is taken.
+        mutating func takeFirst(_ n: Int) -> [Entry] {
+            let taken = Array(entries[head..<min(head + n, entries.count)])
+            head += taken.count
             if head == entries.count {
                 entries.removeAll(keepingCapacity: entries.count <= 4096)
                 head = 0
@@ -37,6 +40,7 @@ public final class NotificationProcessor: Sendable {
                 entries.removeFirst(head)
                 head = 0
             }
+            return taken
         }
     }
 
@@ -52,30 +56,37 @@ public final class NotificationProcessor: Sendable {
     /// How long the intake must have been quiet before the backlog is rendered.
     public static let quietPeriod: Duration = .milliseconds(20)
     /// Renderings waiting beyond this many are rendered even while pushes keep coming, so a
-    /// flood that never pauses neither grows memory without bound nor leaves the inbox unrendered.
-    public static let maxDeferred = 20_000
-    /// Only this many waiting renderings keep the intake's validation; later ones validate again
-    /// when rendered (a validation report is several times the payload's size in memory).
-    static let reportsKept = 1_000
+    /// flood that never pauses neither grows memory without bound nor leaves the inbox
+    /// unrendered for long. A waiting rendering past the first `payloadsKept` is an id (tens of
+    /// bytes), so this bounds memory at a few MB; readers render on demand what is not stored
+    /// yet (`rendering(id:payload:)`), so nothing shows unrendered meanwhile.
+    public static let maxDeferred = 200_000
+    /// Only this many waiting renderings keep their payload and the intake's validation (a
+    /// validation report is several times the payload's size in memory); later ones read the
+    /// payload back from the store and validate again when rendered.
+    static let payloadsKept = 1_000
 
     /// When a payload was last queued (monotonic nanoseconds, `DispatchTime.uptimeNanoseconds`).
     private let lastQueued = Atomic<UInt64>(0)
 
     /// Queues a stored notification's rendering; it runs after the answer went out (an extension
-    /// may take its whole budget), on a thread of its own in Linux's idle scheduling class, once
-    /// the intake has been quiet for `quietPeriod`: answers come first, and a burst is rendered
-    /// when it ends (`pushbox-bench intake` reports how long after). Results are stored in
-    /// batches, one transaction each. `report` is the intake's validation of `raw` (with the
-    /// renderer's context), reused.
+    /// may take its whole budget), on threads of their own (`renderThreads`) in Linux's idle
+    /// scheduling class, once the intake has been quiet for `quietPeriod`: answers come first, and
+    /// a burst is rendered when it ends (`pushbox-bench intake` reports how long after). Results
+    /// are stored in batches, one transaction each. `report` is the intake's validation of `raw`
+    /// (with the renderer's context), reused.
     public func enqueue(id: Int64, raw: RawPayload, report: ValidationReport? = nil) {
         pending.enter()
         lastQueued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-        let first = backlog.withLock { backlog in
-            backlog.append((id, raw, backlog.count < Self.reportsKept ? report : nil))
-            return backlog.count == 1
+        let start = backlog.withLock { backlog in
+            let keep = backlog.count < Self.payloadsKept
+            backlog.append((id, keep ? raw : nil, keep ? report : nil))
+            guard backlog.renderers < Self.renderThreads else { return false }
+            backlog.renderers += 1
+            return true
         }
-        guard first else { return }
-        // A thread of its own for each burst: its scheduling class ends with it instead of
+        guard start else { return }
+        // Threads of their own for each burst: their scheduling class ends with them instead of
         // staying on a pooled Dispatch thread that serves others later. Where the idle class is
         // refused, a nice value of 10 does a weaker job.
         let thread = Thread { [self] in
@@ -86,11 +97,18 @@ public final class NotificationProcessor: Sendable {
         thread.start()
     }
 
+    /// Threads that render a backlog: one per core (at most 4), so a burst's renderings drain on
+    /// every core once the intake is quiet.
+    static let renderThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     /// Renders the backlog in batches of up to 64, each batch's results stored in one
     /// transaction, until it is empty; waits while the intake is busy and the backlog is short.
     private func renderBacklog() {
         while true {
-            let waiting = backlog.withLock { $0.count }
+            let waiting = backlog.withLock { backlog in
+                if backlog.count == 0 { backlog.renderers -= 1 }
+                return backlog.count
+            }
             if waiting == 0 { return }
             // Another thread may queue between reading the clock and `lastQueued`: no time since.
             let now = DispatchTime.now().uptimeNanoseconds, last = lastQueued.load(ordering: .relaxed)
@@ -99,17 +117,19 @@ public final class NotificationProcessor: Sendable {
                 usleep(UInt32((Self.quietPeriod - sinceLast) / .microseconds(1)) + 1000)
                 continue
             }
-            let batch = backlog.withLock { Array($0.first(64)) }
-            let rendered = batch.map { id, raw, report in (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).storedJSON)) }
+            let batch = backlog.withLock { $0.takeFirst(64) }
+            if batch.isEmpty { continue }  // another thread took the rest
+            // Payloads not kept are read back in one query; one that is gone has nothing to render.
+            let readBack = Dictionary(((try? store.notifications(ids: batch.filter { $0.raw == nil }.map(\.id))) ?? []).map { ($0.id, $0.rawPayload) },
+                                      uniquingKeysWith: { first, _ in first })
+            let rendered: [(id: Int64, language: String, json: String)] = batch.compactMap { id, raw, report in
+                guard let raw = raw ?? readBack[id] else { return nil }
+                return (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).storedJSON))
+            }
             // A rendering is a cache of what the stored payload gives: when it cannot be saved,
             // the inbox renders the notification again when it is shown.
             try? store.saveRenders(rendered)
-            let done = backlog.withLock { backlog in
-                backlog.removeFirst(batch.count)
-                return backlog.count == 0
-            }
             for _ in batch { pending.leave() }
-            if done { return }
         }
     }
 

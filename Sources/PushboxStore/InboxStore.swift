@@ -294,6 +294,13 @@ public final class InboxStore: @unchecked Sendable {
         try select("WHERE id = \(id)", limit: 1).first
     }
 
+    /// The stored notifications among `ids` (deleted ones included), in one query: the rendering
+    /// backlog reads a batch back at a time.
+    public func notifications(ids: [Int64]) throws(StoreError) -> [StoredNotification] {
+        guard !ids.isEmpty else { return [] }
+        return try select("WHERE id IN (\(ids.map(String.init).joined(separator: ",")))", limit: nil)
+    }
+
     /// Marks notification `id` deleted: it leaves the inbox and the history keeps nothing of it.
     public func delete(id: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 1 WHERE id = ?").run([.int(id)]) }
