@@ -175,13 +175,13 @@ public final class InboxStore: @unchecked Sendable {
     /// transaction (group commit): the first becomes the leader and commits everyone queued.
     @discardableResult
     public func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil) throws(StoreError) -> Int64 {
-        let headers = JSONWriter.compact(.array(raw.envelope.headers.fields.map { .array([.string($0.name), .string($0.value)]) }))
+        let headers = JSONWriter.compactPairs(raw.envelope.headers.fields)
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let item = PendingInsert(values: [
             .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
             opt(raw.envelope.fileName), .text(raw.envelope.fileName == nil ? "" : Digest.sha256Hex(raw.bytes)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
             verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID), opt(verdict?.topic),
-            opt(raw.envelope.arrival.map { JSONWriter.compact($0.json) }),
+            opt(raw.envelope.arrival.map(arrivalJSON)),
         ])
         commitCondition.lock()
         pending.append(item)
@@ -200,6 +200,17 @@ public final class InboxStore: @unchecked Sendable {
         }
         commitCondition.unlock()
         return try item.result!.get()
+    }
+
+    /// The last arrival written and its JSON: pushes on one connection arrive the same way, so
+    /// most inserts reuse it instead of writing it again.
+    private let lastArrival = Locked<(arrival: Arrival, json: String)?>(nil)
+
+    private func arrivalJSON(_ arrival: Arrival) -> String {
+        if let last = lastArrival.withLock({ $0 }), last.arrival == arrival { return last.json }
+        let json = JSONWriter.compact(arrival.json)
+        lastArrival.withLock { $0 = (arrival, json) }
+        return json
     }
 
     /// Writes a batch in one transaction; every item gets its row id or the error.

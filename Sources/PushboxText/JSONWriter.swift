@@ -9,6 +9,23 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `[["name","value"],…]`, compact, written straight from the pairs: the store writes a
+    /// push's headers this way for every push taken in, and building a `JSONValue` tree first
+    /// cost more than writing it.
+    public static func compactPairs(_ pairs: [(name: String, value: String)]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(16 + pairs.count * 48)
+        for (i, pair) in pairs.enumerated() {
+            out.append(contentsOf: i == 0 ? Array("[".utf8) : Array(",[".utf8))
+            writeString(pair.name, into: &out)
+            out.append(UInt8(ascii: ","))
+            writeString(pair.value, into: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Indented by two spaces, keys in their order.
     public static func pretty(_ value: JSONValue) -> String {
         var out: [UInt8] = []

@@ -36,6 +36,21 @@ final class InboxStoreTests: Sendable {
         #expect(reopened.journalMode == "wal")
     }
 
+    @Test("each push keeps its own arrival, when consecutive pushes arrive the same way or not")
+    func arrivals() throws {
+        let store = try InboxStore(path: path)
+        let socket = Arrival(listener: "unix /s.sock", protocolName: "http/1.1", tls: false, userAgent: "curl/8")
+        let port = Arrival(listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, userAgent: nil,
+                           authentication: .providerToken(teamID: "T", keyID: "K", ageSeconds: 3, verified: true))
+        var ids: [Int64] = []
+        for arrival in [socket, socket, port, socket] {
+            var r = raw("{}")
+            r.envelope.arrival = arrival
+            ids.append(try store.insert(r, apnsID: "a\(ids.count)"))
+        }
+        #expect(try ids.map { try store.notification(id: $0)?.arrival } == [socket, socket, port, socket])
+    }
+
     @Test("a collapse id replaces the earlier notification in the inbox; history keeps both")
     func collapse() throws {
         let store = try InboxStore(path: path)

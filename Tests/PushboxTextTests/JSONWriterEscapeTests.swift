@@ -50,4 +50,13 @@ struct JSONWriterEscapeTests {
         #expect(JSONWriter.compact(value) == #"{"a":[1,"x\u2028",null],"b":{"c":true},"e":[]}"#)
         #expect(JSONWriter.pretty(value) == "{\n  \"a\": [\n    1,\n    \"x\\u2028\",\n    null\n  ],\n  \"b\": {\n    \"c\": true\n  },\n  \"e\": []\n}")
     }
+
+    @Test("name-value pairs write what the same pairs as a JSONValue tree write")
+    func pairs() {
+        let pairs: [(name: String, value: String)] = [("apns-topic", "dev.pushbox.sample"), ("x-quote", "a\"b\u{7}\u{2029}"), ("", "")]
+        let tree = JSONValue.array(pairs.map { .array([.string($0.name), .string($0.value)]) })
+        #expect(JSONWriter.compactPairs(pairs) == JSONWriter.compact(tree))
+        #expect(JSONWriter.compactPairs([]) == "[]")
+    }
 }
+
