@@ -261,9 +261,11 @@ public final class InboxStore: @unchecked Sendable {
         locked { ((try? db.prepare(Self.containsSQL).rows([.text(file), .text(contentHash)]) { $0.int(0) })?.isEmpty == false) }
     }
 
-    /// Every stored notification (history), oldest first.
+    static let historyClause = "WHERE deleted = 0 ORDER BY id"
+
+    /// Every stored notification (history), in the order they arrived.
     public func history(limit: Int? = nil) throws(StoreError) -> [StoredNotification] {
-        try select("WHERE deleted = 0 ORDER BY received_at, id", limit: limit)
+        try select(Self.historyClause, limit: limit)
     }
 
     static let inboxClause = """
@@ -271,7 +273,7 @@ public final class InboxStore: @unchecked Sendable {
             SELECT MAX(n2.id) FROM notifications n2
             WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
               AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
-        ORDER BY received_at DESC, id DESC
+        ORDER BY id DESC
         """
 
     /// SQLite's plan for `sql` (`EXPLAIN QUERY PLAN`), one line per step: the tests check that
@@ -283,8 +285,9 @@ public final class InboxStore: @unchecked Sendable {
     /// The checkpoints the store's own checkpointer has run.
     var checkpointsRun: Int { checkpointer.completed }
 
-    /// The inbox as shown: newest first, and of notifications sharing an app and a collapse id,
-    /// only the latest (history keeps them all).
+    /// The inbox as shown: the latest arrival first, and of notifications sharing an app and a
+    /// collapse id, only the latest (history keeps them all). Arrival order is the row id's: the
+    /// wall-clock `receivedAt` is shown, never sorted on (a clock step would reorder the inbox).
     public func inbox(limit: Int? = nil, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
         try select(Self.inboxClause, limit: limit, offset: offset)
     }

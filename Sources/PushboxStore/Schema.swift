@@ -49,6 +49,12 @@ enum Schema {
         DROP INDEX notifications_collapse;
         CREATE INDEX notifications_collapse ON notifications(collapse_id, topic) WHERE collapse_id IS NOT NULL;
         """,
+        // 5: the inbox and history are in the order notifications arrived (the row id), not by
+        // their wall-clock time, which a clock step or two concurrent pushes can invert: the time
+        // index cost every push a page of the log and served nothing the row id does not.
+        """
+        DROP INDEX notifications_received;
+        """,
     ]
 
     static var version: Int { migrations.count }

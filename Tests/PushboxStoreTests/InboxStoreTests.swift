@@ -51,6 +51,16 @@ final class InboxStoreTests: Sendable {
         #expect(try ids.map { try store.notification(id: $0)?.arrival } == [socket, socket, port, socket])
     }
 
+    @Test("the inbox and history keep the order of arrival, also when the clock stepped back between two pushes")
+    func arrivalOrder() throws {
+        let store = try InboxStore(path: path)
+        try store.insert(raw("first", at: 5_000), apnsID: "first")
+        try store.insert(raw("second", at: 3_000), apnsID: "second")  // the wall clock was set back
+        #expect(try store.inbox().map(\.apnsID) == ["second", "first"])
+        #expect(try store.history().map(\.apnsID) == ["first", "second"])
+        #expect(try store.history().last?.receivedAt.timeIntervalSince1970 == 3_000)
+    }
+
     @Test("a collapse id replaces the earlier notification in the inbox; history keeps both")
     func collapse() throws {
         let store = try InboxStore(path: path)
