@@ -76,7 +76,7 @@ public final class FCMEndpoint: Sendable {
         let unauthenticated = HTTPResponseError(Self.googleError(401, "UNAUTHENTICATED",
             "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."))
         guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .failure(unauthenticated) }
-        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let token = ByteText.trimmingSpaces(authorization.dropFirst(7))
         guard let grant = issued.withLock({ $0[token] }), grant.expires > now() else { return .failure(unauthenticated) }
         guard grant.scopes.contains(where: Self.scopesAccepted.contains) else {
             return .failure(HTTPResponseError(Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")))

@@ -87,7 +87,7 @@ public final class ProviderAuthenticator: Sendable {
             if let certificate { return .accepted(.certificate(subject: certificate.subject, topic: certificate.uid)) }
             return .refused(.missingProviderToken, "the request has no authorization header and the connection no client certificate")
         }
-        let text = authorization.trimmingCharacters(in: .whitespaces)
+        let text = ByteText.trimmingSpaces(authorization)
         let token: ProviderToken, verified: Bool
         switch checkedToken(text) {
         case .failure(let refusal): return .refused(refusal.reason, refusal.detail)

@@ -50,11 +50,11 @@ public struct ProviderToken: Sendable, Equatable {
 
     /// The token of an `authorization` header value (`bearer <JWT>`, the scheme in any case).
     public static func fromAuthorization(_ value: String) -> Result<ProviderToken, Problem> {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = ByteText.trimmingSpaces(value)
         guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else {
             return .failure(.malformed("the authorization header is not \"bearer <token>\""))
         }
-        return parse(String(trimmed.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        return parse(ByteText.trimmingSpaces(trimmed.dropFirst(7)))
     }
 
     /// The token's header, claims and signature, as APNs reads them, or what is wrong with it.
