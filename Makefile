@@ -44,7 +44,7 @@ fuzz: deps
 
 bench: deps
 	$(SWIFT) build -c release
-	for b in validate localize extension render intake h2 tui; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
+	for b in validate localize extension request render intake h2 tui; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
 
 clean:
 	rm -rf .build
