@@ -35,15 +35,11 @@ enum RenderBenchmark {
         let bytes = notes.reduce(0) { $0 + JSONWriter.compact($1.json).utf8.count } / count
         let writeStored = best(of: 3) { for n in notes { sink &+= JSONWriter.compact(n.storedJSON).utf8.count } }
         let storedBytes = notes.reduce(0) { $0 + JSONWriter.compact($1.storedJSON).utf8.count } / count
-        func row(_ name: String, _ seconds: Double) {
-            let line = name.padding(toLength: 46, withPad: " ", startingAt: 0)
-            print(line + String(format: "%8.2f µs each   %5.1f× the parse", seconds / Double(count) * 1e6, seconds / parse))
-        }
-        row("baseline: strict JSON parse of the payload", parse)
-        row("validation (done again past 1,000 waiting)", validate)
-        row("rendering with the intake's report", render)
-        row("render --json's form (\(bytes) bytes)", write)
-        row("the form the store keeps (\(storedBytes) bytes)", writeStored)
+        printSteps([("baseline: strict JSON parse of the payload", parse),
+                    ("validation (done again past 1,000 waiting)", validate),
+                    ("rendering with the intake's report", render),
+                    ("render --json's form (\(bytes) bytes)", write),
+                    ("the form the store keeps (\(storedBytes) bytes)", writeStored)], count: count)
         if sink == 0 { print("(nothing rendered)") }
     }
 }

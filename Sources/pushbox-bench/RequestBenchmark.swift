@@ -40,14 +40,10 @@ enum RequestBenchmark {
                 sink &+= api.handle(request).status
             }
         }
-        func row(_ name: String, _ seconds: Double) {
-            let line = name.padding(toLength: 50, withPad: " ", startingAt: 0)
-            print(line + String(format: "%8.2f µs each   %5.1f× the parse", seconds / Double(count) * 1e6, seconds / parse))
-        }
-        row("baseline: strict JSON parse of the payload", parse)
-        row("validation", validate)
-        row("the store's insert, one commit per row", insert)
-        row("the endpoint: request → validated, stored, answer", endpoint)
+        printSteps([("baseline: strict JSON parse of the payload", parse),
+                    ("validation", validate),
+                    ("the store's insert, one commit per row", insert),
+                    ("the endpoint: request → validated, stored, answer", endpoint)], count: count)
         if sink == 0 { print("(nothing measured)") }
     }
 }

@@ -18,6 +18,16 @@ func best(of rounds: Int, _ body: () -> Void) -> Double {
     return bestTime
 }
 
+/// Prints one line per step: time per item, and the ratio to the first step (the baseline).
+func printSteps(_ steps: [(name: String, seconds: Double)], count: Int) {
+    guard let baseline = steps.first?.seconds else { return }
+    let width = (steps.map(\.name.count).max() ?? 0) + 4
+    for (name, seconds) in steps {
+        print(name.padding(toLength: width, withPad: " ", startingAt: 0)
+              + String(format: "%8.2f µs each   %5.1f× the baseline", seconds / Double(count) * 1e6, seconds / baseline))
+    }
+}
+
 func validateBenchmark(count: Int) {
     let payloads = (0..<count).map { Array(SyntheticPayloads.make($0).utf8) }
     let datas = payloads.map { Data($0) }
