@@ -7,6 +7,19 @@ import PushboxCore
 struct ScenarioTests {
     var s = UIFixtures.state(width: 120, height: 40)
 
+    @Test("a payload loaded for the raw view keeps the list's rows; an arrival computes them again")
+    mutating func rowsCacheKept() {
+        _ = s.update(.resize(width: 120, height: 40))
+        let computed = s.list.rowComputations
+        _ = s.update(.rawLoaded(id: s.list.items[0].id, text: "{}"))
+        #expect(s.list.items[0].rawText == "{}")
+        #expect(s.list.rowComputations == computed)
+        var newer = s.list.items[0]
+        newer.id = 999
+        _ = s.update(.added(newer))
+        #expect(s.list.rowComputations == computed + 1)
+    }
+
     @Test("moving: keys, pages, ends, clicks and the wheel keep the selection on a row")
     mutating func moving() {
         #expect(s.rows.count == 7)

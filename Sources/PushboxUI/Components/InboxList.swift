@@ -71,9 +71,14 @@ public struct InboxList: Sendable {
         items.removeAll { $0.id == id }
     }
 
-    /// Keeps the pretty-printed payload of notification `id` for the raw view.
+    /// Keeps the pretty-printed payload of notification `id` for the raw view. The rows do not
+    /// depend on it, so their cache stays: a payload is loaded whenever the selection moves, and
+    /// computing the rows of a large inbox again each time slowed every key.
     mutating func setRawText(_ text: String, id: Int64) {
-        if let i = items.firstIndex(where: { $0.id == id }) { items[i].rawText = text }
+        guard let i = items.firstIndex(where: { $0.id == id }) else { return }
+        let rows = rowsCache
+        items[i].rawText = text
+        rowsCache = rows
     }
 
     /// Typing into the search box: the list filters as it changes. Returns whether the box stays open.
@@ -138,9 +143,14 @@ public struct InboxList: Sendable {
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
 
+    /// How many times the rows were computed into the cache (the tests watch it).
+    private(set) var rowComputations = 0
+
     /// Fills the rows cache; `InboxState.update` calls it after every message.
     mutating func refreshRows(renders: [Int64: RenderedNotification], appName: String) {
-        if rowsCache == nil { rowsCache = computeRows(renders: renders, appName: appName) }
+        guard rowsCache == nil else { return }
+        rowsCache = computeRows(renders: renders, appName: appName)
+        rowComputations += 1
     }
 
     /// The list's lines: notifications newest first, a thread with several members under one
