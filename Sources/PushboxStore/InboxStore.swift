@@ -268,16 +268,20 @@ public final class InboxStore: @unchecked Sendable {
         try select(Self.historyClause, limit: limit)
     }
 
-    static let inboxClause = """
-        WHERE deleted = 0 AND (collapse_id IS NULL OR id = (
+    /// What the inbox shows: not deleted, and of notifications sharing an app and a collapse id
+    /// only the latest.
+    static let inboxFilter = """
+        deleted = 0 AND (collapse_id IS NULL OR id = (
             SELECT MAX(n2.id) FROM notifications n2
             WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
               AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
-        ORDER BY id DESC
         """
 
+    static let inboxClause = "WHERE \(inboxFilter) ORDER BY id DESC"
+
     /// SQLite's plan for `sql` (`EXPLAIN QUERY PLAN`), one line per step: the tests check that
-    /// each query the inbox runs finds its rows through an index.
+    /// each query the inbox runs finds its rows through an index or in row-id order, never by
+    /// sorting the table.
     func queryPlan(_ sql: String) -> [String] {
         locked { (try? db.prepare("EXPLAIN QUERY PLAN " + sql).rows { $0.text(3) ?? "" }) ?? [] }
     }
@@ -294,18 +298,12 @@ public final class InboxStore: @unchecked Sendable {
 
     /// The inbox page after `before` (an id), newest first: the next page of `GET /inbox`.
     public func inbox(limit: Int, before: Int64) throws(StoreError) -> [StoredNotification] {
-        try select("""
-            WHERE deleted = 0 AND id < \(before) AND (collapse_id IS NULL OR id = (
-                SELECT MAX(n2.id) FROM notifications n2
-                WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
-                  AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
-            ORDER BY id DESC
-            """, limit: limit)
+        try select("WHERE id < \(before) AND \(Self.inboxFilter) ORDER BY id DESC", limit: limit)
     }
 
     /// The stored notification `id`, or nil when there is none (deleted ones included).
     public func notification(id: Int64) throws(StoreError) -> StoredNotification? {
-        try select("WHERE id = \(id)", limit: 1).first
+        try notifications(ids: [id]).first
     }
 
     /// The stored notifications among `ids` (deleted ones included), in one query: the rendering

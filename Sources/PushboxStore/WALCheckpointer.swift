@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 
-// @unchecked: `connection` is used only on the checkpointer's own thread; `due` and `stopped`
-// only with `condition` held. CheckpointerTests commits from several threads while it runs.
+// @unchecked: `connection` is used only on the checkpointer's own thread; `due`, `stopped`, `runs`
+// and `schedule` only with `condition` held. StoreWriteCostTests.checkpointsOffTheCommitPath
+// commits from four threads while it runs.
 /// Checkpoints the inbox's write-ahead log from a connection and a thread of its own.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses its threshold: that commit
