@@ -167,7 +167,7 @@ public struct InboxState: Sendable {
     public var theme: String { themes.isEmpty ? "dark" : themes[themeIndex % themes.count] }
 
     /// The list's lines (cached between changes).
-    public var rows: [Row] { list.rowsCache ?? list.computeRows(renders: renders, appName: appName) }
+    public var rows: [Row] { list.rows(renders: renders, appName: appName) }
 
     /// The notification on the selected row, if it is one.
     public var selectedItem: InboxItem? {

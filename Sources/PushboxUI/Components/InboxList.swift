@@ -108,7 +108,7 @@ public struct InboxList: Sendable {
 
     /// Collapses or expands the selected row's thread, keeping the selection on its header.
     mutating func toggleSelectedThread(renders: [Int64: RenderedNotification], appName: String) {
-        let r = rowsCache ?? computeRows(renders: renders, appName: appName)
+        let r = rows(renders: renders, appName: appName)
         guard selected < r.count else { return }
         let thread: String?
         switch r[selected] {
@@ -141,6 +141,11 @@ public struct InboxList: Sendable {
         guard !search.isEmpty else { return true }
         let haystack = [rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID]
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
+    }
+
+    /// The list's lines: the cache, or computed now when a change dropped it.
+    func rows(renders: [Int64: RenderedNotification], appName: String) -> [Row] {
+        rowsCache ?? computeRows(renders: renders, appName: appName)
     }
 
     /// How many times the rows were computed into the cache (the tests watch it).
