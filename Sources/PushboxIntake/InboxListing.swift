@@ -29,7 +29,7 @@ public enum InboxListing {
             ("body", .optionalString(r?.body)),
             ("language", .optionalString(r?.language)),
             ("delivered", .optionalString(r?.delivered.rawValue ?? (n.reason != nil ? "rejected" : nil))),
-            ("attachments", r.flatMap { $0.json.objectValue?["attachments"] } ?? .array([])),
+            ("attachments", .array((r?.attachments ?? []).map(\.json))),
             ("warnings", .array((r?.warnings ?? []).map { .string($0.message) })),
         ]))
     }

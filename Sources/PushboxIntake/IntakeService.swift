@@ -104,7 +104,7 @@ public final class IntakeService: Sendable {
 
     /// Stores a fired local notification in its stored form (a replay of one delivers it again).
     public func receiveLocal(_ raw: RawPayload) -> IntakeResult {
-        commit(raw, apnsID: UUID().uuidString.lowercased(),
+        commit(raw, apnsID: FastUUID.make(),
                verdict: InboxStore.Verdict(status: 200, topic: context.bundleID))
     }
 }

@@ -120,8 +120,8 @@ public final class NotificationProcessor: Sendable {
             let batch = backlog.withLock { $0.takeFirst(64) }
             if batch.isEmpty { continue }  // another thread took the rest
             // Payloads not kept are read back in one query; one that is gone has nothing to render.
-            let readBack = Dictionary(((try? store.notifications(ids: batch.filter { $0.raw == nil }.map(\.id))) ?? []).map { ($0.id, $0.rawPayload) },
-                                      uniquingKeysWith: { first, _ in first })
+            let readBack = Dictionary(uniqueKeysWithValues: ((try? store.notifications(ids: batch.filter { $0.raw == nil }.map(\.id))) ?? [])
+                .map { ($0.id, $0.rawPayload) })
             let rendered: [(id: Int64, language: String, json: String)] = batch.compactMap { id, raw, report in
                 guard let raw = raw ?? readBack[id] else { return nil }
                 return (id, languageKey, JSONWriter.compact(renderer.render(raw, validated: report).storedJSON))

@@ -157,6 +157,16 @@ public struct RenderedAttachment: Sendable, Equatable {
     }
 }
 
+extension RenderedAttachment {
+    /// The attachment as `render --json`, `list --json` and `GET /inbox` write it.
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("path", .string(path)), ("type", .string(type)), ("bytes", .optionalInt(bytes)),
+            ("width", .optionalInt(width)), ("height", .optionalInt(height)), ("source", .string(source)),
+        ]))
+    }
+}
+
 /// An action button of the notification's category, as the device shows it.
 public struct RenderedAction: Sendable, Equatable {
     /// The action's identifier, as the app receives it.
@@ -227,12 +237,7 @@ public struct RenderedNotification: Sendable {
             ("subtitle", .optionalString(subtitle)),
             ("body", .optionalString(body)),
             ("language", .optionalString(language)),
-            ("attachments", .array(attachments.map { a in
-                .object(JSONObject([
-                    ("path", .string(a.path)), ("type", .string(a.type)), ("bytes", .optionalInt(a.bytes)),
-                    ("width", .optionalInt(a.width)), ("height", .optionalInt(a.height)), ("source", .string(a.source)),
-                ]))
-            })),
+            ("attachments", .array(attachments.map(\.json))),
             ("category", .optionalString(category)),
             ("actions", .array(actions.map { a in
                 .object(JSONObject([("identifier", .string(a.identifier)), ("title", .string(a.title)), ("options", .array(a.options.map { .string($0.rawValue) }))]))
