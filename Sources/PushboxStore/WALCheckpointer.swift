@@ -1,8 +1,8 @@
 import CSQLite
 import Foundation
 
-// @unchecked: `connection` is used only on the checkpointer's own thread; `due`, `stopped`, `runs`
-// and `schedule` only with `condition` held. StoreWriteCostTests.checkpointsOffTheCommitPath
+// @unchecked: `connection` is used only on the checkpointer's own thread (and set in init); `due`,
+// `stopped`, `finished`, `runs` and `schedule` only with `condition` held. StoreWriteCostTests.checkpointsOffTheCommitPath
 // commits from four threads while it runs.
 /// Checkpoints the inbox's write-ahead log from a connection and a thread of its own.
 ///
@@ -14,10 +14,12 @@ import Foundation
 final class WALCheckpointer: @unchecked Sendable {
     /// Log pages (of the database's page size) after which a checkpoint is due: SQLite's default.
     let threshold: Int32
-    private let connection: SQLiteConnection
+    /// Used on the checkpointer's thread only; closed there when it ends.
+    private var connection: SQLiteConnection?
     private let condition = NSCondition()
     private var due = false
     private var stopped = false
+    private var finished = false
     private var runs = 0
     private var schedule: CheckpointSchedule
 
@@ -30,10 +32,11 @@ final class WALCheckpointer: @unchecked Sendable {
         self.threshold = threshold
         self.writers = writers
         schedule = CheckpointSchedule(threshold: threshold)
-        connection = try SQLiteConnection(path: path)
+        let connection = try SQLiteConnection(path: path)
         // A connection learns that the file is in WAL mode when it first reads it; until then a
         // checkpoint through it does nothing (SQLite answers "not in WAL mode" with -1 pages).
         try connection.execute("SELECT count(*) FROM sqlite_master")
+        self.connection = connection
         let thread = Thread { [self] in run() }
         thread.name = "pushbox.checkpoint"
         thread.start()
@@ -55,19 +58,22 @@ final class WALCheckpointer: @unchecked Sendable {
         return runs
     }
 
-    /// Unhooks `writer` and ends the thread after the checkpoint it may be running.
+    /// Unhooks `writer`, ends the thread after the checkpoint it may be running, and returns once
+    /// its connection is closed: when a store is gone, nothing of it still touches its files
+    /// (a folder removed right after the store was released kept reappearing half-deleted).
     func stop(unhooking writer: SQLiteConnection) {
         sqlite3_wal_hook(writer.handle, nil, nil)
         condition.lock()
         stopped = true
-        condition.signal()
+        condition.broadcast()
+        while !finished { condition.wait() }
         condition.unlock()
     }
 
     /// One PASSIVE checkpoint: SQLite's result, the log's length and how much of it is copied, in pages.
     private func checkpoint() -> (rc: Int32, log: Int32, copied: Int32) {
         var log: Int32 = 0, copied: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        let rc = sqlite3_wal_checkpoint_v2(connection?.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
         return (rc, log, copied)
     }
 
@@ -84,6 +90,9 @@ final class WALCheckpointer: @unchecked Sendable {
             condition.lock()
             while !due && !stopped { condition.wait() }
             if stopped {
+                connection = nil
+                finished = true
+                condition.broadcast()
                 condition.unlock()
                 return
             }

@@ -82,6 +82,18 @@ final class StoreWriteCostTests: Sendable {
         #expect(store.count == 200)
     }
 
+    @Test("once a store is released, its files are settled: the log is copied back and removed, and the folder can go")
+    func releasedStoreLeavesOneFile() throws {
+        do {
+            let store = try InboxStore(path: path, checkpointPages: 8)
+            for i in 0..<40 { try store.insert(push(i, bytes: 2_000), apnsID: "r\(i)") }
+            #expect(store.count == 40)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["inbox.sqlite"])
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
     @Test("a checkpoint is due once the threshold's pages were added since the last one copied the log, and counting restarts with the log")
     func checkpointSchedule() {
         var schedule = CheckpointSchedule(threshold: 1000)
