@@ -98,6 +98,22 @@ struct ServeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: s.socket))
     }
 
+    @Test("curl's pushes are listed by curl's GET /inbox with their titles at once, rendered on demand when still waiting")
+    func inboxOverCurl() throws {
+        let s = try Served()
+        try s.start()
+        func curl(_ args: [String]) throws -> String {
+            try Subprocess.run("/usr/bin/curl", ["-s", "--unix-socket", s.socket] + args, timeout: 20).out
+        }
+        for i in 0..<3 {
+            let sent = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "apns-topic: dev.pushbox.sample",
+                                 "-d", #"{"aps":{"alert":{"title":"T\#(i)","body":"b"}}}"#, "http://localhost/3/device/abcd"])
+            #expect(sent == "200")
+        }
+        let listed = try #require(try JSONParser.parse(Array(try curl(["http://localhost/inbox"]).utf8)).arrayValue)
+        #expect(listed.compactMap { $0.objectValue?["title"]?.stringValue } == ["T2", "T1", "T0"])
+    }
+
     @Test("the disk fills while committing: the request is answered 500 InternalServerError naming the full disk, and nothing acknowledged before is lost")
     func diskFull() throws {
         let s = try Served()
