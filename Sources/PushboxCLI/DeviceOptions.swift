@@ -45,4 +45,11 @@ struct Device {
         ValidationContext(bundleID: profile?.bundleID,
                           deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
     }
+
+    /// The renderer for this device: its app's context, languages, localizations and
+    /// categories, and the service extension as the options set it up.
+    func renderer(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Renderer {
+        Renderer(context: validationContext, preferredLanguages: languages, localizer: makeLocalizer(),
+                 categories: profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: self, io: io))
+    }
 }

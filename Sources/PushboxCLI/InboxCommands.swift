@@ -21,7 +21,7 @@ enum ListCommand {
         do {
             let store = try IntakeOptions.openStore(args, io)
             let limit = try args.wholeNumber(Options.limit, minimum: 1)
-            let (processor, _) = try IntakeOptions.processor(args, store: store, io: io)
+            let (renderings, _) = try IntakeOptions.renderings(args, store: store, io: io)
             let items: [StoredNotification]
             do { items = args.flag(Options.history) ? try store.history(limit: limit) : try store.inbox(limit: limit) } catch {
                 throw UsageError(message: "\(error)")
@@ -30,7 +30,7 @@ enum ListCommand {
             time.dateFormat = "yyyy-MM-dd HH:mm:ss"
             let dates = InboxListing.dateFormatter()
             for n in items {
-                let rendered = n.status == 200 ? processor.rendering(id: n.id) { n.rawPayload } : nil
+                let rendered = n.status == 200 ? renderings.rendering(id: n.id, row: n) : nil
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
@@ -78,20 +78,18 @@ enum ReplayCommand {
         var payloads: [RawPayload] = []
         if let dir = args.operands.first {
             guard args.value(Options.database) == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
-            let names: [String]
-            do { names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }.sorted() } catch {
+            let paths: [String]
+            do { paths = try PayloadFile.paths(in: dir) } catch {
                 io.err("pushbox replay: cannot read the folder \(dir): \(FileErrorText.describe(error))")
                 return 2
             }
-            for name in names {
-                let path = (dir as NSString).appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: path) else {
+            for path in paths {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+                guard let raw = PayloadFile.read(path, source: .replay, receivedAt: modified) else {
                     io.err("pushbox replay: cannot read \(TerminalText.sanitize(path)); skipped")
                     continue
                 }
-                let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
-                let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
-                payloads.append(RawPayload(bytes: Array(data), envelope: Envelope(source: .replay, receivedAt: modified, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path)))
+                payloads.append(raw)
             }
             payloads.sort { $0.envelope.receivedAt < $1.envelope.receivedAt }
         } else {

@@ -6,7 +6,7 @@ import PushboxStore
 import PushboxText
 
 /// What every intake command reads from its options: the socket path, the store, the provider
-/// topic, and the processor built from them.
+/// topic, and the renderings built from them.
 enum IntakeOptions {
     /// A provider always sends its topic: `send` and `replay` add one when a payload has none.
     static let providerOptions = [
@@ -32,11 +32,10 @@ enum IntakeOptions {
         do { return try InboxStore(path: path) } catch { throw UsageError(message: "\(error)") }  // it names the file
     }
 
-    /// The renderer for processing: the same device, app and extension setup as `render`.
-    static func processor(_ args: ParsedArguments, store: InboxStore, io: CommandIO) throws(UsageError) -> (NotificationProcessor, ValidationContext) {
+    /// The owner of renderings for the device the options describe (the same device, app and
+    /// extension setup as `render`), and the device (its app profile read once).
+    static func renderings(_ args: ParsedArguments, store: InboxStore, io: CommandIO) throws(UsageError) -> (Renderings, Device) {
         let device = try Device.from(args, defaultApp: true, io: io)
-        let renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer(),
-                                categories: device.profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: device, io: io))
-        return (NotificationProcessor(renderer: renderer, store: store), device.validationContext)
+        return (Renderings(base: try device.renderer(args, io: io), store: store), device)
     }
 }

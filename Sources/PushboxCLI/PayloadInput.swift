@@ -36,16 +36,13 @@ struct PayloadInput {
             }
             bytes = Array(data)
         }
-        let sidecar = path == "-" ? SidecarHeaders() : SidecarHeaders.beside(path) ?? SidecarHeaders()
-        var headers = sidecar.headers
-        var deviceToken = sidecar.deviceToken
+        var raw = path == "-" ? RawPayload(bytes: bytes, envelope: Envelope(source: .commandLine, fileName: "-"))
+            : PayloadFile.payload(bytes: bytes, path: path, source: .commandLine)
         // Flags override the sidecar; a header repeated in flags stays a duplicate, as on the wire.
         let fromFlags = headerArguments.compactMap(PushHeaders.parseField)  // each was checked in init
-        for (name, _) in fromFlags { headers.remove(name) }
-        for (name, value) in fromFlags { headers.add(name, value) }
-        if let token { deviceToken = token }
-        let envelope = Envelope(source: .commandLine, headers: headers, deviceToken: deviceToken,
-                                fileName: path == "-" ? "-" : path)
-        return .success(RawPayload(bytes: bytes, envelope: envelope))
+        for (name, _) in fromFlags { raw.envelope.headers.remove(name) }
+        for (name, value) in fromFlags { raw.envelope.headers.add(name, value) }
+        if let token { raw.envelope.deviceToken = token }
+        return .success(raw)
     }
 }

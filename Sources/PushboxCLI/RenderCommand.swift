@@ -50,8 +50,7 @@ enum RenderCommand {
         }
         let renderer: Renderer
         do {
-            renderer = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer(),
-                                categories: device.profile?.categories ?? [], extensionSetup: try extensionSetup(args, device: device, io: io))
+            renderer = try device.renderer(args, io: io)
         } catch {
             io.err("pushbox render: \(error)")
             return 2

@@ -34,8 +34,8 @@ enum ServeCommand {
         do {
             let clock = try ClockOptions.clock(args)
             store = try IntakeOptions.openStore(args, io)
-            let (processor, context) = try IntakeOptions.processor(args, store: store, io: io)
-            let service = IntakeService(store: store, context: context, processor: processor)
+            let (renderings, device) = try IntakeOptions.renderings(args, store: store, io: io)
+            let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
             // What the intake's threads have to say on stderr, --quiet or not.
             let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8)) }
             // The sender only sees InternalServerError; this is where its reason is said.
@@ -45,15 +45,18 @@ enum ServeCommand {
                 let out = LogWriter.standardOutput
                 // Requests on the socket and the port are logged as they are answered; files and
                 // local notifications as they are taken in.
-                service.onReceive = { raw, result in
-                    guard raw.envelope.arrival == nil, raw.envelope.source != .socket, raw.envelope.source != .replay else { return }
-                    let name = raw.envelope.fileName.map { " " + TerminalText.sanitize($0) } ?? ""
-                    out("\(raw.envelope.source.rawValue)\(name): \(result.status)\(result.reason.map { " " + $0 } ?? "") apns-id \(result.apnsID)")
+                service.arrivals.subscribe { events in
+                    for event in events {
+                        let n = event.stored
+                        guard n.arrival == nil, n.source != .socket, n.source != .replay else { continue }
+                        let name = n.file.map { " " + TerminalText.sanitize($0) } ?? ""
+                        out("\(n.source.rawValue)\(name): \(event.result.status)\(event.result.reason.map { " " + $0 } ?? "") apns-id \(n.apnsID)")
+                    }
                 }
                 accessLog = { head, response in out(PortOptions.accessLine(head, response)) }
             }
             var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
-            try PortOptions.apply(args, profile: try Device.from(args, defaultApp: true, io: io).profile, io: io, to: &options)
+            try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
             options.watch = args.all(Options.watch)
             options.forcePolling = args.flag(Options.poll)
             if let seconds = try args.wholeNumber(Options.idleTimeout, minimum: 1) { options.idleTimeout = seconds }
@@ -77,7 +80,7 @@ enum ServeCommand {
         sigwait(&signals, &received)
         scheduler.stop()
         server.stop()
-        server.service.processor?.drain()
+        server.service.drain()
         LogWriter.standardOutput.flush()
         io.err("pushbox serve: stopped")
         return 0

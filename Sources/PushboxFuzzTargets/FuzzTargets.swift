@@ -94,7 +94,7 @@ public enum FuzzTargets {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: FuzzTargets.storeDirectory) }
         guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { return nil }
-        return APNsEndpoint(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), processor: nil))
+        return APNsEndpoint(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), renderings: nil))
     }()
 
     /// A request as the servers hand it over: `METHOD PATH`, header lines, a blank line, the body.

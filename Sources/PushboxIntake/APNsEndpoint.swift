@@ -40,8 +40,7 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
 
     /// The id APNs echoes on every answer: the one sent when it is a canonical UUID, else a new one.
     static func answerID(_ headers: [(name: String, value: String)]) -> String {
-        if let sent = headers.last(where: { $0.name == PushHeaders.id })?.value, PushHeaders.isCanonicalUUID(sent) { return sent.lowercased() }
-        return FastUUID.make()
+        IntakeService.answerID(sent: headers.last(where: { $0.name == PushHeaders.id })?.value)
     }
 
     /// Judges a request from its line and headers alone: path, method, token, authentication, size.
@@ -115,7 +114,7 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
             }
             let dates = InboxListing.dateFormatter()
             // A rendering still waiting behind a burst is made now, as the TUI and `list` do.
-            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.processor?.rendering(id: n.id) { n.rawPayload }, dates: dates) })
+            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.renderings?.rendering(id: n.id, row: n), dates: dates) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
         }
         if request.path.hasPrefix(ScheduleEndpoint.prefix) {

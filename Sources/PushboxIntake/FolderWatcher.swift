@@ -15,7 +15,6 @@ public final class FolderWatcher: @unchecked Sendable {
     /// The folders watched.
     public let folders: [String]
     private let service: IntakeService
-    private let onIngest: @Sendable (String, IntakeResult) -> Void
     private let onFolderGone: @Sendable (String) -> Void
     private var inotifyFD: Int32 = -1
     private var wakePipe: [Int32] = [-1, -1]
@@ -28,11 +27,9 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Starts watching: files already there are taken in first; `onFolderGone` hears when a folder disappears.
     public init(folders: [String], service: IntakeService, forcePolling: Bool = false,
-                onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in },
                 onFolderGone: @escaping @Sendable (String) -> Void = { _ in }) throws(ListenError) {
         self.folders = folders.map { ($0 as NSString).standardizingPath }
         self.service = service
-        self.onIngest = onIngest
         self.onFolderGone = onFolderGone
         for folder in self.folders {
             var isDir: ObjCBool = false
@@ -55,10 +52,6 @@ public final class FolderWatcher: @unchecked Sendable {
             if polling { pollLoop() } else { eventLoop() }
             finished.signal()
         }
-    }
-
-    static func isPayloadName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".apns"))
     }
 
     private var isStopped: Bool {
@@ -87,18 +80,15 @@ public final class FolderWatcher: @unchecked Sendable {
     /// Ingests every payload file in a folder not stored before with the same content.
     private func scan(_ folder: String) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-        for name in names where Self.isPayloadName(name) {
+        for name in names where PayloadFile.isPayloadName(name) {
             ingest((folder as NSString).appendingPathComponent(name), skipIfKnown: true)
         }
     }
 
     private func ingest(_ path: String, skipIfKnown: Bool) {
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        let bytes = Array(data)
-        if skipIfKnown, service.store.contains(file: path, contentHash: Digest.sha256Hex(bytes)) { return }
-        let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
-        let raw = RawPayload(bytes: bytes, envelope: Envelope(source: .folder, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
-        onIngest(path, service.receive(raw))
+        guard let raw = PayloadFile.read(path, source: .folder) else { return }
+        if skipIfKnown, service.store.contains(file: path, contentHash: Digest.sha256Hex(raw.bytes)) { return }
+        _ = service.receive(raw)
     }
 
     /// Why a folder stopped being watched, for the person who named it.
@@ -128,7 +118,7 @@ public final class FolderWatcher: @unchecked Sendable {
                     onFolderGone(Self.goneMessage(folder))
                     continue
                 }
-                if let folder = watches[wd], Self.isPayloadName(name) {
+                if let folder = watches[wd], PayloadFile.isPayloadName(name) {
                     ingest((folder as NSString).appendingPathComponent(name), skipIfKnown: false)
                 }
             }
@@ -160,7 +150,7 @@ public final class FolderWatcher: @unchecked Sendable {
     private func snapshot(_ folder: String) -> [String: (Int, Double)]? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         var out: [String: (Int, Double)] = [:]
-        for name in names where Self.isPayloadName(name) {
+        for name in names where PayloadFile.isPayloadName(name) {
             let path = (folder as NSString).appendingPathComponent(name)
             if let a = try? FileManager.default.attributesOfItem(atPath: path) {
                 out[path] = ((a[.size] as? Int) ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)

@@ -63,7 +63,6 @@ public final class IntakeServer: Sendable {
     /// `scheduler` answers the `/pushbox/…` paths and `accessLog` hears every answer of the HTTP
     /// API; both are fixed before any listener starts, so no request sees them missing.
     public init(service: IntakeService, options: Options, scheduler: LocalScheduler? = nil,
-                onIngest: @escaping @Sendable (String, IntakeResult) -> Void = { _, _ in },
                 onWatchEnded: @escaping @Sendable (String) -> Void = { _ in },
                 accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) throws(ListenError) {
         self.service = service
@@ -107,7 +106,7 @@ public final class IntakeServer: Sendable {
         var watcher: FolderWatcher?
         if !options.watch.isEmpty {
             do throws(ListenError) {
-                watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling, onIngest: onIngest,
+                watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling,
                                         onFolderGone: onWatchEnded)
             } catch {
                 port?.stop()

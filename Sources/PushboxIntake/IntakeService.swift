@@ -18,25 +18,30 @@ public struct IntakeResult: Sendable {
     public var detail: String?
     /// For FCM's refusals, the field at fault (`message.data[0].value`).
     public var field: String? = nil
+
+    /// An answer: the row `id` (nil when not stored), the apns-id, status, reason and why.
+    public init(id: Int64?, apnsID: String, status: Int, reason: String? = nil, detail: String? = nil, field: String? = nil) {
+        self.id = id
+        self.apnsID = apnsID
+        self.status = status
+        self.reason = reason
+        self.detail = detail
+        self.field = field
+    }
 }
 
 /// The one path every payload takes in: validated as APNs validates, committed to the store
-/// with its verdict (so nothing acknowledged, or refused, is ever lost), answered, and its
-/// rendering queued.
+/// with its verdict (so nothing acknowledged, or refused, is ever lost), answered, and published
+/// once to the `arrivals` feed, from which the renderer, the TUI and the log take it.
 public final class IntakeService: Sendable {
     /// Where payloads are committed.
     public let store: InboxStore
     /// What validation knows about the device and app.
     public let context: ValidationContext
-    /// Renders in the background (nil: no rendering).
-    public let processor: NotificationProcessor?
-    /// Told about every payload taken in (for `serve`'s log and the TUI's redraw); set before
-    /// the listeners start.
-    public var onReceive: (@Sendable (RawPayload, IntakeResult) -> Void)? {
-        get { receiveHook.withLock { $0 } }
-        set { receiveHook.withLock { $0 = newValue } }
-    }
-    private let receiveHook = Locked<(@Sendable (RawPayload, IntakeResult) -> Void)?>(nil)
+    /// The owner of every rendering (nil: nothing is rendered).
+    public let renderings: Renderings?
+    /// Every payload taken in, once, after it was answered.
+    public let arrivals = ArrivalFeed()
 
     /// Told when a payload could not be stored and was answered 500: the answer's body says only
     /// `InternalServerError`, as APNs' does, so this is where the person running pushbox learns why.
@@ -46,23 +51,23 @@ public final class IntakeService: Sendable {
     }
     private let storeFailureHook = Locked<(@Sendable (IntakeResult) -> Void)?>(nil)
 
-    /// Whether the renderer validates with the intake's own context, so the intake's report can
-    /// stand in for its validation (decided once, not per request).
-    private let rendererSharesContext: Bool
-
-    /// An intake storing into `store`, validating with `context`, rendering with `processor` (nil: no rendering).
-    public init(store: InboxStore, context: ValidationContext, processor: NotificationProcessor?) {
+    /// An intake storing into `store`, validating with `context`, rendering with `renderings`
+    /// (nil: no rendering), which hears of every arrival first.
+    public init(store: InboxStore, context: ValidationContext, renderings: Renderings?) {
         self.store = store
         self.context = context
-        self.processor = processor
-        rendererSharesContext = processor?.renderer.context == context
+        self.renderings = renderings
+        if let renderings {
+            // Decided once: the intake's report stands in for the renderer's validation when both
+            // validate with the same context.
+            let reportsApply = renderings.base.context == context
+            arrivals.subscribe { events in renderings.arrived(events, reportsApply: reportsApply) }
+        }
     }
 
-    /// Takes one payload in: validated, committed with its verdict, answered, its rendering queued.
+    /// Takes one payload in: validated, committed with its verdict, answered, published.
     public func receive(_ raw: RawPayload) -> IntakeResult {
-        // The id APNs echoes: the one sent when it is a UUID, else a new one.
-        let sent = raw.envelope.headers[PushHeaders.id]
-        let apnsID = sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? FastUUID.make()
+        let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
         // Validation is pure computation; its verdict is committed with the raw bytes, in one
         // write, before the answer goes out.
         let report = Validator.validate(raw, context: context)
@@ -70,14 +75,18 @@ public final class IntakeService: Sendable {
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
                                          collapseID: report.ok ? collapse : nil, topic: topic)
-        var result = commit(raw, apnsID: apnsID, verdict: verdict, report: rendererSharesContext ? report : nil)
-        result.field = report.rejection?.field
-        return result
+        return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
     }
 
-    /// Commits the raw bytes with their verdict, queues the rendering, tells `onReceive`, and
-    /// gives the answer (500 InternalServerError when the inbox could not store it).
-    private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict, report: ValidationReport? = nil) -> IntakeResult {
+    /// The id APNs echoes on every answer: the one sent when it is a canonical UUID (lowercased),
+    /// else a new one.
+    static func answerID(sent: String?) -> String {
+        sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? FastUUID.make()
+    }
+
+    /// Commits the raw bytes with their verdict and publishes the arrival; gives the answer
+    /// (500 InternalServerError when the inbox could not store it, and nothing is published).
+    private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict, report: ValidationReport?) -> IntakeResult {
         let id: Int64
         do {
             id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
@@ -87,9 +96,11 @@ public final class IntakeService: Sendable {
             onStoreFailure?(result)
             return result
         }
-        processor?.enqueue(id: id, raw: raw, report: report)
-        let result = IntakeResult(id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail)
-        onReceive?(raw, result)
+        let result = IntakeResult(id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
+                                  field: report?.rejection?.field)
+        if arrivals.hasSubscribers {
+            arrivals.publish(ArrivalEvent(stored: StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict), result: result, report: report))
+        }
         return result
     }
 
@@ -104,7 +115,12 @@ public final class IntakeService: Sendable {
 
     /// Stores a fired local notification in its stored form (a replay of one delivers it again).
     public func receiveLocal(_ raw: RawPayload) -> IntakeResult {
-        commit(raw, apnsID: FastUUID.make(),
-               verdict: InboxStore.Verdict(status: 200, topic: context.bundleID))
+        commit(raw, apnsID: FastUUID.make(), verdict: InboxStore.Verdict(status: 200, topic: context.bundleID), report: nil)
+    }
+
+    /// Waits until every arrival so far was published and rendered (serve's orderly stop, tests).
+    public func drain() {
+        arrivals.flush()
+        renderings?.drain()
     }
 }

@@ -43,6 +43,16 @@ public struct StoredNotification: Sendable, Equatable {
     }
 }
 
+extension StoredNotification {
+    /// The row `insert(raw, apnsID:, verdict:)` stored as `id`, without reading it back.
+    public init(id: Int64, raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict?) {
+        self.init(id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
+                  contentHash: InboxStore.contentHash(raw), deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
+                  raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
+                  collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival)
+    }
+}
+
 // @unchecked: the SQLite connection and its prepared statements are used only with `lock` held
 // (group commits wait on `commitCondition`); InboxStoreTests inserts from 8 threads at once.
 /// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
@@ -179,7 +189,7 @@ public final class InboxStore: @unchecked Sendable {
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let item = PendingInsert(values: [
             .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
-            opt(raw.envelope.fileName), .text(raw.envelope.fileName == nil ? "" : Digest.sha256Hex(raw.bytes)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
+            opt(raw.envelope.fileName), .text(Self.contentHash(raw)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
             verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID), opt(verdict?.topic),
             opt(raw.envelope.arrival.map(arrivalJSON)),
         ])
@@ -200,6 +210,11 @@ public final class InboxStore: @unchecked Sendable {
         }
         commitCondition.unlock()
         return try item.result!.get()
+    }
+
+    /// What the folder watch's only-once check compares: SHA-256 of a file's bytes (empty for pushes).
+    static func contentHash(_ raw: RawPayload) -> String {
+        raw.envelope.fileName == nil ? "" : Digest.sha256Hex(raw.bytes)
     }
 
     /// The last arrival written and its JSON: pushes on one connection arrive the same way, so

@@ -130,7 +130,7 @@ public struct InboxState: Sendable {
         didSet { if list.filter == .withWarnings || !list.search.isEmpty { list.rowsCache = nil } }
     }
     /// Thumbnails by `InboxView.thumbnailKey`.
-    public var thumbnails: [String: Thumbnail] = [:]
+    public var thumbnails: [ThumbnailRequest: Thumbnail] = [:]
     /// The terminal's palette for thumbnails: 256, 16 or 8 colours; 0 draws none.
     public var palette = 0
     /// The matrix: language → rendering of the selected notification.

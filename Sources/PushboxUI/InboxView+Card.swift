@@ -101,7 +101,7 @@ extension InboxView {
             s.put("│", x: x + boxWidth - 1, y: row, role: .border)
             row += 1
         }
-        if let spec = thumbnailSpec(state, item), let thumbnail = state.thumbnails[spec.key], row + thumbnail.rows < y + height - 3 {
+        if let request = thumbnailRequest(state, item), let thumbnail = state.thumbnails[request], row + thumbnail.rows < y + height - 3 {
             for r in 0..<thumbnail.rows {
                 s.put("│", x: x, y: row + r, role: .border)
                 s.put("│", x: x + boxWidth - 1, y: row + r, role: .border)
@@ -135,13 +135,13 @@ extension InboxView {
 
     /// The thumbnail the selected card shows: its file, its size in cells (the card's text width
     /// at most 32 columns, two pixels rows per cell row, at most 10 rows), and its cache key.
-    public static func thumbnailSpec(_ state: InboxState, _ item: InboxItem) -> (path: String, columns: Int, rows: Int, key: String)? {
+    public static func thumbnailRequest(_ state: InboxState, _ item: InboxItem) -> ThumbnailRequest? {
         guard state.palette > 0, state.card.tab == .card, let r = state.renders[item.id],
               let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0 else { return nil }
         let columns = min(32, cardBoxWidth(state, available: cardPaneWidth(state) - 2) - 4)
         guard columns >= 4 else { return nil }
         let rows = max(1, min(10, Int((Double(columns) * Double(h) / Double(w) / 2).rounded())))
-        return (image.path, columns, rows, "\(image.path)|\(columns)|\(rows)|\(state.palette)")
+        return ThumbnailRequest(path: image.path, columns: columns, rows: rows, palette: state.palette)
     }
 
     static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {

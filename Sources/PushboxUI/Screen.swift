@@ -37,6 +37,27 @@ public struct PaletteColors: Sendable, Hashable {
     public var background: Int
 }
 
+/// A thumbnail asked for: an image file in so many cells for a palette of 256, 16 or 8 colours.
+/// The card asks for it, the maker makes and caches it, and the state keeps it under it.
+public struct ThumbnailRequest: Hashable, Sendable {
+    /// The image file.
+    public var path: String
+    /// Width in cells.
+    public var columns: Int
+    /// Height in cells.
+    public var rows: Int
+    /// Colours of the terminal's palette.
+    public var palette: Int
+
+    /// The thumbnail of `path` in `columns`×`rows` cells for `palette` colours.
+    public init(path: String, columns: Int, rows: Int, palette: Int) {
+        self.path = path
+        self.columns = columns
+        self.rows = rows
+        self.palette = palette
+    }
+}
+
 /// An image drawn in cells: one-column symbols with two palette colours each.
 public struct Thumbnail: Sendable, Equatable {
     /// One cell of a thumbnail: a symbol and its two palette colours.

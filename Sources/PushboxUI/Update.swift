@@ -11,7 +11,7 @@ public enum Message: Sendable {
     /// Several arrivals at once (a burst, coalesced by the runtime), newest last.
     case addedMany([InboxItem])
     /// A thumbnail made for a card.
-    case thumbnailReady(key: String, Thumbnail)
+    case thumbnailReady(ThumbnailRequest, Thumbnail)
     /// The pretty-printed payload of one notification, loaded when first looked at.
     case rawLoaded(id: Int64, text: String)
     /// Older notifications, loaded after the first page.
@@ -32,7 +32,7 @@ public enum Command: Sendable, Equatable {
     /// Load the pretty-printed payload of a notification.
     case loadRaw(id: Int64)
     /// Make the thumbnail of an image file in this many cells, for this palette.
-    case thumbnail(path: String, columns: Int, rows: Int, palette: Int)
+    case thumbnail(ThumbnailRequest)
     case matrix(id: Int64, languages: [String])
     case replay(id: Int64)
     case delete(id: Int64)
@@ -58,7 +58,7 @@ extension InboxState {
         case .older(let items): list.appendOlder(items)
         case .added(let item): list.insertNew([item])
         case .addedMany(let items): list.insertNew(items)
-        case .thumbnailReady(let key, let thumbnail): thumbnails[key] = thumbnail
+        case .thumbnailReady(let request, let thumbnail): thumbnails[request] = thumbnail
         case .rawLoaded(let id, let text): list.setRawText(text, id: id)
         case .rendered(let map, let key):
             if key == device.key { renders.merge(map) { _, new in new } }
@@ -196,8 +196,8 @@ extension InboxState {
         let missing = Array(Set(ids.filter { renders[$0] == nil })).sorted()
         var out: [Command] = missing.isEmpty ? [] : [.render(ids: missing, languages: device.languages)]
         if let s = selectedItem, s.rawText.isEmpty { out.append(.loadRaw(id: s.id)) }
-        if let s = selectedItem, let spec = InboxView.thumbnailSpec(self, s), thumbnails[spec.key] == nil {
-            out.append(.thumbnail(path: spec.path, columns: spec.columns, rows: spec.rows, palette: palette))
+        if let s = selectedItem, let request = InboxView.thumbnailRequest(self, s), thumbnails[request] == nil {
+            out.append(.thumbnail(request))
         }
         return out
     }

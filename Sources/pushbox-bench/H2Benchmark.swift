@@ -48,7 +48,7 @@ enum H2Benchmark {
             options.tls = tls
             options.providerKeys = [RegisteredProviderKey(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", key: key)]
             let server: IntakeServer
-            do { server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil), options: options) } catch {
+            do { server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil), options: options) } catch {
                 print("error: \(error)"); exit(1)
             }
             let acknowledged = body(server)

@@ -80,7 +80,7 @@ struct FolderWatchTests {
         defer { try? FileManager.default.removeItem(atPath: dbDir) }
         for round in 1...2 {
             let store = try PushboxStore.InboxStore(path: dbDir + "/inbox.sqlite")
-            let service = IntakeService(store: store, context: ValidationContext(), processor: nil)
+            let service = IntakeService(store: store, context: ValidationContext(), renderings: nil)
             var options = IntakeServer.Options(socketPath: dbDir + "/s\(round).sock")
             options.watch = [folder]
             let server = try IntakeServer(service: service, options: options)
@@ -90,7 +90,7 @@ struct FolderWatchTests {
         // A changed file is new content: ingested again.
         try #"{"aps":{"alert":"changed"}}"#.write(toFile: folder + "/old.json", atomically: false, encoding: .utf8)
         let store = try PushboxStore.InboxStore(path: dbDir + "/inbox.sqlite")
-        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil),
+        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil),
                                       options: { var o = IntakeServer.Options(socketPath: dbDir + "/s3.sock"); o.watch = [folder]; return o }())
         server.stop()
         #expect(store.count == 2)

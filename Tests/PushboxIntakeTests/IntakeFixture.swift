@@ -17,7 +17,7 @@ final class IntakeFixture {
         dir = "/tmp/pbt-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         store = try InboxStore(path: dir + "/inbox.sqlite")
-        let service = IntakeService(store: store, context: ValidationContext(bundleID: bundleID), processor: nil)
+        let service = IntakeService(store: store, context: ValidationContext(bundleID: bundleID), renderings: nil)
         var options = IntakeServer.Options(socketPath: dir + "/s.sock")
         options.watch = watch
         options.idleTimeout = idleTimeout

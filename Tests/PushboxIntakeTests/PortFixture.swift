@@ -36,7 +36,7 @@ final class PortFixture {
         options.tls = try tlsCertificate.map { try TLSServerContext(certificateFile: $0.0, keyFile: $0.1) } ?? TLSServerContext(authority: authority)
         options.providerKeys = [RegisteredProviderKey(keyID: Self.keyID, teamID: Self.teamID, key: key)]
         options.serviceAccountKeys = serviceAccountKeys
-        let service = IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), processor: nil)
+        let service = IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), renderings: nil)
         server = try IntakeServer(service: service, options: options)
         port = server.tcpPort ?? 0
     }

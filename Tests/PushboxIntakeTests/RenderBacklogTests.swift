@@ -5,40 +5,50 @@ import PushboxStore
 import PushboxText
 import Testing
 
-/// The rendering backlog: answers first, every notification rendered once the intake is quiet.
-@Suite("Rendering after a burst")
+/// The one owner of renderings: answers first, every arrival rendered once the intake is quiet,
+/// one rendering per (notification, languages), the intake's validation reused, results pushed.
+@Suite("Renderings")
 final class RenderBacklogTests: Sendable {
     let dir = "/tmp/pbr-\(UUID().uuidString.prefix(8))"
 
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    @Test("the backlog waits while pushes keep coming, and not past the quiet period or its length limit")
-    func waitPolicy() {
-        #expect(NotificationProcessor.mustWait(quietFor: .milliseconds(1), waiting: 10))
-        #expect(!NotificationProcessor.mustWait(quietFor: NotificationProcessor.quietPeriod, waiting: 10))
-        #expect(!NotificationProcessor.mustWait(quietFor: .milliseconds(1), waiting: NotificationProcessor.maxDeferred))
+    func payload(_ i: Int) -> RawPayload {
+        RawPayload(bytes: Array(SyntheticPayloads.make(i).utf8), envelope: Envelope(source: .socket, deviceToken: "abcd"))
     }
 
-    @Test("every notification of a burst is rendered and stored, those past the kept payloads too")
+    @Test("the backlog waits while pushes keep coming, and not past the quiet period or its length limit")
+    func waitPolicy() {
+        #expect(Renderings.mustWait(quietFor: .milliseconds(1), waiting: 10))
+        #expect(!Renderings.mustWait(quietFor: Renderings.quietPeriod, waiting: 10))
+        #expect(!Renderings.mustWait(quietFor: .milliseconds(1), waiting: Renderings.maxDeferred))
+    }
+
+    @Test("every notification of a burst is rendered and stored, those no longer recent too, and pushed to a listener")
     func wholeBurst() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
         let context = ValidationContext()
         let renderer = Renderer(context: context, preferredLanguages: ["en"])
-        let processor = NotificationProcessor(renderer: renderer, store: store)
-        let service = IntakeService(store: store, context: context, processor: processor)
-        let count = NotificationProcessor.payloadsKept + 20
+        let renderings = Renderings(base: renderer, store: store)
+        let pushed = Locked<Set<Int64>>([])
+        renderings.onRendered { batch in
+            #expect(batch.languageKey == "en")
+            pushed.withLock { $0.formUnion(batch.renderings.keys) }
+        }
+        let service = IntakeService(store: store, context: context, renderings: renderings)
+        let count = Renderings.recentKept + 20
         var ids: [Int64] = []
         for i in 0..<count {
-            let raw = RawPayload(bytes: Array(SyntheticPayloads.make(i).utf8), envelope: Envelope(source: .socket, deviceToken: "abcd"))
-            let result = service.receive(raw)
+            let result = service.receive(payload(i))
             #expect(result.status == 200)
             ids.append(try #require(result.id))
         }
-        processor.drain()
+        service.drain()
         #expect(store.renderCount == count)
-        // The last one was read back from the store and validated again: the same notification.
+        #expect(pushed.withLock { $0 } == Set(ids))
+        // The first was read back from the store and validated again: the same notification.
         for index in [0, count - 1] {
-            let stored = try #require(processor.stored(id: ids[index]))
+            let stored = try #require(renderings.stored(RenderKey(id: ids[index], languages: ["en"])))
             let fresh = renderer.render(try #require(try store.notification(id: ids[index])).rawPayload)
             #expect(stored.title == fresh.title && stored.body == fresh.body && stored.status == fresh.status)
             #expect(stored.title?.hasSuffix("#\(index)") == true)
@@ -49,11 +59,10 @@ final class RenderBacklogTests: Sendable {
     func listingRendersWaiting() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
         let context = ValidationContext()
-        let processor = NotificationProcessor(renderer: Renderer(context: context, preferredLanguages: ["en"]), store: store)
-        let endpoint = APNsEndpoint(service: IntakeService(store: store, context: context, processor: processor))
+        let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
+        let endpoint = APNsEndpoint(service: IntakeService(store: store, context: context, renderings: renderings))
         // Stored, its rendering not made yet (as behind a burst).
-        try store.insert(RawPayload(bytes: Array(SyntheticPayloads.make(7).utf8), envelope: Envelope(source: .socket, deviceToken: "abcd")),
-                         apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000007", verdict: .init(status: 200))
+        try store.insert(payload(7), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000007", verdict: .init(status: 200))
         #expect(store.renderCount == 0)
         let answer = endpoint.handle(HTTPRequest(method: "GET", path: "/inbox", headers: [], body: []))
         let listed = try #require(try JSONParser.parse(answer.body).arrayValue?.first?.objectValue)
@@ -61,5 +70,56 @@ final class RenderBacklogTests: Sendable {
         #expect(listed["delivered"]?.stringValue == "original")
         #expect(store.renderCount == 1)
     }
-}
 
+    @Test("readers of one pair at once share one rendering, and another language list is a rendering of its own")
+    func oneRenderingPerPair() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let renderings = Renderings(base: Renderer(context: ValidationContext(), preferredLanguages: ["en"]), store: store)
+        let id = try store.insert(payload(3), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000003", verdict: .init(status: 200))
+        let results = Locked<[RenderedNotification]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let note = renderings.rendering(id: id) { results.withLock { $0.append(note) } }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 8)
+        #expect(Set(all.map(\.title)).count == 1)
+        #expect(store.renderCount == 1)
+        _ = try #require(renderings.rendering(id: id, languages: ["ko"]))
+        #expect(store.renderCount == 2)
+    }
+
+    @Test("an arrival's validation is kept for its renderings when the intake validated with the renderer's context, and not otherwise")
+    func validationReused() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let context = ValidationContext()
+        for (intakeContext, kept) in [(context, true), (ValidationContext(bundleID: "other.app"), false)] {
+            let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
+            let service = IntakeService(store: store, context: intakeContext, renderings: renderings)
+            let id = try #require(service.receive(payload(5)).id)
+            service.drain()
+            #expect(renderings.state.withLock { $0.recent[id]?.report != nil } == kept)
+            let ko = try #require(renderings.rendering(id: id, languages: ["ko"]))
+            let fresh = Renderer(context: context, preferredLanguages: ["ko"]).render(try #require(try store.notification(id: id)).rawPayload)
+            #expect(ko.title == fresh.title && ko.status == fresh.status)
+        }
+    }
+
+    @Test("a rendering made on demand while its arrival waits is not made again by the backlog")
+    func onDemandTakesItFromTheBacklog() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let context = ValidationContext()
+        // A long quiet period: the arrival still waits when the reader asks.
+        let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store, quietPeriod: .milliseconds(500))
+        let pushes = Locked(0)
+        renderings.onRendered { batch in pushes.withLock { $0 += batch.renderings.count } }
+        let service = IntakeService(store: store, context: context, renderings: renderings)
+        let id = try #require(service.receive(payload(9)).id)
+        service.arrivals.flush()
+        #expect(renderings.state.withLock { $0.waiting.contains(id) })
+        _ = try #require(renderings.rendering(id: id))
+        #expect(renderings.state.withLock { !$0.waiting.contains(id) })
+        service.drain()
+        #expect(store.renderCount == 1)
+        #expect(pushes.withLock { $0 } == 0)
+    }
+}

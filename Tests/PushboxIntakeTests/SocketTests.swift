@@ -37,7 +37,7 @@ struct SocketTests {
         let f = try IntakeFixture()
         // Live: another server on the same path is refused, and the first keeps working.
         let store = f.store
-        let service = IntakeService(store: store, context: ValidationContext(), processor: nil)
+        let service = IntakeService(store: store, context: ValidationContext(), renderings: nil)
         #expect { try IntakeServer(service: service, options: .init(socketPath: f.socket)) } throws: { "\($0)".contains("another pushbox is already answering") }
         #expect(f.post(APNsAnswerTests.ok).status == 200)
         // Stale: a socket file nobody answers on.
@@ -125,7 +125,7 @@ extension SocketTests {
         var options = IntakeServer.Options(socketPath: dir + "/s.sock")
         options.socket = false
         options.watch = [dir + "/in"]
-        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil), options: options)
+        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil), options: options)
         defer { server.stop() }
         #expect(!FileManager.default.fileExists(atPath: dir + "/s.sock"))
         try Data(APNsAnswerTests.ok.utf8).write(to: URL(fileURLWithPath: dir + "/in/a.json"))
@@ -153,7 +153,7 @@ extension SocketTests {
         let store = try PushboxStore.InboxStore(path: dir + "/inbox.sqlite")
         var options = IntakeServer.Options(socketPath: dir + "/s.sock")
         options.tcp = "127.0.0.1:0"
-        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), processor: nil), options: options)
+        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil), options: options)
         defer { server.stop() }
         let port = try #require(server.tcpPort)
         let client = UnixHTTPClient(socketPath: nil)!

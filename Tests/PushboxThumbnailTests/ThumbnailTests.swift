@@ -10,7 +10,7 @@ struct ThumbnailTests {
 
     @Test("the sample image becomes one-column cells with palette colours, for 256, 16 and 8 colours", arguments: [256, 16, 8])
     func sample(palette: Int) throws {
-        let t = try #require(ThumbnailMaker.make(path: Self.image, cols: 32, rows: 10, palette: palette))
+        let t = try #require(ThumbnailMaker.make(ThumbnailRequest(path: Self.image, columns: 32, rows: 10, palette: palette)))
         #expect(t.columns == 32 && t.rows == 10 && t.cells.count == 320)
         #expect(t.cells.allSatisfy { $0.text.count == 1 && $0.foreground >= 0 && $0.foreground < palette && $0.background >= 0 && $0.background < palette })
         // The dusk sky, the tower and the sea are different colours.
@@ -19,6 +19,6 @@ struct ThumbnailTests {
 
     @Test("a file that is not an image gives no thumbnail")
     func notImage() {
-        #expect(ThumbnailMaker.make(path: "/etc/hostname", cols: 8, rows: 4, palette: 256) == nil)
+        #expect(ThumbnailMaker.make(ThumbnailRequest(path: "/etc/hostname", columns: 8, rows: 4, palette: 256)) == nil)
     }
 }

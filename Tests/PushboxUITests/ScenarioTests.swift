@@ -178,13 +178,14 @@ struct ThumbnailScenarioTests {
         var commands: [Command] = []
         for _ in 0..<3 { commands = s.update(.key(.down)) }
         #expect(s.selectedItem?.id == 4)
-        guard case .thumbnail(let path, let columns, let rows, 256)? = commands.first(where: { if case .thumbnail = $0 { return true } else { return false } }) else {
+        guard case .thumbnail(let request)? = commands.first(where: { if case .thumbnail = $0 { return true } else { return false } }) else {
             Issue.record("no thumbnail asked for: \(commands)")
             return
         }
-        #expect(path == "/cache/f620d3123f29.png" && columns == 32 && rows == 10)
+        #expect(request == ThumbnailRequest(path: "/cache/f620d3123f29.png", columns: 32, rows: 10, palette: 256))
+        let (columns, rows) = (request.columns, request.rows)
         let cells = (0..<(columns * rows)).map { i in Thumbnail.Cell(text: "▀", foreground: 16 + i % 200, background: 17) }
-        _ = s.update(.thumbnailReady(key: "\(path)|\(columns)|\(rows)|256", Thumbnail(columns: columns, rows: rows, cells: cells)))
+        _ = s.update(.thumbnailReady(request, Thumbnail(columns: columns, rows: rows, cells: cells)))
         let screen = InboxView.screen(s)
         #expect(screen.cells.filter { $0.palette != nil }.count == columns * rows)
     }

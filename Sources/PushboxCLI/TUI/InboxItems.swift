@@ -11,9 +11,12 @@ enum InboxItems {
         (try? JSONParser.parse(n.raw))?.objectValue.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
     }
 
-    static func make(_ n: StoredNotification, keepRaw: Bool = true) -> InboxItem {
+    /// The item for a stored notification. `validated` is the intake's validation when it has
+    /// just arrived; a row read from the store is validated here (FCM messages are listed by the
+    /// APNs payload they map to).
+    static func make(_ n: StoredNotification, validated: ValidatedPayload? = nil, keepRaw: Bool = true) -> InboxItem {
         let document = (try? JSONParser.parse(n.raw))?.objectValue
-        let payload = Validator.validate(n.rawPayload).validated?.payload ?? document
+        let payload = (validated ?? Validator.validate(n.rawPayload).validated)?.payload ?? document
         let aps = payload?["aps"]?.objectValue
         var sentTitle: String?, sentBody: String?
         switch aps?["alert"] {

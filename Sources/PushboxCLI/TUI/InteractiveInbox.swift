@@ -32,26 +32,28 @@ enum InteractiveInbox {
             var a = args
             if a.value(Options.lang) == nil, let saved = config.languages, !saved.isEmpty { a.set(Options.lang, saved.joined(separator: ",")) }
             device = try Device.from(a, defaultApp: true, io: io)
-            base = Renderer(context: device.validationContext, preferredLanguages: device.languages, localizer: device.makeLocalizer(),
-                            categories: device.profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: device, io: io))
+            base = try device.renderer(args, io: io)
         } catch {
             io.err("pushbox: \(error)")
             return 2
         }
-        let processor = NotificationProcessor(renderer: base, store: store)
-        let service = IntakeService(store: store, context: base.context, processor: processor)
+        let renderings = Renderings(base: base, store: store)
+        let service = IntakeService(store: store, context: base.context, renderings: renderings)
         seedSamples(store: store, service: service, environment: env)
+        // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
+        service.arrivals.flush()
         // Everything a request or a fired notification reaches is in place before the intake starts.
         let scheduler = LocalScheduler(service: service, clock: clock)
-        let app = TUIApp(store: store, base: base, service: service, scheduler: scheduler, environment: env)
+        let app = TUIApp(store: store, renderings: renderings, service: service, scheduler: scheduler, environment: env)
         scheduler.onChange = { [app] in app.postScheduled() }
         var startStatus: String?
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onStoreFailure = { [app] result in app.queue.post(.status("not stored, answered 500: \(result.detail ?? "")")) }
-        service.onReceive = { [app] _, result in
-            guard let id = result.id, let n = try? app.store.notification(id: id) else { return }
-            app.queue.post(.added(InboxItems.make(n)))
+        // Arrivals and renderings are pushed to the queue: the TUI reads back nothing it was told.
+        service.arrivals.subscribe { [app] events in
+            for event in events { app.queue.post(.added(InboxItems.make(event.stored, validated: event.report?.validated))) }
         }
+        renderings.onRendered { [app] batch in app.queue.post(.rendered(batch.renderings, languageKey: batch.languageKey)) }
         let server: IntakeServer?
         let themes: [String: Theme], chosen: String
         do {
@@ -93,9 +95,7 @@ enum InteractiveInbox {
     static func seedSamples(store: InboxStore, service: IntakeService, environment: [String: String]) {
         guard store.count == 0, let samples = ResourceLocator.samplesDirectory(environment: environment) else { return }
         for file in ResourceLocator.samplePayloadFiles(in: samples) {
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            let sidecar = SidecarHeaders.beside(file) ?? SidecarHeaders()
-            _ = service.receive(RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: file)))
+            if let raw = PayloadFile.read(file, source: .commandLine) { _ = service.receive(raw) }
         }
     }
 

@@ -66,47 +66,30 @@ final class MessageQueue: Sendable {
 /// The TUI: the same intake as `pushbox serve`, the store, and the inbox drawn in the terminal.
 final class TUIApp: Sendable {
     let store: InboxStore
-    let base: Renderer
+    /// The owner of every rendering; what it makes is pushed to the queue as `.rendered`.
+    let renderings: Renderings
     let service: IntakeService
     let queue = MessageQueue()
     let work = DispatchQueue(label: "pushbox.tui.work")
     let environment: [String: String]
     /// Local notifications and the device clock, when the intake keeps them.
     let scheduler: LocalScheduler?
-    /// One processor per language list shown so far.
-    private let processors = Locked<[String: NotificationProcessor]>([:])
-
-    init(store: InboxStore, base: Renderer, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
+    init(store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
         self.store = store
-        self.base = base
+        self.renderings = renderings
         self.service = service
         self.scheduler = scheduler
         self.environment = environment
-    }
-
-    /// The processor for a language list (cheap: the localizer's tables are shared).
-    func processor(for languages: [String]) -> NotificationProcessor {
-        let key = languages.joined(separator: ",")
-        return processors.withLock { processors in
-            if let p = processors[key] { return p }
-            var r = base
-            r.preferredLanguages = languages
-            let p = NotificationProcessor(renderer: r, store: store)
-            processors[key] = p
-            return p
-        }
     }
 
     /// Carries out what `update` asked for, on the worker queue (never blocking the loop on the
     /// store or a file); results come back as messages.
     func execute(_ command: Command, state: InboxState) {
         switch command {
-        case .render(let ids, let languages): work.async { [self] in render(ids, languages: languages) }
-        case .thumbnail(let path, let columns, let rows, let palette):
+        case .render(let ids, let languages): work.async { [self] in renderings.request(ids, languages: languages) }
+        case .thumbnail(let request):
             work.async { [self] in
-                if let t = ThumbnailMaker.make(path: path, cols: columns, rows: rows, palette: palette) {
-                    queue.post(.thumbnailReady(key: "\(path)|\(columns)|\(rows)|\(palette)", t))
-                }
+                if let t = ThumbnailMaker.make(request) { queue.post(.thumbnailReady(request, t)) }
             }
         case .loadRaw(let id):
             work.async { [self] in
@@ -115,8 +98,10 @@ final class TUIApp: Sendable {
             }
         case .matrix(let id, let languages):
             work.async { [self] in
-                guard let stored = load(id) else { return }
-                queue.post(.matrixReady(languages.map { (language: $0, note: processor(for: [$0]).renderer.render(stored.rawPayload)) }))
+                guard let row = load(id) else { return }
+                queue.post(.matrixReady(languages.compactMap { language in
+                    renderings.rendering(id: id, languages: [language], row: row).map { (language: language, note: $0) }
+                }))
             }
         case .replay(let id): work.async { [self] in replay(id) }
         case .delete(let id):
@@ -131,6 +116,7 @@ final class TUIApp: Sendable {
         case .export(let id): work.async { [self] in export(id) }
         case .saveLanguages(let languages):
             let config = TUIConfig(languages: languages, theme: state.theme)
+            renderings.renderAhead(for: languages)
             work.async { [self] in
                 if let problem = config.save(environment) { queue.post(.status(problem)) }
             }
@@ -144,14 +130,6 @@ final class TUIApp: Sendable {
         case .quit:
             break
         }
-    }
-
-    /// Renderings for the rows shown, from the store's cache or rendered now.
-    private func render(_ ids: [Int64], languages: [String]) {
-        var map: [Int64: RenderedNotification] = [:]
-        let processor = processor(for: languages)
-        for id in ids { map[id] = processor.rendering(id: id) { try? store.notification(id: id)?.rawPayload } }
-        queue.post(.rendered(map, languageKey: languages.joined(separator: ",")))
     }
 
     /// A stored notification, or nil with the reason posted to the footer.
@@ -184,7 +162,7 @@ final class TUIApp: Sendable {
         guard n.source != .local, let v = Validator.validate(n.rawPayload).validated else {
             return queue.post(.status("only accepted pushes can be exported (a local notification is not a push)"))
         }
-        let document = v.simulatorFile(fallbackBundleID: base.context.bundleID ?? "com.example.app")
+        let document = v.simulatorFile(fallbackBundleID: renderings.base.context.bundleID ?? "com.example.app")
         let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
         do {
             try (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)

@@ -39,9 +39,6 @@ public enum ResourceLocator {
 
     /// The sample payload files (`.json`, `.apns`) at the top of the samples folder, sorted.
     public static func samplePayloadFiles(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { ($0.hasSuffix(".json") || $0.hasSuffix(".apns")) && $0 != "index.json" }
-            .sorted()
-            .map { (directory as NSString).appendingPathComponent($0) }
+        (try? PayloadFile.paths(in: directory)) ?? []
     }
 }

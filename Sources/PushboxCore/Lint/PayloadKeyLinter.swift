@@ -19,20 +19,17 @@ public struct PayloadKeyLinter {
 
     /// Lints the `.json` and `.apns` files at the top of a folder (headers from `NAME.headers`).
     public func lint(folder: String) -> [LintFinding] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
+        let paths: [String]
+        do { paths = try PayloadFile.paths(in: folder) } catch {
             return [LintFinding(.error, "unreadable", file: folder, message: "cannot read the folder: \(FileErrorText.describe(error))")]
         }
         var findings: [LintFinding] = []
-        for name in names where (name.hasSuffix(".json") || name.hasSuffix(".apns")) && name != "index.json" {
-            let path = (folder as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path) else {
+        for path in paths {
+            guard let raw = PayloadFile.read(path, source: .commandLine) else {
                 findings.append(LintFinding(.error, "unreadable", file: path, message: "cannot be read"))
                 continue
             }
-            let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
-            let raw = RawPayload(bytes: Array(data), envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
-            findings += lint(raw, text: String(decoding: data, as: UTF8.self), file: path)
+            findings += lint(raw, text: String(decoding: raw.bytes, as: UTF8.self), file: path)
         }
         return findings
     }

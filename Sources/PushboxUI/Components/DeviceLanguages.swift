@@ -1,3 +1,4 @@
+import PushboxCore
 import PushboxLocalization
 
 /// The device-language component: the device's preferred languages, and what `[`, `]` and the
@@ -15,7 +16,7 @@ public struct DeviceLanguages: Sendable {
     }
 
     /// The key under which renderings for the current language list are kept.
-    public var key: String { languages.joined(separator: ",") }
+    public var key: String { RenderKey.languageKey(languages) }
 
     /// The choice the device language stands on: itself, or the localization it matches
     /// (`ko-KR` stands on `ko`).

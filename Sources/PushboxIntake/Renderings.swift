@@ -1,0 +1,297 @@
+import CPosix
+import Foundation
+import PushboxCore
+import PushboxStore
+import PushboxText
+import Synchronization
+
+/// Renderings for one language list, pushed to whoever listens.
+public struct RenderBatch: Sendable {
+    /// The renderings, by notification id.
+    public var renderings: [Int64: RenderedNotification]
+    /// The language list they were rendered for (`RenderKey.languageKey`).
+    public var languageKey: String
+}
+
+/// The one owner of every rendering of a (notification, device language list) pair: it renders
+/// ahead, in the background, what arrives (for the device's languages), or on demand what a
+/// reader asks for; it keeps an in-flight set so one pair is never rendered twice at once,
+/// stores each result, and pushes it to its listeners (the TUI). An arrival's validation is
+/// reused for every language list while the arrival is recent.
+public final class Renderings: Sendable {
+    /// The device: its app, localizations, extension and (the languages rendered ahead) languages.
+    public let base: Renderer
+    /// Where renderings are kept.
+    public let store: InboxStore
+    let state: Locked<State>
+    private let listeners = Locked<[@Sendable (RenderBatch) -> Void]>([])
+    /// Entered for every arrival queued, left once it was rendered (`drain`).
+    private let pending = DispatchGroup()
+    /// When an arrival was last queued (monotonic nanoseconds, `DispatchTime.uptimeNanoseconds`).
+    private let lastQueued = Atomic<UInt64>(0)
+
+    /// A rendering being made: readers of the same pair wait for it instead of making it again.
+    final class InFlight: Sendable {
+        let done = DispatchGroup()
+        let result = Locked<RenderedNotification?>(nil)
+        init() { done.enter() }
+    }
+
+    /// A recent arrival: its payload and the intake's validation, reused when it is rendered.
+    typealias Recent = (raw: RawPayload, report: ValidationReport?)
+
+    struct State {
+        /// The languages rendered ahead: the device's.
+        var aheadLanguages: [String]
+        /// Arrivals waiting to be rendered ahead, oldest first.
+        var backlog = FIFO<Int64>()
+        /// Those of them not rendered yet (one rendered on demand meanwhile is taken out).
+        var waiting = Set<Int64>()
+        /// The latest `recentKept` arrivals' payloads and validations.
+        var recent: [Int64: Recent] = [:]
+        var recentOrder = FIFO<Int64>()
+        var inFlight: [RenderKey: InFlight] = [:]
+        /// Threads rendering the backlog now.
+        var renderers = 0
+
+        mutating func remember(_ id: Int64, _ entry: Recent) {
+            recent[id] = entry
+            recentOrder.append(id)
+            while recentOrder.count > Renderings.recentKept, let old = recentOrder.popFirst() { recent[old] = nil }
+        }
+    }
+
+    /// Renders with `base` (its languages are rendered ahead) and keeps the results in `store`;
+    /// the backlog waits for the intake to be quiet for `quietPeriod`.
+    public init(base: Renderer, store: InboxStore, quietPeriod: Duration = Renderings.quietPeriod) {
+        self.base = base
+        self.store = store
+        self.quietPeriod = quietPeriod
+        state = Locked(State(aheadLanguages: base.preferredLanguages))
+    }
+
+    /// How long the intake must have been quiet before the backlog is rendered, by default.
+    public static let quietPeriod: Duration = .milliseconds(20)
+    /// How long the intake must have been quiet before this backlog is rendered.
+    let quietPeriod: Duration
+    /// Renderings waiting beyond this many are rendered even while pushes keep coming, so a
+    /// flood that never pauses neither grows memory without bound nor leaves the inbox
+    /// unrendered for long. A waiting rendering is an id (tens of bytes), so this bounds memory
+    /// at a few MB; readers render on demand what is not stored yet.
+    public static let maxDeferred = 200_000
+    /// How many of the latest arrivals keep their payload and the intake's validation (a
+    /// validation report is several times the payload's size in memory); an older one is read
+    /// back from the store and validated again when it is rendered.
+    static let recentKept = 1_000
+    /// Threads that render a backlog: one per core (at most 4).
+    static let renderThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// The renderer for a language list (cheap: the localizer's tables are shared).
+    public func renderer(for languages: [String]) -> Renderer {
+        var r = base
+        r.preferredLanguages = languages
+        return r
+    }
+
+    /// Calls `listener` with every batch of renderings made or read for a request, and with
+    /// those rendered ahead.
+    public func onRendered(_ listener: @escaping @Sendable (RenderBatch) -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
+
+    /// Renders ahead for these languages from now on (the TUI's device languages changed).
+    public func renderAhead(for languages: [String]) {
+        state.withLock { $0.aheadLanguages = languages }
+    }
+
+    // MARK: Arrivals
+
+    /// Takes a burst of arrivals from the intake; `reportsApply` says whether the intake's
+    /// validation used this renderer's context, so it can stand in for the renderer's own.
+    func arrived(_ events: [ArrivalEvent], reportsApply: Bool) {
+        for _ in events { pending.enter() }
+        lastQueued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        let start = state.withLock { state in
+            for e in events {
+                state.remember(e.id, (e.stored.rawPayload, reportsApply ? e.report : nil))
+                state.backlog.append(e.id)
+                state.waiting.insert(e.id)
+            }
+            let threads = min(Self.renderThreads - state.renderers, state.backlog.count)
+            state.renderers += max(0, threads)
+            return max(0, threads)
+        }
+        // Threads of their own for each burst: their scheduling class ends with them instead of
+        // staying on a pooled Dispatch thread that serves others later. Where the idle class is
+        // refused, a nice value of 10 does a weaker job.
+        for _ in 0..<start {
+            let thread = Thread { [self] in
+                if pb_set_thread_idle() != 0 { _ = pb_set_thread_nice(10) }
+                renderBacklog()
+            }
+            thread.name = "pushbox.render"
+            thread.start()
+        }
+    }
+
+    /// Whether the backlog waits: the intake was busy less than `quietPeriod` ago and fewer than
+    /// `maxDeferred` renderings wait.
+    static func mustWait(quietFor sinceLastQueued: Duration, waiting: Int, quietPeriod: Duration = Renderings.quietPeriod) -> Bool {
+        sinceLastQueued < quietPeriod && waiting < maxDeferred
+    }
+
+    /// Renders the backlog in batches of up to 64, each batch's results stored in one
+    /// transaction, until it is empty; waits while the intake is busy and the backlog is short.
+    private func renderBacklog() {
+        while true {
+            let waiting = state.withLock { state in
+                if state.backlog.count == 0 { state.renderers -= 1 }
+                return state.backlog.count
+            }
+            if waiting == 0 { return }
+            // Another thread may queue between reading the clock and `lastQueued`: no time since.
+            let now = DispatchTime.now().uptimeNanoseconds, last = lastQueued.load(ordering: .relaxed)
+            let sinceLast = Duration.nanoseconds(Int64(now > last ? now - last : 0))
+            if Self.mustWait(quietFor: sinceLast, waiting: waiting, quietPeriod: quietPeriod) {
+                usleep(UInt32((quietPeriod - sinceLast) / .microseconds(1)) + 1000)
+                continue
+            }
+            renderAhead(batchSize: 64)
+        }
+    }
+
+    /// Takes up to `batchSize` arrivals from the backlog and renders those nobody rendered or is
+    /// rendering for the ahead languages; their results are stored in one transaction and pushed.
+    private func renderAhead(batchSize: Int) {
+        let (taken, claimed, languages) = state.withLock { state in
+            let taken = state.backlog.takeFirst(batchSize)
+            var claimed: [(key: RenderKey, recent: Recent?, flight: InFlight)] = []
+            for id in taken where state.waiting.remove(id) != nil {
+                let key = RenderKey(id: id, languages: state.aheadLanguages)
+                guard state.inFlight[key] == nil else { continue }
+                let flight = InFlight()
+                state.inFlight[key] = flight
+                claimed.append((key, state.recent[id], flight))
+            }
+            return (taken, claimed, state.aheadLanguages)
+        }
+        defer { for _ in taken { pending.leave() } }
+        guard !claimed.isEmpty else { return }
+        // Payloads no longer recent are read back in one query; one that is gone has nothing to render.
+        let readBack = Dictionary(
+            uniqueKeysWithValues: ((try? store.notifications(ids: claimed.filter { $0.recent == nil }.map(\.key.id))) ?? []).map { ($0.id, $0.rawPayload) })
+        let renderer = renderer(for: languages)
+        var made: [(key: RenderKey, note: RenderedNotification?, flight: InFlight)] = []
+        for c in claimed {
+            guard let raw = c.recent?.raw ?? readBack[c.key.id] else {
+                made.append((c.key, nil, c.flight))
+                continue
+            }
+            made.append((c.key, renderer.render(raw, validated: c.recent?.report), c.flight))
+        }
+        // A rendering is a cache of what the stored payload gives: when it cannot be saved, the
+        // inbox renders the notification again when it is shown.
+        try? store.saveRenders(made.compactMap { m in m.note.map { (m.key.id, m.key.languageKey, JSONWriter.compact($0.storedJSON)) } })
+        finish(made.map { ($0.key, $0.note, $0.flight) })
+        push(RenderBatch(renderings: Dictionary(made.compactMap { m in m.note.map { (m.key.id, $0) } }) { a, _ in a },
+                         languageKey: RenderKey.languageKey(languages)))
+    }
+
+    /// Marks renderings done: their waiters wake with the result and the pairs leave the in-flight set.
+    private func finish(_ done: [(key: RenderKey, note: RenderedNotification?, flight: InFlight)]) {
+        for d in done { d.flight.result.withLock { $0 = d.note } }
+        state.withLock { state in
+            for d in done { state.inFlight[d.key] = nil }
+        }
+        for d in done { d.flight.done.leave() }
+    }
+
+    private func push(_ batch: RenderBatch) {
+        guard !batch.renderings.isEmpty else { return }
+        for listener in listeners.withLock({ $0 }) { listener(batch) }
+    }
+
+    /// Waits until every arrival queued so far was rendered ahead (or on demand) and stored.
+    public func drain() { pending.wait() }
+
+    // MARK: On demand
+
+    /// The rendering of `id` for `languages` (default: the device's): the store's, the one being
+    /// made (waited for), or made now and stored. `row` is the stored row when the caller has
+    /// read it; otherwise a recent arrival's payload is used, or the row is read.
+    public func rendering(id: Int64, languages: [String]? = nil, row: StoredNotification? = nil) -> RenderedNotification? {
+        let key = RenderKey(id: id, languages: languages ?? base.preferredLanguages)
+        let (flight, recent, mine) = state.withLock { state -> (InFlight, Recent?, Bool) in
+            if let flight = state.inFlight[key] { return (flight, nil, false) }
+            let flight = InFlight()
+            state.inFlight[key] = flight
+            // Made now for the ahead languages: the backlog has nothing left to do for it.
+            if key.languages == state.aheadLanguages { state.waiting.remove(id) }
+            return (flight, state.recent[id], true)
+        }
+        guard mine else {
+            flight.done.wait()
+            return flight.result.withLock { $0 }
+        }
+        var note = stored(key)
+        if note == nil, let raw = recent?.raw ?? row?.rawPayload ?? (try? store.notification(id: id))?.rawPayload {
+            let made = renderer(for: key.languages).render(raw, validated: recent?.report)
+            try? store.saveRender(id: id, language: key.languageKey, json: JSONWriter.compact(made.storedJSON))
+            note = made
+        }
+        finish([(key, note, flight)])
+        return note
+    }
+
+    /// Renders (or reads) these notifications for `languages` on the caller's thread and pushes
+    /// them to the listeners as one batch.
+    public func request(_ ids: [Int64], languages: [String]) {
+        var map: [Int64: RenderedNotification] = [:]
+        for id in ids { map[id] = rendering(id: id, languages: languages) }
+        push(RenderBatch(renderings: map, languageKey: RenderKey.languageKey(languages)))
+    }
+
+    /// The stored rendering of a pair, if there is one.
+    public func stored(_ key: RenderKey) -> RenderedNotification? {
+        store.render(id: key.id, language: key.languageKey).flatMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
+            .flatMap(RenderedNotification.init(json:))
+    }
+}
+
+/// A first-in first-out queue that takes from its front by moving an index (removing the front
+/// of an array moves all the rest, and a burst leaves tens of thousands waiting).
+struct FIFO<Element> {
+    private var entries: [Element] = []
+    private var head = 0
+    /// How many wait.
+    var count: Int { entries.count - head }
+    mutating func append(_ entry: Element) { entries.append(entry) }
+
+    /// Takes up to the first `n` away.
+    mutating func takeFirst(_ n: Int) -> [Element] {
+        let taken = Array(entries[head..<min(head + n, entries.count)])
+        head += taken.count
+        compact()
+        return taken
+    }
+
+    /// Takes the first away, if any.
+    mutating func popFirst() -> Element? {
+        guard head < entries.count else { return nil }
+        let first = entries[head]
+        head += 1
+        compact()
+        return first
+    }
+
+    /// Drops the taken storage once most of it is taken.
+    private mutating func compact() {
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: entries.count <= 4096)
+            head = 0
+        } else if head >= 4096 && head * 2 >= entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+    }
+}
