@@ -2,10 +2,12 @@
 # Prepares the APNs provider libraries the tests drive against pushbox's port, each in a venv of
 # its own under DIR (their pinned dependencies conflict): aioapns, PyAPNs2 (apns2), and the
 # Firebase Admin SDK (firebase-admin).
-# Without PyPI the venvs stay absent and the tests that need them say so and skip.
+# Without PyPI the venvs stay absent and the tests that need them say so and skip, except in CI
+# (CI=true), where a venv that cannot be made fails the run: a green CI has run these tests.
 set -uo pipefail
 dir="${1:-.build/pyclients}"
 mkdir -p "$dir"
+failed=0
 make_venv() {
     local name="$1"; shift
     local venv="$dir/$name"
@@ -13,15 +15,21 @@ make_venv() {
     rm -rf "$venv"
     if ! python3 -m venv "$venv" >/dev/null 2>&1; then
         echo "python-clients: cannot make a venv (python3-venv missing?); the $name tests will skip" >&2
+        failed=1
         return 0
     fi
     if "$venv/bin/pip" install -q --disable-pip-version-check "$@" >"$venv/pip.log" 2>&1; then
         touch "$venv/.ready"
     else
         echo "python-clients: pip could not install $* (is PyPI reachable?); the $name tests will skip. See $venv/pip.log" >&2
+        failed=1
     fi
 }
 make_venv aioapns "aioapns==4.0"
 make_venv apns2 "apns2==0.7.2"
 make_venv firebase "firebase-admin==7.7.0"
+if [ "$failed" -ne 0 ] && [ "${CI:-}" = "true" ]; then
+    echo "python-clients: in CI every provider-library venv must be made, or their tests would not run" >&2
+    exit 1
+fi
 exit 0
