@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen"]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
-        .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxTestSupport"]),
+        .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxText", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
         .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),

@@ -51,7 +51,7 @@ enum LintCommand {
 
     static func json(_ f: LintFinding) -> JSONValue {
         .object(JSONObject([
-            ("severity", .string(f.severity.rawValue)), ("code", .string(f.code)), ("file", .string(f.file)),
+            ("severity", .string(f.severity.rawValue)), ("code", .string(f.code.rawValue)), ("file", .string(f.file)),
             ("line", .optionalInt(f.line)), ("language", .optionalString(f.language)), ("key", .optionalString(f.key)),
             ("message", .string(f.message)),
         ]))

@@ -39,7 +39,7 @@ enum ValidateCommand {
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(.object(JSONObject([
                         ("file", .string(path)), ("ok", false), ("status", .null), ("reason", .null),
-                        ("detail", .string(error.message)), ("warnings", .array([])),
+                        ("detail", .string(error.message)), ("warnings", .array([])), ("diagnostics", .array([])),
                     ]))))
                 }
             case .success(let raw):
@@ -62,9 +62,11 @@ enum ValidateCommand {
             ("file", .string(path)),
             ("ok", .bool(report.ok)),
             ("status", .optionalInt(report.status)),
-            ("reason", .optionalString(report.rejection?.reason)),
+            ("reason", .optionalString(report.rejection?.reason.rawValue)),
             ("detail", detail),
+            ("cause", .optionalString(report.rejection?.cause?.rawValue)),
             ("warnings", .array(report.warnings.map { .string($0.message) })),
+            ("diagnostics", .array(report.warnings.map(\.json))),
         ]))
     }
 

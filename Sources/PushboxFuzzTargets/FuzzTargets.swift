@@ -56,7 +56,7 @@ public enum FuzzTargets {
         let args = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let expander = RuleExpander(plural: PluralRules.forLanguage("ru"))
         for rule in rules.values {
-            var warnings: [String] = []
+            var warnings: [Diagnostic] = []
             let format = expander.expand(rule, args: args, warnings: &warnings)
             _ = FormatRenderer().render(format, args, warnings: &warnings)
         }
@@ -72,7 +72,7 @@ public enum FuzzTargets {
     static func format(_ data: [UInt8]) {
         let (format, rest) = split(data)
         let args = String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
         _ = FormatRenderer(numbers: NumberFormatterICU.forLanguage("ar-EG")).render(format, args, warnings: &warnings)
     }
 

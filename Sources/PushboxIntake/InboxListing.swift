@@ -31,6 +31,7 @@ public enum InboxListing {
             ("delivered", .optionalString(r?.delivered.rawValue ?? (n.reason != nil ? "rejected" : nil))),
             ("attachments", .array((r?.attachments ?? []).map(\.json))),
             ("warnings", .array((r?.warnings ?? []).map { .string($0.message) })),
+            ("diagnostics", .array((r?.warnings ?? []).map(\.json))),
         ]))
     }
 }

@@ -73,7 +73,7 @@ public final class IntakeService: Sendable {
         let report = Validator.validate(raw, context: context)
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
-        let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason, detail: report.rejection?.detail,
+        let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
                                          collapseID: report.ok ? collapse : nil, topic: topic)
         return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
     }

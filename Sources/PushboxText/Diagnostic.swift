@@ -12,8 +12,20 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case error
     }
 
+    /// A stable code, such as `missing-key`: what the UI, tests and `--json` readers match on.
+    /// An open set: each module declares the codes of its rules as `static` constants
+    /// (`Diagnostic.Code.missingKey`), and a code read back from JSON keeps its name.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code as JSON and the README write it (`missing-key`).
+        public let rawValue: String
+        /// A code by its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+    }
+
     /// The stable code (`missing-key`): what the UI, tests and `--json` readers match on.
-    public var code: String
+    public var code: Code
     /// How serious it is.
     public var severity: Severity
     /// The sentence for people.
@@ -26,7 +38,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var field: String?
 
     /// A diagnostic with its code, message, and the facts that are known.
-    public init(_ code: String, _ message: String, severity: Severity = .warning, key: String? = nil, language: String? = nil, field: String? = nil) {
+    public init(_ code: Code, _ message: String, severity: Severity = .warning, key: String? = nil, language: String? = nil, field: String? = nil) {
         self.code = code
         self.severity = severity
         self.message = message
@@ -40,7 +52,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     /// The diagnostic as a JSON object: code, severity, message, then the facts that are known.
     public var json: JSONValue {
-        var object = JSONObject([("code", .string(code)), ("severity", .string(severity.rawValue)), ("message", .string(message))])
+        var object = JSONObject([("code", .string(code.rawValue)), ("severity", .string(severity.rawValue)), ("message", .string(message))])
         if let key { object["key"] = .string(key) }
         if let language { object["language"] = .string(language) }
         if let field { object["field"] = .string(field) }
@@ -50,7 +62,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// A diagnostic read back from its JSON object (nil when it is not one).
     public init?(json: JSONValue) {
         guard let o = json.objectValue, let code = o["code"]?.stringValue, let message = o["message"]?.stringValue else { return nil }
-        self.init(code, message, severity: o["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) ?? .warning,
+        self.init(Code(rawValue: code), message, severity: o["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) ?? .warning,
                   key: o["key"]?.stringValue, language: o["language"]?.stringValue, field: o["field"]?.stringValue)
     }
 }

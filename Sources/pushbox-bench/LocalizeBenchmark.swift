@@ -1,5 +1,6 @@
 import Foundation
 import PushboxLocalization
+import PushboxText
 
 /// `pushbox-bench localize`: the format engine against Foundation's `String(format:)` and the
 /// seed's approach (an NSRegularExpression per `%n$@`), and the `.strings` reader against
@@ -31,7 +32,7 @@ enum LocalizeBenchmark {
         let renderer = FormatRenderer()
         // All three must agree before they are timed.
         for (f, a) in formats {
-            var w: [String] = []
+            var w: [Diagnostic] = []
             let ours = renderer.render(f, a, warnings: &w)
             let foundation = String(format: f, arguments: a.map { $0 as CVarArg })
             guard ours == foundation, ours == regexApproach(f, a) else {
@@ -42,7 +43,7 @@ enum LocalizeBenchmark {
         let n = iterations
         var sink = 0
         let ours = best(of: 3) {
-            var warnings: [String] = []
+            var warnings: [Diagnostic] = []
             for i in 0..<n { let (f, a) = formats[i % formats.count]; sink &+= renderer.render(f, a, warnings: &warnings).utf8.count }
         }
         let foundation = best(of: 3) {

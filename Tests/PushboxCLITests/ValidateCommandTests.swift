@@ -26,10 +26,24 @@ struct ValidateCommandTests {
         #expect(ok["ok"] == .bool(true))
         #expect(ok["reason"] == .null)
         #expect(ok["warnings"]?.arrayValue?.count == 1)
+        // Scripts match on codes: every warning is a diagnostic with its code and field.
+        let diagnostic = try #require(ok["diagnostics"]?.arrayValue?.first?.objectValue)
+        #expect(diagnostic["code"] == .string("custom-key-in-aps") && diagnostic["field"] == .string("aps.data"))
         let bad = try #require(try JSONParser.parse(Array(run.lines[1].utf8)).objectValue)
         #expect(bad["ok"] == .bool(false))
         #expect(bad["status"] == .number("413"))
         #expect(bad["reason"] == .string("PayloadTooLarge"))
+    }
+
+    @Test("--json says which body PayloadEmpty was given for", arguments: [
+        ("PayloadEmpty-array.json", "not-an-object"), ("PayloadEmpty-empty-body.json", "empty"), ("PayloadEmpty-invalid-utf8.json", "unreadable"),
+        ("PayloadEmpty-no-aps.json", "no-aps"), ("PayloadEmpty-not-json.json", "unreadable"), ("PayloadEmpty-nul-byte.json", "unreadable"),
+    ])
+    func emptyCause(file: String, cause: String) throws {
+        let run = CLIRun(["validate", "--json", ProjectPaths.samples + "/invalid/" + file])
+        let line = try #require(run.lines.first)
+        let o = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+        #expect(o["reason"] == .string("PayloadEmpty") && o["cause"] == .string(cause))
     }
 
     @Test("- reads stdin, and --header and --token reach the checks")

@@ -167,7 +167,7 @@ struct RenderedJSONTests {
         n.badge = 3
         n.attachments = [RenderedAttachment(path: "/c/x.png", type: "image/png", bytes: 10, width: 2, height: 3, source: "https://x/y.png")]
         n.actions = [RenderedAction(identifier: "STOP", title: "중지", options: [.destructive])]
-        n.warnings = [Diagnostic("missing-key", "w", key: "K", language: "ko")]
+        n.warnings = [Diagnostic(.missingKey, "w", key: "K", language: "ko")]
         n.trace = [TraceEntry(step: .decrypt, ms: 1.5, outcome: .ok, detail: "d")]
         let text = JSONWriter.compact(n.json)
         let object = try #require(try JSONParser.parse(Array(text.utf8)).objectValue)
@@ -179,13 +179,13 @@ struct RenderedJSONTests {
     func storedForm() throws {
         var n = RenderedNotification(delivered: .original)
         n.title = "t"
-        n.warnings = [Diagnostic("unknown-category", "category \"X\" is unknown", field: "aps.category")]
+        n.warnings = [Diagnostic(.unknownCategory, "category \"X\" is unknown", field: "aps.category")]
         n.trace = [TraceEntry(step: .validate, ms: 0.1, outcome: .accepted, detail: "APNs payload")]
         let stored = try #require(n.storedJSON.objectValue)
         #expect(stored.keys == ["title", "delivered", "status", "diagnostics", "trace"])
         let read = try #require(try JSONParser.parse(Array(JSONWriter.compact(.object(stored)).utf8)).objectValue)
         let back = try #require(RenderedNotification(json: read))
         #expect(JSONWriter.compact(back.json) == JSONWriter.compact(n.json))
-        #expect(back.warnings.map(\.code) == ["unknown-category"])
+        #expect(back.warnings.map(\.code) == [.unknownCategory])
     }
 }

@@ -43,14 +43,14 @@ struct FCMTests {
     ])
     func refusals(text: String, detail: String) {
         let report = validate(text, context: device)
-        #expect(report.rejection?.reason == "INVALID_ARGUMENT")
+        #expect(report.rejection?.reason == .invalidArgument)
         #expect(report.rejection?.detail.contains(detail) == true, "\(report.rejection?.detail ?? "accepted")")
     }
 
     @Test("headers from apns.headers are checked as APNs checks them")
     func headerChecks() {
         let text = #"{"message":{"topic":"a","notification":{"title":"t"},"apns":{"headers":{"apns-priority":"7"}}}}"#
-        #expect(validate(text).rejection?.reason == "BadPriority")
+        #expect(validate(text).rejection?.reason == .badPriority)
     }
 
     @Test("a condition or topic the device does not match is valid but not for this device")
@@ -69,14 +69,14 @@ struct FCMTests {
     @Test("an image without mutable-content warns that it will not show")
     func imageWarning() {
         let text = #"{"message":{"token":"t","notification":{"title":"t","image":"https://x/i.png"}}}"#
-        #expect(validate(text).warnings.map(\.code).contains("fcm-image-without-extension"))
+        #expect(validate(text).warnings.map(\.code).contains(.fcmImageWithoutExtension))
     }
 
     @Test("a data-only message is accepted with a warning that iOS shows nothing")
     func dataOnly() {
         let report = validate(#"{"message":{"token":"t","data":{"k":"v"}}}"#)
         #expect(report.ok)
-        #expect(report.warnings.map(\.code).contains("fcm-data-only"))
+        #expect(report.warnings.map(\.code).contains(.fcmDataOnly))
     }
 
     @Test("the APNs payload FCM builds is held to APNs' size limit, not just the message")
@@ -85,7 +85,7 @@ struct FCMTests {
         let text = #"{"message":{"token":"t","notification":{"body":""# + String(repeating: "\u{2028}", count: 1300) + #""}}}"#
         #expect(text.utf8.count <= 4096)
         let report = validate(text)
-        #expect(report.rejection?.reason == "PayloadTooLarge")
+        #expect(report.rejection?.reason == .payloadTooLarge)
         #expect(report.rejection?.detail.contains("the APNs payload FCM sends") == true)
     }
 }

@@ -77,7 +77,7 @@ struct LocalDeliveryTests {
         request.content["attachments"] = .array([.object(JSONObject([("file", "/nonexistent/gone.png")]))])
         let gone = try renderer(["en"]).render(stored(request))
         #expect(gone.attachments.isEmpty)
-        #expect(gone.warnings.contains { $0.code == "local-attachment-gone" && $0.field == "attachments[0]" })
+        #expect(gone.warnings.contains { $0.code == .localAttachmentGone && $0.field == "attachments[0]" })
     }
 
     @Test("a silent push wakes the app in the background and says the budget is not modelled")

@@ -41,7 +41,7 @@ struct SampleTests {
     func invalidSample(name: String) throws {
         let report = Validator.validate(try Self.load(Self.invalidDir + "/" + name))
         let expected = String(name.prefix { $0 != "-" && $0 != "." })
-        #expect(report.rejection?.reason == expected, "\(report.rejection?.detail ?? "accepted")")
+        #expect(report.rejection?.reason.rawValue == expected, "\(report.rejection?.detail ?? "accepted")")
     }
 
     @Test("every valid sample passes for the sample app")

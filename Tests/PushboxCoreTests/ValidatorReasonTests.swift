@@ -22,7 +22,7 @@ struct ValidatorReasonTests {
     ] as [([(String, String)], String?, String)])
     func headerReasons(headers: [(String, String)], token: String?, reason: String) {
         let report = validate(Self.alert, headers: headers, token: token)
-        #expect(report.rejection?.reason == reason)
+        #expect(report.rejection?.reason.rawValue == reason)
         #expect(report.rejection?.status == 400)
     }
 
@@ -38,7 +38,7 @@ struct ValidatorReasonTests {
 
     @Test("an empty body is PayloadEmpty", arguments: ["", "   \n\t"])
     func empty(text: String) {
-        #expect(validate(text).rejection?.reason == "PayloadEmpty")
+        #expect(validate(text).rejection?.reason == .payloadEmpty)
     }
 
     @Test("4096 bytes pass and 4097 are PayloadTooLarge (413)")
@@ -49,7 +49,7 @@ struct ValidatorReasonTests {
         let over = payload(ofSize: 4097)
         #expect(over.utf8.count == 4097)
         let report = validate(over)
-        #expect(report.rejection?.reason == "PayloadTooLarge")
+        #expect(report.rejection?.reason == .payloadTooLarge)
         #expect(report.rejection?.status == 413)
     }
 
@@ -58,14 +58,14 @@ struct ValidatorReasonTests {
         let korean = payload(ofSize: 4098, filler: "가")
         #expect(korean.count < 4096)
         #expect(korean.utf8.count > 4096)
-        #expect(validate(korean).rejection?.reason == "PayloadTooLarge")
+        #expect(validate(korean).rejection?.reason == .payloadTooLarge)
     }
 
     @Test("voip pushes may be 5120 bytes, not one more")
     func voipLimit() {
         let headers = [("apns-push-type", "voip")]
         #expect(validate(payload(ofSize: 5120), headers: headers).ok)
-        #expect(validate(payload(ofSize: 5121), headers: headers).rejection?.reason == "PayloadTooLarge")
+        #expect(validate(payload(ofSize: 5121), headers: headers).rejection?.reason == .payloadTooLarge)
     }
 
     @Test("bodies that cannot be read are refused with PayloadEmpty and say why", arguments: [
@@ -81,20 +81,20 @@ struct ValidatorReasonTests {
     ])
     func unreadable(text: String, detail: String) {
         let report = validate(text)
-        #expect(report.rejection?.reason == "PayloadEmpty")
+        #expect(report.rejection?.reason == .payloadEmpty)
         #expect(report.rejection?.detail.contains(detail) == true, "\(report.rejection?.detail ?? "accepted")")
     }
 
     @Test("10,000 levels of nesting get a clear answer: too large for APNs, and too deep within any limit")
     func tenThousandLevels() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        #expect(validate(deep).rejection?.reason == "PayloadTooLarge")
+        #expect(validate(deep).rejection?.reason == .payloadTooLarge)
         let object = String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000)
         #expect(validate(object).rejection?.status == 413)
         // Past the size check (as a replayed store might be), the depth limit still answers.
         let report = Validator.readDocument(Array(deep.utf8), limit: .max, maxDepth: JSONParser.defaultMaxDepth)
         guard case .failure(let r) = report else { Issue.record("accepted"); return }
-        #expect(r.reason == "PayloadEmpty")
+        #expect(r.reason == .payloadEmpty)
         #expect(r.detail.contains("nested too deeply"))
     }
 
@@ -103,7 +103,7 @@ struct ValidatorReasonTests {
         for (bytes, detail) in [([0x7B, 0x22, 0x61, 0x70, 0x73, 0x22, 0x3A, 0xFF, 0x7D] as [UInt8], "not valid UTF-8"),
                                 (Array(#"{"aps":{"alert":"a"#.utf8) + [0] + Array(#""}}"#.utf8), "NUL byte")] {
             let report = Validator.validate(RawPayload(bytes: bytes, envelope: Envelope(source: .socket)))
-            #expect(report.rejection?.reason == "PayloadEmpty")
+            #expect(report.rejection?.reason == .payloadEmpty)
             #expect(report.rejection?.detail.contains(detail) == true)
         }
     }
@@ -114,13 +114,13 @@ struct ValidatorReasonTests {
         // No bundle id: any topic passes.
         #expect(validate(Self.alert, headers: [("apns-topic", "com.other")]).ok)
         // Through the HTTP API, token auth needs a topic.
-        #expect(validate(Self.alert, source: .socket, context: app).rejection?.reason == "MissingTopic")
+        #expect(validate(Self.alert, source: .socket, context: app).rejection?.reason == .missingTopic)
         // A file targets the profile's app, as the Simulator does.
         #expect(validate(Self.alert, context: app).ok)
         #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample")], source: .socket, context: app).ok)
-        #expect(validate(Self.alert, headers: [("apns-topic", "com.other.app")], context: app).rejection?.reason == "DeviceTokenNotForTopic")
-        #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.voip")], context: app).rejection?.reason == "BadTopic")
-        #expect(validate(Self.alert, headers: [("apns-topic", "bad topic")], context: app).rejection?.reason == "BadTopic")
+        #expect(validate(Self.alert, headers: [("apns-topic", "com.other.app")], context: app).rejection?.reason == .deviceTokenNotForTopic)
+        #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.voip")], context: app).rejection?.reason == .badTopic)
+        #expect(validate(Self.alert, headers: [("apns-topic", "bad topic")], context: app).rejection?.reason == .badTopic)
         #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.voip"), ("apns-push-type", "voip")], context: app).ok)
         #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.push-type.liveactivity"), ("apns-push-type", "liveactivity")], context: app).ok)
     }
@@ -132,7 +132,7 @@ struct ValidatorReasonTests {
         let v = try #require(report.validated)
         #expect(v.form == .simulator(targetBundle: "dev.pushbox.sample"))
         #expect(v.payload.keys == ["aps"])
-        #expect(validate(text, context: ValidationContext(bundleID: "com.other")).rejection?.reason == "DeviceTokenNotForTopic")
+        #expect(validate(text, context: ValidationContext(bundleID: "com.other")).rejection?.reason == .deviceTokenNotForTopic)
         #expect(validate(text, context: ValidationContext(bundleID: "dev.pushbox.sample")).ok)
     }
 }

@@ -39,7 +39,7 @@ struct ValidatorWarningTests {
     func warning(text: String, headers: [(String, String)], code: String) {
         let report = validate(text, headers: headers)
         #expect(report.ok, "\(report.rejection?.detail ?? "")")
-        #expect(report.warnings.map(\.code).contains(code), "\(report.warnings.map(\.code))")
+        #expect(report.warnings.map(\.code.rawValue).contains(code), "\(report.warnings.map(\.code))")
     }
 
     @Test("a clean payload draws no warning", arguments: [
@@ -64,10 +64,10 @@ struct ValidatorWarningTests {
     @Test("a repeated key is named by its full path, in nested arrays and large objects too")
     func duplicatePaths() {
         let nested = validate(#"{"aps":{"alert":"x"},"items":[{"a":1},{"b":1,"b":2}]}"#)
-        #expect(nested.warnings.contains { $0.code == "duplicate-key" && $0.field == "items[1].b" })
+        #expect(nested.warnings.contains { $0.code == .duplicateKey && $0.field == "items[1].b" })
         let keys = (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
         let large = validate(#"{"aps":{"alert":"x"},"big":{"# + keys + #","k3":0}}"#)
-        #expect(large.warnings.contains { $0.code == "duplicate-key" && $0.field == "big.k3" })
+        #expect(large.warnings.contains { $0.code == .duplicateKey && $0.field == "big.k3" })
         #expect(validate(#"{"aps":{"alert":"x"},"big":{"# + keys + "}}").warnings.isEmpty)
     }
 

@@ -71,6 +71,22 @@ final class RenderBacklogTests: Sendable {
         #expect(store.renderCount == 1)
     }
 
+    @Test("GET /inbox carries every warning as a diagnostic with its code")
+    func listingDiagnostics() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let context = ValidationContext()
+        let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
+        let service = IntakeService(store: store, context: context, renderings: renderings)
+        let endpoint = APNsEndpoint(service: service)
+        let body = Array(#"{"aps":{"alert":"x","badge":"3"}}"#.utf8)
+        #expect(service.receive(RawPayload(bytes: body, envelope: Envelope(source: .socket, deviceToken: "abcd"))).status == 200)
+        let answer = endpoint.handle(HTTPRequest(method: "GET", path: "/inbox", headers: [], body: []))
+        let listed = try #require(try JSONParser.parse(answer.body).arrayValue?.first?.objectValue)
+        let diagnostic = try #require(listed["diagnostics"]?.arrayValue?.first?.objectValue)
+        #expect(diagnostic["code"] == .string(Diagnostic.Code.badgeType.rawValue) && diagnostic["field"] == .string("aps.badge"))
+        service.drain()
+    }
+
     @Test("readers of one pair at once share one rendering, and another language list is a rendering of its own")
     func oneRenderingPerPair() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")

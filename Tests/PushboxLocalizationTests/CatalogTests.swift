@@ -72,7 +72,7 @@ struct CatalogTests {
         #expect(l.localize("inbox.count", args: ["5"], preferred: ["ru"]).text == "5 сообщений")
         let few = l.localize("inbox.count", args: ["3"], preferred: ["ru"])
         #expect(few.text == "3 сообщения")
-        #expect(few.warnings.contains { $0.code == "translation-state" && $0.key == "inbox.count" && $0.language == "ru" && $0.message.contains("needs_review") })
+        #expect(few.warnings.contains { $0.code == .translationState && $0.key == "inbox.count" && $0.language == "ru" && $0.message.contains("needs_review") })
     }
 
     @Test("device variations: the device is an iPhone")
@@ -93,7 +93,7 @@ struct CatalogTests {
         let r = l.localize("tap", args: [], preferred: ["ru"])
         #expect(r.language == "ru")
         #expect(r.text == "Tap to open")
-        #expect(r.warnings.contains { $0.code == "untranslated" && $0.key == "tap" && $0.language == "ru" })
+        #expect(r.warnings.contains { $0.code == .untranslated && $0.key == "tap" && $0.language == "ru" })
         #expect(l.localize("Key is the text", args: [], preferred: ["en"]).text == "Key is the text")
         #expect(l.localize("brand", args: [], preferred: ["ru"]).text == "pushbox")
     }
@@ -103,7 +103,7 @@ struct CatalogTests {
         let (_, l) = try localizer()
         let r = l.localize("fresh", args: [], preferred: ["en"])
         #expect(r.text == "Brand new")
-        #expect(r.warnings.contains { $0.code == "translation-state" && $0.message.contains("marked new") })
+        #expect(r.warnings.contains { $0.code == .translationState && $0.message.contains("marked new") })
     }
 
     @Test("the catalog's languages take part in matching")

@@ -18,7 +18,7 @@ struct LocalizerTests {
         let r = fixture.localizer().localize("ONLY_EN", args: [], preferred: ["ko-KR"])
         #expect(r.text == "ONLY_EN")
         #expect(!r.found)
-        #expect(r.warnings.contains { $0.code == "missing-key" && $0.key == "ONLY_EN" && $0.language == "ko" })
+        #expect(r.warnings.contains { $0.code == .missingKey && $0.key == "ONLY_EN" && $0.language == "ko" })
     }
 
     @Test("a broken file is ignored whole, and the warning gives file:line:column")
@@ -26,7 +26,7 @@ struct LocalizerTests {
         let fixture = try app()
         let r = fixture.localizer().localize("HELLO", args: ["Ana"], preferred: ["fr"])
         #expect(r.text == "HELLO")
-        #expect(r.warnings.contains { $0.code == "broken-file" && $0.severity == .error && $0.message.contains("fr.lproj/Localizable.strings:2:1: missing ';'") })
+        #expect(r.warnings.contains { $0.code == .brokenFile && $0.severity == .error && $0.message.contains("fr.lproj/Localizable.strings:2:1: missing ';'") })
     }
 
     @Test("tables load once per language; switching back reads no file")

@@ -17,7 +17,7 @@ enum UIFixtures {
         n.language = language
         n.attachments = attachments
         n.actions = actions
-        n.warnings = warnings.map { Diagnostic("warning", $0) }
+        n.warnings = warnings.map { Diagnostic(.warning, $0) }
         n.interruptionLevel = "active"
         n.trace = [TraceEntry(step: .validate, ms: 0.21, outcome: .accepted, detail: "APNs payload, push type alert"),
                    TraceEntry(step: .localize, ms: 0.5, outcome: .localized, detail: "ko-KR → ko (the region falls back to the language)")]

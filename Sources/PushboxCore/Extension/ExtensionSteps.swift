@@ -88,7 +88,7 @@ enum ExtensionSteps {
         func args(_ path: String?) -> [String] {
             guard let path else { return [] }
             guard let array = payload.value(atPath: path)?.arrayValue else {
-                if payload.value(atPath: path) != nil { warnings.append(Diagnostic("args-not-array", "\(path) is not an array; no arguments used", field: path)) }
+                if payload.value(atPath: path) != nil { warnings.append(Diagnostic(.argsNotArray, "\(path) is not an array; no arguments used", field: path)) }
                 return []
             }
             return array.map { $0.stringValue ?? JSONWriter.compact($0) }
@@ -123,13 +123,13 @@ enum ExtensionSteps {
         var url = value
         if URL(string: value)?.scheme == nil, let dir = env.payloadDirectory {
             url = URL(fileURLWithPath: (dir as NSString).appendingPathComponent(value)).absoluteString
-            attempt.update { $0.warnings.append(Diagnostic("media-url-no-scheme", "\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL", field: path)) }
+            attempt.update { $0.warnings.append(Diagnostic(.mediaUrlNoScheme, "\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL", field: path)) }
         }
         switch fetcher.fetch(url, timeoutMs: remainingMs, cancel: attempt.cancel) {
         case .success(let a):
             attempt.update {
                 $0.attachments.append(a)
-                $0.warnings += a.warnings.map { Diagnostic("attachment", $0, field: path) }
+                $0.warnings += a.warnings.map { Diagnostic(.attachment, $0, field: path) }
             }
             let size = a.width.map { " \($0)×\(a.height ?? 0)" } ?? ""
             return (true, .ok, "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)")
@@ -144,7 +144,7 @@ enum ExtensionSteps {
             case .cacheUnwritable(let why):
                 // Not the payload's fault and easy to miss in the trace: said as a warning too.
                 outcome = .failed
-                attempt.update { $0.warnings.append(Diagnostic("attachment-cache", "\(why); the notification is shown without its attachment", field: path)) }
+                attempt.update { $0.warnings.append(Diagnostic(.attachmentCache, "\(why); the notification is shown without its attachment", field: path)) }
             default: outcome = .failed
             }
             return (false, outcome, "\(path) \(value): \(failure)")

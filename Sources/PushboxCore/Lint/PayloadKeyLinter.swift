@@ -21,12 +21,12 @@ public struct PayloadKeyLinter {
     public func lint(folder: String) -> [LintFinding] {
         let paths: [String]
         do { paths = try PayloadFile.paths(in: folder) } catch {
-            return [LintFinding(.error, "unreadable", file: folder, message: "cannot read the folder: \(FileErrorText.describe(error))")]
+            return [LintFinding(.error, .unreadable, file: folder, message: "cannot read the folder: \(FileErrorText.describe(error))")]
         }
         var findings: [LintFinding] = []
         for path in paths {
             guard let raw = PayloadFile.read(path, source: .commandLine) else {
-                findings.append(LintFinding(.error, "unreadable", file: path, message: "cannot be read"))
+                findings.append(LintFinding(.error, .unreadable, file: path, message: "cannot be read"))
                 continue
             }
             findings += lint(raw, text: String(decoding: raw.bytes, as: UTF8.self), file: path)
@@ -38,7 +38,7 @@ public struct PayloadKeyLinter {
         let report = Validator.validate(raw)
         guard let validated = report.validated else {
             guard let r = report.rejection else { return [] }
-            return [LintFinding(.warning, "payload-rejected", file: file, message: "\(r.status) \(r.reason): \(r.detail); its keys are not checked")]
+            return [LintFinding(.warning, .payloadRejected, file: file, message: "\(r.status) \(r.reason): \(r.detail); its keys are not checked")]
         }
         guard let alert = validated.aps["alert"]?.objectValue else { return [] }
         let dev = LocalizationLinter(app: app, table: table).developmentLocalization
@@ -48,18 +48,18 @@ public struct PayloadKeyLinter {
             guard let key = alert[keyName]?.stringValue else { continue }
             let line = Self.line(of: "\"\(keyName)\"", in: text)
             if alert[literal] != nil {
-                findings.append(LintFinding(.warning, "literal-and-loc-key", file: file, line: line, key: key,
+                findings.append(LintFinding(.warning, .literalAndLocKey, file: file, line: line, key: key,
                                             message: "\(literal) is set beside \(keyName): devices show the localized \(keyName) and ignore \(literal)"))
             }
             guard let entry = devTable.entries[key] else {
-                findings.append(LintFinding(.error, "payload-key-missing", file: file, line: line, language: dev, key: key,
+                findings.append(LintFinding(.error, .payloadKeyMissing, file: file, line: line, language: dev, key: key,
                                             message: "\(keyName) \"\(key)\" has no entry in \(dev) (\(table)): every device shows the key itself"))
                 continue
             }
             let needed = LocalizationLinter.signature(of: entry.value).arguments.keys.max() ?? 0
             let given = alert[argsName]?.arrayValue?.count ?? 0
             if given < needed {
-                findings.append(LintFinding(.warning, "payload-args", file: file, line: line, language: dev, key: key,
+                findings.append(LintFinding(.warning, .payloadArgs, file: file, line: line, language: dev, key: key,
                                             message: "\"\(key)\" uses \(needed) argument(s) but \(argsName) gives \(given): the device shows the rest unfilled (undefined)"))
             }
         }

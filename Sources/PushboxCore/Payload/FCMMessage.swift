@@ -39,13 +39,10 @@ public struct FCMMessage: Sendable, Equatable {
             && lhs.apnsHeaders.map(\.1) == rhs.apnsHeaders.map(\.1)
     }
 
-    /// The error FCM answers for a malformed message (HTTP 400).
-    public static let invalidArgument = "INVALID_ARGUMENT"
-
     /// Reads a message object; throws FCM's INVALID_ARGUMENT with the path of the bad field.
     public init(_ message: JSONObject) throws(Rejection) {
         func bad(_ detail: String, field: String) -> Rejection {
-            Rejection(status: 400, reason: FCMMessage.invalidArgument, detail: detail, field: field)
+            Rejection(.invalidArgument, detail, field: field)
         }
         func string(_ value: JSONValue?, _ path: String) throws(Rejection) -> String? {
             guard let value else { return nil }

@@ -34,7 +34,7 @@ extension RenderedNotification {
         detail = json["detail"]?.stringValue
         // Renderings stored before diagnostics were kept have their messages only.
         warnings = json["diagnostics"]?.arrayValue?.compactMap(Diagnostic.init(json:))
-            ?? json["warnings"]?.arrayValue?.compactMap { $0.stringValue.map { Diagnostic("warning", $0) } } ?? []
+            ?? json["warnings"]?.arrayValue?.compactMap { $0.stringValue.map { Diagnostic(.warning, $0) } } ?? []
         attachments = (json["attachments"]?.arrayValue ?? []).compactMap { v in
             guard let a = v.objectValue, let path = a["path"]?.stringValue, let type = a["type"]?.stringValue else { return nil }
             return RenderedAttachment(path: path, type: type, bytes: a["bytes"]?.intValue ?? 0, width: a["width"]?.intValue,

@@ -35,7 +35,7 @@ extension Renderer {
             let file = PendingSet.attachmentFile(a) ?? ""
             let path = PendingSet.attachmentPath(file, baseDirectory: nil)
             guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data.prefix(512))) else {
-                out.warnings.append(Diagnostic("local-attachment-gone", "attachment \(i) (\(file)) is no longer readable; iOS copied it when the request was scheduled", field: "attachments[\(i)]"))
+                out.warnings.append(Diagnostic(.localAttachmentGone, "attachment \(i) (\(file)) is no longer readable; iOS copied it when the request was scheduled", field: "attachments[\(i)]"))
                 continue
             }
             let size = type.kind == .image ? ImageInfo.size(of: Array(data)) : nil

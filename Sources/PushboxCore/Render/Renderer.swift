@@ -70,7 +70,7 @@ public struct Renderer: Sendable {
         guard let validated = report.validated, report.rejection == nil else {
             let rejection = report.rejection ?? Rejection(.internalServerError, "the payload was neither accepted nor refused")
             out.delivered = .rejected
-            out.reason = rejection.reason
+            out.reason = rejection.reason.rawValue
             out.detail = rejection.detail
             out.trace.append(TraceEntry(step: .validate, ms: validateMs, outcome: .rejected, detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
             return out
@@ -131,7 +131,7 @@ public struct Renderer: Sendable {
     func fillActions(_ out: inout RenderedNotification) {
         guard let id = out.category else { return }
         guard let category = categories.first(where: { $0.identifier == id }) else {
-            if !categories.isEmpty { out.warnings.append(Diagnostic("unknown-category", "category \"\(id)\" is not one of the app's categories; the device shows no action buttons", field: "aps.category")) }
+            if !categories.isEmpty { out.warnings.append(Diagnostic(.unknownCategory, "category \"\(id)\" is not one of the app's categories; the device shows no action buttons", field: "aps.category")) }
             return
         }
         out.actions = category.actions.map { action in
@@ -164,7 +164,7 @@ public struct Renderer: Sendable {
                 let args = alert[argsName]?.arrayValue?.map { $0.stringValue ?? JSONWriter.compact($0) } ?? []
                 guard let localizer else {
                     missing += 1
-                    out.warnings.append(Diagnostic("no-localizations", "\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given", key: key, field: "aps.alert.\(keyName)"))
+                    out.warnings.append(Diagnostic(.noLocalizations, "\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given", key: key, field: "aps.alert.\(keyName)"))
                     return key
                 }
                 let result = localizer.localize(key, args: args, preferred: preferredLanguages)

@@ -2,7 +2,7 @@ import PushboxText
 /// FCM's own rules for a message: exactly one target, valid topic names and conditions.
 enum FCMRules {
     static func invalid(_ detail: String, field: String? = nil) -> Rejection {
-        Rejection(status: 400, reason: FCMMessage.invalidArgument, detail: detail, field: field)
+        Rejection(.invalidArgument, detail, field: field)
     }
 
     /// FCM's checks of the APNs payload it forwards: `*-loc-args` are arrays of strings
@@ -69,10 +69,10 @@ enum FCMRules {
     static func warnings(_ message: FCMMessage, aps: JSONObject) -> [Diagnostic] {
         var out: [Diagnostic] = []
         for case .condition(let text) in message.targets where TopicCondition.usesDoubleQuotes(text) {
-            out.append(Diagnostic("fcm-condition-double-quotes", "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)", field: "message.condition"))
+            out.append(Diagnostic(.fcmConditionDoubleQuotes, "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)", field: "message.condition"))
         }
         if message.apnsImage ?? message.notificationImage != nil, aps["mutable-content"]?.intValue != 1 {
-            out.append(Diagnostic("fcm-image-without-extension", "the image is only shown when the service extension runs: set apns.payload.aps.mutable-content to 1"))
+            out.append(Diagnostic(.fcmImageWithoutExtension, "the image is only shown when the service extension runs: set apns.payload.aps.mutable-content to 1"))
         }
         return out
     }

@@ -2,32 +2,48 @@
 /// in "Handling notification responses from APNs" (or FCM's `INVALID_ARGUMENT` for a malformed FCM message), plus
 /// pushbox's own explanation for the person who sent it.
 public struct Rejection: Error, Sendable, Equatable {
-    /// The HTTP status APNs answers.
-    public var status: Int
-    /// APNs' reason (`BadDeviceToken`).
-    public var reason: String
+    /// APNs' reason (`BadDeviceToken`), or FCM's `INVALID_ARGUMENT`.
+    public var reason: APNsReason
     /// What exactly was wrong, in words.
     public var detail: String
     /// For FCM's refusals, the field at fault as FCM names it (`message.data[0].value`), for
     /// the `google.rpc.BadRequest` field violation.
     public var field: String?
+    /// Which of the bodies APNs answers `PayloadEmpty` for this was.
+    public var cause: EmptyCause?
 
-    /// A refusal with its status, reason and explanation.
-    public init(status: Int, reason: String, detail: String, field: String? = nil) {
-        self.status = status
+    /// The bodies APNs refuses with `PayloadEmpty`: it has no reason of its own for most of them
+    /// (the legacy binary API's "missing payload" became PayloadEmpty in HTTP/2).
+    public enum EmptyCause: String, Sendable {
+        /// No bytes at all.
+        case empty
+        /// Only spaces, tabs and line breaks.
+        case whitespace
+        /// Not JSON APNs can read (syntax, UTF-8, a NUL byte, too deep).
+        case unreadable
+        /// JSON, but not an object.
+        case notAnObject = "not-an-object"
+        /// An object without `aps`.
+        case noAps = "no-aps"
+        /// `aps` that is not a dictionary.
+        case apsNotADictionary = "aps-not-a-dictionary"
+    }
+
+    /// The HTTP status answered with it.
+    public var status: Int { reason.status }
+
+    /// A refusal for `reason`, explained; `field` for FCM's, `cause` for PayloadEmpty's.
+    public init(_ reason: APNsReason, _ detail: String, field: String? = nil, cause: EmptyCause? = nil) {
         self.reason = reason
         self.detail = detail
         self.field = field
-    }
-
-    /// A refusal with APNs' status for `reason`.
-    public init(_ reason: APNsReason, _ detail: String) {
-        self.init(status: reason.status, reason: reason.rawValue, detail: detail)
+        self.cause = cause
     }
 }
 
-/// The reasons APNs gives, with the status each comes with.
-public enum APNsReason: String, Sendable, CaseIterable {
+/// The reasons APNs gives, with the status each comes with (and FCM's one refusal of a message
+/// that never reaches APNs, `INVALID_ARGUMENT`).
+public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible {
     case badCollapseId = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"
     case badExpirationDate = "BadExpirationDate"
@@ -56,6 +72,11 @@ public enum APNsReason: String, Sendable, CaseIterable {
     case expiredProviderToken = "ExpiredProviderToken"
     case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
     case badCertificate = "BadCertificate"
+    /// FCM's answer to a message it refuses itself (HTTP 400, `google.rpc` status INVALID_ARGUMENT).
+    case invalidArgument = "INVALID_ARGUMENT"
+
+    /// The reason as APNs (or FCM) writes it.
+    public var description: String { rawValue }
 
     /// The HTTP status APNs answers with this reason.
     public var status: Int {

@@ -79,7 +79,7 @@ public enum Validator {
         }
         var headers = raw.envelope.headers
         for field in headers.fields where field.name.hasPrefix("apns-") && !PushHeaders.known.contains(field.name) {
-            warnings.append(Diagnostic("unknown-header", "\(field.name) is not an APNs header; APNs ignores it"))
+            warnings.append(Diagnostic(.unknownHeader, "\(field.name) is not an APNs header; APNs ignores it"))
         }
         if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
         let limit = PushType(rawValue: headers[PushHeaders.pushType] ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
@@ -129,7 +129,7 @@ public enum Validator {
             guard fcm != nil, payload["aps"] == nil else { return rejected(r) }
             // An FCM data message reaches an iPhone through FCM's own channel, not as a notification.
             aps = JSONObject()
-            warnings.append(Diagnostic("fcm-data-only", "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
+            warnings.append(Diagnostic(.fcmDataOnly, "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
         }
         let pushType = PushType(rawValue: headers[PushHeaders.pushType] ?? "") ?? PushType.inferred(from: aps)
 
@@ -155,7 +155,8 @@ public enum Validator {
     /// PayloadEmpty and says exactly what was wrong.
     static func readDocument(_ bytes: [UInt8], limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return .failure(Rejection(.payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace"))
+            return .failure(Rejection(.payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace",
+                                       cause: bytes.isEmpty ? .empty : .whitespace))
         }
         if bytes.count > limit {
             return .failure(Rejection(.payloadTooLarge, "the body is \(bytes.count) bytes; the limit is \(limit)"))
@@ -171,10 +172,12 @@ public enum Validator {
             case .nulByte: what = "refused: it holds a NUL byte"
             case .tooDeep: what = "refused: nested too deeply"
             }
-            return .failure(Rejection(.payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read"))
+            return .failure(Rejection(.payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read",
+                                       cause: .unreadable))
         }
         guard let object = value.objectValue else {
-            return .failure(Rejection(.payloadEmpty, "the body is \(value.typeDescription), not a JSON object; APNs answers PayloadEmpty for it"))
+            return .failure(Rejection(.payloadEmpty, "the body is \(value.typeDescription), not a JSON object; APNs answers PayloadEmpty for it",
+                                       cause: .notAnObject))
         }
         return .success(object)
     }

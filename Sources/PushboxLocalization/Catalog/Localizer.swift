@@ -70,21 +70,20 @@ public final class Localizer: Sendable {
         let loc = resolution.match.localization
         let strings = app.table(table, localization: loc)
         var notes: [Diagnostic] = strings.errors.map {
-            Diagnostic("broken-file", "\($0) (the whole file is ignored, as on a device)", severity: .error, key: key, language: loc)
+            Diagnostic(.brokenFile, "\($0) (the whole file is ignored, as on a device)", severity: .error, key: key, language: loc)
         }
         guard let entry = strings.entries[key] else {
-            notes.append(Diagnostic("missing-key", "key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself", key: key, language: loc))
+            notes.append(Diagnostic(.missingKey, "key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself", key: key, language: loc))
             return Localized(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: notes, found: false)
         }
         if let state = entry.state, state == "new" || state == "needs_review" {
-            notes.append(Diagnostic("translation-state", "\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is", key: key, language: loc))
+            notes.append(Diagnostic(.translationState, "\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is", key: key, language: loc))
         }
         if entry.fromSourceLanguage {
-            notes.append(Diagnostic("untranslated", "\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value", key: key, language: loc))
+            notes.append(Diagnostic(.untranslated, "\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value", key: key, language: loc))
         }
-        // The rule and format engines say what they met in sentences; each becomes a `format`
-        // diagnostic of this key and language.
-        var formatNotes: [String] = []
+        // The rule and format engines say what they met with its code; the key and language are added here.
+        var formatNotes: [Diagnostic] = []
         let format: String
         switch entry.value {
         case .text(let text):
@@ -98,7 +97,11 @@ public final class Localizer: Sendable {
         let pseudoFormat = resolution.pseudolanguage?.transformFormat(format) ?? format
         var text = renderer.render(pseudoFormat, args, warnings: &formatNotes)
         if let pseudo = resolution.pseudolanguage { text = pseudo.transformResult(text) }
-        notes += formatNotes.map { Diagnostic("format", $0, key: key, language: loc) }
+        notes += formatNotes.map { note in
+            var note = note
+            (note.key, note.language) = (key, loc)
+            return note
+        }
         return Localized(text: text, language: resolution.language, warnings: notes.map { note in
             var prefixed = note
             prefixed.message = "\(key): \(note.message)"

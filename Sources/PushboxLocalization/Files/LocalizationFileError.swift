@@ -1,3 +1,5 @@
+import PushboxText
+
 /// A localization file that cannot be read: the whole file is refused, as Foundation refuses
 /// it, and the error names file, line and column.
 public struct LocalizationFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -38,6 +40,9 @@ public struct FileNote: Sendable, Equatable, CustomStringConvertible {
 
     /// What was found.
     public var kind: Kind
+
+    /// The diagnostic code the linter reports the note with (the same name as the kind).
+    public var code: Diagnostic.Code { Diagnostic.Code(rawValue: kind.rawValue) }
     /// The file it is in.
     public var file: String
     /// Its line (1 when the reader keeps no lines for it).

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 
 /// Fills a format string with string arguments (loc-args are always strings), the way a
 /// device would where that is defined, and readably with a warning where it is not: missing
@@ -17,20 +18,21 @@ public struct FormatRenderer: Sendable {
     /// The highest `%n$` position accepted.
     public static let maxPosition = 127
 
-    /// `format` filled with `args` as String(format:) on a device fills it; what it met goes to `warnings`.
-    public func render(_ format: String, _ args: [String], warnings: inout [String]) -> String {
+    /// `format` filled with `args` as String(format:) on a device fills it; what it met goes to
+    /// `warnings`, each with its code (the localizer adds the key and language).
+    public func render(_ format: String, _ args: [String], warnings: inout [Diagnostic]) -> String {
         render(ParsedFormat(format), args, warnings: &warnings)
     }
 
     /// A parsed format filled with `args`.
-    public func render(_ parsed: ParsedFormat, _ args: [String], warnings: inout [String]) -> String {
+    public func render(_ parsed: ParsedFormat, _ args: [String], warnings: inout [Diagnostic]) -> String {
         var out = ""
         out.reserveCapacity(64)
         var sequential = 0
         var sawPositional = false, sawSequential = false
         // Arguments read, as a bit set over indexes 1...128.
         var usedLow: UInt64 = 0, usedHigh: UInt64 = 0
-        var notes: [String] = []
+        var notes: [Diagnostic] = []
 
         for segment in parsed.segments {
             switch segment {
@@ -38,7 +40,7 @@ public struct FormatRenderer: Sendable {
                 out += text
             case .invalid(let text):
                 out += text
-                Self.note(&notes, "\"\(text)\" is not a format specifier; shown as written")
+                Self.note(&notes, .invalidSpecifier, "\"\(text)\" is not a format specifier; shown as written")
             case .specifier(let spec):
                 switch spec.conversion {
                 case "%":
@@ -46,7 +48,7 @@ public struct FormatRenderer: Sendable {
                     continue
                 case "n":
                     out += spec.text
-                    Self.note(&notes, "\(spec.text) writes to memory on a device and is never rendered; shown as written")
+                    Self.note(&notes, .writesMemory, "\(spec.text) writes to memory on a device and is never rendered; shown as written")
                     continue
                 default:
                     break
@@ -65,27 +67,27 @@ public struct FormatRenderer: Sendable {
                     continue
                 }
                 if spec.flags.contains(.space), spec.conversion == "@" {
-                    Self.note(&notes, "\(spec.text) has a space flag (a typo for %@?); the device fills it like %@")
+                    Self.note(&notes, .spaceFlag, "\(spec.text) has a space flag (a typo for %@?); the device fills it like %@")
                 }
-                out += pad(convert(spec, arg, precision: precision, note: { Self.note(&notes, $0) }), spec: spec, width: width)
+                out += pad(convert(spec, arg, precision: precision, note: { Self.note(&notes, $0, $1) }), spec: spec, width: width)
             }
         }
         if sawPositional && sawSequential {
-            Self.note(&notes, "the format mixes positional (%n$) and sequential specifiers: undefined on a device")
+            Self.note(&notes, .mixedSpecifiers, "the format mixes positional (%n$) and sequential specifiers: undefined on a device")
         }
         if sawPositional, usedLow | usedHigh != 0 {
             let highest = usedHigh != 0 ? 128 - usedHigh.leadingZeroBitCount : 64 - usedLow.leadingZeroBitCount
             let skipped = (1...highest).filter { !Self.isUsed($0, usedLow, usedHigh) }
             if !skipped.isEmpty {
-                Self.note(&notes, "the format skips argument \(skipped.map(String.init).joined(separator: ", ")): undefined on a device (it may crash or show garbage)")
+                Self.note(&notes, .skippedArgument, "the format skips argument \(skipped.map(String.init).joined(separator: ", ")): undefined on a device (it may crash or show garbage)")
             }
         }
         if !notes.isEmpty { warnings += notes }
         return out
     }
 
-    private static func note(_ notes: inout [String], _ s: String) {
-        if !notes.contains(s) { notes.append(s) }
+    private static func note(_ notes: inout [Diagnostic], _ code: Diagnostic.Code, _ message: String) {
+        if !notes.contains(where: { $0.message == message }) { notes.append(Diagnostic(code, message)) }
     }
 
     private static func isUsed(_ index: Int, _ low: UInt64, _ high: UInt64) -> Bool {
@@ -94,13 +96,13 @@ public struct FormatRenderer: Sendable {
 
     /// The argument for a 1-based index, or nil (with a warning) when it is not there.
     private func argument(_ index: Int, _ spec: String, _ args: [String], positional: Bool,
-                          _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [String]) -> String? {
+                          _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [Diagnostic]) -> String? {
         guard index >= 1, !positional || index <= Self.maxPosition else {
-            Self.note(&notes, "\(spec): argument index \(index) is outside 1…\(Self.maxPosition); shown as written")
+            Self.note(&notes, .argumentIndexOutOfRange, "\(spec): argument index \(index) is outside 1…\(Self.maxPosition); shown as written")
             return nil
         }
         guard index <= args.count else {
-            Self.note(&notes, "\(spec) needs argument \(index) but only \(args.count) \(args.count == 1 ? "was" : "were") given; shown as written")
+            Self.note(&notes, .missingArgument, "\(spec) needs argument \(index) but only \(args.count) \(args.count == 1 ? "was" : "were") given; shown as written")
             return nil
         }
         if index <= 64 { usedLow |= 1 << UInt64(index - 1) } else if index <= 128 { usedHigh |= 1 << UInt64(index - 65) }
@@ -108,7 +110,7 @@ public struct FormatRenderer: Sendable {
     }
 
     private func size(_ s: FormatSpecifier.Size, _ spec: String, _ args: [String], _ sequential: inout Int,
-                      _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [String]) -> Int? {
+                      _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [Diagnostic]) -> Int? {
         let index: Int
         switch s {
         case .none: return nil
@@ -121,25 +123,25 @@ public struct FormatRenderer: Sendable {
     }
 
     /// The text of one conversion of a string argument.
-    private func convert(_ spec: FormatSpecifier, _ arg: String, precision: Int?, note: (String) -> Void) -> String {
+    private func convert(_ spec: FormatSpecifier, _ arg: String, precision: Int?, note: (Diagnostic.Code, String) -> Void) -> String {
         switch spec.conversion {
         case "@":
             if let p = precision { return String(arg.prefix(p)) }
             return arg
         case "s", "S":
-            note("\(spec.text) expects a C string but loc-args are strings objects: shown as the string (unconfirmed on a device; use %@)")
+            note(.cStringSpecifier, "\(spec.text) expects a C string but loc-args are strings objects: shown as the string (unconfirmed on a device; use %@)")
             if let p = precision { return String(arg.prefix(p)) }
             return arg
         case "c", "C":
-            note("\(spec.text) expects a character code; shown as the argument's first character")
+            note(.characterSpecifier, "\(spec.text) expects a character code; shown as the argument's first character")
             return arg.first.map(String.init) ?? ""
         case "p":
-            note("\(spec.text) prints a pointer on a device; shown as the argument")
+            note(.pointerSpecifier, "\(spec.text) prints a pointer on a device; shown as the argument")
             return arg
         default:
             let trimmed = arg.trimmingCharacters(in: .whitespaces)
             guard let number = Double(trimmed) else {
-                note("\(spec.text) expects a number but the argument is \"\(arg.count > 30 ? String(arg.prefix(27)) + "…" : arg)\": shown as the string")
+                note(.notANumber, "\(spec.text) expects a number but the argument is \"\(arg.count > 30 ? String(arg.prefix(27)) + "…" : arg)\": shown as the string")
                 return arg
             }
             if spec.isInteger {
@@ -147,7 +149,7 @@ public struct FormatRenderer: Sendable {
                     // A count such as "1.5": its plural form was chosen from 1.5, so it is shown as
                     // 1.5 in the locale's digits, not cut to 1 beside the wrong form (what a device
                     // prints for %ld given a string object is undefined; use %@ for decimals).
-                    note("\(spec.text) is an integer specifier but the argument is \(trimmed): shown as the decimal \(trimmed); use %@ for decimal counts")
+                    note(.decimalForInteger, "\(spec.text) is an integer specifier but the argument is \(trimmed): shown as the decimal \(trimmed); use %@ for decimal counts")
                     if let decimal = numbers?.format(decimal: trimmed) { return decimal }
                     return trimmed
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 
 /// A `.stringsdict` entry (or an `.xcstrings` plural/substitution): a format whose `%#@name@`
 /// references choose among variants by a number.
@@ -68,16 +69,16 @@ public struct RuleExpander: Sendable {
     }
 
     /// The format the rule gives for `args`, each variable replaced by its chosen form.
-    public func expand(_ rule: RuleFormat, args: [String], warnings: inout [String]) -> String {
+    public func expand(_ rule: RuleFormat, args: [String], warnings: inout [Diagnostic]) -> String {
         expand(rule.format, rule: rule, args: args, depth: 0, boundTo: nil, warnings: &warnings)
     }
 
     /// Rewrites one format: each variable reference becomes its chosen variant, and every
     /// sequential specifier becomes positional (`%d` → `%2$d`) so that the expanded text keeps
     /// the argument each specifier had in the original.
-    private func expand(_ format: String, rule: RuleFormat, args: [String], depth: Int, boundTo: Int?, warnings: inout [String]) -> String {
+    private func expand(_ format: String, rule: RuleFormat, args: [String], depth: Int, boundTo: Int?, warnings: inout [Diagnostic]) -> String {
         guard depth < 8 else {
-            warnings.append("rule variables nest more than 8 deep; the rest is shown as written")
+            warnings.append(Diagnostic(.ruleTooDeep, "rule variables nest more than 8 deep; the rest is shown as written"))
             return format
         }
         var out = ""
@@ -104,7 +105,7 @@ public struct RuleExpander: Sendable {
                     continue
                 }
                 guard let variable = rule.variables[name] else {
-                    warnings.append("\(spec.text) names no variable in this entry; shown as written")
+                    warnings.append(Diagnostic(.ruleUnknownVariable, "\(spec.text) names no variable in this entry; shown as written"))
                     out += spec.text
                     continue
                 }
@@ -127,23 +128,23 @@ public struct RuleExpander: Sendable {
 
     /// A rule without the needed form and without `other`: never nothing where the file has
     /// text — the first form it does have, in CLDR's order, with an error-level warning.
-    private func fallback(_ variable: RuleVariable, name: String, missing: String, warnings: inout [String]) -> String {
+    private func fallback(_ variable: RuleVariable, name: String, missing: String, warnings: inout [Diagnostic]) -> String {
         let present = variable.forms.keys.sorted { (PluralCategory(rawValue: $0) ?? .other) < (PluralCategory(rawValue: $1) ?? .other) }
         guard let chosen = present.first else { return "" }
-        warnings.append("error: %#@\(name)@\(source.map { " in \($0)" } ?? "") has no \"\(missing)\" variant (needed in \(plural.locale)) and no \"other\"; showing its \"\(chosen)\" variant")
+        warnings.append(Diagnostic(.ruleMissingVariant, "%#@\(name)@\(source.map { " in \($0)" } ?? "") has no \"\(missing)\" variant (needed in \(plural.locale)) and no \"other\"; showing its \"\(chosen)\" variant", severity: .error))
         return variable.forms[chosen] ?? ""
     }
 
-    func choose(_ variable: RuleVariable, name: String, argIndex: Int, args: [String], warnings: inout [String]) -> String {
+    func choose(_ variable: RuleVariable, name: String, argIndex: Int, args: [String], warnings: inout [Diagnostic]) -> String {
         guard argIndex >= 1, argIndex <= args.count else {
-            warnings.append("%#@\(name)@ needs argument \(argIndex) but only \(args.count) given; using the \"other\" variant")
+            warnings.append(Diagnostic(.missingArgument, "%#@\(name)@ needs argument \(argIndex) but only \(args.count) given; using the \"other\" variant"))
             return variable.forms["other"] ?? variable.forms.values.sorted().first ?? ""
         }
         let arg = args[argIndex - 1].trimmingCharacters(in: .whitespaces)
         switch variable.kind {
         case .plural:
             guard let n = Double(arg) else {
-                warnings.append("%#@\(name)@ chooses by a number but argument \(argIndex) is \"\(arg)\"; using the \"other\" variant")
+                warnings.append(Diagnostic(.notANumber, "%#@\(name)@ chooses by a number but argument \(argIndex) is \"\(arg)\"; using the \"other\" variant"))
                 return variable.forms["other"] ?? fallback(variable, name: name, missing: "other", warnings: &warnings)
             }
             if n == 0, let zero = variable.forms["zero"] { return zero }
@@ -151,7 +152,7 @@ public struct RuleExpander: Sendable {
             let category = plural.category(forArgument: arg).rawValue
             if let form = variable.forms[category] { return form }
             if let other = variable.forms["other"] {
-                warnings.append("%#@\(name)@ has no \"\(category)\" variant for \(arg) in \(plural.locale); using \"other\"")
+                warnings.append(Diagnostic(.ruleVariantFallback, "%#@\(name)@ has no \"\(category)\" variant for \(arg) in \(plural.locale); using \"other\""))
                 return other
             }
             return fallback(variable, name: name, missing: category, warnings: &warnings)

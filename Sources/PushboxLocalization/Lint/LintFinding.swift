@@ -1,31 +1,37 @@
-/// One problem `pushbox lint` reports.
-public struct LintFinding: Sendable, Equatable {
-    /// An error breaks the app's strings on a device; a warning shows them differently than meant.
-    public enum Severity: String, Sendable { case error, warning }
+import PushboxText
 
+/// One problem `pushbox lint` reports: a diagnostic and where it is.
+public struct LintFinding: Sendable, Equatable {
     /// Error (exit 1) or warning.
-    public var severity: Severity
-    /// Stable code: `broken-file`, `missing-key`, `specifier-type`, …
-    public var code: String
+    public typealias Severity = Diagnostic.Severity
+
+    /// What was found: code, severity, message, key and language.
+    public var diagnostic: Diagnostic
     /// The file it is about.
     public var file: String
     /// Its line, when known.
     public var line: Int?
-    /// The localization it is in.
-    public var language: String?
-    /// The key it is about.
-    public var key: String?
-    /// What was found, in words.
-    public var message: String
 
-    /// A finding at a place.
-    public init(_ severity: Severity, _ code: String, file: String, line: Int? = nil, language: String? = nil, key: String? = nil, message: String) {
-        self.severity = severity
-        self.code = code
+    /// A diagnostic at a place.
+    public init(_ diagnostic: Diagnostic, file: String, line: Int? = nil) {
+        self.diagnostic = diagnostic
         self.file = file
         self.line = line
-        self.language = language
-        self.key = key
-        self.message = message
     }
+
+    /// A finding at a place.
+    public init(_ severity: Severity, _ code: Diagnostic.Code, file: String, line: Int? = nil, language: String? = nil, key: String? = nil, message: String) {
+        self.init(Diagnostic(code, message, severity: severity, key: key, language: language), file: file, line: line)
+    }
+
+    /// The diagnostic's code (`broken-file`, `missing-key`, `specifier-type`, …).
+    public var code: Diagnostic.Code { diagnostic.code }
+    /// The diagnostic's severity.
+    public var severity: Severity { diagnostic.severity }
+    /// What was found, in words.
+    public var message: String { diagnostic.message }
+    /// The localization it is in.
+    public var language: String? { diagnostic.language }
+    /// The key it is about.
+    public var key: String? { diagnostic.key }
 }

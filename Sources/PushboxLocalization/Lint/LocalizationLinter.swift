@@ -1,4 +1,5 @@
 import Foundation
+import PushboxText
 
 /// Finds localization problems in an app: files that cannot be read, keys missing per
 /// language, specifiers that disagree with the development language, positional forms that
@@ -29,12 +30,13 @@ public struct LocalizationLinter {
         let dev = app.table(table, localization: devName)
         for localization in localizations {
             let t = app.table(table, localization: localization)
-            for error in t.errors where !findings.contains(where: { $0.code == "broken-file" && $0.file == error.file }) {
-                findings.append(LintFinding(.error, "broken-file", file: error.file, line: error.line, language: localization,
+            for error in t.errors where !findings.contains(where: { $0.code == .brokenFile && $0.file == error.file }) {
+                findings.append(LintFinding(.error, .brokenFile, file: error.file, line: error.line, language: localization,
                                             message: "\(error.line):\(error.column): \(error.message); the whole file is ignored on a device"))
             }
-            for note in t.notes where note.kind == .duplicateKey {
-                findings.append(LintFinding(.warning, "duplicate-key", file: note.file, line: note.line, language: localization, message: note.message))
+            // Every note a reader made: duplicate keys, unpaired surrogates, ignored entries, newer catalogs.
+            for note in t.notes {
+                findings.append(LintFinding(.warning, note.code, file: note.file, line: note.line, language: localization, message: note.message))
             }
             let pluralLanguage = LanguageTag(localization == "Base" ? app.developmentRegion : localization)?.description ?? localization
             for key in t.entries.keys.sorted() {
@@ -45,7 +47,7 @@ public struct LocalizationLinter {
             guard localization != devName, localization != "Base" else { continue }
             for key in dev.entries.keys.sorted() where t.entries[key] == nil {
                 let file = t.files.first ?? dev.entries[key]!.file
-                findings.append(LintFinding(.warning, "missing-key", file: file, language: localization, key: key,
+                findings.append(LintFinding(.warning, .missingKey, file: file, language: localization, key: key,
                                             message: "\"\(key)\" is missing in \(localization): the device shows the key itself"))
             }
         }
@@ -54,29 +56,29 @@ public struct LocalizationLinter {
 
     private func check(_ entry: LocalizedEntry, key: String, localization: String, pluralLanguage: String, reference: LocalizedEntry?) -> [LintFinding] {
         var out: [LintFinding] = []
-        func add(_ severity: LintFinding.Severity, _ code: String, _ message: String) {
+        func add(_ severity: LintFinding.Severity, _ code: Diagnostic.Code, _ message: String) {
             out.append(LintFinding(severity, code, file: entry.file, line: entry.line, language: localization, key: key, message: message))
         }
         if let state = entry.state, state == "new" || state == "needs_review" {
-            add(.warning, "unfinished", "\"\(key)\" in \(localization) is marked \(state)")
+            add(.warning, .unfinished, "\"\(key)\" in \(localization) is marked \(state)")
         }
         if entry.fromSourceLanguage { return out }
         let signature = Self.signature(of: entry.value)
         if let skipped = signature.skipped {
-            add(.warning, "skipped-argument", "\"\(key)\" in \(localization) uses %\(skipped.max()! + 1)$ but not argument \(skipped.map(String.init).joined(separator: ", ")): fine in pushbox, undefined on a device")
+            add(.warning, .skippedArgument, "\"\(key)\" in \(localization) uses %\(skipped.max()! + 1)$ but not argument \(skipped.map(String.init).joined(separator: ", ")): fine in pushbox, undefined on a device")
         }
         if signature.mixed {
-            add(.warning, "mixed-specifiers", "\"\(key)\" in \(localization) mixes positional and sequential specifiers: undefined on a device")
+            add(.warning, .mixedSpecifiers, "\"\(key)\" in \(localization) mixes positional and sequential specifiers: undefined on a device")
         }
         if let reference, !reference.fromSourceLanguage {
             let expected = Self.signature(of: reference.value).arguments
             for (index, family) in signature.arguments.sorted(by: { $0.key < $1.key }) {
                 if let want = expected[index], want != family {
-                    add(.error, "specifier-type", "\"\(key)\" in \(localization): argument \(index) is \(family) but \(want) in the development language")
+                    add(.error, .specifierType, "\"\(key)\" in \(localization): argument \(index) is \(family) but \(want) in the development language")
                 }
             }
             if Set(signature.arguments.keys) != Set(expected.keys) {
-                add(.warning, "specifier-count", "\"\(key)\" in \(localization) uses arguments \(Self.list(signature.arguments.keys)) but the development language uses \(Self.list(expected.keys))")
+                add(.warning, .specifierCount, "\"\(key)\" in \(localization) uses arguments \(Self.list(signature.arguments.keys)) but the development language uses \(Self.list(expected.keys))")
             }
         }
         if case .rule(let rule) = entry.value {
@@ -85,9 +87,9 @@ public struct LocalizationLinter {
                 let missing = required.subtracting(variable.forms.keys).sorted { PluralCategory(rawValue: $0)! < PluralCategory(rawValue: $1)! }
                 let what = name == XCStringsCatalog.wholeStringVariable ? "the plural" : "variable \(name)"
                 if !missing.isEmpty, variable.forms["other"] != nil {
-                    add(.warning, "missing-plural-category", "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs (\"other\" is used instead)")
+                    add(.warning, .missingPluralCategory, "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs (\"other\" is used instead)")
                 } else if !missing.isEmpty {
-                    add(.error, "missing-plural-category", "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs, and has no \"other\" to fall back on")
+                    add(.error, .missingPluralCategory, "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs, and has no \"other\" to fall back on")
                 }
             }
         }
