@@ -6,7 +6,7 @@ SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 DEB_PACKAGES := pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv
 ARGS ?=
 
-.PHONY: run test test-tsan fuzz deps build bench clean pyclients
+.PHONY: run test test-tsan fuzz deps build bench clean pyclients format format-check
 
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
@@ -23,11 +23,20 @@ run: build
 pyclients:
 	@scripts/python-clients.sh .build/pyclients
 
+# swift format (it ships with the toolchain), configured in .swift-format: 4 spaces, 150 columns.
+SWIFT_SOURCES := Sources Tests Package.swift
+format:
+	$(SWIFT) format format --in-place --parallel --recursive $(SWIFT_SOURCES)
+
+# Fails on any file `make format` would change, or that breaks one of the configured rules.
+format-check:
+	@$(SWIFT) format lint --strict --parallel --recursive $(SWIFT_SOURCES) || { echo "make format-check: run make format"; exit 1; }
+
 # A watchdog: the suite takes about a minute with the build; a hang fails within 30 minutes
 # with the test that hung named in the output, instead of running until CI gives up.
 # SwiftPM leaves empty TemporaryDirectory.* folders behind in TMPDIR on every run: the suite
 # gets a temporary folder of its own, removed afterwards, so /tmp holds nothing new.
-test: deps pyclients
+test: deps pyclients format-check
 	@tmp=$$(mktemp -d /tmp/pushbox-test.XXXXXX); \
 	TMPDIR=$$tmp timeout --kill-after=30 1800 $(SWIFT) test; status=$$?; rm -rf "$$tmp"; \
 	[ $$status -ne 124 ] || echo "make test: the suite did not finish in 30 minutes (a test hung; the last 'started' line without a result names it)"; \

@@ -40,7 +40,12 @@ let package = Package(
         // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // The command table, argument parsing, subcommands and their output.
-        .target(name: "PushboxCLI", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI", "PushboxTerminal", "PushboxThumbnail", "PushboxTLS"]),
+        .target(
+            name: "PushboxCLI",
+            dependencies: [
+                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI",
+                "PushboxTerminal", "PushboxThumbnail", "PushboxTLS",
+            ]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
@@ -52,7 +57,9 @@ let package = Package(
         // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd) and on one TCP port (TLS, HTTP/2
         // through nghttp2, HTTP/1.1 through libmicrohttpd), provider tokens, the folder watch
         // (inotify), and the service that stores, validates, answers and processes each payload.
-        .target(name: "PushboxIntake", dependencies: ["CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxStore", "PushboxText", "PushboxCrypto"]),
+        .target(
+            name: "PushboxIntake",
+            dependencies: ["CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxStore", "PushboxText", "PushboxCrypto"]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
         // libchafa (libchafa-dev, libglib2.0-dev) for pkg-config flags; only CThumbnail's .c includes it.
@@ -84,17 +91,33 @@ let package = Package(
         // The fuzz targets in one executable: libFuzzer's with -DPUSHBOX_FUZZ, a replayer otherwise.
         .executableTarget(name: "pushbox-fuzz", dependencies: ["PushboxFuzzTargets"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
-        .executableTarget(name: "pushbox-bench", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen"]),
+        .executableTarget(
+            name: "pushbox-bench",
+            dependencies: [
+                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake",
+                "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen",
+            ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxText", "PushboxTestSupport"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
-        .testTarget(name: "PushboxIntakeTests", dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
-        .testTarget(name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "PushboxIntakeTests",
+            dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
+        .testTarget(
+            name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
-        .testTarget(name: "PushboxCoreTests", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport"]),
-        .testTarget(name: "PushboxCLITests", dependencies: ["PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "PushboxCoreTests",
+            dependencies: [
+                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport",
+            ]),
+        .testTarget(
+            name: "PushboxCLITests",
+            dependencies: [
+                "PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxTestSupport",
+            ], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,7 +55,9 @@ enum LocalStartup {
             switch ScheduleInput.read(file, stdin: { [] }) {
             case .failure(let problem): problems.append("--schedule \(problem)")
             case .success(let schedule):
-                for r in scheduler.schedule(schedule.requests, baseDirectory: schedule.baseDirectory).refused { problems.append("not scheduled: \(r)") }
+                for r in scheduler.schedule(schedule.requests, baseDirectory: schedule.baseDirectory).refused {
+                    problems.append("not scheduled: \(r)")
+                }
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
@@ -80,7 +82,9 @@ struct ScheduleInput {
         do {
             let requests = try ScheduleFile.parse(bytes)
             // Attachment paths are relative to the schedule file, wherever pushbox runs.
-            let base = file == "-" ? FileManager.default.currentDirectoryPath
+            let base =
+                file == "-"
+                ? FileManager.default.currentDirectoryPath
                 : URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
             return .success(ScheduleInput(bytes: bytes, requests: requests, baseDirectory: base))
         } catch {

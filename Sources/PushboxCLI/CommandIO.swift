@@ -12,8 +12,10 @@ public struct CommandIO {
     public var environment: [String: String]
 
     /// Streams given as functions (tests capture them as strings).
-    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void,
-                readStdin: @escaping () -> [UInt8], environment: [String: String]) {
+    public init(
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void,
+        readStdin: @escaping () -> [UInt8], environment: [String: String]
+    ) {
         self.out = out
         self.err = err
         self.readStdin = readStdin

@@ -37,8 +37,10 @@ public struct CommandSpec: Sendable {
     public var run: @Sendable (ParsedArguments, inout CommandIO) -> Int32
 
     /// A subcommand from its table; `--help` is added to its options.
-    public init(name: String, summary: String, operands: String = "", options: [OptionSpec],
-                run: @escaping @Sendable (ParsedArguments, inout CommandIO) -> Int32) {
+    public init(
+        name: String, summary: String, operands: String = "", options: [OptionSpec],
+        run: @escaping @Sendable (ParsedArguments, inout CommandIO) -> Int32
+    ) {
         self.name = name
         self.summary = summary
         self.operands = operands
@@ -49,7 +51,10 @@ public struct CommandSpec: Sendable {
     /// The usage line and option table, generated from the spec.
     public func help(program: String = "pushbox") -> String {
         let opts = options.map { "[\($0.name)\($0.value.map { " " + $0 } ?? "")]\($0.repeatable ? "…" : "")" }
-        var lines = ["Usage: \(program)\(name.isEmpty ? "" : " " + name) \(opts.joined(separator: " "))\(operands.isEmpty ? "" : " " + operands)", "", summary, "", "Options:"]
+        var lines = [
+            "Usage: \(program)\(name.isEmpty ? "" : " " + name) \(opts.joined(separator: " "))\(operands.isEmpty ? "" : " " + operands)", "", summary,
+            "", "Options:",
+        ]
         let labels = options.map { "  \($0.name)\($0.value.map { " " + $0 } ?? "")" }
         let width = (labels.map(\.count).max() ?? 0) + 2
         for (label, option) in zip(labels, options) {
@@ -62,8 +67,10 @@ public struct CommandSpec: Sendable {
 extension CommandSpec {
     /// A command that writes one new key file (its one operand), refusing to replace a file, and
     /// says what it wrote: `keygen`, `provider-key`.
-    static func writingOneKey(name: String, summary: String, wrote what: String,
-                              write: @escaping @Sendable (String) throws -> Void) -> CommandSpec {
+    static func writingOneKey(
+        name: String, summary: String, wrote what: String,
+        write: @escaping @Sendable (String) throws -> Void
+    ) -> CommandSpec {
         CommandSpec(name: name, summary: summary, operands: "FILE", options: []) { args, io in
             guard args.operands.count == 1 else {
                 io.err("pushbox \(name): give exactly one file to write; see pushbox \(name) --help")
@@ -140,7 +147,10 @@ public func parseArguments(_ args: [String], spec: CommandSpec) throws(UsageErro
             parsed.operands.append(arg)
             continue
         }
-        if arg == "--" { optionsEnded = true; continue }
+        if arg == "--" {
+            optionsEnded = true
+            continue
+        }
         var name = arg
         var inline: String?
         if let eq = arg.firstIndex(of: "=") {

@@ -8,11 +8,13 @@ enum CryptoCommands {
     static let keygen = CommandSpec.writingOneKey(
         name: "keygen",
         summary: "Write a new AES-256-GCM key file (base64 of 32 random bytes, mode 0600). Refuses to replace a file.",
-        wrote: "mode 0600") { path in _ = try KeyFile.generate(path) }
+        wrote: "mode 0600"
+    ) { path in _ = try KeyFile.generate(path) }
 
     static let encrypt = CommandSpec(
         name: "encrypt",
-        summary: "Encrypt a payload's alert (title, subtitle, body) into a base64 AES-256-GCM field, as the seeds' servers do, and print the new payload.",
+        summary:
+            "Encrypt a payload's alert (title, subtitle, body) into a base64 AES-256-GCM field, as the seeds' servers do, and print the new payload.",
         operands: "PAYLOAD",
         options: [
             Options.key,

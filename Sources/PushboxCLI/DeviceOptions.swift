@@ -1,5 +1,4 @@
 import Foundation
-import Foundation
 import PushboxCore
 import PushboxLocalization
 
@@ -42,14 +41,16 @@ struct Device {
     }
 
     var validationContext: ValidationContext {
-        ValidationContext(bundleID: profile?.bundleID,
-                          deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
+        ValidationContext(
+            bundleID: profile?.bundleID,
+            deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
     }
 
     /// The renderer for this device: its app's context, languages, localizations and
     /// categories, and the service extension as the options set it up.
     func renderer(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Renderer {
-        Renderer(context: validationContext, preferredLanguages: languages, localizer: makeLocalizer(),
-                 categories: profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: self, io: io))
+        Renderer(
+            context: validationContext, preferredLanguages: languages, localizer: makeLocalizer(),
+            categories: profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: self, io: io))
     }
 }

@@ -10,10 +10,12 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         summary: "List the inbox, newest first (a collapse id shows only the latest of its notifications; --history shows all).",
-        options: [Options.database,
-                  Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
-                  Options.limit,
-                  Options.history]
+        options: [
+            Options.database,
+            Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
+            Options.limit,
+            Options.history,
+        ]
             + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
@@ -63,8 +65,10 @@ enum ReplayCommand {
         name: "replay",
         summary: "Re-deliver stored payloads (or the .json/.apns files of DIR) to a running pushbox, with the original spacing divided by --speed.",
         operands: "[DIR]",
-        options: [Options.database, Options.socket,
-                  Options.speed.with(help: "Spacing divided by X; 0 sends as fast as possible. Default 1.")]
+        options: [
+            Options.database, Options.socket,
+            Options.speed.with(help: "Spacing divided by X; 0 sends as fast as possible. Default 1."),
+        ]
             + IntakeOptions.providerOptions,
         run: run)
 
@@ -77,7 +81,10 @@ enum ReplayCommand {
         }
         var payloads: [RawPayload] = []
         if let dir = args.operands.first {
-            guard args.value(Options.database) == nil else { io.err("pushbox replay: give --db or DIR, not both"); return 2 }
+            guard args.value(Options.database) == nil else {
+                io.err("pushbox replay: give --db or DIR, not both")
+                return 2
+            }
             let paths: [String]
             do { paths = try PayloadFile.paths(in: dir) } catch {
                 io.err("pushbox replay: cannot read the folder \(dir): \(FileErrorText.describe(error))")
@@ -135,11 +142,14 @@ enum ReplayCommand {
 enum ExportCommand {
     static let spec = CommandSpec(
         name: "export",
-        summary: "Write the accepted notifications of the inbox as .apns files that Xcode's Simulator accepts as they are (xcrun simctl push, or drag and drop).",
+        summary:
+            "Write the accepted notifications of the inbox as .apns files that Xcode's Simulator accepts as they are (xcrun simctl push, or drag and drop).",
         operands: "DIR",
-        options: [Options.database,
-                  Options.app.with(help: "The app whose bundle id goes into \"Simulator Target Bundle\" when a notification has no apns-topic."),
-                  Options.bundleID],
+        options: [
+            Options.database,
+            Options.app.with(help: "The app whose bundle id goes into \"Simulator Target Bundle\" when a notification has no apns-topic."),
+            Options.bundleID,
+        ],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {

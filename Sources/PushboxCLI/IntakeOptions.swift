@@ -1,6 +1,6 @@
-import PushboxFetch
 import Foundation
 import PushboxCore
+import PushboxFetch
 import PushboxIntake
 import PushboxStore
 import PushboxText

@@ -7,7 +7,8 @@ import PushboxText
 enum LintCommand {
     static let spec = CommandSpec(
         name: "lint",
-        summary: "Find localization problems: broken files, missing keys per language, specifier mismatches, skipped arguments, missing plural categories, unfinished units, payload keys with no entry. Exit status 1 when there are errors.",
+        summary:
+            "Find localization problems: broken files, missing keys per language, specifier mismatches, skipped arguments, missing plural categories, unfinished units, payload keys with no entry. Exit status 1 when there are errors.",
         options: [
             Options.app.with(help: "The app folder. Default: the bundled sample app."),
             Options.payloads,
@@ -50,11 +51,12 @@ enum LintCommand {
     }
 
     static func json(_ f: LintFinding) -> JSONValue {
-        .object(JSONObject([
-            ("severity", .string(f.severity.rawValue)), ("code", .string(f.code.rawValue)), ("file", .string(f.file)),
-            ("line", .optionalInt(f.line)), ("language", .optionalString(f.language)), ("key", .optionalString(f.key)),
-            ("message", .string(f.message)),
-        ]))
+        .object(
+            JSONObject([
+                ("severity", .string(f.severity.rawValue)), ("code", .string(f.code.rawValue)), ("file", .string(f.file)),
+                ("line", .optionalInt(f.line)), ("language", .optionalString(f.language)), ("key", .optionalString(f.key)),
+                ("message", .string(f.message)),
+            ]))
     }
 
     /// Findings grouped by file, each with its line, then a count.

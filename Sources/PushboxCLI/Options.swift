@@ -23,24 +23,32 @@ enum Options {
     static let noExtension = OptionSpec("--no-extension", help: "Do not run the service extension.")
     static let key = OptionSpec("--key", value: "FILE", help: "The key file (required).")
     static let timeLimit = OptionSpec("--time-limit", value: "SECONDS", help: "The service extension's time limit. Default: the recipe's, else 30.")
-    static let allowFiles = OptionSpec("--allow-files", value: "DIR", repeatable: true, help: "A folder file:// media URLs may point into (the app folder and sample-payloads always may).")
+    static let allowFiles = OptionSpec(
+        "--allow-files", value: "DIR", repeatable: true,
+        help: "A folder file:// media URLs may point into (the app folder and sample-payloads always may).")
     static let cache = OptionSpec("--cache", value: "DIR", help: "Where attachments are saved. Default $XDG_CACHE_HOME/pushbox/attachments.")
 
     // The intake (serve, the TUI and the commands that talk to them)
-    static let socket = OptionSpec("--socket", value: "PATH", help: "The Unix socket. Default $XDG_RUNTIME_DIR/pushbox/pushbox.sock (or /tmp/pushbox-UID/).")
+    static let socket = OptionSpec(
+        "--socket", value: "PATH", help: "The Unix socket. Default $XDG_RUNTIME_DIR/pushbox/pushbox.sock (or /tmp/pushbox-UID/).")
     static let database = OptionSpec("--db", value: "PATH", help: "The inbox database. Default $XDG_DATA_HOME/pushbox/inbox.sqlite.")
     static let watch = OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder.")
     static let poll = OptionSpec("--poll", help: "Poll watched folders instead of using inotify.")
     static let quiet = OptionSpec("--quiet", help: "Do not log each payload taken in.")
     static let idleTimeout = OptionSpec("--idle-timeout", value: "SECONDS", help: "Close connections idle this long (APNs' IdleTimeout). Default 30.")
-    static let noSocket = OptionSpec("--no-socket", help: "Do not open the socket, nor the port unless --listen is given (another pushbox may be serving).")
+    static let noSocket = OptionSpec(
+        "--no-socket", help: "Do not open the socket, nor the port unless --listen is given (another pushbox may be serving).")
 
     // The TCP port and provider authentication
-    static let listen = OptionSpec("--listen", value: "HOST:PORT|off", help: "The TCP port for every client (TLS or clear, HTTP/2 or HTTP/1.1). Default \(PortOptions.defaultListen); off turns it off.")
+    static let listen = OptionSpec(
+        "--listen", value: "HOST:PORT|off",
+        help: "The TCP port for every client (TLS or clear, HTTP/2 or HTTP/1.1). Default \(PortOptions.defaultListen); off turns it off.")
     static let listenAny = OptionSpec("--listen-any", help: "Allow --listen on a non-loopback address.")
-    static let tlsCert = OptionSpec("--tls-cert", value: "FILE", help: "Serve this PEM certificate (chain) on the port instead of one from pushbox's CA (with --tls-key).")
+    static let tlsCert = OptionSpec(
+        "--tls-cert", value: "FILE", help: "Serve this PEM certificate (chain) on the port instead of one from pushbox's CA (with --tls-key).")
     static let tlsKey = OptionSpec("--tls-key", value: "FILE", help: "The private key of --tls-cert (mode 0600).")
-    static let providerKey = OptionSpec("--provider-key", value: "FILE", repeatable: true, help: "An APNs .p8 key whose tokens are verified: AuthKey_KEYID.p8, or KEYID=FILE.")
+    static let providerKey = OptionSpec(
+        "--provider-key", value: "FILE", repeatable: true, help: "An APNs .p8 key whose tokens are verified: AuthKey_KEYID.p8, or KEYID=FILE.")
     static let teamID = OptionSpec("--team-id", value: "ID", help: "The team id of the --provider-key keys (default: any team).")
     static let keyID = OptionSpec("--key-id", value: "ID", help: "The key's 10-character id. Default: from the file name AuthKey_KEYID.p8.")
     static let project = OptionSpec("--project", value: "ID", help: "The Firebase project id. Default pushbox-sample.")
@@ -50,7 +58,8 @@ enum Options {
     static let clock = OptionSpec("--clock", value: "DATE", help: "Start the device clock here, e.g. 2026-12-07T06:09:50 (in --tz). Default: now.")
     static let timeZone = OptionSpec("--tz", value: "ZONE", help: "The device's time zone, e.g. Europe/Berlin. Default: the system's.")
     static let speed = OptionSpec("--speed", value: "X", help: "Simulated seconds per real second, e.g. 60. Default 1.")
-    static let schedule = OptionSpec("--schedule", value: "FILE", repeatable: true, help: "Schedule this file's local notifications at start (as `pushbox schedule FILE` would).")
+    static let schedule = OptionSpec(
+        "--schedule", value: "FILE", repeatable: true, help: "Schedule this file's local notifications at start (as `pushbox schedule FILE` would).")
     static let dryRun = OptionSpec("--dry-run", help: "Print the pending set instead of scheduling into a running pushbox.")
 
     // The inbox (list, export)
@@ -67,5 +76,6 @@ enum Options {
     static let table = OptionSpec("--table", value: "NAME", help: "The strings table to check. Default Localizable.")
 
     // The TUI
-    static let theme = OptionSpec("--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes.")
+    static let theme = OptionSpec(
+        "--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes.")
 }

@@ -36,7 +36,9 @@ struct PayloadInput {
             }
             bytes = Array(data)
         }
-        var raw = path == "-" ? RawPayload(bytes: bytes, envelope: Envelope(source: .commandLine, fileName: "-"))
+        var raw =
+            path == "-"
+            ? RawPayload(bytes: bytes, envelope: Envelope(source: .commandLine, fileName: "-"))
             : PayloadFile.payload(bytes: bytes, path: path, source: .commandLine)
         // Flags override the sidecar; a header repeated in flags stays a duplicate, as on the wire.
         let fromFlags = headerArguments.compactMap(PushHeaders.parseField)  // each was checked in init

@@ -1,8 +1,8 @@
 import Foundation
 import PushboxCore
 import PushboxIntake
-import PushboxText
 import PushboxTLS
+import PushboxText
 
 /// The TCP port's options, shared by `serve` and the TUI: where it listens, its TLS
 /// certificate, and the provider keys whose tokens it verifies.
@@ -63,7 +63,8 @@ enum PortOptions {
         let team = args.value(Options.teamID)
         if let team, team.count != 10 { throw UsageError(message: "--team-id \(team): a team id has 10 characters") }
         for spec in args.all(Options.providerKey) {
-            var keyID: String, file: String
+            var keyID: String
+            var file: String
             if let eq = spec.firstIndex(of: "="), spec[..<eq].count == 10 {
                 keyID = String(spec[..<eq])
                 file = String(spec[spec.index(after: eq)...])
@@ -93,7 +94,7 @@ enum PortOptions {
         var line = "\(TerminalText.sanitize(head.method)) \(TerminalText.sanitize(head.path)) \(response.status)"
         if let reason { line += " \(reason)" }
         if let id { line += " apns-id \(id)" }
-        return line + " \(head.connection.protocolName)\(head.connection.tls && head.connection.protocolName != "h2" ? "+tls" : "") \(head.connection.listener)"
+        return line
+            + " \(head.connection.protocolName)\(head.connection.tls && head.connection.protocolName != "h2" ? "+tls" : "") \(head.connection.listener)"
     }
 }
-

@@ -1,7 +1,8 @@
 import Foundation
 import PushboxCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `pushbox` command line: the subcommand table and the dispatcher.
@@ -10,16 +11,24 @@ public enum Pushbox {
     public static let version = "0.1.0"
 
     /// Every subcommand; `pushbox --help` lists them from this table.
-    static let commands: [CommandSpec] = [ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec, ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt, CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec]
+    static let commands: [CommandSpec] = [
+        ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec,
+        ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt,
+        CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec,
+    ]
 
     /// `pushbox` with no subcommand: the inbox on a terminal; the bundled samples as text
     /// when stdout is not a terminal (or with `--text`).
     static let root = CommandSpec(
         name: "",
-        summary: "A terminal inbox that shows push notifications the way an iPhone would. With no command: the inbox (the bundled samples on a first run); as text when not on a terminal.",
+        summary:
+            "A terminal inbox that shows push notifications the way an iPhone would. With no command: the inbox (the bundled samples on a first run); as text when not on a terminal.",
         options: RenderCommand.deviceOptions + InteractiveInbox.options + [Options.version],
         run: { args, io in
-            if args.flag(Options.version) { io.out("pushbox \(version)"); return 0 }
+            if args.flag(Options.version) {
+                io.out("pushbox \(version)")
+                return 0
+            }
             if !args.flag(Options.text), isatty(1) == 1, isatty(0) == 1, io.environment["PUSHBOX_TEXT"] == nil {
                 return InteractiveInbox.run(args, &io)
             }

@@ -1,7 +1,7 @@
-import PushboxText
 import Foundation
 import PushboxCore
 import PushboxFetch
+import PushboxText
 
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
 enum RenderCommand {
@@ -83,8 +83,9 @@ enum RenderCommand {
         if let app = device.profile?.directory { roots.append(app) }
         if let samples = ResourceLocator.samplesDirectory(environment: io.environment) { roots.append(samples) }
         let cache = args.value(Options.cache) ?? AttachmentFetcher.defaultCacheDirectory(environment: io.environment)
-        return Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots),
-                                       appDirectory: device.profile?.directory, keyFile: keyFile)
+        return Renderer.ExtensionSetup(
+            recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots),
+            appDirectory: device.profile?.directory, keyFile: keyFile)
     }
 
     /// A notification as a few lines of plain text, every payload string sanitized.
@@ -111,7 +112,8 @@ enum RenderCommand {
             if !facts.isEmpty { lines.append("   " + facts.joined(separator: " · ")) }
             for a in n.attachments {
                 let size = a.width.map { ", \($0)×\(a.height ?? 0)" } ?? ""
-                lines.append("   attachment: \(clean((a.path as NSString).lastPathComponent)) (\(a.type), \(a.bytes) bytes\(size)) from \(clean(a.source))")
+                lines.append(
+                    "   attachment: \(clean((a.path as NSString).lastPathComponent)) (\(a.type), \(a.bytes) bytes\(size)) from \(clean(a.source))")
             }
             if !n.actions.isEmpty { lines.append("   actions:  " + n.actions.map { "[\(clean($0.title))]" }.joined(separator: " ")) }
         }

@@ -8,13 +8,17 @@ import PushboxText
 enum ScheduleCommand {
     static let spec = CommandSpec(
         name: "schedule",
-        summary: "Local notifications: add a schedule file's requests to the running pushbox (through its socket), or with --dry-run print the pending set it gives (64 at most, soonest first). Exit 1 when a request is refused.",
+        summary:
+            "Local notifications: add a schedule file's requests to the running pushbox (through its socket), or with --dry-run print the pending set it gives (64 at most, soonest first). Exit 1 when a request is refused.",
         operands: "FILE",
-        options: [Options.socket,
-                  Options.dryRun,
-                  Options.json.with(help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
-                  Options.clock.with(help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
-                  Options.timeZone.with(help: "With --dry-run: the time zone, e.g. Europe/Berlin. Default: the system's.")],
+        options: [
+            Options.socket,
+            Options.dryRun,
+            Options.json.with(
+                help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
+            Options.clock.with(help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
+            Options.timeZone.with(help: "With --dry-run: the time zone, e.g. Europe/Berlin. Default: the system's."),
+        ],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -29,14 +33,16 @@ enum ScheduleCommand {
             return 1
         case .success(let read): schedule = read
         }
-        return args.flag(Options.dryRun) ? dryRun(schedule.requests, base: schedule.baseDirectory, args, &io)
-                                      : live(schedule.bytes, base: schedule.baseDirectory, args, &io)
+        return args.flag(Options.dryRun)
+            ? dryRun(schedule.requests, base: schedule.baseDirectory, args, &io)
+            : live(schedule.bytes, base: schedule.baseDirectory, args, &io)
     }
 
     /// Posts the file to the running instance and prints its answer.
     static func live(_ body: [UInt8], base: String, _ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         for option in [Options.json, Options.clock, Options.timeZone] where args.flag(option) || args.value(option) != nil {
-            io.err("pushbox schedule: \(option.name) goes with --dry-run; the running pushbox has its own clock (set with its --clock, --speed, --tz)")
+            io.err(
+                "pushbox schedule: \(option.name) goes with --dry-run; the running pushbox has its own clock (set with its --clock, --speed, --tz)")
             return 2
         }
         let answer: JSONObject
@@ -72,7 +78,9 @@ enum ScheduleCommand {
             if args.flag(Options.json) {
                 io.out(JSONWriter.compact(p.json(timeZone: zone)))
             } else {
-                io.out("\(LocalClockText.format(p.nextFire, timeZone: zone))  \(TerminalText.sanitize(p.request.identifier))\(p.request.trigger?.repeats == true ? "  (repeats)" : "")")
+                io.out(
+                    "\(LocalClockText.format(p.nextFire, timeZone: zone))  \(TerminalText.sanitize(p.request.identifier))\(p.request.trigger?.repeats == true ? "  (repeats)" : "")"
+                )
             }
         }
         for d in set.dropped { io.err("pushbox schedule: dropped \(TerminalText.sanitize(d.description))") }
@@ -87,8 +95,10 @@ enum PendingCommand {
     static let spec = CommandSpec(
         name: "pending",
         summary: "List the running pushbox's pending local notifications, soonest first, with the device clock and what was dropped.",
-        options: [Options.socket,
-                  Options.json.with(help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger.")],
+        options: [
+            Options.socket,
+            Options.json.with(help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
+        ],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -104,13 +114,17 @@ enum PendingCommand {
                     io.out(JSONWriter.compact(p))
                 } else {
                     let trigger = o["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
-                    io.out("\(o["nextFire"]?.stringValue ?? "?")  \(TerminalText.sanitize(o["identifier"]?.stringValue ?? "?"))  \(trigger?.summary ?? "now")")
+                    io.out(
+                        "\(o["nextFire"]?.stringValue ?? "?")  \(TerminalText.sanitize(o["identifier"]?.stringValue ?? "?"))  \(trigger?.summary ?? "now")"
+                    )
                 }
             }
             for d in answer["dropped"]?.arrayValue ?? [] { io.err("pushbox pending: dropped \(LocalClient.refusal(d))") }
             for r in answer["refused"]?.arrayValue ?? [] { io.err("pushbox pending: not scheduled \(LocalClient.refusal(r))") }
             if !args.flag(Options.json) {
-                io.err("pushbox pending: \(pending.count)/\(PendingSet.limit) pending; device clock \(answer["now"]?.stringValue ?? "?") (\(answer["timeZone"]?.stringValue ?? "?")); \(answer["delivered"]?.intValue ?? 0) delivered")
+                io.err(
+                    "pushbox pending: \(pending.count)/\(PendingSet.limit) pending; device clock \(answer["now"]?.stringValue ?? "?") (\(answer["timeZone"]?.stringValue ?? "?")); \(answer["delivered"]?.intValue ?? 0) delivered"
+                )
             }
             return 0
         }
@@ -121,7 +135,8 @@ enum PendingCommand {
 enum CancelCommand {
     static let spec = CommandSpec(
         name: "cancel",
-        summary: "Cancel pending local notifications in the running pushbox by identifier, or by prefix with a final * (alarm-2-*). Exit 1 when nothing matched.",
+        summary:
+            "Cancel pending local notifications in the running pushbox by identifier, or by prefix with a final * (alarm-2-*). Exit 1 when nothing matched.",
         operands: "ID|PREFIX*",
         options: [Options.socket],
         run: run)
@@ -150,8 +165,10 @@ enum CancelCommand {
 
 /// Calls pushbox's own `/pushbox/…` paths on the running instance's socket.
 enum LocalClient {
-    static func call(_ method: String, _ path: String, body: [UInt8], headers: [(String, String)],
-                     _ args: ParsedArguments, _ io: CommandIO) -> Result<JSONObject, Failure> {
+    static func call(
+        _ method: String, _ path: String, body: [UInt8], headers: [(String, String)],
+        _ args: ParsedArguments, _ io: CommandIO
+    ) -> Result<JSONObject, Failure> {
         let socket = IntakeOptions.socketPath(args, io)
         guard let client = UnixHTTPClient(socketPath: socket) else { return .failure(Failure("libcurl could not start")) }
         switch client.request(method, url: "http://localhost" + path, headers: headers, body: body) {

@@ -1,6 +1,6 @@
-import PushboxFetch
 import Foundation
 import PushboxCore
+import PushboxFetch
 import PushboxIntake
 import PushboxStore
 import PushboxText
@@ -9,11 +9,14 @@ import PushboxText
 enum SendCommand {
     static let spec = CommandSpec(
         name: "send",
-        summary: "Post payload files to a running pushbox over its socket, as a provider posts to APNs; prints APNs' answer per file. Exit 1 on any error.",
+        summary:
+            "Post payload files to a running pushbox over its socket, as a provider posts to APNs; prints APNs' answer per file. Exit 1 on any error.",
         operands: "FILE…",
-        options: [Options.socket,
-                  Options.header.with(help: "An APNs request header (overrides NAME.headers beside the file)."),
-                  Options.token.with(help: "The device token of /3/device/<token>. Default: the file's NAME.headers, else the simulated device's.")]
+        options: [
+            Options.socket,
+            Options.header.with(help: "An APNs request header (overrides NAME.headers beside the file)."),
+            Options.token.with(help: "The device token of /3/device/<token>. Default: the file's NAME.headers, else the simulated device's."),
+        ]
             + IntakeOptions.providerOptions,
         run: run)
 
@@ -57,7 +60,9 @@ enum SendCommand {
     }
 
     /// Posts one raw payload with its envelope's headers and token.
-    static func post(_ raw: RawPayload, client: UnixHTTPClient, topic: String?, extraHeaders: [(String, String)]) -> Result<UnixHTTPClient.Response, DownloadError> {
+    static func post(_ raw: RawPayload, client: UnixHTTPClient, topic: String?, extraHeaders: [(String, String)]) -> Result<
+        UnixHTTPClient.Response, DownloadError
+    > {
         let token = raw.envelope.deviceToken ?? IntakeOptions.defaultDeviceToken
         let encoded = token.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? token
         var headers = raw.envelope.headers.fields.map { ($0.name, $0.value) } + extraHeaders

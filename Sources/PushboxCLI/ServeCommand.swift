@@ -1,6 +1,6 @@
-import PushboxFetch
 import Foundation
 import PushboxCore
+import PushboxFetch
 import PushboxIntake
 import PushboxStore
 import PushboxText
@@ -9,13 +9,16 @@ import PushboxText
 enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
-        summary: "Take pushes in without the TUI: the APNs-shaped API on a Unix socket and on TCP port 2197 (TLS with provider tokens, HTTP/2 or HTTP/1.1), folder watches, the SQLite inbox. Runs until interrupted.",
-        options: [Options.socket, Options.database,
-                  Options.watch,
-                  Options.idleTimeout,
-                  Options.poll,
-                  Options.quiet,
-                  Options.schedule]
+        summary:
+            "Take pushes in without the TUI: the APNs-shaped API on a Unix socket and on TCP port 2197 (TLS with provider tokens, HTTP/2 or HTTP/1.1), folder watches, the SQLite inbox. Runs until interrupted.",
+        options: [
+            Options.socket, Options.database,
+            Options.watch,
+            Options.idleTimeout,
+            Options.poll,
+            Options.quiet,
+            Options.schedule,
+        ]
             + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
@@ -75,7 +78,9 @@ enum ServeCommand {
         if let address = server.tcpAddress {
             listening += " and \(address) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"
         }
-        io.err("pushbox serve: \(listening); inbox \(store.path)\(server.options.watch.isEmpty ? "" : "; watching \(server.options.watch.joined(separator: ", "))\(server.isPolling ? " (polling)" : "")")")
+        io.err(
+            "pushbox serve: \(listening); inbox \(store.path)\(server.options.watch.isEmpty ? "" : "; watching \(server.options.watch.joined(separator: ", "))\(server.isPolling ? " (polling)" : "")")"
+        )
         var received: Int32 = 0
         sigwait(&signals, &received)
         scheduler.stop()

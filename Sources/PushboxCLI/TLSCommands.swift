@@ -1,14 +1,15 @@
 import Foundation
 import PushboxCore
 import PushboxIntake
-import PushboxText
 import PushboxTLS
+import PushboxText
 
 /// `pushbox cert`: where the local CA is and how to make clients trust it for one process.
 enum CertCommand {
     static let spec = CommandSpec(
         name: "cert",
-        summary: "Print where pushbox's local certificate authority is (made on first need) and the lines that make curl, Python, Node and Go clients trust it for one process. pushbox never touches the system trust store.",
+        summary:
+            "Print where pushbox's local certificate authority is (made on first need) and the lines that make curl, Python, Node and Go clients trust it for one process. pushbox never touches the system trust store.",
         options: [Options.path],
         run: { args, io in
             let ca: CertificateAuthority
@@ -16,9 +17,13 @@ enum CertCommand {
                 io.err("pushbox cert: \(error)")
                 return 1
             }
-            if args.flag(Options.path) { io.out(ca.certificatePath); return 0 }
+            if args.flag(Options.path) {
+                io.out(ca.certificatePath)
+                return 0
+            }
             let path = ca.certificatePath
-            io.out("""
+            io.out(
+                """
                 pushbox's local CA: \(path)
                   (key \(ca.keyPath), mode 0600; limited by nameConstraints to \(CertificateAuthority.permittedDNS.joined(separator: ", ")), 127.0.0.1 and ::1)
 
@@ -41,18 +46,23 @@ enum CertCommand {
 enum ProviderKeyCommand {
     static let spec = CommandSpec.writingOneKey(
         name: "provider-key",
-        summary: "Write a new APNs-style provider key (ECDSA P-256, PKCS#8 PEM, mode 0600) for trying token auth against pushbox. Name it AuthKey_KEYID.p8 and pass it to --provider-key. Refuses to replace a file.",
-        wrote: "ECDSA P-256, PKCS#8 PEM, mode 0600") { path in _ = try ES256Key.generate(path) }
+        summary:
+            "Write a new APNs-style provider key (ECDSA P-256, PKCS#8 PEM, mode 0600) for trying token auth against pushbox. Name it AuthKey_KEYID.p8 and pass it to --provider-key. Refuses to replace a file.",
+        wrote: "ECDSA P-256, PKCS#8 PEM, mode 0600"
+    ) { path in _ = try ES256Key.generate(path) }
 }
 
 /// `pushbox provider-token KEY`: a provider token signed with a key, for curl and scripts.
 enum ProviderTokenCommand {
     static let spec = CommandSpec(
         name: "provider-token",
-        summary: "Print an APNs provider token (ES256 JWT, issued now, valid for an hour) signed with a .p8 key, for `curl -H \"authorization: bearer $(pushbox provider-token …)\"`.",
+        summary:
+            "Print an APNs provider token (ES256 JWT, issued now, valid for an hour) signed with a .p8 key, for `curl -H \"authorization: bearer $(pushbox provider-token …)\"`.",
         operands: "KEY.p8",
-        options: [Options.keyID,
-                  Options.teamID.with(help: "The 10-character team id (iss). Default PUSHBOXDEV, the sample app's.")],
+        options: [
+            Options.keyID,
+            Options.teamID.with(help: "The 10-character team id (iss). Default PUSHBOXDEV, the sample app's."),
+        ],
         run: { args, io in
             guard args.operands.count == 1 else {
                 io.err("pushbox provider-token: give the .p8 key file; see pushbox provider-token --help")
@@ -87,10 +97,13 @@ enum ProviderTokenCommand {
 enum FCMCredentialsCommand {
     static let spec = CommandSpec(
         name: "fcm-credentials",
-        summary: "Write a Firebase service-account JSON (a new RSA key, mode 0600, token_uri on pushbox's port) for an unchanged Firebase Admin SDK; pushbox keeps its public key and verifies the SDK's assertions. Refuses to replace a file.",
+        summary:
+            "Write a Firebase service-account JSON (a new RSA key, mode 0600, token_uri on pushbox's port) for an unchanged Firebase Admin SDK; pushbox keeps its public key and verifies the SDK's assertions. Refuses to replace a file.",
         operands: "FILE",
-        options: [Options.project,
-                  Options.listen.with(value: "HOST:PORT", help: "Where pushbox's port is, for token_uri. Default \(PortOptions.defaultListen).")],
+        options: [
+            Options.project,
+            Options.listen.with(value: "HOST:PORT", help: "Where pushbox's port is, for token_uri. Default \(PortOptions.defaultListen)."),
+        ],
         run: { args, io in
             guard args.operands.count == 1 else {
                 io.err("pushbox fcm-credentials: give exactly one file to write; see pushbox fcm-credentials --help")
@@ -108,14 +121,15 @@ enum FCMCredentialsCommand {
                 guard let privatePEM = key.privatePEM, let publicPEM = key.publicPEM else { throw TLSError("cannot write the key as PEM") }
                 let keyID = (0..<20).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
                 let email = "pushbox@\(project).iam.gserviceaccount.com"
-                let document = JSONValue.object(JSONObject([
-                    ("type", .string("service_account")), ("project_id", .string(project)), ("private_key_id", .string(keyID)),
-                    ("private_key", .string(privatePEM)), ("client_email", .string(email)), ("client_id", .string("100000000000000000000")),
-                    ("auth_uri", .string("https://accounts.google.com/o/oauth2/auth")), ("token_uri", .string("https://localhost:\(port)/token")),
-                    ("auth_provider_x509_cert_url", .string("https://www.googleapis.com/oauth2/v1/certs")),
-                    ("client_x509_cert_url", .string("https://www.googleapis.com/robot/v1/metadata/x509/\(email)")),
-                    ("universe_domain", .string("googleapis.com")),
-                ]))
+                let document = JSONValue.object(
+                    JSONObject([
+                        ("type", .string("service_account")), ("project_id", .string(project)), ("private_key_id", .string(keyID)),
+                        ("private_key", .string(privatePEM)), ("client_email", .string(email)), ("client_id", .string("100000000000000000000")),
+                        ("auth_uri", .string("https://accounts.google.com/o/oauth2/auth")), ("token_uri", .string("https://localhost:\(port)/token")),
+                        ("auth_provider_x509_cert_url", .string("https://www.googleapis.com/oauth2/v1/certs")),
+                        ("client_x509_cert_url", .string("https://www.googleapis.com/robot/v1/metadata/x509/\(email)")),
+                        ("universe_domain", .string("googleapis.com")),
+                    ]))
                 let keys = PortOptions.serviceAccountDirectory(io)
                 try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 try Data(publicPEM.utf8).write(to: URL(fileURLWithPath: keys + "/\(keyID).pem"))

@@ -1,5 +1,5 @@
-import PushboxText
 import PushboxCore
+import PushboxText
 
 /// `pushbox validate`: APNs/FCM validation only; exit 0 only when every file passes.
 enum ValidateCommand {
@@ -37,10 +37,13 @@ enum ValidateCommand {
                 allPassed = false
                 io.err("pushbox validate: \(error.message)")
                 if args.flag(Options.json) {
-                    io.out(JSONWriter.compact(.object(JSONObject([
-                        ("file", .string(path)), ("ok", false), ("status", .null), ("reason", .null),
-                        ("detail", .string(error.message)), ("warnings", .array([])), ("diagnostics", .array([])),
-                    ]))))
+                    io.out(
+                        JSONWriter.compact(
+                            .object(
+                                JSONObject([
+                                    ("file", .string(path)), ("ok", false), ("status", .null), ("reason", .null),
+                                    ("detail", .string(error.message)), ("warnings", .array([])), ("diagnostics", .array([])),
+                                ]))))
                 }
             case .success(let raw):
                 let report = Validator.validate(raw, context: device.validationContext)
@@ -58,16 +61,17 @@ enum ValidateCommand {
     static func json(_ path: String, _ report: ValidationReport) -> JSONValue {
         var detail: JSONValue = .optionalString(report.rejection?.detail)
         if case .notTargeted(let why) = report.targeting { detail = .string("valid, but not for this device: \(why)") }
-        return .object(JSONObject([
-            ("file", .string(path)),
-            ("ok", .bool(report.ok)),
-            ("status", .optionalInt(report.status)),
-            ("reason", .optionalString(report.rejection?.reason.rawValue)),
-            ("detail", detail),
-            ("cause", .optionalString(report.rejection?.cause?.rawValue)),
-            ("warnings", .array(report.warnings.map { .string($0.message) })),
-            ("diagnostics", .array(report.warnings.map(\.json))),
-        ]))
+        return .object(
+            JSONObject([
+                ("file", .string(path)),
+                ("ok", .bool(report.ok)),
+                ("status", .optionalInt(report.status)),
+                ("reason", .optionalString(report.rejection?.reason.rawValue)),
+                ("detail", detail),
+                ("cause", .optionalString(report.rejection?.cause?.rawValue)),
+                ("warnings", .array(report.warnings.map { .string($0.message) })),
+                ("diagnostics", .array(report.warnings.map(\.json))),
+            ]))
     }
 
     static func printText(_ path: String, _ report: ValidationReport, _ io: inout CommandIO) {

@@ -19,7 +19,8 @@ public enum CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .authenticationFailed: return "authentication failed: wrong key, or the data or its tag was altered"
         case .keyLength(let n): return "the key is \(n) bytes; AES-256 needs 32"
         case .keyFilePermissions(let path, let mode):
-            return "key file \(path) is readable by group or others (mode \(String(mode, radix: 8, uppercase: false).leftPadded(to: 4))); run chmod 600 \(path)"
+            return
+                "key file \(path) is readable by group or others (mode \(String(mode, radix: 8, uppercase: false).leftPadded(to: 4))); run chmod 600 \(path)"
         case .keyFileUnreadable(let why): return why
         case .openssl(let what): return "OpenSSL: \(what)"
         }
@@ -44,8 +45,9 @@ public enum AESGCM {
         guard let ctx = EVP_CIPHER_CTX_new() else { throw .openssl("no cipher context") }
         defer { EVP_CIPHER_CTX_free(ctx) }
         guard EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, nil, nil) == 1,
-              EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, Int32(nonceLength), nil) == 1,
-              EVP_EncryptInit_ex(ctx, nil, nil, key, iv) == 1 else {
+            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, Int32(nonceLength), nil) == 1,
+            EVP_EncryptInit_ex(ctx, nil, nil, key, iv) == 1
+        else {
             ERR_clear_error()
             throw .openssl("encrypt init failed")
         }
@@ -53,16 +55,25 @@ public enum AESGCM {
         var length: Int32 = 0
         var total = 0
         if !plaintext.isEmpty {
-            guard EVP_EncryptUpdate(ctx, &out, &length, plaintext, Int32(plaintext.count)) == 1 else { ERR_clear_error(); throw .openssl("encrypt failed") }
+            guard EVP_EncryptUpdate(ctx, &out, &length, plaintext, Int32(plaintext.count)) == 1 else {
+                ERR_clear_error()
+                throw .openssl("encrypt failed")
+            }
             total = Int(length)
         }
         let finalOK = out.withUnsafeMutableBufferPointer { buf in
             EVP_EncryptFinal_ex(ctx, buf.baseAddress! + total, &length) == 1
         }
-        guard finalOK else { ERR_clear_error(); throw .openssl("encrypt final failed") }
+        guard finalOK else {
+            ERR_clear_error()
+            throw .openssl("encrypt final failed")
+        }
         total += Int(length)
         var tag = [UInt8](repeating: 0, count: tagLength)
-        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), &tag) == 1 else { ERR_clear_error(); throw .openssl("no tag") }
+        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), &tag) == 1 else {
+            ERR_clear_error()
+            throw .openssl("no tag")
+        }
         return iv + out.prefix(total) + tag
     }
 
@@ -76,8 +87,9 @@ public enum AESGCM {
         guard let ctx = EVP_CIPHER_CTX_new() else { throw .openssl("no cipher context") }
         defer { EVP_CIPHER_CTX_free(ctx) }
         guard EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, nil, nil) == 1,
-              EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, Int32(nonceLength), nil) == 1,
-              EVP_DecryptInit_ex(ctx, nil, nil, key, iv) == 1 else {
+            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, Int32(nonceLength), nil) == 1,
+            EVP_DecryptInit_ex(ctx, nil, nil, key, iv) == 1
+        else {
             ERR_clear_error()
             throw .openssl("decrypt init failed")
         }
@@ -85,14 +97,23 @@ public enum AESGCM {
         var length: Int32 = 0
         var total = 0
         if !ciphertext.isEmpty {
-            guard EVP_DecryptUpdate(ctx, &out, &length, ciphertext, Int32(ciphertext.count)) == 1 else { ERR_clear_error(); throw .authenticationFailed }
+            guard EVP_DecryptUpdate(ctx, &out, &length, ciphertext, Int32(ciphertext.count)) == 1 else {
+                ERR_clear_error()
+                throw .authenticationFailed
+            }
             total = Int(length)
         }
-        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), &tag) == 1 else { ERR_clear_error(); throw .openssl("cannot set tag") }
+        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), &tag) == 1 else {
+            ERR_clear_error()
+            throw .openssl("cannot set tag")
+        }
         let ok = out.withUnsafeMutableBufferPointer { buf in
             EVP_DecryptFinal_ex(ctx, buf.baseAddress! + total, &length) > 0
         }
-        guard ok else { ERR_clear_error(); throw .authenticationFailed }
+        guard ok else {
+            ERR_clear_error()
+            throw .authenticationFailed
+        }
         total += Int(length)
         return Array(out.prefix(total))
     }

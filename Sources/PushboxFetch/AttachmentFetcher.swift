@@ -1,6 +1,6 @@
 import Foundation
-import PushboxText
 import PushboxCrypto
+import PushboxText
 
 /// An attachment ready to show: saved under the cache with the right extension.
 public struct FetchedAttachment: Sendable, Equatable {
@@ -81,7 +81,10 @@ public struct AttachmentFetcher: Sendable {
         case "file":
             let path = Self.resolved(url.path)
             guard allowedRoots.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else {
-                return .failure(.refused("file URL \(url.path) is outside the allowed folders (\(allowedRoots.joined(separator: ", "))); add one with --allow-files DIR"))
+                return .failure(
+                    .refused(
+                        "file URL \(url.path) is outside the allowed folders (\(allowedRoots.joined(separator: ", "))); add one with --allow-files DIR"
+                    ))
             }
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), let size = attributes[.size] as? Int else {
                 return .failure(.refused("file \(path) cannot be read"))
@@ -99,12 +102,15 @@ public struct AttachmentFetcher: Sendable {
     /// Checks and stores the bytes of one attachment.
     func accept(_ bytes: [UInt8], name: String, contentType: String?, source: String, peak: Int) -> Result<FetchedAttachment, AttachmentFailure> {
         guard let type = MediaType.sniff(bytes) else {
-            return .failure(.unsupported("\(name.isEmpty ? "the file" : name) is not a JPEG, PNG, GIF, MP3, MPEG-4, WAV, AIFF, AVI or MPEG file; dropped"))
+            return .failure(
+                .unsupported("\(name.isEmpty ? "the file" : name) is not a JPEG, PNG, GIF, MP3, MPEG-4, WAV, AIFF, AVI or MPEG file; dropped"))
         }
         var warnings: [String] = []
         let ext = (name as NSString).pathExtension
         if let claimed = MediaType.forExtension(ext), claimed.mime != type.mime {
-            warnings.append("\(name) is named .\(ext) but holds \(type.mime) bytes; typed as \(type.mime) (a device types by extension: save it as .\(type.fileExtension))")
+            warnings.append(
+                "\(name) is named .\(ext) but holds \(type.mime) bytes; typed as \(type.mime) (a device types by extension: save it as .\(type.fileExtension))"
+            )
         } else if !ext.isEmpty, MediaType.forExtension(ext) == nil {
             warnings.append("\(name) has the extension .\(ext), which iOS does not recognise; saved as .\(type.fileExtension)")
         }
@@ -115,20 +121,24 @@ public struct AttachmentFetcher: Sendable {
         guard bytes.count <= cap else {
             return .failure(.tooLarge("\(bytes.count) bytes is over the \(cap)-byte cap for \(type.kind.rawValue) attachments; dropped"))
         }
-        var width: Int?, height: Int?
+        var width: Int?
+        var height: Int?
         if type.kind == .image {
             guard let size = ImageInfo.size(of: bytes) else {
                 return .failure(.corrupt("\(type.mime) data whose header cannot be read (stb_image: \(ImageInfo.lastFailure)); dropped"))
             }
             guard size.width * size.height <= ImageInfo.maxPixels else {
-                return .failure(.tooLarge("\(size.width)×\(size.height) pixels is over \(ImageInfo.maxPixels / 1_000_000) megapixels; refused before decoding"))
+                return .failure(
+                    .tooLarge("\(size.width)×\(size.height) pixels is over \(ImageInfo.maxPixels / 1_000_000) megapixels; refused before decoding"))
             }
             (width, height) = (size.width, size.height)
         }
         do {
             let path = try store(bytes, type: type, source: source)
-            return .success(FetchedAttachment(path: path, type: type, bytes: bytes.count, width: width, height: height,
-                                              sourceURL: source, fromCache: false, warnings: warnings, peakBytes: peak))
+            return .success(
+                FetchedAttachment(
+                    path: path, type: type, bytes: bytes.count, width: width, height: height,
+                    sourceURL: source, fromCache: false, warnings: warnings, peakBytes: peak))
         } catch {
             return .failure(.cacheUnwritable("the attachment cache \(cacheDirectory) cannot be written: \(FileErrorText.describe(error))"))
         }
@@ -159,8 +169,9 @@ public struct AttachmentFetcher: Sendable {
         let path = (cacheDirectory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data)) else { return nil }
         let size = type.kind == .image ? ImageInfo.size(of: Array(data)) : nil
-        return FetchedAttachment(path: path, type: type, bytes: data.count, width: size?.width, height: size?.height,
-                                 sourceURL: url, fromCache: true, warnings: [], peakBytes: 0)
+        return FetchedAttachment(
+            path: path, type: type, bytes: data.count, width: size?.width, height: size?.height,
+            sourceURL: url, fromCache: true, warnings: [], peakBytes: 0)
     }
 
     static func resolved(_ path: String) -> String {

@@ -126,7 +126,8 @@ public enum Downloader {
             return state.cancel.isCancelled ? 1 : 0
         }
         let code = curl_easy_perform(curl)
-        var status = 0, redirects = 0
+        var status = 0
+        var redirects = 0
         var contentType: UnsafeMutablePointer<CChar>?
         var effective: UnsafeMutablePointer<CChar>?
         _ = pb_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
@@ -147,8 +148,9 @@ public enum Downloader {
             return .failure(.network(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail))
         }
         guard (200..<300).contains(status) else { return .failure(.httpStatus(status)) }
-        let download = Download(bytes: state.bytes, contentType: contentType.map { String(cString: $0) },
-                                finalURL: effective.map { String(cString: $0) } ?? url, redirects: redirects, status: status)
+        let download = Download(
+            bytes: state.bytes, contentType: contentType.map { String(cString: $0) },
+            finalURL: effective.map { String(cString: $0) } ?? url, redirects: redirects, status: status)
         return .success((download, state.peak))
     }
 }

@@ -12,7 +12,9 @@ public enum ImageInfo {
 
     /// The image's width and height from its header, without decoding it.
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
-        var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
+        var w: Int32 = 0
+        var h: Int32 = 0
+        var components: Int32 = 0
         let ok = bytes.withUnsafeBufferPointer { buf in
             stbi_info_from_memory(buf.baseAddress, Int32(min(buf.count, Int(Int32.max))), &w, &h, &components)
         }

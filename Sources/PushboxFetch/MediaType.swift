@@ -84,8 +84,10 @@ public struct MediaType: Sendable, Equatable {
     /// The type a Content-Type header claims (parameters ignored).
     public static func forMIME(_ header: String) -> MediaType? {
         let m = header.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let aliases = ["image/jpg": "image/jpeg", "audio/mp3": "audio/mpeg", "audio/x-wav": "audio/wav", "audio/x-aiff": "audio/aiff",
-                       "audio/x-m4a": "audio/mp4", "video/quicktime": "video/mp4", "video/avi": "video/x-msvideo"]
+        let aliases = [
+            "image/jpg": "image/jpeg", "audio/mp3": "audio/mpeg", "audio/x-wav": "audio/wav", "audio/x-aiff": "audio/aiff",
+            "audio/x-m4a": "audio/mp4", "video/quicktime": "video/mp4", "video/avi": "video/x-msvideo",
+        ]
         let mime = aliases[m] ?? m
         return all.first { $0.mime == mime }
     }

@@ -38,7 +38,9 @@ public final class UnixHTTPClient {
     deinit { curl_easy_cleanup(curl) }
 
     /// Sends one request; `url` is `http://localhost/…` for the socket.
-    public func request(_ method: String, url: String, headers: [(String, String)], body: [UInt8], timeoutMs: Int = 30_000) -> Result<Response, DownloadError> {
+    public func request(_ method: String, url: String, headers: [(String, String)], body: [UInt8], timeoutMs: Int = 30_000) -> Result<
+        Response, DownloadError
+    > {
         let buffers = Buffers()
         let context = Unmanaged.passRetained(buffers)
         defer { context.release() }
@@ -73,7 +75,8 @@ public final class UnixHTTPClient {
         let code: CURLcode = body.withUnsafeBytes { buf in
             if method != "GET" {
                 _ = pb_curl_set_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(buf.count))
-                _ = pb_curl_set_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                _ = pb_curl_set_pointer(
+                    curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
             return curl_easy_perform(curl)
         }

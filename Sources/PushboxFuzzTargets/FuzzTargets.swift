@@ -106,8 +106,10 @@ public enum FuzzTargets {
         guard !lines.isEmpty else { return }
         let requestLine = lines.removeFirst().split(separator: " ", maxSplits: 1).map(String.init)
         let headers = lines.compactMap { PushHeaders.parseField($0) }.map { (name: $0.0.lowercased(), value: $0.1) }
-        let head = RequestHead(method: requestLine.first ?? "POST", path: requestLine.count > 1 ? requestLine[1] : "/",
-                               headers: headers, connection: ConnectionInfo(listener: "fuzz", protocolName: "h2", tls: true, requiresAuth: data.first.map { $0 & 1 == 1 } ?? false))
+        let head = RequestHead(
+            method: requestLine.first ?? "POST", path: requestLine.count > 1 ? requestLine[1] : "/",
+            headers: headers,
+            connection: ConnectionInfo(listener: "fuzz", protocolName: "h2", tls: true, requiresAuth: data.first.map { $0 & 1 == 1 } ?? false))
         let early = endpoint.early(head)
         guard early.response == nil else { return }
         let body = Array(data.dropFirst(min(data.count, parts[0].utf8.count + 2)).prefix(early.maxBody))

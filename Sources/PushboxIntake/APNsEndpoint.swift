@@ -23,8 +23,10 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
     public static let sourceHeader = "x-pushbox-source"
 
     /// The API in front of `service`, with the scheduler's paths when there is one.
-    public init(service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
-                fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) {
+    public init(
+        service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
+        fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
+    ) {
         self.service = service
         self.fcm = fcm ?? FCMEndpoint(service: service)
         self.scheduler = scheduler
@@ -45,14 +47,17 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
 
     /// Judges a request from its line and headers alone: path, method, token, authentication, size.
     public func early(_ head: RequestHead) -> EarlyAnswer {
-        let path = head.path, method = head.method
+        let path = head.path
+        let method = head.method
         if FCMEndpoint.handles(path) { return fcm.early(head) }
         if path == "/inbox" {
             return EarlyAnswer(response: method == "GET" ? nil : Self.reasonResponse(.methodNotAllowed), maxBody: 0)
         }
         if path.hasPrefix(ScheduleEndpoint.prefix) {
             guard ScheduleEndpoint.isKnown(path) else { return EarlyAnswer(response: Self.reasonResponse(.badPath), maxBody: 0) }
-            guard ScheduleEndpoint.allowed(method: method, path: path) else { return EarlyAnswer(response: Self.reasonResponse(.methodNotAllowed), maxBody: 0) }
+            guard ScheduleEndpoint.allowed(method: method, path: path) else {
+                return EarlyAnswer(response: Self.reasonResponse(.methodNotAllowed), maxBody: 0)
+            }
             return EarlyAnswer(response: nil, maxBody: ScheduleEndpoint.maxBody)
         }
         let refuse = { (reason: APNsReason) in EarlyAnswer(response: Self.reasonResponse(reason, apnsID: Self.answerID(head.headers)), maxBody: 0) }
@@ -60,14 +65,17 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
         guard method == "POST" else { return refuse(.methodNotAllowed) }
         var authentication = Arrival.Authentication.none
         if head.connection.requiresAuth {
-            switch authenticator.judge(authorization: head.headers.last { $0.name == "authorization" }?.value,
-                                       certificate: head.connection.certificate, connection: head.connection.auth) {
+            switch authenticator.judge(
+                authorization: head.headers.last { $0.name == "authorization" }?.value,
+                certificate: head.connection.certificate, connection: head.connection.auth)
+            {
             case .refused(let reason, _): return refuse(reason)
             case .accepted(let how): authentication = how
             }
             if case .certificate(_, let certTopic?) = authentication,
-               let topic = head.headers.last(where: { $0.name == PushHeaders.topic })?.value,
-               topic != certTopic, !topic.hasPrefix(certTopic + ".") {
+                let topic = head.headers.last(where: { $0.name == PushHeaders.topic })?.value,
+                topic != certTopic, !topic.hasPrefix(certTopic + ".")
+            {
                 return refuse(.topicDisallowed)
             }
         }
@@ -86,7 +94,9 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
 
     /// 413 PayloadTooLarge for a body that outgrew the limit while it was read.
     public func tooLarge(_ head: RequestHead) -> HTTPResponse {
-        if FCMEndpoint.handles(head.path) { return FCMEndpoint.googleError(413, "INVALID_ARGUMENT", "The request body is larger than \(FCMEndpoint.maxBody) bytes.") }
+        if FCMEndpoint.handles(head.path) {
+            return FCMEndpoint.googleError(413, "INVALID_ARGUMENT", "The request body is larger than \(FCMEndpoint.maxBody) bytes.")
+        }
         return Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers))
     }
 
@@ -114,7 +124,8 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
             }
             let dates = InboxListing.dateFormatter()
             // A rendering still waiting behind a burst is made now, as the TUI and `list` do.
-            let json = JSONValue.array(items.map { n in InboxListing.json(n, rendered: service.renderings?.rendering(id: n.id, row: n), dates: dates) })
+            let json = JSONValue.array(
+                items.map { n in InboxListing.json(n, rendered: service.renderings?.rendering(id: n.id, row: n), dates: dates) })
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
         }
         if request.path.hasPrefix(ScheduleEndpoint.prefix) {
@@ -136,6 +147,7 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
             return HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", FastUUID.make())])
         }
         let body = JSONWriter.compact(.object(JSONObject([("reason", .string(reason))])))
-        return HTTPResponse(status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
+        return HTTPResponse(
+            status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import PushboxTLS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Bytes in and out of one accepted connection on a non-blocking socket: the socket itself, or

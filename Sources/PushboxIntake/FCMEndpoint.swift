@@ -1,7 +1,7 @@
 import Foundation
 import PushboxCore
-import PushboxText
 import PushboxTLS
+import PushboxText
 
 /// FCM HTTP v1 as a service, and the OAuth 2 token endpoint its SDKs get access tokens from:
 /// `POST /v1/projects/{id}/messages:send` and `POST /token` (also `/oauth2/v4/token`), answered
@@ -20,7 +20,9 @@ public final class FCMEndpoint: Sendable {
     static let maxBody = 64 * 1024
 
     /// FCM's endpoints in front of `service`, verifying assertions with `accountKeys` (by key id).
-    public init(service: IntakeService, accountKeys: [String: RS256Key] = [:], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        service: IntakeService, accountKeys: [String: RS256Key] = [:], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         self.service = service
         self.accountKeys = accountKeys
         self.now = now
@@ -30,7 +32,8 @@ public final class FCMEndpoint: Sendable {
     /// them, and a sentence for each file that could not be used (its assertions go unverified).
     /// A missing folder is no problem: no service account was made yet.
     public static func loadAccountKeys(_ directory: String) -> (keys: [String: RS256Key], problems: [String]) {
-        var keys: [String: RS256Key] = [:], problems: [String] = []
+        var keys: [String: RS256Key] = [:]
+        var problems: [String] = []
         guard FileManager.default.fileExists(atPath: directory) else { return ([:], []) }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
@@ -73,8 +76,11 @@ public final class FCMEndpoint: Sendable {
 
     /// The access token of `authorization: Bearer …`, if pushbox issued it and it is in force.
     func accessToken(_ authorization: String?) -> Result<Arrival.Authentication, HTTPResponseError> {
-        let unauthenticated = HTTPResponseError(Self.googleError(401, "UNAUTHENTICATED",
-            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."))
+        let unauthenticated = HTTPResponseError(
+            Self.googleError(
+                401, "UNAUTHENTICATED",
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+            ))
         guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .failure(unauthenticated) }
         let token = ByteText.trimmingSpaces(authorization.dropFirst(7))
         guard let grant = issued.withLock({ $0[token] }), grant.expires > now() else { return .failure(unauthenticated) }
@@ -103,10 +109,14 @@ public final class FCMEndpoint: Sendable {
         case .failure(let problem): return oauthError(problem.error, problem.description)
         case .success(let a): assertion = a
         }
-        if let problem = assertion.checkClaims(now: now(), acceptedAudience: Self.isTokenURI) { return oauthError(problem.error, problem.description) }
+        if let problem = assertion.checkClaims(now: now(), acceptedAudience: Self.isTokenURI) {
+            return oauthError(problem.error, problem.description)
+        }
         var verified = false
         if let kid = assertion.keyID, let key = accountKeys[kid] {
-            guard key.verify(assertion.signingInput, signature: assertion.signature) else { return oauthError("invalid_grant", "Invalid JWT Signature.") }
+            guard key.verify(assertion.signingInput, signature: assertion.signature) else {
+                return oauthError("invalid_grant", "Invalid JWT Signature.")
+            }
             verified = true
         }
         let token = "ya29.pushbox." + Base64URL.encode(SecureBytes.random(32))
@@ -115,7 +125,8 @@ public final class FCMEndpoint: Sendable {
             issued = issued.filter { $0.value.expires > time }
             issued[token] = (assertion.issuer, assertion.scopes, time + 3600, verified)
         }
-        return Self.json(200, .object(JSONObject([("access_token", .string(token)), ("expires_in", .number("3599")), ("token_type", .string("Bearer"))])))
+        return Self.json(
+            200, .object(JSONObject([("access_token", .string(token)), ("expires_in", .number("3599")), ("token_type", .string("Bearer"))])))
     }
 
     /// Google's token URIs, and pushbox's own on loopback.
@@ -158,14 +169,21 @@ public final class FCMEndpoint: Sendable {
     }
 
     /// Google's API error shape, with FCM's own error code in the details.
-    static func googleError(_ code: Int, _ status: String, _ message: String, fcmCode: String? = nil, violation: (String, String)? = nil) -> HTTPResponse {
+    static func googleError(_ code: Int, _ status: String, _ message: String, fcmCode: String? = nil, violation: (String, String)? = nil)
+        -> HTTPResponse
+    {
         var details: [JSONValue] = []
         if let fcmCode {
-            details.append(.object(JSONObject([("@type", .string("type.googleapis.com/google.firebase.fcm.v1.FcmError")), ("errorCode", .string(fcmCode))])))
+            details.append(
+                .object(JSONObject([("@type", .string("type.googleapis.com/google.firebase.fcm.v1.FcmError")), ("errorCode", .string(fcmCode))])))
         }
         if let (field, description) = violation {
-            details.append(.object(JSONObject([("@type", .string("type.googleapis.com/google.rpc.BadRequest")),
-                                               ("fieldViolations", .array([.object(JSONObject([("field", .string(field)), ("description", .string(description))]))]))])))
+            details.append(
+                .object(
+                    JSONObject([
+                        ("@type", .string("type.googleapis.com/google.rpc.BadRequest")),
+                        ("fieldViolations", .array([.object(JSONObject([("field", .string(field)), ("description", .string(description))]))])),
+                    ])))
         }
         var error: [(key: String, value: JSONValue)] = [("code", .number(String(code))), ("message", .string(message)), ("status", .string(status))]
         if !details.isEmpty { error.append(("details", .array(details))) }

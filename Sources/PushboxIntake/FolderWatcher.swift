@@ -1,8 +1,9 @@
 import Foundation
 import PushboxCore
 import PushboxCrypto
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // @unchecked: the descriptors and `watches` are set in init and then touched only by the watch
@@ -26,8 +27,10 @@ public final class FolderWatcher: @unchecked Sendable {
     public private(set) var polling = false
 
     /// Starts watching: files already there are taken in first; `onFolderGone` hears when a folder disappears.
-    public init(folders: [String], service: IntakeService, forcePolling: Bool = false,
-                onFolderGone: @escaping @Sendable (String) -> Void = { _ in }) throws(ListenError) {
+    public init(
+        folders: [String], service: IntakeService, forcePolling: Bool = false,
+        onFolderGone: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(ListenError) {
         self.folders = folders.map { ($0 as NSString).standardizingPath }
         self.service = service
         self.onFolderGone = onFolderGone
@@ -41,7 +44,8 @@ public final class FolderWatcher: @unchecked Sendable {
         polling = inotifyFD < 0
         if !polling {
             for folder in self.folders {
-                let wd = inotify_add_watch(inotifyFD, folder, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF))
+                let wd = inotify_add_watch(
+                    inotifyFD, folder, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF))
                 if wd >= 0 { watches[wd] = folder }
             }
             _ = pipe(&wakePipe)
@@ -63,10 +67,16 @@ public final class FolderWatcher: @unchecked Sendable {
     /// Ends the watch and waits for its thread.
     public func stop() {
         lock.lock()
-        if stopped { lock.unlock(); return }
+        if stopped {
+            lock.unlock()
+            return
+        }
         stopped = true
         lock.unlock()
-        if !polling { var b: UInt8 = 1; _ = write(wakePipe[1], &b, 1) }
+        if !polling {
+            var b: UInt8 = 1
+            _ = write(wakePipe[1], &b, 1)
+        }
         finished.wait()
         if !polling {
             close(inotifyFD)

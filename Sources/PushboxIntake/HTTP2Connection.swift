@@ -1,7 +1,7 @@
-import PushboxText
 import CNGHTTP2
 import Foundation
 import PushboxCore
+import PushboxText
 
 // @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
 // through `mailbox` (behind its own lock) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
@@ -75,7 +75,10 @@ final class HTTP2Connection: @unchecked Sendable {
     /// Serves the connection until it closes; `initial` holds bytes already read from it.
     func run(initial: [UInt8]) {
         guard makeSession() else { return }
-        if !initial.isEmpty, !receive(initial) { flush(deadlineMs: 1000); return }
+        if !initial.isEmpty, !receive(initial) {
+            flush(deadlineMs: 1000)
+            return
+        }
         handleReady()
         var lastActivity = monotonicMilliseconds()
         var goingAway = false
@@ -112,7 +115,10 @@ final class HTTP2Connection: @unchecked Sendable {
                 switch progress {
                 case .done(let n):
                     lastActivity = monotonicMilliseconds()
-                    guard receive(Array(buffer[0..<n])) else { flush(deadlineMs: 1000); return }
+                    guard receive(Array(buffer[0..<n])) else {
+                        flush(deadlineMs: 1000)
+                        return
+                    }
                     if stream.buffered == 0 && n < buffer.count { break reading }
                 case .wantRead, .wantWrite: break reading
                 case .closed, .failed: return
@@ -200,7 +206,7 @@ final class HTTP2Connection: @unchecked Sendable {
         fields += response.headers.map { ($0.0.lowercased(), $0.1) }
         // nghttp2 copies names and values during the call: the buffers are freed after it.
         var buffers: [UnsafeMutablePointer<UInt8>] = []
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         func copy(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
             let bytes = Array(text.utf8)
             let p = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
@@ -209,7 +215,8 @@ final class HTTP2Connection: @unchecked Sendable {
             return (p, bytes.count)
         }
         let nvs = fields.map { field -> nghttp2_nv in
-            let (name, nameLength) = copy(field.0), (value, valueLength) = copy(field.1)
+            let (name, nameLength) = copy(field.0)
+            let (value, valueLength) = copy(field.1)
             return nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
         }
         if response.body.isEmpty {
@@ -237,7 +244,8 @@ final class HTTP2Connection: @unchecked Sendable {
     private func dispatch(_ id: Int32, _ state: StreamState) {
         guard !state.answered, let head = state.head else { return }
         state.answered = true
-        var request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
+        var request = HTTPRequest(
+            method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
         request.query = head.query
         ready.append((id, request, head))
     }
@@ -252,7 +260,9 @@ final class HTTP2Connection: @unchecked Sendable {
             submit(id, head: head, response: handler.handle(request))
             return
         }
-        let handler = handler, mailbox = mailbox, wakeup = wakeup
+        let handler = handler
+        let mailbox = mailbox
+        let wakeup = wakeup
         for (id, request, head) in ready {
             inFlight += 1
             listener.workers.async {
@@ -310,8 +320,9 @@ final class HTTP2Connection: @unchecked Sendable {
         guard let state = connection.streams[id] else { return 0 }
         let type = frame.pointee.hd.type
         if type == UInt8(NGHTTP2_HEADERS.rawValue), state.head == nil { connection.headersDone(id, state) }
-        if (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)),
-           frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
+        if type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
+            frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        {
             connection.dispatch(id, state)
         }
         return 0

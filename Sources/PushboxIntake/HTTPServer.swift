@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxTLS
+import Synchronization
 
 /// One HTTP request as the intake sees it.
 public struct HTTPRequest: Sendable {
@@ -65,8 +65,10 @@ public struct ConnectionInfo: Sendable {
     public var auth: ConnectionAuthState
 
     /// Where a connection came in and how.
-    public init(listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
-                auth: ConnectionAuthState = ConnectionAuthState()) {
+    public init(
+        listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
+        auth: ConnectionAuthState = ConnectionAuthState()
+    ) {
         self.listener = listener
         self.protocolName = protocolName
         self.tls = tls
@@ -99,8 +101,9 @@ public struct RequestHead: Sendable {
 
     /// How the request arrived, with the authentication `early` accepted.
     func arrival(_ authentication: Arrival.Authentication) -> Arrival {
-        Arrival(listener: connection.listener, protocolName: connection.protocolName, tls: connection.tls,
-                userAgent: headers.last { $0.name == "user-agent" }?.value, authentication: authentication)
+        Arrival(
+            listener: connection.listener, protocolName: connection.protocolName, tls: connection.tls,
+            userAgent: headers.last { $0.name == "user-agent" }?.value, authentication: authentication)
     }
 }
 
@@ -174,12 +177,15 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Serves `listenFD` (already listening). `connection` describes every request it takes.
-    public init(listenFD: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
-                connectionLimit: Int = 256, headerMemory: Int = 32 * 1024) throws(ListenError) {
+    public init(
+        listenFD: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
+        connectionLimit: Int = 256, headerMemory: Int = 32 * 1024
+    ) throws(ListenError) {
         self.listenFD = listenFD
         context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
-        daemon = pb_mhd_start(listenFD, UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
-                              HTTPServer.access, HTTPServer.completed, context.toOpaque())
+        daemon = pb_mhd_start(
+            listenFD, UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
+            HTTPServer.access, HTTPServer.completed, context.toOpaque())
         guard daemon != nil else {
             let why = String(cString: strerror(errno))  // read before release can change errno
             context.release()
@@ -188,12 +194,15 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Serves the connections handed over with `add`.
-    public init(handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
-                connectionLimit: Int = 256, headerMemory: Int = 32 * 1024) throws(ListenError) {
+    public init(
+        handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
+        connectionLimit: Int = 256, headerMemory: Int = 32 * 1024
+    ) throws(ListenError) {
         listenFD = nil
         context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
-        daemon = pb_mhd_start_external(UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
-                                       HTTPServer.access, HTTPServer.completed, context.toOpaque())
+        daemon = pb_mhd_start_external(
+            UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
+            HTTPServer.access, HTTPServer.completed, context.toOpaque())
         guard daemon != nil else {
             let why = String(cString: strerror(errno))  // read before release can change errno
             context.release()
@@ -204,7 +213,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// Hands an accepted connection over; the server owns and closes it from then on.
     @discardableResult
     public func add(_ fd: Int32) -> Bool {
-        guard let daemon else { close(fd); return false }
+        guard let daemon else {
+            close(fd)
+            return false
+        }
         return pb_mhd_add(daemon, fd) == 1
     }
 
@@ -239,21 +251,29 @@ public final class HTTPServer: @unchecked Sendable {
             // First call: request line and headers only, nothing of the body read yet.
             var headers: [(name: String, value: String)] = []
             withUnsafeMutablePointer(to: &headers) { pointer in
-                _ = MHD_get_connection_values(connection, .HEADER_KIND, { out, _, key, value in
-                    out!.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
-                        .append(((key.map { String(cString: $0) } ?? "").lowercased(), value.map { String(cString: $0) } ?? ""))
-                    return .YES
-                }, pointer)
+                _ = MHD_get_connection_values(
+                    connection, .HEADER_KIND,
+                    { out, _, key, value in
+                        out!.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
+                            .append(((key.map { String(cString: $0) } ?? "").lowercased(), value.map { String(cString: $0) } ?? ""))
+                        return .YES
+                    }, pointer)
             }
             var query: [String: String] = [:]
             withUnsafeMutablePointer(to: &query) { pointer in
-                _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { out, _, key, value in
-                    if let key { out!.assumingMemoryBound(to: [String: String].self).pointee[String(cString: key)] = value.map { String(cString: $0) } ?? "" }
-                    return .YES
-                }, pointer)
+                _ = MHD_get_connection_values(
+                    connection, .GET_ARGUMENT_KIND,
+                    { out, _, key, value in
+                        if let key {
+                            out!.assumingMemoryBound(to: [String: String].self).pointee[String(cString: key)] =
+                                value.map { String(cString: $0) } ?? ""
+                        }
+                        return .YES
+                    }, pointer)
             }
-            var head = RequestHead(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-                                   headers: headers, connection: context.connection.freshAuth())
+            var head = RequestHead(
+                method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                headers: headers, connection: context.connection.freshAuth())
             head.query = query
             let state = RequestState(head: head)
             slot.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -266,7 +286,10 @@ public final class HTTPServer: @unchecked Sendable {
         let state = Unmanaged<RequestState>.fromOpaque(slot.pointee!).takeUnretainedValue()
         if size.pointee > 0 {
             let n = size.pointee
-            if state.answered { size.pointee = 0; return .YES }
+            if state.answered {
+                size.pointee = 0
+                return .YES
+            }
             let take = min(n, state.maxBody + 1 - state.body.count)
             if take > 0, let data = uploadData {
                 data.withMemoryRebound(to: UInt8.self, capacity: take) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: take)) }
@@ -282,7 +305,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if state.answered { return .YES }
         let head = state.head
-        var request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
+        var request = HTTPRequest(
+            method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
         request.query = head.query
         let response = context.handler.handle(request)
         return answer(context, state, connection, response)

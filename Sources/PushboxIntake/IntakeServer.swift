@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxStore
 import PushboxTLS
+import Synchronization
 
 /// Everything `pushbox serve` and the TUI run: the APNs-shaped API on the Unix socket and on one
 /// TCP port (TLS, HTTP/2, HTTP/1.1), and the folder watches, all feeding one intake service.
@@ -62,20 +62,25 @@ public final class IntakeServer: Sendable {
 
     /// `scheduler` answers the `/pushbox/…` paths and `accessLog` hears every answer of the HTTP
     /// API; both are fixed before any listener starts, so no request sees them missing.
-    public init(service: IntakeService, options: Options, scheduler: LocalScheduler? = nil,
-                onWatchEnded: @escaping @Sendable (String) -> Void = { _ in },
-                accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil) throws(ListenError) {
+    public init(
+        service: IntakeService, options: Options, scheduler: LocalScheduler? = nil,
+        onWatchEnded: @escaping @Sendable (String) -> Void = { _ in },
+        accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
+    ) throws(ListenError) {
         self.service = service
         self.options = options
-        endpoint = APNsEndpoint(service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
-                                fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
+        endpoint = APNsEndpoint(
+            service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
+            fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
         var servers: [HTTPServer] = []
         if options.socket {
             let fd = try Listeners.unixSocket(options.socketPath)
             let socketInfo = ConnectionInfo(listener: "unix \(options.socketPath)", protocolName: "http/1.1", tls: false, requiresAuth: false)
             do {
-                servers.append(try HTTPServer(listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
-                                              idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
+                servers.append(
+                    try HTTPServer(
+                        listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
+                        idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
             } catch {
                 close(fd)
                 unlink(options.socketPath)
@@ -92,8 +97,9 @@ public final class IntakeServer: Sendable {
             do throws(ListenError) {
                 let (tcpFD, number) = try Listeners.tcp(spec, allowAny: options.tcpAllowAny)
                 do throws(ListenError) {
-                    port = try PortListener(listenFD: tcpFD, address: Listeners.host(of: spec), port: number, handler: endpoint, tls: options.tls,
-                                            threads: options.threads, idleTimeout: options.idleTimeout)
+                    port = try PortListener(
+                        listenFD: tcpFD, address: Listeners.host(of: spec), port: number, handler: endpoint, tls: options.tls,
+                        threads: options.threads, idleTimeout: options.idleTimeout)
                 } catch {
                     close(tcpFD)
                     throw error
@@ -106,8 +112,9 @@ public final class IntakeServer: Sendable {
         var watcher: FolderWatcher?
         if !options.watch.isEmpty {
             do throws(ListenError) {
-                watcher = try FolderWatcher(folders: options.watch, service: service, forcePolling: options.forcePolling,
-                                        onFolderGone: onWatchEnded)
+                watcher = try FolderWatcher(
+                    folders: options.watch, service: service, forcePolling: options.forcePolling,
+                    onFolderGone: onWatchEnded)
             } catch {
                 port?.stop()
                 undo()

@@ -73,8 +73,9 @@ public final class IntakeService: Sendable {
         let report = Validator.validate(raw, context: context)
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
-        let verdict = InboxStore.Verdict(status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
-                                         collapseID: report.ok ? collapse : nil, topic: topic)
+        let verdict = InboxStore.Verdict(
+            status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
+            collapseID: report.ok ? collapse : nil, topic: topic)
         return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
     }
 
@@ -91,15 +92,18 @@ public final class IntakeService: Sendable {
         do {
             id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
         } catch {
-            let result = IntakeResult(id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue,
-                                      detail: "the inbox could not store it: \(error.explained(path: store.path))")
+            let result = IntakeResult(
+                id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue,
+                detail: "the inbox could not store it: \(error.explained(path: store.path))")
             onStoreFailure?(result)
             return result
         }
-        let result = IntakeResult(id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
-                                  field: report?.rejection?.field)
+        let result = IntakeResult(
+            id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
+            field: report?.rejection?.field)
         if arrivals.hasSubscribers {
-            arrivals.publish(ArrivalEvent(stored: StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict), result: result, report: report))
+            arrivals.publish(
+                ArrivalEvent(stored: StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict), result: result, report: report))
         }
         return result
     }
@@ -109,8 +113,10 @@ public final class IntakeService: Sendable {
     /// never meet, and rendered like any other.
     public func receiveLocal(_ request: LocalRequest, firedAt: Date, timeZone: TimeZone) -> IntakeResult {
         let payload = LocalDelivery.payload(request, firedAt: firedAt, timeZone: timeZone)
-        return receiveLocal(RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8),
-                                       envelope: Envelope(source: .local, fileName: "local:\(request.identifier)")))
+        return receiveLocal(
+            RawPayload(
+                bytes: Array(JSONWriter.compact(.object(payload)).utf8),
+                envelope: Envelope(source: .local, fileName: "local:\(request.identifier)")))
     }
 
     /// Stores a fired local notification in its stored form (a replay of one delivers it again).

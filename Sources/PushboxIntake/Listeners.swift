@@ -1,7 +1,8 @@
 import Foundation
 import PushboxText
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a listening socket could not be opened, in words for the command line.
@@ -30,7 +31,10 @@ public enum Listeners {
     /// is replaced; a live one (another pushbox) is an error; a path too long is refused.
     public static func unixSocket(_ path: String) throws(ListenError) -> Int32 {
         guard path.utf8.count <= maxSocketPathBytes else {
-            throw ListenError(message: "socket path \(path) is \(path.utf8.count) bytes; a Unix socket path holds at most \(maxSocketPathBytes). Pass a shorter --socket PATH")
+            throw ListenError(
+                message:
+                    "socket path \(path) is \(path.utf8.count) bytes; a Unix socket path holds at most \(maxSocketPathBytes). Pass a shorter --socket PATH"
+            )
         }
         let dir = (path as NSString).deletingLastPathComponent
         try ensurePrivateDirectory(dir)
@@ -47,7 +51,12 @@ public enum Listeners {
         // that is private, else a private folder beside it — made 0600, then moved into place.
         let staging = isPrivateDirectory(dir) ? nil : privateStagingDirectory(beside: path)
         let bindPath = staging.map { $0 + "/s" } ?? path
-        defer { if let staging { unlink(staging + "/s"); rmdir(staging) } }
+        defer {
+            if let staging {
+                unlink(staging + "/s")
+                rmdir(staging)
+            }
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buf in
@@ -75,7 +84,9 @@ public enum Listeners {
         var info = stat()
         if lstat(dir, &info) != 0 {
             // Missing: made private, parents included (XDG_RUNTIME_DIR may lack pushbox/).
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
+            do {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
                 throw ListenError(message: "cannot create \(dir): \(FileErrorText.describe(error))")
             }
             return
@@ -153,9 +164,11 @@ public enum Listeners {
             let code = errno
             close(fd)
             if code == EADDRINUSE {
-                throw ListenError(message: "port \(port) on \(host) is in use (another pushbox?); pass --listen HOST:PORT for another port, or --listen off")
+                throw ListenError(
+                    message: "port \(port) on \(host) is in use (another pushbox?); pass --listen HOST:PORT for another port, or --listen off")
             }
-            throw ListenError(message: "cannot listen on \(spec): \(String(cString: strerror(code))); pass another --listen HOST:PORT, or --listen off")
+            throw ListenError(
+                message: "cannot listen on \(spec): \(String(cString: strerror(code))); pass another --listen HOST:PORT, or --listen off")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }

@@ -1,6 +1,6 @@
-import PushboxText
 import Foundation
 import PushboxCore
+import PushboxText
 
 // @unchecked: every `var` below is read and written with `condition` locked (the scheduler's
 // thread waits on it); `onChange` is behind its own lock. LocalSchedulerTests.manyThreads drives it
@@ -169,7 +169,10 @@ public final class LocalScheduler: @unchecked Sendable {
     private func loop() {
         while true {
             condition.lock()
-            if stopped { condition.unlock(); return }
+            if stopped {
+                condition.unlock()
+                return
+            }
             let wait = set.pending.first.map { clock.realSeconds(until: $0.nextFire) } ?? 0.2
             if wait > 0 { _ = condition.wait(until: Date().addingTimeInterval(min(0.2, wait))) }
             let done = stopped

@@ -1,8 +1,9 @@
 import Foundation
 import PushboxCore
 import PushboxTLS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // @unchecked: `stopping` and `live` are read and written with `lock` (a condition) held, which
@@ -39,8 +40,10 @@ public final class PortListener: @unchecked Sendable {
     var handshakeTimeoutMs: UInt64 { UInt64(min(10_000, idleTimeoutMs)) }
 
     /// Serves `listenFD` (bound and listening on `address:port`). `tls` nil serves only cleartext.
-    public init(listenFD: Int32, address: String, port: Int, handler: HTTPRequestHandler, tls: TLSServerContext?,
-                threads: Int, idleTimeout: Int) throws(ListenError) {
+    public init(
+        listenFD: Int32, address: String, port: Int, handler: HTTPRequestHandler, tls: TLSServerContext?,
+        threads: Int, idleTimeout: Int
+    ) throws(ListenError) {
         self.listenFD = listenFD
         self.address = address
         self.port = port
@@ -48,17 +51,20 @@ public final class PortListener: @unchecked Sendable {
         self.tls = tls
         idleTimeoutMs = idleTimeout * 1000
         let listener = "tcp \(address):\(port)"
-        http1 = try HTTPServer(handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: false, requiresAuth: true),
-                               threads: threads, idleTimeout: idleTimeout)
-        http1InTLS = try HTTPServer(handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: true, requiresAuth: true),
-                                    threads: 1, idleTimeout: idleTimeout)
+        http1 = try HTTPServer(
+            handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: false, requiresAuth: true),
+            threads: threads, idleTimeout: idleTimeout)
+        http1InTLS = try HTTPServer(
+            handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: true, requiresAuth: true),
+            threads: 1, idleTimeout: idleTimeout)
         guard let wake = Wakeup() else { throw ListenError(message: "cannot make a pipe for the listener") }
         acceptWakeup = wake
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
     var isStopping: Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return stopping
     }
 
@@ -66,7 +72,10 @@ public final class PortListener: @unchecked Sendable {
     /// for answers in flight, then stops the HTTP/1.1 servers.
     public func stop() {
         lock.lock()
-        if stopping { lock.unlock(); return }
+        if stopping {
+            lock.unlock()
+            return
+        }
         stopping = true
         for w in live.values { w.signal() }
         lock.unlock()
@@ -91,13 +100,19 @@ public final class PortListener: @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            guard let wakeup = Wakeup() else { close(fd); continue }
+            guard let wakeup = Wakeup() else {
+                close(fd)
+                continue
+            }
             lock.lock()
             let full = live.count >= Self.connectionLimit || stopping
             let key = ObjectIdentifier(wakeup)
             if !full { live[key] = wakeup }
             lock.unlock()
-            if full { close(fd); continue }
+            if full {
+                close(fd)
+                continue
+            }
             Thread.detachNewThread { [self] in
                 serve(fd, wakeup: wakeup)
                 lock.lock()
@@ -161,8 +176,10 @@ public final class PortListener: @unchecked Sendable {
         }
     }
 
-    private func serveHTTP2(_ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
-                            initial: [UInt8], wakeup: Wakeup, tunnel: String? = nil) {
+    private func serveHTTP2(
+        _ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
+        initial: [UInt8], wakeup: Wakeup, tunnel: String? = nil
+    ) {
         let listener = "tcp \(address):\(port)" + (tunnel.map { " via CONNECT \($0)" } ?? "")
         let info = ConnectionInfo(listener: listener, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
         HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
@@ -170,8 +187,10 @@ public final class PortListener: @unchecked Sendable {
 
     /// The hosts pushbox stands in for through `CONNECT host:443`; nothing else is tunnelled,
     /// and no outbound connection is ever opened: the tunnel is served by pushbox itself.
-    public static let proxiedHosts: Set<String> = ["api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-                                                   "fcm.googleapis.com", "oauth2.googleapis.com"]
+    public static let proxiedHosts: Set<String> = [
+        "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
+        "fcm.googleapis.com", "oauth2.googleapis.com",
+    ]
 
     /// An HTTPS proxy that never connects out: `CONNECT` to a host pushbox stands in for (or to
     /// pushbox's own address) is answered 200 and the tunnel is served here, with TLS for that
@@ -186,10 +205,15 @@ public final class PortListener: @unchecked Sendable {
         }
         let own = ["localhost", "127.0.0.1", "::1"].contains(host) && port == self.port
         guard (Self.proxiedHosts.contains(host) && port == 443) || own else {
-            answerPlain(fd, 403, "Forbidden", "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused.\n")
+            answerPlain(
+                fd, 403, "Forbidden",
+                "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused.\n"
+            )
             return
         }
-        guard writeAll(PlainStream(fd: fd), fd: fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8), deadline: monotonicMilliseconds() + 1000) else { return }
+        guard
+            writeAll(PlainStream(fd: fd), fd: fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8), deadline: monotonicMilliseconds() + 1000)
+        else { return }
         switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
         case .tls: serveTLS(fd, wakeup: wakeup, tunnel: "\(host):\(port)")
         case .connect: answerPlain(fd, 400, "Bad Request", "a CONNECT inside a tunnel is refused: start TLS to \(host)\n")
@@ -226,7 +250,8 @@ public final class PortListener: @unchecked Sendable {
     }
 
     private func answerPlain(_ fd: Int32, _ status: Int, _ phrase: String, _ body: String) {
-        let answer = "HTTP/1.1 \(status) \(phrase)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let answer =
+            "HTTP/1.1 \(status) \(phrase)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         _ = writeAll(PlainStream(fd: fd), fd: fd, Array(answer.utf8), deadline: monotonicMilliseconds() + 1000)
     }
 

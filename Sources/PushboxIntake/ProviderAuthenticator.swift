@@ -1,7 +1,7 @@
-import PushboxText
 import Foundation
 import PushboxCore
 import PushboxTLS
+import PushboxText
 
 /// A provider key pushbox verifies tokens with.
 public struct RegisteredProviderKey: Sendable {
@@ -79,22 +79,29 @@ public final class ProviderAuthenticator: Sendable {
         }
     }
 
-    private func judge(authorization: String?, certificate: ClientCertificate?, connection: inout ConnectionAuthState.History, now: Double) -> AuthVerdict {
+    private func judge(authorization: String?, certificate: ClientCertificate?, connection: inout ConnectionAuthState.History, now: Double)
+        -> AuthVerdict
+    {
         if now < connection.refusedUntil {
-            return .refused(.tooManyProviderTokenUpdates, "this connection changed its token less than 20 minutes after the previous one was first used; it is refused for \(Int(connection.refusedUntil - now)) s more")
+            return .refused(
+                .tooManyProviderTokenUpdates,
+                "this connection changed its token less than 20 minutes after the previous one was first used; it is refused for \(Int(connection.refusedUntil - now)) s more"
+            )
         }
         guard let authorization else {
             if let certificate { return .accepted(.certificate(subject: certificate.subject, topic: certificate.uid)) }
             return .refused(.missingProviderToken, "the request has no authorization header and the connection no client certificate")
         }
         let text = ByteText.trimmingSpaces(authorization)
-        let token: ProviderToken, verified: Bool
+        let token: ProviderToken
+        let verified: Bool
         switch checkedToken(text) {
         case .failure(let refusal): return .refused(refusal.reason, refusal.detail)
         case .success(let (t, v)): (token, verified) = (t, v)
         }
         if let team = connection.teamID, team != token.teamID {
-            return .refused(.invalidProviderToken, "this connection speaks for team \(team); a token of team \(token.teamID) needs a connection of its own")
+            return .refused(
+                .invalidProviderToken, "this connection speaks for team \(team); a token of team \(token.teamID) needs a connection of its own")
         }
         if now - token.issuedAt > Self.maxTokenAge {
             return .refused(.expiredProviderToken, "the token was issued \(Int(now - token.issuedAt)) s ago; APNs accepts tokens up to one hour old")
@@ -105,7 +112,10 @@ public final class ProviderAuthenticator: Sendable {
         if let current = connection.token, current != text {
             if now - connection.tokenFirstUsed < Self.minTokenLifetime {
                 connection.refusedUntil = connection.tokenFirstUsed + Self.minTokenLifetime
-                return .refused(.tooManyProviderTokenUpdates, "the connection's token changed \(Int(now - connection.tokenFirstUsed)) s after the previous one was first used; APNs allows one change per 20 minutes")
+                return .refused(
+                    .tooManyProviderTokenUpdates,
+                    "the connection's token changed \(Int(now - connection.tokenFirstUsed)) s after the previous one was first used; APNs allows one change per 20 minutes"
+                )
             }
         }
         if connection.token != text {
@@ -118,7 +128,8 @@ public final class ProviderAuthenticator: Sendable {
 
     /// The token's form, key and signature, from the cache or checked now (and cached when they pass).
     private func checkedToken(_ text: String) -> Result<(ProviderToken, Bool), RefusalVerdict> {
-        if let hit = checked.withLock({ $0[text] }) {             return .success((hit.token, hit.verified))
+        if let hit = checked.withLock({ $0[text] }) {
+            return .success((hit.token, hit.verified))
         }
         let token: ProviderToken
         switch ProviderToken.fromAuthorization(text) {
@@ -128,7 +139,9 @@ public final class ProviderAuthenticator: Sendable {
         var verified = false
         if !keys.isEmpty {
             guard let registered = keys[token.keyID] else {
-                return .failure(RefusalVerdict(.invalidProviderToken, "no provider key \(token.keyID) is registered (known: \(keys.keys.sorted().joined(separator: ", ")))"))
+                return .failure(
+                    RefusalVerdict(
+                        .invalidProviderToken, "no provider key \(token.keyID) is registered (known: \(keys.keys.sorted().joined(separator: ", ")))"))
             }
             if let team = registered.teamID, team != token.teamID {
                 return .failure(RefusalVerdict(.invalidProviderToken, "key \(token.keyID) belongs to team \(team), not \(token.teamID)"))

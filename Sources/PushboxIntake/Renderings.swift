@@ -150,7 +150,8 @@ public final class Renderings: Sendable {
             }
             if waiting == 0 { return }
             // Another thread may queue between reading the clock and `lastQueued`: no time since.
-            let now = DispatchTime.now().uptimeNanoseconds, last = lastQueued.load(ordering: .relaxed)
+            let now = DispatchTime.now().uptimeNanoseconds
+            let last = lastQueued.load(ordering: .relaxed)
             let sinceLast = Duration.nanoseconds(Int64(now > last ? now - last : 0))
             if Self.mustWait(quietFor: sinceLast, waiting: waiting, quietPeriod: quietPeriod) {
                 usleep(UInt32((quietPeriod - sinceLast) / .microseconds(1)) + 1000)
@@ -179,7 +180,9 @@ public final class Renderings: Sendable {
         guard !claimed.isEmpty else { return }
         // Payloads no longer recent are read back in one query; one that is gone has nothing to render.
         let readBack = Dictionary(
-            uniqueKeysWithValues: ((try? store.notifications(ids: claimed.filter { $0.recent == nil }.map(\.key.id))) ?? []).map { ($0.id, $0.rawPayload) })
+            uniqueKeysWithValues: ((try? store.notifications(ids: claimed.filter { $0.recent == nil }.map(\.key.id))) ?? []).map {
+                ($0.id, $0.rawPayload)
+            })
         let renderer = renderer(for: languages)
         var made: [(key: RenderKey, note: RenderedNotification?, flight: InFlight)] = []
         for c in claimed {
@@ -193,8 +196,10 @@ public final class Renderings: Sendable {
         // inbox renders the notification again when it is shown.
         try? store.saveRenders(made.compactMap { m in m.note.map { (m.key.id, m.key.languageKey, JSONWriter.compact($0.storedJSON)) } })
         finish(made.map { ($0.key, $0.note, $0.flight) })
-        push(RenderBatch(renderings: Dictionary(made.compactMap { m in m.note.map { (m.key.id, $0) } }) { a, _ in a },
-                         languageKey: RenderKey.languageKey(languages)))
+        push(
+            RenderBatch(
+                renderings: Dictionary(made.compactMap { m in m.note.map { (m.key.id, $0) } }) { a, _ in a },
+                languageKey: RenderKey.languageKey(languages)))
     }
 
     /// Marks renderings done: their waiters wake with the result and the pairs leave the in-flight set.

@@ -39,24 +39,28 @@ enum ScheduleEndpoint {
             let base = request.headers.last { $0.name == baseDirectoryHeader }?.value
             let outcome = scheduler.schedule(requests, baseDirectory: base)
             let refusedIDs = Set(outcome.refused.map(\.identifier))
-            return answer(200, JSONObject([
-                ("scheduled", .array(requests.map(\.identifier).filter { !refusedIDs.contains($0) }.map { .string($0) })),
-                ("refused", refusals(outcome.refused)),
-                ("dropped", refusals(outcome.dropped)),
-                ("pending", .number(String(outcome.pending))),
-                ("limit", .number(String(PendingSet.limit))),
-            ]))
+            return answer(
+                200,
+                JSONObject([
+                    ("scheduled", .array(requests.map(\.identifier).filter { !refusedIDs.contains($0) }.map { .string($0) })),
+                    ("refused", refusals(outcome.refused)),
+                    ("dropped", refusals(outcome.dropped)),
+                    ("pending", .number(String(outcome.pending))),
+                    ("limit", .number(String(PendingSet.limit))),
+                ]))
         case ("GET", "/pushbox/pending"):
             let s = scheduler.snapshot()
-            return answer(200, JSONObject([
-                ("now", .string(LocalClockText.format(s.now, timeZone: deviceZone))),
-                ("timeZone", .string(deviceZone.identifier)),
-                ("speed", .number(String(scheduler.clock.speed))),
-                ("pending", .array(s.pending.map { $0.json(timeZone: deviceZone) })),
-                ("dropped", refusals(s.dropped)),
-                ("refused", refusals(s.refused)),
-                ("delivered", .number(String(s.delivered))),
-            ]))
+            return answer(
+                200,
+                JSONObject([
+                    ("now", .string(LocalClockText.format(s.now, timeZone: deviceZone))),
+                    ("timeZone", .string(deviceZone.identifier)),
+                    ("speed", .number(String(scheduler.clock.speed))),
+                    ("pending", .array(s.pending.map { $0.json(timeZone: deviceZone) })),
+                    ("dropped", refusals(s.dropped)),
+                    ("refused", refusals(s.refused)),
+                    ("delivered", .number(String(s.delivered))),
+                ]))
         case ("POST", "/pushbox/clock"), ("GET", "/pushbox/clock"):
             if request.method == "POST" {
                 guard let o = try? JSONParser.parse(request.body).objectValue else {
@@ -75,7 +79,11 @@ enum ScheduleEndpoint {
                     return answer(400, ["reason": "BadClock", "detail": "give {\"advance\": seconds ≥ 0} or {\"jump\": \"next\"}"])
                 }
             }
-            return answer(200, JSONObject([("now", .string(LocalClockText.format(scheduler.clock.now, timeZone: deviceZone))), ("label", .string(scheduler.clock.label))]))
+            return answer(
+                200,
+                JSONObject([
+                    ("now", .string(LocalClockText.format(scheduler.clock.now, timeZone: deviceZone))), ("label", .string(scheduler.clock.label)),
+                ]))
         default:
             let pattern = String(request.path.dropFirst("/pushbox/pending/".count)).removingPercentEncoding ?? ""
             return answer(200, JSONObject([("cancelled", .array(scheduler.cancel(pattern).map { .string($0) }))]))

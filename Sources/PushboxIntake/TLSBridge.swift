@@ -1,7 +1,8 @@
 import Foundation
 import PushboxTLS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP/1.1 inside TLS: the plaintext is pumped between the TLS stream and one end of a socket
@@ -29,7 +30,8 @@ final class TLSBridge {
         guard server.add(pair[0]) else { return }
         _ = fcntl(inner, F_SETFL, fcntl(inner, F_GETFL) | O_NONBLOCK)
         let plain = PlainStream(fd: inner)
-        var toServer = initial, toClient: [UInt8] = []
+        var toServer = initial
+        var toClient: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var lastActivity = monotonicMilliseconds()
         while !listener.isStopping {
@@ -42,9 +44,11 @@ final class TLSBridge {
                 default: break
                 }
             }
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN) | (toClient.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
-                       pollfd(fd: inner, events: Int16(POLLIN) | (toServer.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
-                       pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: fd, events: Int16(POLLIN) | (toClient.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
+                pollfd(fd: inner, events: Int16(POLLIN) | (toServer.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
+                pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0),
+            ]
             if stream.pending == 0 {
                 let n = poll(&fds, 3, 1000)
                 if fds[2].revents != 0 { wakeup.drain() }

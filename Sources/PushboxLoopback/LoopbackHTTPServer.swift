@@ -1,7 +1,8 @@
-import PushboxText
 import Foundation
+import PushboxText
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests and benchmarks: each request gets a scripted
@@ -24,7 +25,10 @@ public final class LoopbackHTTPServer: Sendable {
         public var stall: Bool
 
         /// A response; by default 200 with no body, sent in one piece.
-        public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], chunkSize: Int = 65536, chunkDelay: Double = 0, stall: Bool = false) {
+        public init(
+            status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], chunkSize: Int = 65536, chunkDelay: Double = 0,
+            stall: Bool = false
+        ) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -71,7 +75,10 @@ public final class LoopbackHTTPServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }

@@ -38,18 +38,22 @@ public struct StoredNotification: Sendable, Equatable {
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
-        RawPayload(bytes: raw, envelope: Envelope(source: source, receivedAt: receivedAt, headers: headers, deviceToken: deviceToken,
-                                                  fileName: file, arrival: arrival))
+        RawPayload(
+            bytes: raw,
+            envelope: Envelope(
+                source: source, receivedAt: receivedAt, headers: headers, deviceToken: deviceToken,
+                fileName: file, arrival: arrival))
     }
 }
 
 extension StoredNotification {
     /// The row `insert(raw, apnsID:, verdict:)` stored as `id`, without reading it back.
     public init(id: Int64, raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict?) {
-        self.init(id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
-                  contentHash: InboxStore.contentHash(raw), deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
-                  raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
-                  collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival)
+        self.init(
+            id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
+            contentHash: InboxStore.contentHash(raw), deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
+            raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
+            collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival)
     }
 }
 
@@ -94,7 +98,8 @@ public final class InboxStore: @unchecked Sendable {
         } catch {
             throw error.explained(path: path)
         }
-        insertStatement = try db.prepare("""
+        insertStatement = try db.prepare(
+            """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -190,7 +195,8 @@ public final class InboxStore: @unchecked Sendable {
         let item = PendingInsert(values: [
             .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
             opt(raw.envelope.fileName), .text(Self.contentHash(raw)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
-            verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID), opt(verdict?.topic),
+            verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
+            opt(verdict?.topic),
             opt(raw.envelope.arrival.map(arrivalJSON)),
         ])
         commitCondition.lock()
@@ -266,7 +272,10 @@ public final class InboxStore: @unchecked Sendable {
 
     /// The stored rendering of notification `id` for a language list, as JSON text.
     public func render(id: Int64, language: String) -> String? {
-        locked { (try? db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?").rows([.int(id), .text(language)]) { $0.text(0) })?.first ?? nil }
+        locked {
+            (try? db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?").rows([.int(id), .text(language)]) { $0.text(0) })?
+                .first ?? nil
+        }
     }
 
     static let containsSQL = "SELECT 1 FROM notifications WHERE file = ? AND content_hash = ? LIMIT 1"
@@ -357,7 +366,9 @@ public final class InboxStore: @unchecked Sendable {
             try db.prepare(sql).rows { row in
                 var headers = PushHeaders()
                 if let text = row.text(7), case .array(let pairs)? = try? JSONParser.parse(Array(text.utf8)) {
-                    for pair in pairs { if let p = pair.arrayValue, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue { headers.add(n, v) } }
+                    for pair in pairs {
+                        if let p = pair.arrayValue, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue { headers.add(n, v) }
+                    }
                 }
                 return StoredNotification(
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),

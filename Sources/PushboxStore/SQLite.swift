@@ -43,9 +43,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .diskFull:
             return StoreError(message: "the disk holding \(path) is full (SQLite: \(message))", kind: kind)
         case .locked:
-            return StoreError(message: "\(path) is locked by another program (SQLite: \(message), after waiting 5 s); close the program that holds it, or pass another --db", kind: kind)
+            return StoreError(
+                message:
+                    "\(path) is locked by another program (SQLite: \(message), after waiting 5 s); close the program that holds it, or pass another --db",
+                kind: kind)
         case .notAnInbox:
-            return StoreError(message: "\(path) is not a pushbox inbox, or it is damaged (SQLite: \(message)); move it aside to start a new inbox, or pass another --db", kind: kind)
+            return StoreError(
+                message:
+                    "\(path) is not a pushbox inbox, or it is damaged (SQLite: \(message)); move it aside to start a new inbox, or pass another --db",
+                kind: kind)
         case .other:
             return message.contains(path) ? self : StoreError(message: "\(path): \(message)", kind: kind)
         }
@@ -86,7 +92,8 @@ final class SQLiteConnection {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else {
-            throw StoreError(message: "\(String(cString: sqlite3_errmsg(handle))) in: \(sql.prefix(80))", code: rc, systemErrno: sqlite3_system_errno(handle))
+            throw StoreError(
+                message: "\(String(cString: sqlite3_errmsg(handle))) in: \(sql.prefix(80))", code: rc, systemErrno: sqlite3_system_errno(handle))
         }
         return Statement(statement, connection: self)
     }
@@ -135,7 +142,11 @@ final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     enum Value {
-        case int(Int64), real(Double), text(String), blob([UInt8]), null
+        case int(Int64)
+        case real(Double)
+        case text(String)
+        case blob([UInt8])
+        case null
     }
 
     func bind(_ values: [Value]) throws(StoreError) {

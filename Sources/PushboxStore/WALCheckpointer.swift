@@ -44,11 +44,13 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Makes `writer` signal this checkpointer after each commit instead of checkpointing itself.
     func watch(_ writer: SQLiteConnection) {
-        sqlite3_wal_hook(writer.handle, { context, _, _, pages in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logGrew(to: pages)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            writer.handle,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logGrew(to: pages)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Checkpoints that have run (the tests watch it).
@@ -72,7 +74,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// One PASSIVE checkpoint: SQLite's result, the log's length and how much of it is copied, in pages.
     private func checkpoint() -> (rc: Int32, log: Int32, copied: Int32) {
-        var log: Int32 = 0, copied: Int32 = 0
+        var log: Int32 = 0
+        var copied: Int32 = 0
         let rc = sqlite3_wal_checkpoint_v2(connection?.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
         return (rc, log, copied)
     }

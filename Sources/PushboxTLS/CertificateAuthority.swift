@@ -11,7 +11,9 @@ import PushboxText
 public final class CertificateAuthority: @unchecked Sendable {
     /// DNS names the CA may sign (each with its subdomains) and the loopback addresses.
     public static let permittedDNS = ["localhost", "push.apple.com", "googleapis.com"]
-    static let nameConstraints = "critical," + (permittedDNS.map { "permitted;DNS:\($0)" }
+    static let nameConstraints =
+        "critical,"
+        + (permittedDNS.map { "permitted;DNS:\($0)" }
         + ["permitted;IP:127.0.0.1/255.255.255.255", "permitted;IP:::1/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"]).joined(separator: ",")
 
     /// The folder holding `ca.pem` (0644) and `ca.key` (0600).
@@ -35,11 +37,14 @@ public final class CertificateAuthority: @unchecked Sendable {
         self.directory = directory
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
-            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
                 throw TLSError("cannot create \(directory): \(FileErrorText.describe(error))")
             }
         }
-        let certPath = directory + "/ca.pem", keyPath = directory + "/ca.key"
+        let certPath = directory + "/ca.pem"
+        let keyPath = directory + "/ca.key"
         if !FileManager.default.fileExists(atPath: certPath) && !FileManager.default.fileExists(atPath: keyPath) {
             guard let key = pb_ec_p256_new().map(OwnedKey.init) else { throw .openssl("cannot make a P-256 key") }
             let cert = try Self.makeCA(key: key)
@@ -82,31 +87,40 @@ public final class CertificateAuthority: @unchecked Sendable {
 
     /// A server certificate signed by the CA, valid for a year (an hour back, for clock skew).
     func issue(commonName: String, subjectAltNames: [String]) throws(TLSError) -> OwnedCertificate {
-        try Self.build(subject: [("CN", commonName), ("O", "pushbox")], key: leafKey, issuer: certificate, issuerKey: key, days: 365, extensions: [
-            (NID_basic_constraints, "critical,CA:FALSE"),
-            (NID_key_usage, "critical,digitalSignature"),
-            (NID_ext_key_usage, "serverAuth"),
-            (NID_subject_alt_name, subjectAltNames.joined(separator: ",")),
-            (NID_subject_key_identifier, "hash"),
-            (NID_authority_key_identifier, "keyid:always"),
-        ])
+        try Self.build(
+            subject: [("CN", commonName), ("O", "pushbox")], key: leafKey, issuer: certificate, issuerKey: key, days: 365,
+            extensions: [
+                (NID_basic_constraints, "critical,CA:FALSE"),
+                (NID_key_usage, "critical,digitalSignature"),
+                (NID_ext_key_usage, "serverAuth"),
+                (NID_subject_alt_name, subjectAltNames.joined(separator: ",")),
+                (NID_subject_key_identifier, "hash"),
+                (NID_authority_key_identifier, "keyid:always"),
+            ])
     }
 
     static func makeCA(key: OwnedKey) throws(TLSError) -> OwnedCertificate {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, 255)
         let stamp = ISO8601DateFormatter().string(from: Date()).prefix(10)
-        return try build(subject: [("CN", "pushbox local CA (\(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) \(stamp))"), ("O", "pushbox")], key: key, issuer: nil, issuerKey: key, days: 3650, extensions: [
-            (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
-            (NID_key_usage, "critical,keyCertSign,cRLSign"),
-            (NID_subject_key_identifier, "hash"),
-            (NID_name_constraints, nameConstraints),
-        ])
+        return try build(
+            subject: [
+                ("CN", "pushbox local CA (\(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) \(stamp))"),
+                ("O", "pushbox"),
+            ], key: key, issuer: nil, issuerKey: key, days: 3650,
+            extensions: [
+                (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
+                (NID_key_usage, "critical,keyCertSign,cRLSign"),
+                (NID_subject_key_identifier, "hash"),
+                (NID_name_constraints, nameConstraints),
+            ])
     }
 
     /// An X.509 v3 certificate for `key`, signed by `issuerKey` (self-signed when `issuer` is nil).
-    static func build(subject: [(String, String)], key: OwnedKey, issuer: OwnedCertificate?, issuerKey: OwnedKey, days: Int,
-                      extensions: [(Int32, String)]) throws(TLSError) -> OwnedCertificate {
+    static func build(
+        subject: [(String, String)], key: OwnedKey, issuer: OwnedCertificate?, issuerKey: OwnedKey, days: Int,
+        extensions: [(Int32, String)]
+    ) throws(TLSError) -> OwnedCertificate {
         guard let x = X509_new() else { throw .openssl("X509_new failed") }
         let cert = OwnedCertificate(x)
         X509_set_version(x, 2)

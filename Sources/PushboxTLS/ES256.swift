@@ -24,8 +24,9 @@ public final class ES256Key: @unchecked Sendable {
         var curve = [CChar](repeating: 0, count: 64)
         var length = 0
         guard EVP_PKEY_get_base_id(key.pointer) == EVP_PKEY_EC,
-              EVP_PKEY_get_utf8_string_param(key.pointer, "group", &curve, curve.count, &length) == 1,
-              String(decoding: curve.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1" else {
+            EVP_PKEY_get_utf8_string_param(key.pointer, "group", &curve, curve.count, &length) == 1,
+            String(decoding: curve.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1"
+        else {
             throw TLSError("\(name) is not an ECDSA P-256 key; APNs provider keys are P-256 (ES256)")
         }
         return ES256Key(key)
@@ -45,7 +46,11 @@ public final class ES256Key: @unchecked Sendable {
         defer { ECDSA_SIG_free(sig) }
         let r = BN_bin2bn(signature, 32, nil)
         let s = signature.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
-        guard ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return false }
+        guard ECDSA_SIG_set0(sig, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return false
+        }
         var der: UnsafeMutablePointer<UInt8>?
         let derLength = i2d_ECDSA_SIG(sig, &der)
         guard derLength > 0, let der else { return false }

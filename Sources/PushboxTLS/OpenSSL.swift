@@ -32,7 +32,10 @@ final class OwnedKey: @unchecked Sendable {
     func verifySHA256(_ message: [UInt8], signature: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let md = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, pointer) == 1 else { ERR_clear_error(); return false }
+        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, pointer) == 1 else {
+            ERR_clear_error()
+            return false
+        }
         let ok = EVP_DigestVerify(md, signature.baseAddress, signature.count, message, message.count) == 1
         ERR_clear_error()
         return ok
@@ -44,9 +47,16 @@ final class OwnedKey: @unchecked Sendable {
         defer { EVP_MD_CTX_free(md) }
         var length = 0
         guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, pointer) == 1,
-              EVP_DigestSign(md, nil, &length, message, message.count) == 1 else { ERR_clear_error(); return nil }
+            EVP_DigestSign(md, nil, &length, message, message.count) == 1
+        else {
+            ERR_clear_error()
+            return nil
+        }
         var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(md, &signature, &length, message, message.count) == 1 else { ERR_clear_error(); return nil }
+        guard EVP_DigestSign(md, &signature, &length, message, message.count) == 1 else {
+            ERR_clear_error()
+            return nil
+        }
         return Array(signature.prefix(length))
     }
 }

@@ -28,8 +28,9 @@ public final class TLSServerContext: @unchecked Sendable {
     /// Serves certificates issued by `authority` for each SNI name it permits.
     public convenience init(authority: CertificateAuthority) throws(TLSError) {
         guard let localhost = authority.leaf(for: "localhost") else { throw TLSError("the CA could not issue a certificate for localhost") }
-        try self.init(certificate: localhost, key: authority.leafKey, authority: authority,
-                      description: "certificates from the local CA \(authority.certificatePath)")
+        try self.init(
+            certificate: localhost, key: authority.leafKey, authority: authority,
+            description: "certificates from the local CA \(authority.certificatePath)")
     }
 
     /// Serves the user's own certificate chain and key (`--tls-cert`, `--tls-key`).
@@ -55,27 +56,32 @@ public final class TLSServerContext: @unchecked Sendable {
             SSL_CTX_free(ctx)
             throw .openssl("the certificate or its key was refused")
         }
-        SSL_CTX_set_alpn_select_cb(ctx, { _, out, outLength, offered, offeredLength, _ in
-            var chosen: UnsafeMutablePointer<UInt8>?
-            let result = SSL_select_next_proto(&chosen, outLength, TLSServerContext.alpnProtocols, TLSServerContext.alpnLength, offered, offeredLength)
-            guard result == OPENSSL_NPN_NEGOTIATED, let chosen else { return SSL_TLSEXT_ERR_NOACK }
-            out?.pointee = UnsafePointer(chosen)
-            return SSL_TLSEXT_ERR_OK
-        }, nil)
+        SSL_CTX_set_alpn_select_cb(
+            ctx,
+            { _, out, outLength, offered, offeredLength, _ in
+                var chosen: UnsafeMutablePointer<UInt8>?
+                let result = SSL_select_next_proto(
+                    &chosen, outLength, TLSServerContext.alpnProtocols, TLSServerContext.alpnLength, offered, offeredLength)
+                guard result == OPENSSL_NPN_NEGOTIATED, let chosen else { return SSL_TLSEXT_ERR_NOACK }
+                out?.pointee = UnsafePointer(chosen)
+                return SSL_TLSEXT_ERR_OK
+            }, nil)
         // Asked for, never required; any certificate is accepted, for inspection only.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, { _, _ in 1 })
         let sessionID: [UInt8] = Array("pushbox".utf8)
         SSL_CTX_set_session_id_context(ctx, sessionID, UInt32(sessionID.count))
         if authority != nil {
-            pb_ssl_ctx_servername(ctx, { ssl, _, arg in
-                guard let ssl, let arg, let name = pb_ssl_servername(ssl) else { return SSL_TLSEXT_ERR_OK }
-                let me = Unmanaged<TLSServerContext>.fromOpaque(arg).takeUnretainedValue()
-                if let authority = me.authority, let cert = authority.leaf(for: String(cString: name)) {
-                    SSL_use_certificate(ssl, cert.pointer)
-                    SSL_use_PrivateKey(ssl, authority.leafKey.pointer)
-                }
-                return SSL_TLSEXT_ERR_OK
-            }, Unmanaged.passUnretained(self).toOpaque())
+            pb_ssl_ctx_servername(
+                ctx,
+                { ssl, _, arg in
+                    guard let ssl, let arg, let name = pb_ssl_servername(ssl) else { return SSL_TLSEXT_ERR_OK }
+                    let me = Unmanaged<TLSServerContext>.fromOpaque(arg).takeUnretainedValue()
+                    if let authority = me.authority, let cert = authority.leaf(for: String(cString: name)) {
+                        SSL_use_certificate(ssl, cert.pointer)
+                        SSL_use_PrivateKey(ssl, authority.leafKey.pointer)
+                    }
+                    return SSL_TLSEXT_ERR_OK
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

@@ -1,6 +1,6 @@
-import PushboxText
 import CNcursesw
 import Foundation
+import PushboxText
 
 /// A pseudo-terminal pair for running the TUI headless: the program gets the slave side as its
 /// terminal; the owner writes keys to the master and reads everything drawn.

@@ -24,7 +24,10 @@ public final class Terminal {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else {
-            throw TerminalError(description: "the terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot address the cursor; pushbox needs a full-screen terminal. Use pushbox render FILE… for plain text")
+            throw TerminalError(
+                description:
+                    "the terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot address the cursor; pushbox needs a full-screen terminal. Use pushbox render FILE… for plain text"
+            )
         }
         setlocale(LC_ALL, "")
         guard let s = newterm(nil, pb_stdout(), pb_stdin()) else {

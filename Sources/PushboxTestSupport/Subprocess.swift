@@ -1,6 +1,6 @@
-import PushboxText
 import CSpawn
 import Foundation
+import PushboxText
 
 /// Runs tools for tests with posix_spawn and waitpid, never Foundation's `Process`.
 ///
@@ -30,20 +30,28 @@ public enum Subprocess {
     /// Runs `executable` to completion, giving it `stdin` (or nothing) and capturing its output
     /// and errors (or sending them to /dev/null). After `timeout` seconds it is killed.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil,
-                           environment: [String: String]? = nil, directory: String? = nil,
-                           captureOutput: Bool = true, timeout: Double = 60) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], stdin: String? = nil,
+        environment: [String: String]? = nil, directory: String? = nil,
+        captureOutput: Bool = true, timeout: Double = 60
+    ) throws -> Result {
         _ = ignoreSIGPIPE
         let deadline = Date().addingTimeInterval(timeout)
-        var toChild = [Int32](repeating: -1, count: 2), fromOut = toChild, fromErr = toChild
+        var toChild = [Int32](repeating: -1, count: 2)
+        var fromOut = toChild
+        var fromErr = toChild
         defer { for fd in toChild + fromOut + fromErr where fd >= 0 { close(fd) } }
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { close(null) }
         if stdin != nil { try pipe(&toChild) }
-        if captureOutput { try pipe(&fromOut); try pipe(&fromErr) }
-        let child = try Child(executable, arguments, environment: environment, directory: directory,
-                              stdin: stdin == nil ? null : toChild[0],
-                              stdout: captureOutput ? fromOut[1] : null, stderr: captureOutput ? fromErr[1] : null)
+        if captureOutput {
+            try pipe(&fromOut)
+            try pipe(&fromErr)
+        }
+        let child = try Child(
+            executable, arguments, environment: environment, directory: directory,
+            stdin: stdin == nil ? null : toChild[0],
+            stdout: captureOutput ? fromOut[1] : null, stderr: captureOutput ? fromErr[1] : null)
         // The child's ends are the child's now.
         closeEnd(&toChild, 0)
         closeEnd(&fromOut, 1)
@@ -51,14 +59,18 @@ public enum Subprocess {
 
         var input = Array((stdin ?? "").utf8)[...]
         if input.isEmpty { closeEnd(&toChild, 1) }
-        var out: [UInt8] = [], err: [UInt8] = []
+        var out: [UInt8] = []
+        var err: [UInt8] = []
         var status: Int32?
         var timedOut = false
         // Until both outputs end: after the child has exited, only what is already buffered is
         // read, as a daemon it started may hold the pipes open.
         while fromOut[0] >= 0 || fromErr[0] >= 0 || toChild[1] >= 0 {
             if status == nil { status = child.poll() }
-            if Date() >= deadline { timedOut = true; break }
+            if Date() >= deadline {
+                timedOut = true
+                break
+            }
             var fds = [pollfd]()
             if fromOut[0] >= 0 { fds.append(pollfd(fd: fromOut[0], events: Int16(POLLIN), revents: 0)) }
             if fromErr[0] >= 0 { fds.append(pollfd(fd: fromErr[0], events: Int16(POLLIN), revents: 0)) }
@@ -84,9 +96,13 @@ public enum Subprocess {
         }
         let remaining = max(0, deadline.timeIntervalSinceNow)
         if status == nil { status = child.wait(timeout: timedOut ? 0 : remaining) }
-        if status == nil { timedOut = true; status = child.kill() }
-        return Result(status: status ?? -1, out: String(decoding: out, as: UTF8.self),
-                      err: String(decoding: err, as: UTF8.self), timedOut: timedOut)
+        if status == nil {
+            timedOut = true
+            status = child.kill()
+        }
+        return Result(
+            status: status ?? -1, out: String(decoding: out, as: UTF8.self),
+            err: String(decoding: err, as: UTF8.self), timedOut: timedOut)
     }
 
     /// A started tool with its process id; reaped by `wait`, `terminate` or `kill`, or on deinit.
@@ -97,8 +113,10 @@ public enum Subprocess {
         private let exitStatus = Locked<Int32?>(nil)
 
         /// Starts `executable` with the given descriptors (by default /dev/null for all three).
-        public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    directory: String? = nil, stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+        public init(
+            _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+            directory: String? = nil, stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil
+        ) throws {
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             defer { close(null) }
             let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
@@ -160,7 +178,10 @@ public enum Subprocess {
     private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     private static func closeEnd(_ fds: inout [Int32], _ i: Int) {
-        if fds[i] >= 0 { close(fds[i]); fds[i] = -1 }
+        if fds[i] >= 0 {
+            close(fds[i])
+            fds[i] = -1
+        }
     }
 
     private static func pipe(_ fds: inout [Int32]) throws {

@@ -34,4 +34,3 @@ public enum ByteText {
         return String(text[first...last])
     }
 }
-

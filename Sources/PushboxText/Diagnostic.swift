@@ -62,7 +62,8 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// A diagnostic read back from its JSON object (nil when it is not one).
     public init?(json: JSONValue) {
         guard let o = json.objectValue, let code = o["code"]?.stringValue, let message = o["message"]?.stringValue else { return nil }
-        self.init(Code(rawValue: code), message, severity: o["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) ?? .warning,
-                  key: o["key"]?.stringValue, language: o["language"]?.stringValue, field: o["field"]?.stringValue)
+        self.init(
+            Code(rawValue: code), message, severity: o["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) ?? .warning,
+            key: o["key"]?.stringValue, language: o["language"]?.stringValue, field: o["field"]?.stringValue)
     }
 }

@@ -8,7 +8,9 @@ public enum FileErrorText {
     public static func describe(_ error: any Error) -> String {
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-        if let inner = ns.userInfo[NSUnderlyingErrorKey] as? any Error, case let underlying = inner as NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let inner = ns.userInfo[NSUnderlyingErrorKey] as? any Error, case let underlying = inner as NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
             let path = (ns.userInfo[NSFilePathErrorKey] as? String).map { " (\($0))" } ?? ""
             return String(cString: strerror(Int32(underlying.code))) + path
         }

@@ -65,9 +65,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error(.syntax, "unexpected \(describeCurrent()), expected a value")
         }
@@ -85,7 +91,11 @@ public struct JSONParser {
         index += 1
         var entries: [(key: String, value: JSONValue)] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(JSONObject(entries)) }
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            depth -= 1
+            return .object(JSONObject(entries))
+        }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -100,8 +110,15 @@ public struct JSONParser {
             let value = try parseValue()
             entries.append((key, value))
             skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(JSONObject(entries)) }
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                index += 1
+                depth -= 1
+                return .object(JSONObject(entries))
+            }
             throw error(.syntax, "unexpected \(describeCurrent()), expected ',' or '}'")
         }
     }
@@ -111,14 +128,25 @@ public struct JSONParser {
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(elements) }
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
         while true {
             skipWhitespace()
             if peek(UInt8(ascii: "]")) { throw error(.syntax, "trailing comma before ']'") }
             elements.append(try parseValue())
             skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(elements) }
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "]")) {
+                index += 1
+                depth -= 1
+                return .array(elements)
+            }
             throw error(.syntax, "unexpected \(describeCurrent()), expected ',' or ']'")
         }
     }
@@ -274,11 +302,15 @@ public struct JSONParser {
     }
 
     private func error(_ kind: JSONParseError.Kind, _ message: String) -> JSONParseError {
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         var i = 0
         let end = min(index, bytes.count)
         while i < end {
-            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            if bytes[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
             i += 1
         }
         let kind = (kind == .syntax && index < bytes.count && bytes[index] == 0) ? .nulByte : kind
@@ -294,14 +326,26 @@ public enum UTF8Check {
         let n = bytes.count
         while i < n {
             let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
+            if b < 0x80 {
+                i += 1
+                continue
+            }
             let length: Int
             var minScalar: UInt32
             var scalar: UInt32
             switch b {
-            case 0xC2...0xDF: length = 2; minScalar = 0x80; scalar = UInt32(b & 0x1F)
-            case 0xE0...0xEF: length = 3; minScalar = 0x800; scalar = UInt32(b & 0x0F)
-            case 0xF0...0xF4: length = 4; minScalar = 0x10000; scalar = UInt32(b & 0x07)
+            case 0xC2...0xDF:
+                length = 2
+                minScalar = 0x80
+                scalar = UInt32(b & 0x1F)
+            case 0xE0...0xEF:
+                length = 3
+                minScalar = 0x800
+                scalar = UInt32(b & 0x0F)
+            case 0xF0...0xF4:
+                length = 4
+                minScalar = 0x10000
+                scalar = UInt32(b & 0x07)
             default: return i
             }
             guard i + length <= n else { return i }

@@ -79,7 +79,10 @@ public struct JSONObject: Sendable, Equatable {
         }
         set {
             // Replace in place (keeping the key's position) or append a new key.
-            guard let newValue else { entries.removeAll { $0.key == key }; return }
+            guard let newValue else {
+                entries.removeAll { $0.key == key }
+                return
+            }
             if let i = entries.lastIndex(where: { $0.key == key }) {
                 entries[i].value = newValue
                 entries = entries.enumerated().filter { $0.offset == i || $0.element.key != key }.map(\.element)

@@ -43,7 +43,10 @@ public enum JSONWriter {
         case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
-            if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            if elements.isEmpty {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -53,7 +56,10 @@ public enum JSONWriter {
             newline(&out, indent, level)
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            if object.isEmpty {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
             out.append(UInt8(ascii: "{"))
             for (i, entry) in object.entries.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -88,10 +94,12 @@ public enum JSONWriter {
         var s = s
         s.withUTF8 { u in
             let n = u.count
-            var run = 0, i = 0
+            var run = 0
+            var i = 0
             while i < n {
                 let b = u[i]
-                let escaped: UInt32?, width: Int
+                let escaped: UInt32?
+                let width: Int
                 switch b {
                 case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C, 0x00..<0x20, 0x7F:
                     (escaped, width) = (UInt32(b), 1)
@@ -102,7 +110,10 @@ public enum JSONWriter {
                 default:
                     (escaped, width) = (nil, 1)
                 }
-                guard let scalar = escaped else { i += 1; continue }
+                guard let scalar = escaped else {
+                    i += 1
+                    continue
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i]))
                 appendEscape(scalar, into: &out)
                 i += width

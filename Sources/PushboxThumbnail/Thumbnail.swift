@@ -1,7 +1,7 @@
-import PushboxText
 import CThumbnail
 import Foundation
 import PushboxFetch
+import PushboxText
 import PushboxUI
 
 /// ThumbnailMaker of image attachments for the terminal: stb_image decodes, libchafa picks a
@@ -15,7 +15,9 @@ public enum ThumbnailMaker {
         let (path, cols, rows, palette) = (request.path, request.columns, request.rows, request.palette)
         guard let data = FileManager.default.contents(atPath: path), let image = ImageDecoder.rgba(Array(data)) else { return nil }
         let n = cols * rows
-        var chars = [UInt32](repeating: 32, count: n), fg = [Int32](repeating: 0, count: n), bg = [Int32](repeating: 0, count: n)
+        var chars = [UInt32](repeating: 32, count: n)
+        var fg = [Int32](repeating: 0, count: n)
+        var bg = [Int32](repeating: 0, count: n)
         let ok = image.pixels.withUnsafeBufferPointer { px in
             pb_thumbnail(px.baseAddress, Int32(image.width), Int32(image.height), Int32(cols), Int32(rows), Int32(palette), &chars, &fg, &bg)
         }

@@ -25,7 +25,9 @@ public enum DisplayText {
     /// Whether text holds right-to-left letters (Arabic, Hebrew, …): the view shows it in
     /// logical order with a marker, since terminals reorder inconsistently.
     public static func isRightToLeft(_ text: String) -> Bool {
-        text.unicodeScalars.contains { (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFDFF).contains($0.value) || (0xFE70...0xFEFF).contains($0.value) }
+        text.unicodeScalars.contains {
+            (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFDFF).contains($0.value) || (0xFE70...0xFEFF).contains($0.value)
+        }
     }
 
     /// Clean text with a ⇐ marker in front when it reads right to left.
@@ -40,18 +42,24 @@ public enum DisplayText {
         guard width > 0 else { return [] }
         var lines: [String] = []
         for paragraph in clean(text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = "", lineWidth = 0
-            var word = "", wordWidth = 0
+            var line = ""
+            var lineWidth = 0
+            var word = ""
+            var wordWidth = 0
             func flushWord() {
                 if lineWidth + wordWidth > width, !line.isEmpty {
                     lines.append(line.trimmingTrailingSpaces())
                     line = ""
                     lineWidth = 0
-                    if word.first == " " { word.removeFirst(); wordWidth -= 1 }
+                    if word.first == " " {
+                        word.removeFirst()
+                        wordWidth -= 1
+                    }
                 }
                 while wordWidth > width {
                     // A word longer than the line: cut it.
-                    var head = "", headWidth = 0
+                    var head = ""
+                    var headWidth = 0
                     for c in word {
                         let w = DisplayWidth.of(c)
                         if headWidth + w > width { break }
@@ -69,7 +77,12 @@ public enum DisplayText {
             }
             for c in paragraph {
                 let w = DisplayWidth.of(c)
-                if c == " " { flushWord(); word = " "; wordWidth = 1; continue }
+                if c == " " {
+                    flushWord()
+                    word = " "
+                    wordWidth = 1
+                    continue
+                }
                 word.append(c)
                 wordWidth += w
                 if w == 2 { flushWord() }  // wide (CJK) characters may break anywhere

@@ -1,6 +1,6 @@
-import PushboxText
 import Foundation
 import PushboxCore
+import PushboxText
 
 /// One notification in the inbox, as the UI keeps it.
 public struct InboxItem: Sendable, Equatable {
@@ -41,9 +41,11 @@ public struct InboxItem: Sendable, Equatable {
     }
 
     /// A row of the inbox.
-    public init(id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
-                threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "",
-                app: String? = nil) {
+    public init(
+        id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
+        threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "",
+        app: String? = nil
+    ) {
         self.id = id
         self.apnsID = apnsID
         self.receivedAt = receivedAt

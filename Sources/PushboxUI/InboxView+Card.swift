@@ -11,7 +11,9 @@ extension InboxView {
             s.put("Select a notification.", x: x + 2, y: y + 2, role: .muted, maxWidth: width - 4)
             return
         }
-        let top = y + 2, h = height - 2, inner = width - 2
+        let top = y + 2
+        let h = height - 2
+        let inner = width - 2
         switch state.card.tab {
         case .card: notificationCard(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .trace: trace(&s, state, item, x: x + 1, y: top, width: inner, height: h)
@@ -27,7 +29,8 @@ extension InboxView {
     /// attachment, the action buttons; with the lock-screen preview, a banner's truncation.
     static func notificationCard(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
         if item.isRejected {
-            return notShown(&s, "Not delivered: \(item.status) \(item.reason ?? "")", role: .error, detail: item.detail, x: x, y: y, width: width, height: height)
+            return notShown(
+                &s, "Not delivered: \(item.status) \(item.reason ?? "")", role: .error, detail: item.detail, x: x, y: y, width: width, height: height)
         }
         guard let r = state.renders[item.id] else {
             s.put("rendering…", x: x, y: y, role: .muted)
@@ -46,7 +49,8 @@ extension InboxView {
             if let b = r.badge { facts.append("badge \(b)") }
             if let snd = r.sound { facts.append("sound \(DisplayText.clean(snd))") }
             if let level = r.interruptionLevel { facts.append(level) }
-            s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width); row += 1
+            s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width)
+            row += 1
         }
         for w in r.warnings where row < y + height {
             s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
@@ -71,10 +75,15 @@ extension InboxView {
         if let title { lines.append((title, .title)) }
         if let sub = r.subtitle { lines.append((DisplayText.line(sub), .subtitle)) }
         var body = bodyLines.filter { !$0.isEmpty || bodyLines.count == 1 }
-        if state.card.lockScreen && body.count > 4 { body = Array(body.prefix(4)); body[3] = String(body[3].prefix(max(0, text - 1))) + "…" }
+        if state.card.lockScreen && body.count > 4 {
+            body = Array(body.prefix(4))
+            body[3] = String(body[3].prefix(max(0, text - 1))) + "…"
+        }
         if DisplayText.isRightToLeft(r.body ?? "") { body = body.map { "⇐ " + $0 } }
         lines += body.map { ($0, .body) }
-        if title == nil && r.subtitle == nil && (r.body ?? "").isEmpty { lines.append(("(no alert text: a background or badge/sound-only push)", .muted)) }
+        if title == nil && r.subtitle == nil && (r.body ?? "").isEmpty {
+            lines.append(("(no alert text: a background or badge/sound-only push)", .muted))
+        }
         for a in r.attachments {
             let name = (a.path as NSString).lastPathComponent
             let size = a.width.map { " · \($0)×\(a.height ?? 0)" } ?? ""
@@ -85,16 +94,20 @@ extension InboxView {
 
     /// The rounded box: app name and age, the lines, the thumbnail, the action buttons. Returns
     /// the row below it.
-    static func cardBox(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, _ r: RenderedNotification, lines: [(String, Role)],
-                        x: Int, y: Int, boxWidth: Int, height: Int) -> Int {
+    static func cardBox(
+        _ s: inout Screen, _ state: InboxState, _ item: InboxItem, _ r: RenderedNotification, lines: [(String, Role)],
+        x: Int, y: Int, boxWidth: Int, height: Int
+    ) -> Int {
         let text = boxWidth - 4
         var row = y
         let age = state.now.map { relativeTime(item.receivedAt, now: $0) } ?? ""
-        s.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", x: x, y: row, role: .border); row += 1
+        s.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", x: x, y: row, role: .border)
+        row += 1
         s.put("│", x: x, y: row, role: .border)
         s.put(DisplayText.clean(state.appName).uppercased(), x: x + 2, y: row, role: .muted, maxWidth: text - age.count - 1)
         s.put(age, x: x + boxWidth - 2 - age.count, y: row, role: .muted)
-        s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1
+        s.put("│", x: x + boxWidth - 1, y: row, role: .border)
+        row += 1
         for (line, role) in lines where row < y + height - 3 {
             s.put("│", x: x, y: row, role: .border)
             s.put(line, x: x + 2, y: row, role: role, maxWidth: text)
@@ -110,14 +123,19 @@ extension InboxView {
             row += thumbnail.rows
         }
         if !r.actions.isEmpty {
-            s.put("├" + String(repeating: "─", count: boxWidth - 2) + "┤", x: x, y: row, role: .border); row += 1
+            s.put("├" + String(repeating: "─", count: boxWidth - 2) + "┤", x: x, y: row, role: .border)
+            row += 1
             s.put("│", x: x, y: row, role: .border)
             var col = x + 2
             for (i, action) in r.actions.enumerated() {
                 let role: Role = action.options.contains(.destructive) ? .destructiveButton : .button
-                col += s.put((state.card.pressedAction == i ? "▶" : " ") + DisplayText.clean(action.title) + " ", x: col, y: row, role: role, maxWidth: x + boxWidth - 2 - col) + 1
+                col +=
+                    s.put(
+                        (state.card.pressedAction == i ? "▶" : " ") + DisplayText.clean(action.title) + " ", x: col, y: row, role: role,
+                        maxWidth: x + boxWidth - 2 - col) + 1
             }
-            s.put("│", x: x + boxWidth - 1, y: row, role: .border); row += 1
+            s.put("│", x: x + boxWidth - 1, y: row, role: .border)
+            row += 1
         }
         s.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", x: x, y: row, role: .border)
         return row + 1
@@ -137,7 +155,8 @@ extension InboxView {
     /// at most 32 columns, two pixels rows per cell row, at most 10 rows), and its cache key.
     public static func thumbnailRequest(_ state: InboxState, _ item: InboxItem) -> ThumbnailRequest? {
         guard state.palette > 0, state.card.tab == .card, let r = state.renders[item.id],
-              let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0 else { return nil }
+            let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0
+        else { return nil }
         let columns = min(32, cardBoxWidth(state, available: cardPaneWidth(state) - 2) - 4)
         guard columns >= 4 else { return nil }
         let rows = max(1, min(10, Int((Double(columns) * Double(h) / Double(w) / 2).rounded())))
@@ -145,10 +164,15 @@ extension InboxView {
     }
 
     static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
-        guard let r = state.renders[item.id] else { s.put("rendering…", x: x, y: y, role: .muted); return }
+        guard let r = state.renders[item.id] else {
+            s.put("rendering…", x: x, y: y, role: .muted)
+            return
+        }
         var row = y
         for t in r.trace + responseLines(state, item) where row < y + height {
-            let head = t.step.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", t.ms) + t.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
+            let head =
+                t.step.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", t.ms)
+                + t.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             s.put(head, x: x, y: row, role: t.outcome.isFailure ? .error : .normal, maxWidth: width)
             row += 1
             for line in DisplayText.wrap(t.detail, width: max(10, width - 4)).prefix(3) where row < y + height {
@@ -158,7 +182,8 @@ extension InboxView {
         }
         if !r.warnings.isEmpty, row < y + height - 1 {
             row += 1
-            s.put("Warnings", x: x, y: row, role: .warning); row += 1
+            s.put("Warnings", x: x, y: row, role: .warning)
+            row += 1
             for w in r.warnings where row < y + height {
                 s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)
                 row += 1
@@ -174,10 +199,13 @@ extension InboxView {
         ]
         var row = y
         for (label, title, body) in rows {
-            s.put(label, x: x, y: row, role: .accent, maxWidth: width); row += 1
-            s.put("title  " + DisplayText.line(title ?? "—"), x: x + 2, y: row, role: .title, maxWidth: width - 2); row += 1
+            s.put(label, x: x, y: row, role: .accent, maxWidth: width)
+            row += 1
+            s.put("title  " + DisplayText.line(title ?? "—"), x: x + 2, y: row, role: .title, maxWidth: width - 2)
+            row += 1
             for (i, line) in DisplayText.wrap(body ?? "—", width: max(10, width - 9)).prefix(4).enumerated() {
-                s.put((i == 0 ? "body   " : "       ") + line, x: x + 2, y: row, role: .body, maxWidth: width - 2); row += 1
+                s.put((i == 0 ? "body   " : "       ") + line, x: x + 2, y: row, role: .body, maxWidth: width - 2)
+                row += 1
             }
             row += 1
         }

@@ -18,7 +18,8 @@ extension InboxView {
         let room = max(1, height - lines.count - droppedRows)
         for p in info.pending.prefix(room) {
             let id = DisplayText.clean(p.identifier)
-            lines.append(("\(p.fire)  \(id.padding(toLength: max(idWidth, DisplayWidth.of(id)), withPad: " ", startingAt: 0))  \(p.trigger)", .overlay))
+            lines.append(
+                ("\(p.fire)  \(id.padding(toLength: max(idWidth, DisplayWidth.of(id)), withPad: " ", startingAt: 0))  \(p.trigger)", .overlay))
         }
         if info.pending.count > room { lines[lines.count - 1] = ("… \(info.pending.count - room + 1) more", .muted) }
         if !info.dropped.isEmpty {
@@ -32,7 +33,8 @@ extension InboxView {
     /// A push with no alert: no banner; what the app would be woken for.
     static func backgroundCard(_ s: inout Screen, _ r: RenderedNotification, x: Int, y: Int, width: Int, height: Int) -> Int {
         var row = y
-        s.put("Background event — no banner, no sound", x: x, y: row, role: .title, maxWidth: width); row += 1
+        s.put("Background event — no banner, no sound", x: x, y: row, role: .title, maxWidth: width)
+        row += 1
         for t in r.trace where t.step == .background {
             for line in DisplayText.wrap(t.detail, width: width).prefix(height - 2) where row < y + height {
                 s.put(line, x: x, y: row, role: .body, maxWidth: width)

@@ -1,12 +1,15 @@
 import Foundation
-import PushboxLocalization
 import PushboxCore
+import PushboxLocalization
 
 extension InboxView {
     static func overlay(_ s: inout Screen, _ state: InboxState) {
         switch state.overlay {
         case .help?:
-            let lines = Keymap.helpLines(Keymap.inbox) + ["", "markers: × rejected · ! warnings · @ attachment · * encrypted · ⌁ background event · L local notification"]
+            let lines =
+                Keymap.helpLines(Keymap.inbox) + [
+                    "", "markers: × rejected · ! warnings · @ attachment · * encrypted · ⌁ background event · L local notification",
+                ]
             box(&s, title: "Keys", lines: lines.map { ($0, .overlay) })
         case .languagePicker(let selection)?:
             let lines = state.device.choices.enumerated().map { i, tag in
@@ -35,7 +38,9 @@ extension InboxView {
             if DisplayWidth.of(note.title ?? "") > phoneWidth { flags.append("title overflows") }
             if DisplayText.wrap(note.body ?? "", width: phoneWidth).count > 4 { flags.append("body over 4 lines") }
             let text = [note.title, note.body].compactMap { $0 }.map(DisplayText.line).joined(separator: " — ")
-            let line = language.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ") + text
+            let line =
+                language.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ")
+                + text
             return (line, flags.isEmpty ? .overlay : .warning)
         }
     }
@@ -45,9 +50,11 @@ extension InboxView {
         let maxText = lines.map { DisplayWidth.of($0.0) }.max() ?? 0
         let w = min(s.width - 2, max(DisplayWidth.of(title) + 6, maxText + 4))
         let h = min(s.height - 2, lines.count + 2)
-        let x = (s.width - w) / 2, y = max(1, (s.height - h) / 2)
+        let x = (s.width - w) / 2
+        let y = max(1, (s.height - h) / 2)
         s.fill(x: x, y: y, width: w, height: h, role: .overlay)
-        s.put("┌ " + title + " " + String(repeating: "─", count: max(0, w - DisplayWidth.of(title) - 4)) + "┐", x: x, y: y, role: .border, maxWidth: w)
+        s.put(
+            "┌ " + title + " " + String(repeating: "─", count: max(0, w - DisplayWidth.of(title) - 4)) + "┐", x: x, y: y, role: .border, maxWidth: w)
         for (i, (line, role)) in lines.prefix(h - 2).enumerated() {
             s.put("│", x: x, y: y + 1 + i, role: .border)
             s.put(line, x: x + 2, y: y + 1 + i, role: role, maxWidth: w - 4)

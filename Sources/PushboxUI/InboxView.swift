@@ -1,7 +1,7 @@
-import PushboxText
 import Foundation
 import PushboxCore
 import PushboxLocalization
+import PushboxText
 
 /// The pure view: state in, a screen of cells out. No curses, no I/O.
 public enum InboxView {
@@ -49,7 +49,9 @@ public enum InboxView {
         // The port is what a backend is pointed at, and short: it comes before the socket's path.
         if let port = state.intake.port { parts.append("port \(port)") }
         parts.append(state.intake.socket.map { "socket \($0)" } ?? "no socket")
-        if !state.intake.watched.isEmpty { parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")") }
+        if !state.intake.watched.isEmpty {
+            parts.append("watching \(state.intake.watched.count) folder\(state.intake.watched.count == 1 ? "" : "s")")
+        }
         s.put(" " + parts.joined(separator: " · "), x: 0, y: 0, role: .header)
     }
 
@@ -68,7 +70,9 @@ public enum InboxView {
     static func list(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {
         let rows = state.rows
         if rows.isEmpty {
-            s.put(state.list.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted, maxWidth: width - 2)
+            s.put(
+                state.list.items.isEmpty ? "No notifications yet. Send one: pushbox send FILE" : "Nothing matches.", x: x + 1, y: y + 1, role: .muted,
+                maxWidth: width - 2)
             return
         }
         for (offset, row) in rows[state.list.top..<min(rows.count, state.list.top + height)].enumerated() {
@@ -78,7 +82,9 @@ public enum InboxView {
             if isSelected { s.fill(x: x, y: line, width: width, height: 1, role: .selected) }
             switch row {
             case .thread(let id, let count, let collapsed):
-                s.put("\(collapsed ? "▸" : "▾") \(DisplayText.clean(id)) (\(count))", x: x + 1, y: line, role: isSelected ? .selected : .accent, maxWidth: width - 2)
+                s.put(
+                    "\(collapsed ? "▸" : "▾") \(DisplayText.clean(id)) (\(count))", x: x + 1, y: line, role: isSelected ? .selected : .accent,
+                    maxWidth: width - 2)
             case .item(let i):
                 let item = state.list.items[i]
                 let r = state.renders[item.id]
@@ -96,12 +102,14 @@ public enum InboxView {
     /// `date` as "HH:mm" in `zone`.
     static func clockText(_ date: Date, zone: TimeZone) -> String {
         formatters.withLock { formatters in
-            let f = formatters[zone] ?? {
-                let f = DateFormatter()
-                f.dateFormat = "HH:mm"
-                f.timeZone = zone
-                return f
-            }()
+            let f =
+                formatters[zone]
+                ?? {
+                    let f = DateFormatter()
+                    f.dateFormat = "HH:mm"
+                    f.timeZone = zone
+                    return f
+                }()
             formatters[zone] = f
             return f.string(from: date)
         }

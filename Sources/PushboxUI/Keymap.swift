@@ -66,14 +66,21 @@ public enum Keymap {
         KeyBinding(keys: [.char("[")], action: .previousLanguage, description: "previous language", inFooter: false),
         KeyBinding(keys: [.char("m")], action: .localeMatrix, description: "this notification in every language", inFooter: true),
         KeyBinding(keys: [.char("p")], action: .lockScreenPreview, description: "lock-screen truncation on or off", inFooter: false),
-        KeyBinding(keys: [.char("a")], action: .pressAction, description: "press the next action button (shows what the app receives)", inFooter: false),
-        KeyBinding(keys: [.char("o")], action: .tap, description: "tap the notification (shows what the app receives: the default action, userInfo, deep link)", inFooter: false),
-        KeyBinding(keys: [.char("s")], action: .scheduledView, description: "scheduled: pending local notifications, n/64, what was dropped", inFooter: false),
+        KeyBinding(
+            keys: [.char("a")], action: .pressAction, description: "press the next action button (shows what the app receives)", inFooter: false),
+        KeyBinding(
+            keys: [.char("o")], action: .tap,
+            description: "tap the notification (shows what the app receives: the default action, userInfo, deep link)", inFooter: false),
+        KeyBinding(
+            keys: [.char("s")], action: .scheduledView, description: "scheduled: pending local notifications, n/64, what was dropped", inFooter: false
+        ),
         KeyBinding(keys: [.char("+")], action: .fastForward, description: "fast-forward the device clock one minute", inFooter: false),
-        KeyBinding(keys: [.char(">")], action: .jumpClock, description: "jump the device clock to the next pending local notification", inFooter: false),
+        KeyBinding(
+            keys: [.char(">")], action: .jumpClock, description: "jump the device clock to the next pending local notification", inFooter: false),
         KeyBinding(keys: [.char("t")], action: .cycleTheme, description: "next theme", inFooter: false),
         KeyBinding(keys: [.char("/")], action: .search, description: "search title, body, app and keys", inFooter: true),
-        KeyBinding(keys: [.char("f")], action: .cycleFilter, description: "filter: all, rejected, with warnings, each app (when several)", inFooter: false),
+        KeyBinding(
+            keys: [.char("f")], action: .cycleFilter, description: "filter: all, rejected, with warnings, each app (when several)", inFooter: false),
         KeyBinding(keys: [.char("r")], action: .replay, description: "replay the selected notification", inFooter: false),
         KeyBinding(keys: [.char("d")], action: .delete, description: "delete the selected notification", inFooter: false),
         KeyBinding(keys: [.char("e")], action: .export, description: "export the selected notification as a .apns file", inFooter: false),

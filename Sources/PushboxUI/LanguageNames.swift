@@ -9,7 +9,8 @@ public enum LanguageNames {
         guard let parsed = LanguageTag(tag) else { return tag }
         let base = parsed.script.map { "\(parsed.language)-\($0)" } ?? parsed.language
         let locale = Locale(identifier: base)
-        let name = (parsed.script != nil ? locale.localizedString(forIdentifier: base) : locale.localizedString(forLanguageCode: parsed.language)) ?? tag
+        let name =
+            (parsed.script != nil ? locale.localizedString(forIdentifier: base) : locale.localizedString(forLanguageCode: parsed.language)) ?? tag
         return "\(name) (\(tag))"
     }
 }

@@ -152,8 +152,11 @@ public struct Screen: Sendable, Equatable {
         for row in 0..<thumbnail.rows {
             for col in 0..<thumbnail.columns {
                 let t = thumbnail.cells[row * thumbnail.columns + col]
-                set(x + col, y + row, Cell(text: t.text, role: .normal, isContinuation: false,
-                                           palette: PaletteColors(foreground: t.foreground, background: t.background)))
+                set(
+                    x + col, y + row,
+                    Cell(
+                        text: t.text, role: .normal, isContinuation: false,
+                        palette: PaletteColors(foreground: t.foreground, background: t.background)))
             }
         }
     }

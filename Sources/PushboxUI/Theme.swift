@@ -5,15 +5,21 @@ import PushboxText
 /// (the terminal's own), or a 256-colour index.
 public enum ThemeColor: Sendable, Equatable {
     case terminalDefault
-    case ansi(Int)       // 0…15
-    case indexed(Int)    // 0…255
+    case ansi(Int)  // 0…15
+    case indexed(Int)  // 0…255
 
     static let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
 
     init?(_ value: JSONValue) {
-        if let n = value.intValue, (0...255).contains(n) { self = .indexed(n); return }
+        if let n = value.intValue, (0...255).contains(n) {
+            self = .indexed(n)
+            return
+        }
         guard let s = value.stringValue?.lowercased() else { return nil }
-        if s == "default" { self = .terminalDefault; return }
+        if s == "default" {
+            self = .terminalDefault
+            return
+        }
         let bright = s.hasPrefix("bright-")
         guard let i = Self.names.firstIndex(of: bright ? String(s.dropFirst(7)) : s) else { return nil }
         self = .ansi(i + (bright ? 8 : 0))
@@ -27,7 +33,10 @@ public enum ThemeColor: Sendable, Equatable {
         case .indexed(let n):
             if n < 16 { return n % 8 }
             if n >= 232 { return n < 244 ? 0 : 7 }  // greys
-            let c = n - 16, r = c / 36, g = (c / 6) % 6, b = c % 6
+            let c = n - 16
+            let r = c / 36
+            let g = (c / 6) % 6
+            let b = c % 6
             return (r >= 3 ? 1 : 0) | (g >= 3 ? 2 : 0) | (b >= 3 ? 4 : 0)
         }
     }
@@ -47,7 +56,10 @@ public struct Style: Sendable, Equatable {
     public var reverse = false
 
     /// A style; by default the terminal's own colours, plain.
-    public init(foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault, bold: Bool = false, underline: Bool = false, reverse: Bool = false) {
+    public init(
+        foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault, bold: Bool = false, underline: Bool = false,
+        reverse: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold
@@ -82,7 +94,9 @@ public struct Theme: Sendable, Equatable {
         do {
             guard let o = try JSONParser.parse(bytes).objectValue else { throw LoadError(description: "\(path): a theme is a JSON object") }
             root = o
-        } catch let e as JSONParseError { throw LoadError(description: "\(path): \(e)") } catch let e as LoadError { throw e } catch { throw LoadError(description: "\(path): \(error)") }
+        } catch let e as JSONParseError { throw LoadError(description: "\(path): \(e)") } catch let e as LoadError { throw e } catch {
+            throw LoadError(description: "\(path): \(error)")
+        }
         var theme = Theme(name: root["name"]?.stringValue ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension, styles: [:])
         guard let roles = root["roles"]?.objectValue else { throw LoadError(description: "\(path): roles: required, an object of role → style") }
         for key in root.keys where !["name", "description", "roles"].contains(key) {
@@ -97,7 +111,9 @@ public struct Theme: Sendable, Equatable {
             for (field, v) in o.entries {
                 switch field {
                 case "fg", "bg":
-                    guard let c = ThemeColor(v) else { throw LoadError(description: "\(path): roles.\(key).\(field): a colour name, bright-NAME, default, or 0…255") }
+                    guard let c = ThemeColor(v) else {
+                        throw LoadError(description: "\(path): roles.\(key).\(field): a colour name, bright-NAME, default, or 0…255")
+                    }
                     if field == "fg" { style.foreground = c } else { style.background = c }
                 case "bold": style.bold = v == .bool(true)
                 case "underline": style.underline = v == .bool(true)
@@ -111,10 +127,12 @@ public struct Theme: Sendable, Equatable {
     }
 
     /// The look without colours (`NO_COLOR`, or a terminal without any): attributes only.
-    public static let monochrome = Theme(name: "no-color", styles: [
-        .header: Style(reverse: true), .footer: Style(reverse: true), .selected: Style(reverse: true),
-        .title: Style(bold: true), .tabActive: Style(bold: true, underline: true), .error: Style(bold: true),
-        .warning: Style(underline: true), .input: Style(reverse: true), .button: Style(bold: true),
-        .destructiveButton: Style(bold: true, underline: true),
-    ])
+    public static let monochrome = Theme(
+        name: "no-color",
+        styles: [
+            .header: Style(reverse: true), .footer: Style(reverse: true), .selected: Style(reverse: true),
+            .title: Style(bold: true), .tabActive: Style(bold: true, underline: true), .error: Style(bold: true),
+            .warning: Style(underline: true), .input: Style(reverse: true), .button: Style(bold: true),
+            .destructiveButton: Style(bold: true, underline: true),
+        ])
 }

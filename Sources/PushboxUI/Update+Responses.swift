@@ -44,14 +44,16 @@ extension InboxState {
         let request = local.map { "local notification request \($0)" } ?? "remote notification \(item.apnsID)"
         let opens = options.contains(.foreground) ? "the app opens" : "the app handles it in the background"
         let auth = options.contains(.authenticationRequired) ? "; the device must be unlocked first" : ""
-        overlay = .actionResult("""
+        overlay = .actionResult(
+            """
             \(title) → the app receives
             actionIdentifier: \(identifier)\(options.isEmpty ? "" : " (\(options.map(\.rawValue).joined(separator: ", ")))")
             \(opens)\(auth) — userNotificationCenter(_:didReceive:withCompletionHandler:), \(request)
             userInfo: \(userInfoText)\(link.map { "\ndeep link: \($0)" } ?? "")
             """)
-        let entry = TraceEntry(step: .response, ms: 0, outcome: identifier == Self.defaultActionIdentifier ? .tap : .action,
-                               detail: "actionIdentifier \(identifier); \(opens); userInfo \(userInfoText)\(link.map { "; deep link \($0)" } ?? "")")
+        let entry = TraceEntry(
+            step: .response, ms: 0, outcome: identifier == Self.defaultActionIdentifier ? .tap : .action,
+            detail: "actionIdentifier \(identifier); \(opens); userInfo \(userInfoText)\(link.map { "; deep link \($0)" } ?? "")")
         card.responses[item.id, default: []].append(entry)
     }
 

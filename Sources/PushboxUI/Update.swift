@@ -139,7 +139,10 @@ extension InboxState {
         case .pressAction: return pressAction()
         case .tap: return tap()
         case .scheduledView:
-            guard scheduled != nil else { status = "this pushbox keeps no local notifications"; return [] }
+            guard scheduled != nil else {
+                status = "this pushbox keeps no local notifications"
+                return []
+            }
             overlay = .scheduled
         case .fastForward, .jumpClock:
             if scheduled == nil { status = "this pushbox keeps no local notifications" }

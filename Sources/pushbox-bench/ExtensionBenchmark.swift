@@ -23,15 +23,20 @@ enum ExtensionBenchmark {
         let app = samples + "/SampleApp"
         let profile = try? AppProfile.load(directory: app)
         let localizer = Localizer(app: AppLocalizations(directory: app))
-        let setup = Renderer.ExtensionSetup(recipe: profile?.recipe ?? .defaultRecipe(keyGiven: false),
-                                            fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [samples]),
-                                            appDirectory: app, keyFile: nil)
-        let renderer = Renderer(context: ValidationContext(), preferredLanguages: ["ko-KR", "en"], localizer: localizer,
-                                categories: profile?.categories ?? [], extensionSetup: setup)
+        let setup = Renderer.ExtensionSetup(
+            recipe: profile?.recipe ?? .defaultRecipe(keyGiven: false),
+            fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [samples]),
+            appDirectory: app, keyFile: nil)
+        let renderer = Renderer(
+            context: ValidationContext(), preferredLanguages: ["ko-KR", "en"], localizer: localizer,
+            categories: profile?.categories ?? [], extensionSetup: setup)
         // Each notification its own image URL (a cold cache downloads every one).
         let payloads = (0..<count).map { i in
-            RawPayload(bytes: Array(#"{"aps":{"alert":{"title":"New post","body":"…"},"mutable-content":1,"data":{"subsMsgTitleKey":"FEED_POST_TITLE","subsMsgBodyKey":"FEED_POST_BODY","subsMsgArgs":["Mina","Busan"]}},"image":"\#(server.baseURL)/img/\#(i).png"}"#.utf8),
-                       envelope: Envelope(source: .commandLine))
+            RawPayload(
+                bytes: Array(
+                    #"{"aps":{"alert":{"title":"New post","body":"…"},"mutable-content":1,"data":{"subsMsgTitleKey":"FEED_POST_TITLE","subsMsgBodyKey":"FEED_POST_BODY","subsMsgArgs":["Mina","Busan"]}},"image":"\#(server.baseURL)/img/\#(i).png"}"#
+                        .utf8),
+                envelope: Envelope(source: .commandLine))
         }
         print("pushbox-bench extension: \(count) notifications, each localized from custom keys with a \(body.count)-byte PNG from \(server.baseURL)")
         for pass in ["cold cache", "warm cache"] {
@@ -49,10 +54,13 @@ enum ExtensionBenchmark {
             }
             let total = seconds(clock.now - start)
             times.sort()
-            let p50 = times[times.count / 2] * 1000, p99 = times[min(times.count - 1, times.count * 99 / 100)] * 1000
+            let p50 = times[times.count / 2] * 1000
+            let p99 = times[min(times.count - 1, times.count * 99 / 100)] * 1000
             let downloads = server.requestedPaths.count - before
-            print(String(format: "  %@: %7.0f notifications/s   p50 %6.2f ms   p99 %6.2f ms   %d downloads   %d/%d with their attachment",
-                         pass, Double(count) / total, p50, p99, downloads, modified, count))
+            print(
+                String(
+                    format: "  %@: %7.0f notifications/s   p50 %6.2f ms   p99 %6.2f ms   %d downloads   %d/%d with their attachment",
+                    pass, Double(count) / total, p50, p99, downloads, modified, count))
             guard modified == count else {
                 print("error: not every notification got its attachment")
                 exit(1)

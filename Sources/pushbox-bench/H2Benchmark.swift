@@ -1,11 +1,11 @@
-import PushboxText
 import Foundation
 import PushboxCore
 import PushboxFetch
 import PushboxIntake
 import PushboxStore
-import PushboxTestSupport
 import PushboxTLS
+import PushboxTestSupport
+import PushboxText
 
 /// `pushbox-bench h2`: h2load (nghttp2-client) against pushbox's port and, in the same run,
 /// against nghttpd (nghttp2-server, the reference server, answering a small static file), for
@@ -33,8 +33,12 @@ enum H2Benchmark {
 
         // The key and token every pushbox below verifies.
         guard let authority = try? CertificateAuthority(directory: dir + "/tls"),
-              let key = try? ES256Key.generate(dir + "/AuthKey_BENCHKEY01.p8"),
-              let tls = try? TLSServerContext(authority: authority) else { print("error: cannot set up the CA or the key"); exit(1) }
+            let key = try? ES256Key.generate(dir + "/AuthKey_BENCHKEY01.p8"),
+            let tls = try? TLSServerContext(authority: authority)
+        else {
+            print("error: cannot set up the CA or the key")
+            exit(1)
+        }
         let token = ProviderToken.encode(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", issuedAt: Int(Date().timeIntervalSince1970), sign: key.sign) ?? ""
         let headers = ["-H", "authorization: bearer \(token)", "-H", "apns-push-type: alert"]
         var lost = false
@@ -42,14 +46,20 @@ enum H2Benchmark {
         func withIntake(_ body: (IntakeServer) -> Int) {
             let runDir = dir + "/run-\(UUID().uuidString.prefix(6))"
             try? FileManager.default.createDirectory(atPath: runDir, withIntermediateDirectories: true)
-            guard let store = try? InboxStore(path: runDir + "/inbox.sqlite") else { print("error: cannot open a store"); exit(1) }
+            guard let store = try? InboxStore(path: runDir + "/inbox.sqlite") else {
+                print("error: cannot open a store")
+                exit(1)
+            }
             var options = IntakeServer.Options(socketPath: runDir + "/s.sock")
             options.tcp = "127.0.0.1:0"
             options.tls = tls
             options.providerKeys = [RegisteredProviderKey(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", key: key)]
             let server: IntakeServer
-            do { server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil), options: options) } catch {
-                print("error: \(error)"); exit(1)
+            do {
+                server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil), options: options)
+            } catch {
+                print("error: \(error)")
+                exit(1)
             }
             let acknowledged = body(server)
             server.stop()
@@ -61,11 +71,18 @@ enum H2Benchmark {
 
         // nghttpd on its own port with a throw-away certificate.
         let nghttpdPort = 20000 + Int(getpid() % 20000)
-        _ = shell("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-                                       "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-subj", "/CN=localhost"])
+        _ = shell(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-subj", "/CN=localhost",
+            ])
         let nghttpd: Subprocess.Child
-        do { nghttpd = try Subprocess.Child("/usr/sbin/nghttpd", ["-d", dir + "/www", String(nghttpdPort), dir + "/key.pem", dir + "/cert.pem"]) } catch {
-            print("error: cannot start nghttpd: \(error)"); exit(1)
+        do {
+            nghttpd = try Subprocess.Child("/usr/sbin/nghttpd", ["-d", dir + "/www", String(nghttpdPort), dir + "/key.pem", dir + "/cert.pem"])
+        } catch {
+            print("error: cannot start nghttpd: \(error)")
+            exit(1)
         }
         defer { _ = nghttpd.terminate(grace: 2) }
         usleep(300_000)
@@ -73,30 +90,43 @@ enum H2Benchmark {
         print("pushbox-bench h2: \(total) POSTs of \(SyntheticPayloads.make(1).utf8.count) bytes per shape, h2load over TLS on loopback")
         print("  shape                    nghttpd (static)        pushbox (validated, stored)   ratio")
         for (connections, streams) in [(1, 100), (16, 10)] {
-            let reference = h2load(url: "https://localhost:\(nghttpdPort)/ok", total: total, connections: connections, streams: streams, body: body, headers: [], dir: dir)
+            let reference = h2load(
+                url: "https://localhost:\(nghttpdPort)/ok", total: total, connections: connections, streams: streams, body: body, headers: [],
+                dir: dir)
             var mine = Figures(rate: 0, p50: 0, p99: 0, ok: 0)
             withIntake { server in
-                mine = h2load(url: "https://localhost:\(server.tcpPort ?? 0)/3/device/5e1ec7ed", total: total, connections: connections, streams: streams,
-                              body: body, headers: headers, dir: dir)
+                mine = h2load(
+                    url: "https://localhost:\(server.tcpPort ?? 0)/3/device/5e1ec7ed", total: total, connections: connections, streams: streams,
+                    body: body, headers: headers, dir: dir)
                 return mine.ok
             }
-            print(String(format: "  %2d conn × %3d streams    %7.0f/s p99 %6.2f ms    %7.0f/s p99 %6.2f ms       %.2f×", connections, streams,
-                         reference.rate, reference.p99, mine.rate, mine.p99, mine.rate / reference.rate))
+            print(
+                String(
+                    format: "  %2d conn × %3d streams    %7.0f/s p99 %6.2f ms    %7.0f/s p99 %6.2f ms       %.2f×", connections, streams,
+                    reference.rate, reference.p99, mine.rate, mine.p99, mine.rate / reference.rate))
         }
         // The intake over HTTP/2 and over the socket at the same concurrency (16 requests in flight).
-        var h2 = Figures(rate: 0, p50: 0, p99: 0, ok: 0), socket = h2
+        var h2 = Figures(rate: 0, p50: 0, p99: 0, ok: 0)
+        var socket = h2
         withIntake { server in
             socket = socketIntake(path: server.options.socketPath, total: total, clients: 16, body: Array(SyntheticPayloads.make(1).utf8))
             return socket.ok
         }
         withIntake { server in
-            h2 = h2load(url: "https://localhost:\(server.tcpPort ?? 0)/3/device/5e1ec7ed", total: total, connections: 16, streams: 1, body: body, headers: headers, dir: dir)
+            h2 = h2load(
+                url: "https://localhost:\(server.tcpPort ?? 0)/3/device/5e1ec7ed", total: total, connections: 16, streams: 1, body: body,
+                headers: headers, dir: dir)
             return h2.ok
         }
         print(String(format: "  pushbox over HTTP/2, 16 connections × 1 stream  %7.0f/s  p50 %.2f ms  p99 %.2f ms", h2.rate, h2.p50, h2.p99))
-        print(String(format: "  pushbox over its Unix socket, 16 clients         %7.0f/s  p50 %.2f ms  p99 %.2f ms  (libcurl, HTTP/1.1)", socket.rate, socket.p50, socket.p99))
-        print(String(format: "  goal: HTTP/2 at least as fast as the socket (%.2f×) → %@; p99 at most 2× the socket's (%.2f×) → %@",
-                     h2.rate / socket.rate, h2.rate >= socket.rate ? "met" : "NOT met", h2.p99 / socket.p99, h2.p99 <= 2 * socket.p99 ? "met" : "NOT met"))
+        print(
+            String(
+                format: "  pushbox over its Unix socket, 16 clients         %7.0f/s  p50 %.2f ms  p99 %.2f ms  (libcurl, HTTP/1.1)", socket.rate,
+                socket.p50, socket.p99))
+        print(
+            String(
+                format: "  goal: HTTP/2 at least as fast as the socket (%.2f×) → %@; p99 at most 2× the socket's (%.2f×) → %@",
+                h2.rate / socket.rate, h2.rate >= socket.rate ? "met" : "NOT met", h2.p99 / socket.p99, h2.p99 <= 2 * socket.p99 ? "met" : "NOT met"))
         print("  stored = acknowledged in every run: \(lost ? "NO" : "yes, nothing lost")")
         if lost { exit(1) }
     }
@@ -105,10 +135,15 @@ enum H2Benchmark {
     static func h2load(url: String, total: Int, connections: Int, streams: Int, body: String, headers: [String], dir: String) -> Figures {
         let log = dir + "/h2load.log"
         try? FileManager.default.removeItem(atPath: log)  // h2load appends
-        let out = shell("/usr/bin/h2load", ["-n", String(total), "-c", String(connections), "-m", String(streams), "-d", body, "--log-file=\(log)"] + headers + [url])
+        let out = shell(
+            "/usr/bin/h2load",
+            ["-n", String(total), "-c", String(connections), "-m", String(streams), "-d", body, "--log-file=\(log)"] + headers + [url])
         var rate = 0.0
         if let line = out.split(separator: "\n").first(where: { $0.hasPrefix("finished in") }),
-           let field = line.split(separator: ",").dropFirst().first { rate = Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) ?? 0 }
+            let field = line.split(separator: ",").dropFirst().first
+        {
+            rate = Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) ?? 0
+        }
         let rows = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.split(separator: "\t") }
         let ok = rows.filter { $0.count == 3 && $0[1] == "200" }.count
         let durations = rows.compactMap { $0.count == 3 ? Double($0[2]).map { $0 / 1000 } : nil }.sorted()
@@ -127,23 +162,29 @@ enum H2Benchmark {
             Thread.detachNewThread {
                 defer { group.leave() }
                 guard let client = UnixHTTPClient(socketPath: path) else { return }
-                var mine: [Double] = [], ok = 0
+                var mine: [Double] = []
+                var ok = 0
                 for _ in 0..<(total / clients) {
                     let t0 = clock.now
-                    let r = client.request("POST", url: "http://localhost/3/device/5e1ec7ed", headers: [("apns-push-type", "alert")], body: body, timeoutMs: 10_000)
+                    let r = client.request(
+                        "POST", url: "http://localhost/3/device/5e1ec7ed", headers: [("apns-push-type", "alert")], body: body, timeoutMs: 10_000)
                     let (s, atto) = (clock.now - t0).components
                     mine.append(Double(s) * 1000 + Double(atto) / 1e15)
                     if case .success(let answer) = r, answer.status == 200 { ok += 1 }
                 }
-                box.withLock { $0.latencies += mine; $0.ok += ok }
+                box.withLock {
+                    $0.latencies += mine
+                    $0.ok += ok
+                }
             }
         }
         group.wait()
         let (s, atto) = (clock.now - start).components
         let (latencies, ok) = box.withLock { $0 }
         let sorted = latencies.sorted()
-        return Figures(rate: Double(ok) / (Double(s) + Double(atto) / 1e18), p50: sorted[sorted.count / 2],
-                       p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], ok: ok)
+        return Figures(
+            rate: Double(ok) / (Double(s) + Double(atto) / 1e18), p50: sorted[sorted.count / 2],
+            p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], ok: ok)
     }
 
     /// Runs a tool to its end and returns its standard output.

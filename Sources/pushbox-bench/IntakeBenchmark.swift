@@ -19,7 +19,8 @@ enum IntakeBenchmark {
 
     static func run(total: Int, clientCounts: [Int] = [1, 16, 64]) {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
-        let pushbox = bin + "/pushbox", anchor = bin + "/pushbox-anchor"
+        let pushbox = bin + "/pushbox"
+        let anchor = bin + "/pushbox-anchor"
         for tool in [pushbox, anchor] where !FileManager.default.isExecutableFile(atPath: tool) {
             print("error: \(tool) is missing; build it first (swift build -c release)")
             exit(1)
@@ -45,8 +46,12 @@ enum IntakeBenchmark {
             for (name, f) in [("anchor", a), ("pushbox serve", p)] {
                 let ratio = name == "anchor" ? "1.00×" : String(format: "%.2f×", f.rate / a.rate)
                 let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                print(String(format: "  %7d  ", clients) + label + String(format: "  %10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f  %8.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros, f.bytesPerNote, f.peakMB)
-                      + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + ratio)
+                print(
+                    String(format: "  %7d  ", clients) + label
+                        + String(
+                            format: "  %10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f  %8.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros,
+                            f.bytesPerNote, f.peakMB)
+                        + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + ratio)
                 if f.stored != f.acknowledged || f.failed > 0 { lost = true }
             }
             if clients == 16 { goal = p.rate >= 0.5 * a.rate && p.p99 <= a.p99 }
@@ -54,7 +59,10 @@ enum IntakeBenchmark {
         }
         let verdict = goal.map { $0 && !lost ? "met" : "NOT met" } ?? "not judged (16 clients were not run)"
         print("  goal: pushbox serve at 16 clients ≥ 0.5× the anchor with p99 ≤ the anchor's, nothing lost → \(verdict)")
-        if lost { print("error: a run lost or failed requests"); exit(1) }
+        if lost {
+            print("error: a run lost or failed requests")
+            exit(1)
+        }
     }
 
     /// One run: start the server, load it, read its CPU time, stop it, count what it stored.
@@ -62,8 +70,12 @@ enum IntakeBenchmark {
         let dir = "/tmp/pbi-\(getpid())-\(UUID().uuidString.prefix(6))"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let socket = dir + "/s.sock", db = dir + "/inbox.sqlite"
-        guard let child = try? start(socket, db) else { print("error: cannot start the server"); exit(1) }
+        let socket = dir + "/s.sock"
+        let db = dir + "/inbox.sqlite"
+        guard let child = try? start(socket, db) else {
+            print("error: cannot start the server")
+            exit(1)
+        }
         for _ in 0..<400 where !FileManager.default.fileExists(atPath: socket) { usleep(25_000) }
         usleep(200_000)
         var latencies = [Double](repeating: 0, count: total)
@@ -90,7 +102,8 @@ enum IntakeBenchmark {
         figures.max = sorted.last ?? 0
         // pushbox renders in the background: wait for every notification to be rendered.
         if let store = try? InboxStore(path: db), store.schemaVersion > 0, (try? store.history(limit: 1)) != nil {
-            let clock = ContinuousClock(), began = clock.now
+            let clock = ContinuousClock()
+            let began = clock.now
             while store.renderCount < store.count && clock.now - began < .seconds(120) { usleep(20_000) }
             let (s, atto) = (clock.now - began).components
             figures.drainSeconds = Double(s) + Double(atto) / 1e18
@@ -107,22 +120,30 @@ enum IntakeBenchmark {
     /// counted from the anchor's own table.
     static func storedCount(_ db: String) -> Int {
         if let store = try? InboxStore(path: db), store.schemaVersion >= 1, store.count > 0 { return store.count }
-        return (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from notifications').fetchone()[0])", db]))
+        return
+            (try? Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from notifications').fetchone()[0])", db,
+                ]))
             .flatMap { Int($0.out.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
     }
 
     /// The most memory the process has held (`VmHWM`), in megabytes.
     static func peakMegabytes(_ pid: pid_t) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return 0 }
         return kb / 1024
     }
 
     /// User + system CPU seconds of a process so far.
     static func cpuSeconds(_ pid: pid_t) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return 0 }
+            let close = text.lastIndex(of: ")")
+        else { return 0 }
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -22,8 +22,9 @@ enum LocalizeBenchmark {
         var result = format
         for (i, arg) in args.enumerated() {
             guard let regex = try? NSRegularExpression(pattern: "%\(i + 1)\\$@") else { continue }
-            result = regex.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result),
-                                                    withTemplate: NSRegularExpression.escapedTemplate(for: arg))
+            result = regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result),
+                withTemplate: NSRegularExpression.escapedTemplate(for: arg))
         }
         return result
     }
@@ -44,19 +45,33 @@ enum LocalizeBenchmark {
         var sink = 0
         let ours = best(of: 3) {
             var warnings: [Diagnostic] = []
-            for i in 0..<n { let (f, a) = formats[i % formats.count]; sink &+= renderer.render(f, a, warnings: &warnings).utf8.count }
+            for i in 0..<n {
+                let (f, a) = formats[i % formats.count]
+                sink &+= renderer.render(f, a, warnings: &warnings).utf8.count
+            }
         }
         let foundation = best(of: 3) {
-            for i in 0..<n { let (f, a) = formats[i % formats.count]; sink &+= String(format: f, arguments: a.map { $0 as CVarArg }).utf8.count }
+            for i in 0..<n {
+                let (f, a) = formats[i % formats.count]
+                sink &+= String(format: f, arguments: a.map { $0 as CVarArg }).utf8.count
+            }
         }
         let regexN = max(n / 10, 1)
         let regex = best(of: 3) {
-            for i in 0..<regexN { let (f, a) = formats[i % formats.count]; sink &+= regexApproach(f, a).utf8.count }
+            for i in 0..<regexN {
+                let (f, a) = formats[i % formats.count]
+                sink &+= regexApproach(f, a).utf8.count
+            }
         }
-        let oursNs = ours / Double(n) * 1e9, foundationNs = foundation / Double(n) * 1e9, regexNs = regex / Double(regexN) * 1e9
+        let oursNs = ours / Double(n) * 1e9
+        let foundationNs = foundation / Double(n) * 1e9
+        let regexNs = regex / Double(regexN) * 1e9
         print("pushbox-bench localize: \(formats.count) formats with 2–4 %n$@ arguments, \(n) renders each way (regex: \(regexN))")
         print(String(format: "  pushbox FormatRenderer      %8.0f ns per string   1.00×", oursNs))
-        print(String(format: "  Foundation String(format:)  %8.0f ns per string   %5.2f× pushbox's time (target ≥ 2)", foundationNs, foundationNs / oursNs))
+        print(
+            String(
+                format: "  Foundation String(format:)  %8.0f ns per string   %5.2f× pushbox's time (target ≥ 2)", foundationNs, foundationNs / oursNs)
+        )
         print(String(format: "  seed's NSRegularExpression  %8.0f ns per string   %5.2f× pushbox's time (target ≥ 10)", regexNs, regexNs / oursNs))
 
         guard let corpus else {

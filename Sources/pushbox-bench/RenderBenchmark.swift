@@ -17,11 +17,13 @@ enum RenderBenchmark {
         let profile = try? AppProfile.load(directory: app)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-bench-cache-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let setup = Renderer.ExtensionSetup(recipe: profile?.recipe ?? .defaultRecipe(keyGiven: false),
-                                            fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [samples]),
-                                            appDirectory: app, keyFile: nil)
-        let renderer = Renderer(context: ValidationContext(), preferredLanguages: ["en"], localizer: Localizer(app: AppLocalizations(directory: app)),
-                                categories: profile?.categories ?? [], extensionSetup: setup)
+        let setup = Renderer.ExtensionSetup(
+            recipe: profile?.recipe ?? .defaultRecipe(keyGiven: false),
+            fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [samples]),
+            appDirectory: app, keyFile: nil)
+        let renderer = Renderer(
+            context: ValidationContext(), preferredLanguages: ["en"], localizer: Localizer(app: AppLocalizations(directory: app)),
+            categories: profile?.categories ?? [], extensionSetup: setup)
         let raws = (0..<count).map { RawPayload(bytes: Array(SyntheticPayloads.make($0).utf8), envelope: Envelope(source: .socket)) }
         let reports = raws.map { Validator.validate($0, context: renderer.context) }
         let notes = zip(raws, reports).map { renderer.render($0, validated: $1) }
@@ -35,11 +37,14 @@ enum RenderBenchmark {
         let bytes = notes.reduce(0) { $0 + JSONWriter.compact($1.json).utf8.count } / count
         let writeStored = best(of: 3) { for n in notes { sink &+= JSONWriter.compact(n.storedJSON).utf8.count } }
         let storedBytes = notes.reduce(0) { $0 + JSONWriter.compact($1.storedJSON).utf8.count } / count
-        printSteps([("baseline: strict JSON parse of the payload", parse),
-                    ("validation (done again past 1,000 waiting)", validate),
-                    ("rendering with the intake's report", render),
-                    ("render --json's form (\(bytes) bytes)", write),
-                    ("the form the store keeps (\(storedBytes) bytes)", writeStored)], count: count)
+        printSteps(
+            [
+                ("baseline: strict JSON parse of the payload", parse),
+                ("validation (done again past 1,000 waiting)", validate),
+                ("rendering with the intake's report", render),
+                ("render --json's form (\(bytes) bytes)", write),
+                ("the form the store keeps (\(storedBytes) bytes)", writeStored),
+            ], count: count)
         if sink == 0 { print("(nothing rendered)") }
     }
 }

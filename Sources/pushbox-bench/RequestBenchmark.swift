@@ -30,20 +30,27 @@ enum RequestBenchmark {
         }
         let insert = best(of: 3) {
             guard let store = freshStore() else { return }
-            for r in raws { sink &+= Int((try? store.insert(r, apnsID: "0f9c8a2e-4b4d-4a8e-9f3e-\(String(format: "%012x", sink))", verdict: .init(status: 200))) ?? 0) }
+            for r in raws {
+                sink &+= Int(
+                    (try? store.insert(r, apnsID: "0f9c8a2e-4b4d-4a8e-9f3e-\(String(format: "%012x", sink))", verdict: .init(status: 200))) ?? 0)
+            }
         }
         let endpoint = best(of: 3) {
             guard let store = freshStore() else { return }
             let api = APNsEndpoint(service: IntakeService(store: store, context: context, renderings: nil))
             for p in payloads {
-                let request = HTTPRequest(method: "POST", path: "/3/device/" + token, headers: [("content-type", "application/json")], body: p, arrival: arrival)
+                let request = HTTPRequest(
+                    method: "POST", path: "/3/device/" + token, headers: [("content-type", "application/json")], body: p, arrival: arrival)
                 sink &+= api.handle(request).status
             }
         }
-        printSteps([("baseline: strict JSON parse of the payload", parse),
-                    ("validation", validate),
-                    ("the store's insert, one commit per row", insert),
-                    ("the endpoint: request → validated, stored, answer", endpoint)], count: count)
+        printSteps(
+            [
+                ("baseline: strict JSON parse of the payload", parse),
+                ("validation", validate),
+                ("the store's insert, one commit per row", insert),
+                ("the endpoint: request → validated, stored, answer", endpoint),
+            ], count: count)
         if sink == 0 { print("(nothing measured)") }
     }
 }

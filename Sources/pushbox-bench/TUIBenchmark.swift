@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import PushboxCore
 import PushboxFetch
 import PushboxStore
 import PushboxTerminal
+import Synchronization
 
 /// `pushbox-bench tui`: the real `pushbox` binary on a pseudo-terminal (120×40) over an inbox of
 /// 100,000 notifications: time to first frame, a language switch's redraw, resident memory, and
@@ -19,17 +19,23 @@ enum TUIBenchmark {
         let dir = "/tmp/pushbox-tui-bench-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { print("error: store"); exit(1) }
+        guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else {
+            print("error: store")
+            exit(1)
+        }
         // Fill the inbox: concurrent writers share group commits.
         let fillStart = Date()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in stride(from: worker, to: count, by: 8) {
-                let raw = RawPayload(bytes: Array(SyntheticPayloads.make(i).utf8),
-                                     envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSinceNow: Double(i - count))))
+                let raw = RawPayload(
+                    bytes: Array(SyntheticPayloads.make(i).utf8),
+                    envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSinceNow: Double(i - count))))
                 _ = try? store.insert(raw, apnsID: UUID().uuidString.lowercased(), verdict: .init(status: 200, topic: "dev.pushbox.sample"))
             }
         }
-        print("pushbox-bench tui: \(store.count) stored notifications (filled in \(String(format: "%.1f", Date().timeIntervalSince(fillStart))) s); pushbox on a 120×40 pseudo-terminal")
+        print(
+            "pushbox-bench tui: \(store.count) stored notifications (filled in \(String(format: "%.1f", Date().timeIntervalSince(fillStart))) s); pushbox on a 120×40 pseudo-terminal"
+        )
 
         guard let pty = try? PseudoTerminal(rows: 40, columns: 120), let slave = FileHandle(forUpdatingAtPath: pty.slavePath) else {
             print("error: no pseudo-terminal")
@@ -48,10 +54,16 @@ enum TUIBenchmark {
         process.standardOutput = slave
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         let launched = Date()
-        do { try process.run() } catch { print("error: \(error)"); exit(1) }
+        do { try process.run() } catch {
+            print("error: \(error)")
+            exit(1)
+        }
         defer { if process.isRunning { process.terminate() } }
 
-        guard pty.waitFor(" notifications", timeout: 20) != nil else { print("error: no first frame"); exit(1) }
+        guard pty.waitFor(" notifications", timeout: 20) != nil else {
+            print("error: no first frame")
+            exit(1)
+        }
         let firstFrame = Date().timeIntervalSince(launched) * 1000
         _ = pty.waitFor("\(count) notifications", timeout: 60)
         let loaded = Date().timeIntervalSince(launched)
@@ -76,7 +88,8 @@ enum TUIBenchmark {
                 let due = start.addingTimeInterval(Double(posted.value) / 1000)
                 let wait = due.timeIntervalSinceNow
                 if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
-                _ = client.request("POST", url: "http://localhost/3/device/5e1ec7ed", headers: [("apns-topic", "dev.pushbox.sample")], body: body, timeoutMs: 2000)
+                _ = client.request(
+                    "POST", url: "http://localhost/3/device/5e1ec7ed", headers: [("apns-topic", "dev.pushbox.sample")], body: body, timeoutMs: 2000)
                 posted.increment()
             }
         }
@@ -101,7 +114,10 @@ enum TUIBenchmark {
         print(String(format: "  language switch       %7.1f ms   (target ≤ 50)", switched ?? -1))
         print(String(format: "  resident memory       %7.0f MB   (target ≤ 150)", rss))
         if let p50 = latencies.isEmpty ? nil : latencies[latencies.count / 2], let worst = latencies.last {
-            print(String(format: "  key latency in burst  p50 %.1f ms, worst %.1f ms over %d keys   (target ≤ 50; %.0f payloads/s posted)", p50, worst, latencies.count, burstRate))
+            print(
+                String(
+                    format: "  key latency in burst  p50 %.1f ms, worst %.1f ms over %d keys   (target ≤ 50; %.0f payloads/s posted)", p50, worst,
+                    latencies.count, burstRate))
         }
         print("  pushbox \(process.isRunning ? "still running" : "quit with status \(process.terminationStatus)")")
     }
@@ -114,7 +130,8 @@ enum TUIBenchmark {
 
     static func residentMB(_ pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return -1 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return -1 }
         let kb = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
         return kb / 1024
     }

@@ -1,6 +1,6 @@
-import PushboxText
 import Foundation
 import PushboxCore
+import PushboxText
 
 /// pushbox-bench: speed figures printed as rates and as ratios to a baseline measured in the
 /// same run, never asserted in tests. `pushbox-bench validate [COUNT]`.
@@ -23,8 +23,9 @@ func printSteps(_ steps: [(name: String, seconds: Double)], count: Int) {
     guard let baseline = steps.first?.seconds else { return }
     let width = (steps.map(\.name.count).max() ?? 0) + 4
     for (name, seconds) in steps {
-        print(name.padding(toLength: width, withPad: " ", startingAt: 0)
-              + String(format: "%8.2f µs each   %5.1f× the baseline", seconds / Double(count) * 1e6, seconds / baseline))
+        print(
+            name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + String(format: "%8.2f µs each   %5.1f× the baseline", seconds / Double(count) * 1e6, seconds / baseline))
     }
 }
 
@@ -52,12 +53,16 @@ func validateBenchmark(count: Int) {
     func row(_ name: String, _ seconds: Double) {
         let rate = Double(count) / seconds
         let line = name.padding(toLength: 44, withPad: " ", startingAt: 0)
-        print("\(line)\(String(format: "%8.3f s  %10.0f payloads/s  %6.2f µs each  ratio %.2f×", seconds, rate, seconds / Double(count) * 1e6, seconds / foundation))")
+        print(
+            "\(line)\(String(format: "%8.3f s  %10.0f payloads/s  %6.2f µs each  ratio %.2f×", seconds, rate, seconds / Double(count) * 1e6, seconds / foundation))"
+        )
     }
     row("baseline: JSONSerialization.jsonObject", foundation)
     row("pushbox: strict JSON parse only", parseOnly)
     row("pushbox: parse + validate (Validator)", validate)
-    print("target: validation at most 1.3× bare parsing → \(validate / foundation <= 1.3 ? "met" : "NOT met") (\(String(format: "%.2f", validate / foundation))×)")
+    print(
+        "target: validation at most 1.3× bare parsing → \(validate / foundation <= 1.3 ? "met" : "NOT met") (\(String(format: "%.2f", validate / foundation))×)"
+    )
 }
 
 let args = Array(CommandLine.arguments.dropFirst())

@@ -17,7 +17,8 @@ public func pushboxFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
 enum FuzzEntry {
     static let target: (@Sendable ([UInt8]) -> Void)? = {
         guard let name = ProcessInfo.processInfo.environment["PUSHBOX_FUZZ_TARGET"] else {
-            FileHandle.standardError.write(Data("pushbox-fuzz: set PUSHBOX_FUZZ_TARGET to one of \(FuzzTargets.all.map(\.name).joined(separator: ", "))\n".utf8))
+            FileHandle.standardError.write(
+                Data("pushbox-fuzz: set PUSHBOX_FUZZ_TARGET to one of \(FuzzTargets.all.map(\.name).joined(separator: ", "))\n".utf8))
             exit(2)
         }
         guard let run = FuzzTargets.named(name) else {
@@ -29,26 +30,27 @@ enum FuzzEntry {
 }
 
 #if !PUSHBOX_FUZZ
-@main
-struct Replay {
-    static func main() {
-        let args = Array(CommandLine.arguments.dropFirst())
-        guard let name = args.first, let run = FuzzTargets.named(name) else {
-            print("usage: pushbox-fuzz TARGET FILE|DIR…   (targets: \(FuzzTargets.all.map(\.name).joined(separator: ", ")))")
-            exit(2)
-        }
-        var count = 0
-        for path in args.dropFirst() {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { continue }
-            let files = isDir.boolValue ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 } : [path]
-            for file in files {
-                guard let data = FileManager.default.contents(atPath: file) else { continue }
-                run(Array(data))
-                count += 1
+    @main
+    struct Replay {
+        static func main() {
+            let args = Array(CommandLine.arguments.dropFirst())
+            guard let name = args.first, let run = FuzzTargets.named(name) else {
+                print("usage: pushbox-fuzz TARGET FILE|DIR…   (targets: \(FuzzTargets.all.map(\.name).joined(separator: ", ")))")
+                exit(2)
             }
+            var count = 0
+            for path in args.dropFirst() {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { continue }
+                let files =
+                    isDir.boolValue ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 } : [path]
+                for file in files {
+                    guard let data = FileManager.default.contents(atPath: file) else { continue }
+                    run(Array(data))
+                    count += 1
+                }
+            }
+            print("pushbox-fuzz \(name): \(count) inputs replayed, no crash")
         }
-        print("pushbox-fuzz \(name): \(count) inputs replayed, no crash")
     }
-}
 #endif

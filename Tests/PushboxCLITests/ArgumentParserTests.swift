@@ -1,6 +1,7 @@
 import Foundation
 import PushboxTestSupport
 import Testing
+
 @testable import PushboxCLI
 
 @Suite("Table-driven argument parsing")
@@ -21,12 +22,14 @@ struct ArgumentParserTests {
         #expect(p.operands == ["a.json", "-", "--not-an-option"])
     }
 
-    @Test("mistakes are refused with a message that says what to do", arguments: [
-        (["--bogus"], "unknown option --bogus for pushbox demo; see pushbox demo --help"),
-        (["--app"], "--app needs a value (DIR)"),
-        (["--app", "a", "--app", "b"], "--app may be given only once"),
-        (["--json=yes"], "--json takes no value"),
-    ])
+    @Test(
+        "mistakes are refused with a message that says what to do",
+        arguments: [
+            (["--bogus"], "unknown option --bogus for pushbox demo; see pushbox demo --help"),
+            (["--app"], "--app needs a value (DIR)"),
+            (["--app", "a", "--app", "b"], "--app may be given only once"),
+            (["--json=yes"], "--json takes no value"),
+        ])
     func refuses(args: [String], message: String) {
         #expect { try parseArguments(args, spec: spec) } throws: { ($0 as! UsageError).message == message }
     }

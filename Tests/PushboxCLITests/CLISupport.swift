@@ -1,5 +1,6 @@
-import PushboxText
 import Foundation
+import PushboxText
+
 @testable import PushboxCLI
 
 /// Runs the command line in-process and captures what it prints.
@@ -20,8 +21,9 @@ struct CLIRun {
 
     init(_ args: [String], stdin: String = "", environment: [String: String] = ["XDG_CACHE_HOME": CLIRun.cacheHome]) {
         let box = Locked<(out: String, err: String)>(("", ""))
-        var io = CommandIO(out: { line in box.withLock { $0.out += line + "\n" } }, err: { line in box.withLock { $0.err += line + "\n" } },
-                           readStdin: { Array(stdin.utf8) }, environment: environment)
+        var io = CommandIO(
+            out: { line in box.withLock { $0.out += line + "\n" } }, err: { line in box.withLock { $0.err += line + "\n" } },
+            readStdin: { Array(stdin.utf8) }, environment: environment)
         status = Pushbox.main(args, io: &io)
         (out, err) = box.withLock { $0 }
     }

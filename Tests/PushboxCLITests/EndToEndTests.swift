@@ -22,8 +22,9 @@ struct EndToEndTests {
         var env = ProcessInfo.processInfo.environment
         env["PUSHBOX_SAMPLES"] = nil
         env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-e2e-cache").path
-        let r = try Subprocess.run(binary, args, stdin: stdin ?? "", environment: env,
-                                   directory: FileManager.default.temporaryDirectory.path, timeout: 60)
+        let r = try Subprocess.run(
+            binary, args, stdin: stdin ?? "", environment: env,
+            directory: FileManager.default.temporaryDirectory.path, timeout: 60)
         #expect(!r.timedOut, "pushbox \(args) did not finish within 60 s")
         return (r.status, r.out, r.err)
     }

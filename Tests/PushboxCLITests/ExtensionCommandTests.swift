@@ -1,7 +1,8 @@
 import Foundation
 import PushboxTestSupport
-import Testing
 import PushboxText
+import Testing
+
 @testable import PushboxCLI
 
 @Suite("keygen, encrypt, and render with the extension")

@@ -3,6 +3,7 @@ import PushboxIntake
 import PushboxTestSupport
 import PushboxText
 import Testing
+
 @testable import PushboxCLI
 
 /// Commands that read or write files say when they could not, instead of reporting success.
@@ -38,7 +39,8 @@ final class FileFailureTests {
     func accountKeys() throws {
         let keys = dir + "/keys"
         try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
-        try "-----BEGIN PUBLIC KEY-----\nnot base64\n-----END PUBLIC KEY-----\n".write(toFile: keys + "/abc123.pem", atomically: true, encoding: .utf8)
+        try "-----BEGIN PUBLIC KEY-----\nnot base64\n-----END PUBLIC KEY-----\n".write(
+            toFile: keys + "/abc123.pem", atomically: true, encoding: .utf8)
         let (loaded, problems) = FCMEndpoint.loadAccountKeys(keys)
         #expect(loaded.isEmpty)
         #expect(problems.count == 1)
@@ -55,6 +57,9 @@ final class FileFailureTests {
         #expect(rendered["body"] == "Ana shared a photo with you")
         #expect(rendered["attachments"] == .array([]))
         let warnings = rendered["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(warnings.contains("the attachment cache \(plainFile)/attachments cannot be written: Not a directory (\(plainFile)/attachments); the notification is shown without its attachment"), "\(warnings)")
+        #expect(
+            warnings.contains(
+                "the attachment cache \(plainFile)/attachments cannot be written: Not a directory (\(plainFile)/attachments); the notification is shown without its attachment"
+            ), "\(warnings)")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import PushboxTestSupport
-import Testing
 import PushboxText
+import Testing
+
 @testable import PushboxCLI
 
 /// Every sample loc-key payload rendered in every sample language by the system (the extension
@@ -10,7 +11,9 @@ import PushboxText
 /// recording is never mistaken for a pass).
 @Suite("Golden: localized samples")
 struct GoldenLocalizationTests {
-    static let languages = ["en", "ko", "ja", "es", "fr", "de", "ar", "ru", "zh-Hans", "pt-BR", "fr-CA", "zh-TW", "it,ko", "accented", "right-to-left"]
+    static let languages = [
+        "en", "ko", "ja", "es", "fr", "de", "ar", "ru", "zh-Hans", "pt-BR", "fr-CA", "zh-TW", "it,ko", "accented", "right-to-left",
+    ]
     static let payloads = ["01-game-invite.json", "05-rich-image.json", "06-alarm.json"]
     static let goldenPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/localized-samples.txt").path
 
@@ -39,7 +42,8 @@ struct GoldenLocalizationTests {
             return
         }
         let expected = try String(contentsOfFile: Self.goldenPath, encoding: .utf8)
-        let a = actual.split(separator: "\n"), e = expected.split(separator: "\n")
+        let a = actual.split(separator: "\n")
+        let e = expected.split(separator: "\n")
         #expect(a.count == e.count)
         for (x, y) in zip(a, e) where x != y { Issue.record("got:      \(x)\nexpected: \(y)") }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import PushboxTestSupport
-import Testing
 import PushboxText
+import Testing
+
 @testable import PushboxCLI
 
 @Suite("pushbox lint")
@@ -14,7 +15,8 @@ struct LintCommandTests {
 
         init() throws {
             let plural = { (forms: String) in
-                #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>FILES</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@f@</string><key>f</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>"# + forms + "</dict></dict></dict></plist>"
+                #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>FILES</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@f@</string><key>f</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>"#
+                    + forms + "</dict></dict></dict></plist>"
             }
             let files: [String: String] = [
                 "App/pushbox.json": #"{"bundleId": "dev.example.lint"}"#,
@@ -49,25 +51,26 @@ struct LintCommandTests {
         #expect(run.status == 1)
         let found = try run.lines.map { line -> String in
             let o = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
-            let where_ = o["language"]?.stringValue ?? (o["file"]?.stringValue.map { ($0 as NSString).lastPathComponent } ?? "")
-            return "\(o["severity"]!.stringValue!) \(o["code"]!.stringValue!) \(where_) \(o["key"]?.stringValue ?? "")"
+            let place = o["language"]?.stringValue ?? (o["file"]?.stringValue.map { ($0 as NSString).lastPathComponent } ?? "")
+            return "\(o["severity"]!.stringValue!) \(o["code"]!.stringValue!) \(place) \(o["key"]?.stringValue ?? "")"
         }
-        #expect(Set(found) == [
-            "error broken-file fr ",
-            "warning duplicate-key de ",
-            "error specifier-type de GREETING",
-            "warning skipped-argument de BOTH",
-            "warning specifier-count de BOTH",
-            "warning missing-key de ONLY_EN",
-            "warning missing-plural-category ru FILES",
-            "error missing-plural-category pl FILES",
-            "warning missing-key fr BOTH", "warning missing-key fr FILES", "warning missing-key fr GREETING", "warning missing-key fr ONLY_EN",
-            "error payload-key-missing en NOPE",
-            "warning literal-and-loc-key args.json BOTH",
-            "warning payload-args en BOTH",
-            "warning payload-rejected rejected.json ",
-            "warning unpaired-surrogate ru ",
-        ], "\(found.sorted())")
+        #expect(
+            Set(found) == [
+                "error broken-file fr ",
+                "warning duplicate-key de ",
+                "error specifier-type de GREETING",
+                "warning skipped-argument de BOTH",
+                "warning specifier-count de BOTH",
+                "warning missing-key de ONLY_EN",
+                "warning missing-plural-category ru FILES",
+                "error missing-plural-category pl FILES",
+                "warning missing-key fr BOTH", "warning missing-key fr FILES", "warning missing-key fr GREETING", "warning missing-key fr ONLY_EN",
+                "error payload-key-missing en NOPE",
+                "warning literal-and-loc-key args.json BOTH",
+                "warning payload-args en BOTH",
+                "warning payload-rejected rejected.json ",
+                "warning unpaired-surrogate ru ",
+            ], "\(found.sorted())")
         #expect(found.count == 17)
         _ = p
     }

@@ -1,6 +1,7 @@
-import PushboxText
 import Dispatch
+import PushboxText
 import Testing
+
 @testable import PushboxCLI
 
 @Suite("The serve log never holds up the intake")

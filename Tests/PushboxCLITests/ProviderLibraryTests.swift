@@ -34,9 +34,12 @@ struct ProviderLibraryTests {
             let log = dir + "/serve.err"
             let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             defer { close(fd) }
-            process = try Subprocess.Child(try #require(EndToEndTests.binary),
-                                           ["serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:\(port)",
-                                            "--provider-key", key, "--team-id", ProviderLibraryTests.teamID], environment: env, stderr: fd)
+            process = try Subprocess.Child(
+                try #require(EndToEndTests.binary),
+                [
+                    "serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:\(port)",
+                    "--provider-key", key, "--team-id", ProviderLibraryTests.teamID,
+                ], environment: env, stderr: fd)
             for _ in 0..<400 {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 if let range = text.range(of: #"127\.0\.0\.1:(\d+) \("#, options: .regularExpression) {
@@ -67,12 +70,14 @@ struct ProviderLibraryTests {
         FileManager.default.fileExists(atPath: ProjectPaths.projectRoot + "/.build/pyclients/\(name)/.ready")
     }
 
-    @Test("aioapns, with only host, port and CA changed: 200 for each, rendered in list --json with how they arrived",
-          .enabled(if: venvReady("aioapns"), "needs the aioapns venv that make pyclients installs from PyPI"))
+    @Test(
+        "aioapns, with only host, port and CA changed: 200 for each, rendered in list --json with how they arrived",
+        .enabled(if: venvReady("aioapns"), "needs the aioapns venv that make pyclients installs from PyPI"))
     func aioapns() throws { try library(venv: "aioapns", script: "aioapns_send.py", title: "aioapns") }
 
-    @Test("PyAPNs2, with only host, port and CA changed: 200 for each, rendered in list --json with how they arrived",
-          .enabled(if: venvReady("apns2"), "needs the apns2 venv that make pyclients installs from PyPI"))
+    @Test(
+        "PyAPNs2, with only host, port and CA changed: 200 for each, rendered in list --json with how they arrived",
+        .enabled(if: venvReady("apns2"), "needs the apns2 venv that make pyclients installs from PyPI"))
     func pyapns2() throws { try library(venv: "apns2", script: "pyapns2_send.py", title: "PyAPNs2") }
 
     /// Three pushes from one library's script: each answered 200 and listed, rendered, with how it arrived.
@@ -92,8 +97,9 @@ struct ProviderLibraryTests {
         #expect(items.allSatisfy { $0["delivered"]?.stringValue == "original" && $0["body"]?.stringValue?.hasPrefix("message ") == true })
     }
 
-    @Test("firebase-admin, unchanged, through HTTPS_PROXY: send, dry_run, InvalidArgumentError with pushbox's message, send_each",
-          .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
+    @Test(
+        "firebase-admin, unchanged, through HTTPS_PROXY: send, dry_run, InvalidArgumentError with pushbox's message, send_each",
+        .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
     func firebaseAdmin() throws {
         let python = Self.venvPython("firebase")
         let s = try PortServed()
@@ -133,8 +139,9 @@ struct ProviderLibraryTests {
         let token = try makeToken(s)
         let out = s.dir + "/acks.txt"
         let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let client = try Subprocess.Child("/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "20000", "--token", token],
-                                          stdout: fd)
+        let client = try Subprocess.Child(
+            "/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "20000", "--token", token],
+            stdout: fd)
         close(fd)
         func acked() -> [String] {
             // Whole lines only: the client may be half-way through writing the last one.

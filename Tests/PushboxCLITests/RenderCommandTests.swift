@@ -1,14 +1,17 @@
-import PushboxText
 import Foundation
-import PushboxTestSupport
-import Testing
 import PushboxCore
+import PushboxTestSupport
+import PushboxText
+import Testing
+
 @testable import PushboxCLI
 
 @Suite("pushbox render")
 struct RenderCommandTests {
-    static let contractFields = ["title", "subtitle", "body", "language", "attachments", "category", "actions", "threadId",
-                                 "badge", "sound", "interruptionLevel", "delivered", "reason", "warnings", "trace"]
+    static let contractFields = [
+        "title", "subtitle", "body", "language", "attachments", "category", "actions", "threadId",
+        "badge", "sound", "interruptionLevel", "delivered", "reason", "warnings", "trace",
+    ]
 
     func objects(_ run: CLIRun) throws -> [JSONObject] {
         try run.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxTestSupport
-import Testing
 import PushboxFetch
+import PushboxTestSupport
 import PushboxText
+import Testing
 
 /// `pushbox serve` as a separate process, driven by the real clients.
 @Suite("serve, send, list, replay, export, and kill -9", .serialized)
@@ -26,13 +26,18 @@ struct ServeEndToEndTests {
             let arguments = ["serve", "--socket", socket, "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:0"] + extra
             if let limit = fileSizeLimitKB {
                 // bash counts -f in KB; exec keeps the limit for pushbox itself.
-                process = try Subprocess.Child("/bin/bash", ["-c", "ulimit -f \(limit) && exec \"$0\" \"$@\"", binary] + arguments, environment: env, stderr: stderr)
+                process = try Subprocess.Child(
+                    "/bin/bash", ["-c", "ulimit -f \(limit) && exec \"$0\" \"$@\"", binary] + arguments, environment: env, stderr: stderr)
             } else {
                 process = try Subprocess.Child(binary, arguments, environment: env, stderr: stderr)
             }
             // Ready when the socket answers.
             for _ in 0..<200 {
-                if let c = UnixHTTPClient(socketPath: socket), case .success = c.request("GET", url: "http://localhost/ready", headers: [], body: [], timeoutMs: 500) { return }
+                if let c = UnixHTTPClient(socketPath: socket),
+                    case .success = c.request("GET", url: "http://localhost/ready", headers: [], body: [], timeoutMs: 500)
+                {
+                    return
+                }
                 usleep(25_000)
             }
             Issue.record("serve did not start")
@@ -76,7 +81,11 @@ struct ServeEndToEndTests {
                 for i in 0..<5_000 {
                     let id = UUID().uuidString.lowercased()
                     let body = Array(#"{"aps":{"alert":"client \#(client) #\#(i)"}}"#.utf8)
-                    guard case .success(let r) = c.request("POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id), ("apns-topic", "dev.pushbox.sample")], body: body, timeoutMs: 2000) else { return }
+                    guard
+                        case .success(let r) = c.request(
+                            "POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id), ("apns-topic", "dev.pushbox.sample")],
+                            body: body, timeoutMs: 2000)
+                    else { return }
                     if r.status == 200 { acks.add(id) }
                 }
             }
@@ -106,15 +115,19 @@ struct ServeEndToEndTests {
             try Subprocess.run("/usr/bin/curl", ["-s", "--unix-socket", s.socket] + args, timeout: 20).out
         }
         for i in 0..<3 {
-            let sent = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "apns-topic: dev.pushbox.sample",
-                                 "-d", #"{"aps":{"alert":{"title":"T\#(i)","body":"b"}}}"#, "http://localhost/3/device/abcd"])
+            let sent = try curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-H", "apns-topic: dev.pushbox.sample",
+                "-d", #"{"aps":{"alert":{"title":"T\#(i)","body":"b"}}}"#, "http://localhost/3/device/abcd",
+            ])
             #expect(sent == "200")
         }
         let listed = try #require(try JSONParser.parse(Array(try curl(["http://localhost/inbox"]).utf8)).arrayValue)
         #expect(listed.compactMap { $0.objectValue?["title"]?.stringValue } == ["T2", "T1", "T0"])
     }
 
-    @Test("the disk fills while committing: the request is answered 500 InternalServerError naming the full disk, and nothing acknowledged before is lost")
+    @Test(
+        "the disk fills while committing: the request is answered 500 InternalServerError naming the full disk, and nothing acknowledged before is lost"
+    )
     func diskFull() throws {
         let s = try Served()
         // The inbox may not grow past 4 MB (the WAL file is the first to hit it).
@@ -122,14 +135,21 @@ struct ServeEndToEndTests {
         let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer { close(logFD) }
         try s.start(fileSizeLimitKB: 4096, stderr: logFD)
-        guard let client = UnixHTTPClient(socketPath: s.socket) else { Issue.record("no client"); return }
+        guard let client = UnixHTTPClient(socketPath: s.socket) else {
+            Issue.record("no client")
+            return
+        }
         var acknowledged: [String] = []
         var refusal: UnixHTTPClient.Response?
         let padding = String(repeating: "x", count: 3000)
         for i in 0..<5_000 where refusal == nil {
             let id = UUID().uuidString.lowercased()
             let body = Array(#"{"aps":{"alert":"n\#(i)"},"pad":"\#(padding)\#(i)"}"#.utf8)
-            guard case .success(let r) = client.request("POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id), ("apns-topic", "dev.pushbox.sample")], body: body, timeoutMs: 5000) else {
+            guard
+                case .success(let r) = client.request(
+                    "POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id), ("apns-topic", "dev.pushbox.sample")], body: body,
+                    timeoutMs: 5000)
+            else {
                 Issue.record("serve stopped answering after \(acknowledged.count) notifications")
                 return
             }
@@ -156,7 +176,9 @@ struct ServeEndToEndTests {
     func commands() throws {
         let s = try Served()
         try s.start()
-        let samples = ["01-game-invite.json", "08-score-update-1.json", "09-score-update-2.json", "invalid/BadPriority.json"].map { ProjectPaths.samples + "/" + $0 }
+        let samples = ["01-game-invite.json", "08-score-update-1.json", "09-score-update-2.json", "invalid/BadPriority.json"].map {
+            ProjectPaths.samples + "/" + $0
+        }
         let send = CLIRun(["send", "--socket", s.socket] + samples)
         #expect(send.status == 1)  // one refusal
         #expect(send.lines.count == 4)
@@ -219,7 +241,9 @@ struct ServeEndToEndTests {
         let again = CLIRun(["schedule", "--socket", s.socket, alarm])
         #expect(again.status == 0, "\(again.err)")
         #expect(again.out == "scheduled 12; 12/64 pending\n")
-        let refused = CLIRun(["schedule", "--socket", s.socket, "-"], stdin: #"{"requests":[{"identifier":"fast","content":{"body":"x"},"trigger":{"timeInterval":5,"repeats":true}}]}"#)
+        let refused = CLIRun(
+            ["schedule", "--socket", s.socket, "-"],
+            stdin: #"{"requests":[{"identifier":"fast","content":{"body":"x"},"trigger":{"timeInterval":5,"repeats":true}}]}"#)
         #expect(refused.status == 1)
         #expect(refused.err.contains("not scheduled: fast: time interval must be at least 60 if repeating"))
 

@@ -1,9 +1,10 @@
 import Foundation
-@testable import PushboxCLI
 import PushboxCore
 import PushboxIntake
 import PushboxTestSupport
 import Testing
+
+@testable import PushboxCLI
 
 /// `pushbox cert`, `provider-key` and `provider-token`, and the port's options.
 @Suite("cert, provider-key, provider-token")
@@ -49,7 +50,8 @@ struct TLSCommandTests {
         let token = try ProviderToken.parse(run.out.trimmingCharacters(in: .whitespacesAndNewlines)).get()
         #expect(token.keyID == "KEY1234567" && token.teamID == "TEAM123456")
         #expect(abs(token.issuedAt - Date().timeIntervalSince1970) < 60)
-        let keys = try PortOptions.providerKeys(try parseArguments(["--provider-key", key, "--team-id", "TEAM123456"], spec: ServeCommand.spec), profile: nil)
+        let keys = try PortOptions.providerKeys(
+            try parseArguments(["--provider-key", key, "--team-id", "TEAM123456"], spec: ServeCommand.spec), profile: nil)
         #expect(keys.first?.key.verify(token.signingInput, signature: token.signature) == true)
         #expect(CLIRun(["provider-token", dir.path + "/nokey.p8"]).status == 2)  // no key id in the name
     }
@@ -67,7 +69,8 @@ struct TLSCommandTests {
         try PortOptions.apply(try parseArguments(["--listen", "off"], spec: spec), profile: nil, io: Self.io([:]), to: &options)
         #expect(options.tcp == nil)
         #expect(throws: UsageError.self) {
-            try PortOptions.apply(try parseArguments(["--tls-cert", key], spec: spec), profile: nil, io: Self.io(["XDG_DATA_HOME": dir.path]), to: &options)
+            try PortOptions.apply(
+                try parseArguments(["--tls-cert", key], spec: spec), profile: nil, io: Self.io(["XDG_DATA_HOME": dir.path]), to: &options)
         }
         // The sample app registers its key: a fresh pushbox verifies the sample's tokens.
         let profile = try AppProfile.load(directory: ProjectPaths.sampleApp)

@@ -16,11 +16,16 @@ struct TUIEndToEndTests {
             }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             let binary = try #require(EndToEndTests.binary)
-            let command = ["env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "XDG_DATA_HOME=\(dir)/data", "TERM=xterm-256color", binary,
-                           "--socket", socket, "--db", dir + "/inbox.sqlite", "--listen", "off"] + arguments
+            let command =
+                [
+                    "env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "XDG_DATA_HOME=\(dir)/data", "TERM=xterm-256color", binary,
+                    "--socket", socket, "--db", dir + "/inbox.sqlite", "--listen", "off",
+                ] + arguments
             // The first tmux command may start the tmux server, which would keep an output pipe
             // open for ever: this one gets no pipe (and Subprocess lets it inherit nothing else).
-            try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + (directory.map { ["-c", $0] } ?? []) + [command.joined(separator: " ")], capture: false)
+            try tmux(
+                ["new-session", "-d", "-s", name, "-x", "120", "-y", "40"] + (directory.map { ["-c", $0] } ?? []) + [command.joined(separator: " ")],
+                capture: false)
             try tmux(["set-option", "-t", name, "set-titles", "on"], capture: false)
             try tmux(["rename-window", "-t", name, "pushbox-test-title"], capture: false)
         }

@@ -2,6 +2,7 @@ import Foundation
 import PushboxTestSupport
 import PushboxUI
 import Testing
+
 @testable import PushboxCLI
 
 @Suite("Theme files")

@@ -1,7 +1,8 @@
-import PushboxText
-import PushboxTestSupport
-import Testing
 import PushboxCore
+import PushboxTestSupport
+import PushboxText
+import Testing
+
 @testable import PushboxCLI
 
 @Suite("pushbox validate")
@@ -35,10 +36,12 @@ struct ValidateCommandTests {
         #expect(bad["reason"] == .string("PayloadTooLarge"))
     }
 
-    @Test("--json says which body PayloadEmpty was given for", arguments: [
-        ("PayloadEmpty-array.json", "not-an-object"), ("PayloadEmpty-empty-body.json", "empty"), ("PayloadEmpty-invalid-utf8.json", "unreadable"),
-        ("PayloadEmpty-no-aps.json", "no-aps"), ("PayloadEmpty-not-json.json", "unreadable"), ("PayloadEmpty-nul-byte.json", "unreadable"),
-    ])
+    @Test(
+        "--json says which body PayloadEmpty was given for",
+        arguments: [
+            ("PayloadEmpty-array.json", "not-an-object"), ("PayloadEmpty-empty-body.json", "empty"), ("PayloadEmpty-invalid-utf8.json", "unreadable"),
+            ("PayloadEmpty-no-aps.json", "no-aps"), ("PayloadEmpty-not-json.json", "unreadable"), ("PayloadEmpty-nul-byte.json", "unreadable"),
+        ])
     func emptyCause(file: String, cause: String) throws {
         let run = CLIRun(["validate", "--json", ProjectPaths.samples + "/invalid/" + file])
         let line = try #require(run.lines.first)
@@ -53,7 +56,8 @@ struct ValidateCommandTests {
         let typed = CLIRun(["validate", "--header", "apns-push-type:banner", "-"], stdin: body)
         #expect(typed.out.contains("400 InvalidPushType"))
         #expect(CLIRun(["validate", "--token", "xyz", "-"], stdin: body).out.contains("BadDeviceToken"))
-        #expect(CLIRun(["validate", "--header", "apns-priority:5", "--header", "apns-priority:10", "-"], stdin: body).out.contains("DuplicateHeaders"))
+        #expect(
+            CLIRun(["validate", "--header", "apns-priority:5", "--header", "apns-priority:10", "-"], stdin: body).out.contains("DuplicateHeaders"))
         #expect(CLIRun(["validate", "--header", "nocolon", "-"], stdin: body).status == 2)
     }
 

@@ -1,12 +1,13 @@
 import Foundation
-import PushboxTestSupport
-import Testing
-import PushboxText
-import PushboxFetch
-import PushboxLoopback
-@testable import PushboxCore
-import PushboxLocalization
 import PushboxCrypto
+import PushboxFetch
+import PushboxLocalization
+import PushboxLoopback
+import PushboxTestSupport
+import PushboxText
+import Testing
+
+@testable import PushboxCore
 
 @Suite("The service-extension pipeline")
 final class ExtensionPipelineTests {
@@ -25,14 +26,16 @@ final class ExtensionPipelineTests {
     }()
 
     func setup(_ recipe: ExtensionRecipe, key: String? = nil) -> Renderer.ExtensionSetup {
-        Renderer.ExtensionSetup(recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [ProjectPaths.samples]),
-                                appDirectory: ProjectPaths.samples + "/SampleApp", keyFile: key)
+        Renderer.ExtensionSetup(
+            recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: [ProjectPaths.samples]),
+            appDirectory: ProjectPaths.samples + "/SampleApp", keyFile: key)
     }
 
     func render(_ text: String, recipe: ExtensionRecipe, key: String? = nil, languages: [String] = ["en"]) -> RenderedNotification {
         let app = AppLocalizations(directory: ProjectPaths.samples + "/SampleApp")
-        let renderer = Renderer(context: ValidationContext(), preferredLanguages: languages, localizer: Localizer(app: app),
-                                extensionSetup: setup(recipe, key: key))
+        let renderer = Renderer(
+            context: ValidationContext(), preferredLanguages: languages, localizer: Localizer(app: app),
+            extensionSetup: setup(recipe, key: key))
         return renderer.render(raw(text))
     }
 
@@ -113,7 +116,8 @@ final class ExtensionPipelineTests {
         #expect(note.body == "placeholder")
         #expect(note.trace.contains { $0.step == .decrypt && $0.outcome == .failed && $0.detail.contains("authentication failed") })
         #expect(note.trace.contains { $0.step == .`extension` && $0.detail.contains("critical step decrypt failed") })
-        let badBase64 = render(#"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"%%%"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
+        let badBase64 = render(
+            #"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"%%%"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
         #expect(badBase64.trace.contains { $0.step == .decrypt && $0.detail.contains("not valid base64") })
     }
 
@@ -121,7 +125,8 @@ final class ExtensionPipelineTests {
     func looseKey() throws {
         let keyPath = try temporaryKey()
         chmod(keyPath, 0o644)
-        let note = render(#"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"AAAA"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
+        let note = render(
+            #"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"AAAA"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
         #expect(note.trace.contains { $0.step == .decrypt && $0.detail.contains("readable by group or others") })
     }
 
@@ -142,7 +147,8 @@ final class ExtensionPipelineTests {
         let server = try LoopbackHTTPServer { _ in .init(body: Self.png) }
         defer { server.stop() }
         #expect(ExtensionRecipe.defaultRecipe(keyGiven: false).steps.map(\.step.name) == ["attach"])
-        let fcm = #"{"message":{"token":"t","notification":{"title":"T","body":"B","image":"\#(server.baseURL)/f.png"},"apns":{"payload":{"aps":{"mutable-content":1}}}}}"#
+        let fcm =
+            #"{"message":{"token":"t","notification":{"title":"T","body":"B","image":"\#(server.baseURL)/f.png"},"apns":{"payload":{"aps":{"mutable-content":1}}}}}"#
         let note = render(fcm, recipe: .defaultRecipe(keyGiven: false))
         #expect(note.attachments.first?.source == server.baseURL + "/f.png")
         #expect(note.delivered == .modified)

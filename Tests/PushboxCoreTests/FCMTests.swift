@@ -1,5 +1,6 @@
 import PushboxText
 import Testing
+
 @testable import PushboxCore
 
 @Suite("FCM HTTP v1 messages")
@@ -8,7 +9,8 @@ struct FCMTests {
 
     @Test("a wrapped message maps to the APNs payload an iPhone receives")
     func mapping() throws {
-        let text = #"{"message":{"topic":"NewsApp","notification":{"title":"T","body":"B","image":"https://x/i.png"},"data":{"id":"7"},"apns":{"headers":{"apns-priority":"5","apns-collapse-id":"c1"},"payload":{"aps":{"sound":"default","mutable-content":1}}},"android":{"priority":"high"}}}"#
+        let text =
+            #"{"message":{"topic":"NewsApp","notification":{"title":"T","body":"B","image":"https://x/i.png"},"data":{"id":"7"},"apns":{"headers":{"apns-priority":"5","apns-collapse-id":"c1"},"payload":{"aps":{"sound":"default","mutable-content":1}}},"android":{"priority":"high"}}}"#
         let report = validate(text, context: device)
         let v = try #require(report.validated)
         #expect(v.form == .fcm(wrapped: true))
@@ -25,22 +27,25 @@ struct FCMTests {
 
     @Test("the APNs block's own alert fields win over notification's")
     func apnsOverrides() throws {
-        let text = #"{"token":"t1","notification":{"title":"generic","body":"generic body"},"apns":{"payload":{"aps":{"alert":{"title":"iOS title"}}}}}"#
+        let text =
+            #"{"token":"t1","notification":{"title":"generic","body":"generic body"},"apns":{"payload":{"aps":{"alert":{"title":"iOS title"}}}}}"#
         let v = try #require(validate(text).validated)
         #expect(v.form == .fcm(wrapped: false))
         #expect(v.aps.value(atPath: "alert.title") == "iOS title")
         #expect(v.aps.value(atPath: "alert.body") == "generic body")
     }
 
-    @Test("FCM's own refusals are INVALID_ARGUMENT with the field's path", arguments: [
-        (#"{"message":{"notification":{"title":"t"}}}"#, "no target"),
-        (#"{"message":{"topic":"a","token":"b","notification":{"title":"t"}}}"#, "2 targets"),
-        (#"{"message":{"topic":"bad topic!","notification":{"title":"t"}}}"#, "not a valid topic name"),
-        (#"{"message":{"condition":"'A' in topics &&","notification":{"title":"t"}}}"#, "message.condition column"),
-        (#"{"message":{"topic":"a","data":{"n":1}}}"#, "message.data.n must be a string"),
-        (#"{"message":{"topic":"a","notification":"hi"}}"#, "message.notification must be an object"),
-        (#"{"message":{"topic":"a","apns":{"headers":{"apns-priority":10}}}}"#, "message.apns.headers.apns-priority must be a string"),
-    ])
+    @Test(
+        "FCM's own refusals are INVALID_ARGUMENT with the field's path",
+        arguments: [
+            (#"{"message":{"notification":{"title":"t"}}}"#, "no target"),
+            (#"{"message":{"topic":"a","token":"b","notification":{"title":"t"}}}"#, "2 targets"),
+            (#"{"message":{"topic":"bad topic!","notification":{"title":"t"}}}"#, "not a valid topic name"),
+            (#"{"message":{"condition":"'A' in topics &&","notification":{"title":"t"}}}"#, "message.condition column"),
+            (#"{"message":{"topic":"a","data":{"n":1}}}"#, "message.data.n must be a string"),
+            (#"{"message":{"topic":"a","notification":"hi"}}"#, "message.notification must be an object"),
+            (#"{"message":{"topic":"a","apns":{"headers":{"apns-priority":10}}}}"#, "message.apns.headers.apns-priority must be a string"),
+        ])
     func refusals(text: String, detail: String) {
         let report = validate(text, context: device)
         #expect(report.rejection?.reason == .invalidArgument)
@@ -58,7 +63,10 @@ struct FCMTests {
         let fr = #"{"message":{"condition":"'NewsApp' in topics && 'LangFrFR' in topics","notification":{"title":"t"}}}"#
         let report = validate(fr, context: device)
         #expect(report.ok)
-        guard case .notTargeted(let why) = report.targeting else { Issue.record("targeted"); return }
+        guard case .notTargeted(let why) = report.targeting else {
+            Issue.record("targeted")
+            return
+        }
         #expect(why.contains("LangEnUS"))
         let other = #"{"message":{"topic":"Sports","notification":{"title":"t"}}}"#
         #expect(validate(other, context: device).targeting != .device)

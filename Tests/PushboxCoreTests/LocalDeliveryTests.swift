@@ -1,31 +1,36 @@
 import Foundation
-import PushboxTestSupport
-import Testing
-import PushboxText
-@testable import PushboxCore
 import PushboxLocalization
+import PushboxTestSupport
+import PushboxText
+import Testing
+
+@testable import PushboxCore
 
 /// What happens when a local request fires: its stored form, its rendering, the clock it fires on.
 @Suite("Local notifications: delivery, rendering, the clock")
 struct LocalDeliveryTests {
-    static let alarm = LocalRequest(identifier: "alarm-2-0", content: JSONObject([
-        ("titleLocKey", "ALARM_TITLE"), ("bodyLocKey", "ALARM_BODY"), ("bodyLocArgs", .array(["06:10"])), ("sound", "alarm.caf"),
-        ("categoryIdentifier", "ALARM"), ("threadIdentifier", "alarm"), ("badge", 1),
-        ("userInfo", .object(JSONObject([("deepLink", "pushboxsample://alarm/2/0610"), ("weekday", 2)]))),
-    ]), trigger: .dateMatching(DateComponents(hour: 6, minute: 10, second: 0, weekday: 2), repeats: true))
+    static let alarm = LocalRequest(
+        identifier: "alarm-2-0",
+        content: JSONObject([
+            ("titleLocKey", "ALARM_TITLE"), ("bodyLocKey", "ALARM_BODY"), ("bodyLocArgs", .array(["06:10"])), ("sound", "alarm.caf"),
+            ("categoryIdentifier", "ALARM"), ("threadIdentifier", "alarm"), ("badge", 1),
+            ("userInfo", .object(JSONObject([("deepLink", "pushboxsample://alarm/2/0610"), ("weekday", 2)]))),
+        ]), trigger: .dateMatching(DateComponents(hour: 6, minute: 10, second: 0, weekday: 2), repeats: true))
 
     static let fired = ScheduleTests.date("2026-12-07T06:10:00")
 
     func renderer(_ languages: [String]) throws -> Renderer {
         let profile = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
-        return Renderer(context: ValidationContext(bundleID: profile.bundleID), preferredLanguages: languages,
-                        localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)),
-                        categories: profile.categories)
+        return Renderer(
+            context: ValidationContext(bundleID: profile.bundleID), preferredLanguages: languages,
+            localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)),
+            categories: profile.categories)
     }
 
     func stored(_ request: LocalRequest) -> RawPayload {
         let payload = LocalDelivery.payload(request, firedAt: Self.fired, timeZone: TimeZone(identifier: "UTC")!)
-        return RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: Envelope(source: .local, fileName: "local:\(request.identifier)"))
+        return RawPayload(
+            bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: Envelope(source: .local, fileName: "local:\(request.identifier)"))
     }
 
     @Test("the content is stored in APNs' shape, userInfo at the top, pushbox's facts beside it")
@@ -82,7 +87,8 @@ struct LocalDeliveryTests {
 
     @Test("a silent push wakes the app in the background and says the budget is not modelled")
     func silentPush() throws {
-        let r = try renderer(["en"]).render(raw(#"{"aps":{"content-available":1},"sync":"inbox"}"#, headers: [("apns-push-type", "background"), ("apns-priority", "5")]))
+        let r = try renderer(["en"]).render(
+            raw(#"{"aps":{"content-available":1},"sync":"inbox"}"#, headers: [("apns-push-type", "background"), ("apns-priority", "5")]))
         let entry = try #require(r.trace.first { $0.step == .background })
         #expect(entry.outcome == .woken)
         #expect(entry.detail.contains(#"userInfo {"sync":"inbox"}"#))
@@ -127,8 +133,12 @@ struct LocalDeliveryTests {
     func jumpCoalesces() {
         var set = PendingSet(calendar: ScheduleTests.calendar())
         let now = ScheduleTests.date("2026-12-07T06:00:00")
-        set.add([LocalRequest(identifier: "minutely", content: JSONObject([("body", "x")]), trigger: .timeInterval(seconds: 60, repeats: true)),
-                 LocalRequest(identifier: "daily", content: JSONObject([("body", "x")]), trigger: .dateMatching(DateComponents(hour: 7), repeats: true))], now: now)
+        set.add(
+            [
+                LocalRequest(identifier: "minutely", content: JSONObject([("body", "x")]), trigger: .timeInterval(seconds: 60, repeats: true)),
+                LocalRequest(
+                    identifier: "daily", content: JSONObject([("body", "x")]), trigger: .dateMatching(DateComponents(hour: 7), repeats: true)),
+            ], now: now)
         let later = now.addingTimeInterval(3 * 86400 + 30)  // three days and 30 s on
         let fired = set.deliverDue(now: later)
         #expect(fired.map(\.request.identifier) == ["minutely", "daily"])
@@ -142,11 +152,14 @@ struct LocalizeTraceTests {
     @Test("a push whose loc-key the app lacks: the localize step ends .missingKeys (what the locale matrix flags); all found: .localized")
     func missingKeys() throws {
         let profile = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
-        let renderer = Renderer(context: ValidationContext(bundleID: profile.bundleID), preferredLanguages: ["ko"],
-                                localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)))
+        let renderer = Renderer(
+            context: ValidationContext(bundleID: profile.bundleID), preferredLanguages: ["ko"],
+            localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)))
         func localizeOutcome(_ key: String) -> TraceEntry.Outcome? {
             let body = #"{"aps":{"alert":{"loc-key":"\#(key)"}}}"#
-            let raw = RawPayload(bytes: Array(body.utf8), envelope: Envelope(source: .commandLine, headers: PushHeaders([("apns-push-type", "alert"), ("apns-topic", profile.bundleID ?? "")])))
+            let raw = RawPayload(
+                bytes: Array(body.utf8),
+                envelope: Envelope(source: .commandLine, headers: PushHeaders([("apns-push-type", "alert"), ("apns-topic", profile.bundleID ?? "")])))
             return renderer.render(raw).trace.first { $0.step == .localize }?.outcome
         }
         #expect(localizeOutcome("NO_SUCH_KEY_ANYWHERE") == .missingKeys)

@@ -11,14 +11,18 @@ struct PackageMapTests {
     }
 
     static func targets(_ manifest: String) throws -> [Target] {
-        let pattern = try NSRegularExpression(pattern: #"\.(target|executableTarget|testTarget|systemLibrary)\(name: "([^"]+)"([^\n]*(?:\n(?!\s*\.(?:target|executableTarget|testTarget|systemLibrary)\()[^\n]*)*)"#)
+        let pattern = try NSRegularExpression(
+            pattern:
+                #"\.(target|executableTarget|testTarget|systemLibrary)\(\s*name: "([^"]+)"([^\n]*(?:\n(?!\s*\.(?:target|executableTarget|testTarget|systemLibrary)\()[^\n]*)*)"#
+        )
         let text = manifest as NSString
         return pattern.matches(in: manifest, range: NSRange(location: 0, length: text.length)).map { m in
             let rest = text.substring(with: m.range(at: 3))
             let deps = rest.range(of: #"dependencies: \[[^\]]*\]"#, options: .regularExpression).map { String(rest[$0]) } ?? ""
             let names = deps.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             let path = rest.range(of: #"path: "[^"]+""#, options: .regularExpression).map { String(rest[$0].dropFirst(7).dropLast()) }
-            return Target(name: text.substring(with: m.range(at: 2)), kind: text.substring(with: m.range(at: 1)), dependencies: Set(names), path: path)
+            return Target(
+                name: text.substring(with: m.range(at: 2)), kind: text.substring(with: m.range(at: 1)), dependencies: Set(names), path: path)
         }
     }
 
@@ -42,7 +46,8 @@ struct PackageMapTests {
                     if modules.contains(module) { imported.insert(module) }
                 }
             }
-            let undeclared = imported.subtracting(target.dependencies), unused = target.dependencies.subtracting(imported)
+            let undeclared = imported.subtracting(target.dependencies)
+            let unused = target.dependencies.subtracting(imported)
             if !undeclared.isEmpty || !unused.isEmpty {
                 mismatches.append("\(target.name): imports undeclared \(undeclared.sorted()), declares unused \(unused.sorted())")
             }

@@ -1,7 +1,8 @@
-import PushboxText
 import Foundation
 import PushboxTestSupport
+import PushboxText
 import Testing
+
 @testable import PushboxCore
 
 @Suite("Bundled samples and the shared corpus")
@@ -17,7 +18,8 @@ struct SampleTests {
     static func load(_ path: String) throws -> RawPayload {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
-        return RawPayload(bytes: bytes, envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
+        return RawPayload(
+            bytes: bytes, envelope: Envelope(source: .commandLine, headers: sidecar.headers, deviceToken: sidecar.deviceToken, fileName: path))
     }
 
     @Test("a .headers file gives headers and the device token, skipping comments and blank lines")
@@ -33,8 +35,11 @@ struct SampleTests {
     @Test("there is an invalid sample for every reason a file can produce")
     func coverage() {
         let reasons = Set(Self.invalidFiles.map { String($0.prefix { $0 != "-" && $0 != "." }) })
-        #expect(reasons == ["PayloadEmpty", "PayloadTooLarge", "BadCollapseId", "BadPriority", "InvalidPushType",
-                            "BadExpirationDate", "BadMessageId", "BadDeviceToken", "DuplicateHeaders", "INVALID_ARGUMENT"])
+        #expect(
+            reasons == [
+                "PayloadEmpty", "PayloadTooLarge", "BadCollapseId", "BadPriority", "InvalidPushType",
+                "BadExpirationDate", "BadMessageId", "BadDeviceToken", "DuplicateHeaders", "INVALID_ARGUMENT",
+            ])
     }
 
     @Test("every invalid sample gets the reason it is named after", arguments: invalidFiles)
@@ -47,8 +52,9 @@ struct SampleTests {
     @Test("every valid sample passes for the sample app")
     func validSamples() throws {
         let app = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
-        let context = ValidationContext(bundleID: app.bundleID,
-                                        deviceTopics: DeviceTopics.topics(preferredLanguages: ["en-US"], profileTopics: app.fcmTopics))
+        let context = ValidationContext(
+            bundleID: app.bundleID,
+            deviceTopics: DeviceTopics.topics(preferredLanguages: ["en-US"], profileTopics: app.fcmTopics))
         let files = ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples)
         #expect(files.count >= 10)
         for file in files {
@@ -85,8 +91,9 @@ struct SampleTests {
         #expect(keySets[0].contains("GAME_PLAY_REQUEST_FORMAT"))
     }
 
-    @Test("every payload in the shared corpus is read without a crash",
-          .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: corpus payload check skipped"))
+    @Test(
+        "every payload in the shared corpus is read without a crash",
+        .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: corpus payload check skipped"))
     func corpusPayloads() throws {
         let dir = ProjectPaths.corpus + "/payloads"
         let enumerator = try #require(FileManager.default.enumerator(atPath: dir))

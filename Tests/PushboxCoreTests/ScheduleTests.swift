@@ -1,7 +1,8 @@
 import Foundation
 import PushboxTestSupport
-import Testing
 import PushboxText
+import Testing
+
 @testable import PushboxCore
 
 @Suite("Local notifications: the pending set")
@@ -55,7 +56,8 @@ struct ScheduleTests {
         set.add([request("a", .timeInterval(seconds: 100, repeats: false))], now: now)
         set.add([request("a", .timeInterval(seconds: 5, repeats: false))], now: now)
         #expect(set.pending.count == 1 && set.pending[0].nextFire == now.addingTimeInterval(5))
-        set.add((0..<12).map { request("alarm-2-\($0 * 5)", .timeInterval(seconds: 60 + Double($0), repeats: false)) }
+        set.add(
+            (0..<12).map { request("alarm-2-\($0 * 5)", .timeInterval(seconds: 60 + Double($0), repeats: false)) }
                 + [request("alarm-3-0", .timeInterval(seconds: 70, repeats: false))], now: now)
         #expect(set.cancel("alarm-2-*").count == 12)
         #expect(set.pending.map(\.request.identifier) == ["a", "alarm-3-0"])
@@ -65,7 +67,8 @@ struct ScheduleTests {
     @Test("a repeating interval under 60 seconds is refused with iOS's message")
     func underSixty() {
         var set = PendingSet(calendar: Self.calendar())
-        let refused = set.add([request("fast", .timeInterval(seconds: 5, repeats: true)), request("zero", .timeInterval(seconds: 0, repeats: false))], now: Date())
+        let refused = set.add(
+            [request("fast", .timeInterval(seconds: 5, repeats: true)), request("zero", .timeInterval(seconds: 0, repeats: false))], now: Date())
         #expect(refused.map(\.reason) == ["time interval must be at least 60 if repeating", "time interval must be greater than 0"])
         #expect(set.pending.isEmpty)
     }
@@ -107,8 +110,11 @@ struct ScheduleTests {
         everyMinute.second = 30
         var set = PendingSet(calendar: Self.calendar())
         let now = Self.date("2026-12-07T06:00:00")
-        set.add([request("tick", .dateMatching(everyMinute, repeats: true)), request("once", .timeInterval(seconds: 10, repeats: false)),
-                 request("hourly", .timeInterval(seconds: 3600, repeats: true))], now: now)
+        set.add(
+            [
+                request("tick", .dateMatching(everyMinute, repeats: true)), request("once", .timeInterval(seconds: 10, repeats: false)),
+                request("hourly", .timeInterval(seconds: 3600, repeats: true)),
+            ], now: now)
         let fired = set.deliverDue(now: now.addingTimeInterval(40))
         #expect(fired.map(\.request.identifier) == ["once", "tick"])
         #expect(set.pending.map(\.request.identifier) == ["tick", "hourly"])
@@ -123,8 +129,9 @@ struct ScheduleTests {
         let good = JSONObject([("body", "x"), ("attachments", .array([.object(JSONObject([("file", .string("media/lighthouse.png"))]))]))])
         let missing = JSONObject([("body", "x"), ("attachments", .array([.object(JSONObject([("file", "media/none.png")]))]))])
         let text = JSONObject([("body", "x"), ("attachments", .array([.object(JSONObject([("file", "index.json")]))]))])
-        let refused = set.add([request("good", nil, content: good), request("missing", nil, content: missing), request("text", nil, content: text)],
-                              now: Date(), baseDirectory: ProjectPaths.samples)
+        let refused = set.add(
+            [request("good", nil, content: good), request("missing", nil, content: missing), request("text", nil, content: text)],
+            now: Date(), baseDirectory: ProjectPaths.samples)
         #expect(set.pending.map(\.request.identifier) == ["good"])
         #expect(refused.map(\.identifier) == ["missing", "text"])
         #expect(refused[0].reason.hasPrefix("invalid attachment file URL"))
@@ -134,18 +141,24 @@ struct ScheduleTests {
     @Test("schedule files name every wrong field by its path")
     func parseErrors() throws {
         #expect(throws: ScheduleFile.ParseError.self) { try ScheduleFile.parse(Array("{}".utf8)) }
-        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{},"trigger":{"dateMatching":{"weekday":9}}}]}"#.utf8)) }
-            throws: { "\($0)".contains("requests[0].trigger.dateMatching.weekday") }
-        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{},"trigger":{"every":5}}]}"#.utf8)) }
-            throws: { "\($0)".contains("requests[0].trigger: give timeInterval or dateMatching") }
-        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"titleLockey":"K"}}]}"#.utf8)) }
-            throws: { "\($0)" == "requests[0].content.titleLockey: unknown content field; did you mean titleLocKey?" }
-        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"bodyLocArgs":"06:10"}}]}"#.utf8)) }
-            throws: { "\($0)" == "requests[0].content.bodyLocArgs: must be an array of strings, not a string" }
-        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"badge":"1"}}]}"#.utf8)) }
-            throws: { "\($0)" == "requests[0].content.badge: must be a whole number, not a string" }
-        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"userInfo":[]}}]}"#.utf8)) }
-            throws: { "\($0)" == "requests[0].content.userInfo: must be an object, not an array" }
+        #expect {
+            try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{},"trigger":{"dateMatching":{"weekday":9}}}]}"#.utf8))
+        } throws: { "\($0)".contains("requests[0].trigger.dateMatching.weekday") }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{},"trigger":{"every":5}}]}"#.utf8)) } throws: {
+            "\($0)".contains("requests[0].trigger: give timeInterval or dateMatching")
+        }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"titleLockey":"K"}}]}"#.utf8)) } throws: {
+            "\($0)" == "requests[0].content.titleLockey: unknown content field; did you mean titleLocKey?"
+        }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"bodyLocArgs":"06:10"}}]}"#.utf8)) } throws: {
+            "\($0)" == "requests[0].content.bodyLocArgs: must be an array of strings, not a string"
+        }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"badge":"1"}}]}"#.utf8)) } throws: {
+            "\($0)" == "requests[0].content.badge: must be a whole number, not a string"
+        }
+        #expect { try ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"userInfo":[]}}]}"#.utf8)) } throws: {
+            "\($0)" == "requests[0].content.userInfo: must be an object, not an array"
+        }
         #expect((try? ScheduleFile.parse(Array(#"{"requests":[{"identifier":"a","content":{"relevanceScore":0.5,"body":"x"}}]}"#.utf8)))?.count == 1)
     }
 }

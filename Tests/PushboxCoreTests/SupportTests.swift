@@ -1,6 +1,7 @@
 import Foundation
 import PushboxTestSupport
 import Testing
+
 @testable import PushboxCore
 
 @Suite("Terminal text, app profiles, headers")
@@ -30,22 +31,27 @@ struct SupportTests {
         #expect(p.developmentRegion == "en")
     }
 
-    @Test("a bad profile names the file and the field", arguments: [
-        (#"{"bundleId": 5}"#, "bundleId: must be a string"),
-        (#"{"bundleID": "x"}"#, "bundleID: unknown key"),
-        (#"{"fcmTopics": ["ok", "bad topic"]}"#, "fcmTopics[1]: must be a topic name"),
-        (#"{"fcmTopics": "NewsApp"}"#, "fcmTopics: must be an array"),
-        (#"{"name": "x",}"#, "line 1, column 14"),
-        (#"[]"#, "must be a JSON object"),
-        (#"{"extension": {"steps": [{"type": "attach"}]}}"#, "extension.steps[0].urls: is required"),
-        (#"{"extension": {"steps": [{"type": "unzip"}]}}"#, "extension.steps[0].type: \"unzip\" is not decrypt, localize or attach"),
-        (#"{"extension": {"steps": [{"type": "decrypt", "keyfile": "k"}]}}"#, "extension.steps[0].keyfile: unknown key"),
-        (#"{"extension": {"steps": [{"type": "localize", "args": "a"}]}}"#, "needs titleKey, subtitleKey or bodyKey"),
-        (#"{"extension": {"fallback": "later"}}"#, "extension.fallback: must be"),
-        (#"{"extension": {"timeLimit": "30"}}"#, "extension.timeLimit: must be a number"),
-        (#"{"categories": {"A": {"actions": [{"identifier": "X"}]}}}"#, "categories.A.actions[0]: needs a title or a title-loc-key"),
-        (#"{"categories": {"A": {"actions": [{"identifier": "X", "title": "x", "options": ["loud"]}]}}}"#, "categories.A.actions[0].options[0]: \"loud\" is not one of"),
-    ])
+    @Test(
+        "a bad profile names the file and the field",
+        arguments: [
+            (#"{"bundleId": 5}"#, "bundleId: must be a string"),
+            (#"{"bundleID": "x"}"#, "bundleID: unknown key"),
+            (#"{"fcmTopics": ["ok", "bad topic"]}"#, "fcmTopics[1]: must be a topic name"),
+            (#"{"fcmTopics": "NewsApp"}"#, "fcmTopics: must be an array"),
+            (#"{"name": "x",}"#, "line 1, column 14"),
+            (#"[]"#, "must be a JSON object"),
+            (#"{"extension": {"steps": [{"type": "attach"}]}}"#, "extension.steps[0].urls: is required"),
+            (#"{"extension": {"steps": [{"type": "unzip"}]}}"#, "extension.steps[0].type: \"unzip\" is not decrypt, localize or attach"),
+            (#"{"extension": {"steps": [{"type": "decrypt", "keyfile": "k"}]}}"#, "extension.steps[0].keyfile: unknown key"),
+            (#"{"extension": {"steps": [{"type": "localize", "args": "a"}]}}"#, "needs titleKey, subtitleKey or bodyKey"),
+            (#"{"extension": {"fallback": "later"}}"#, "extension.fallback: must be"),
+            (#"{"extension": {"timeLimit": "30"}}"#, "extension.timeLimit: must be a number"),
+            (#"{"categories": {"A": {"actions": [{"identifier": "X"}]}}}"#, "categories.A.actions[0]: needs a title or a title-loc-key"),
+            (
+                #"{"categories": {"A": {"actions": [{"identifier": "X", "title": "x", "options": ["loud"]}]}}}"#,
+                "categories.A.actions[0].options[0]: \"loud\" is not one of"
+            ),
+        ])
     func badProfile(text: String, message: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-profile-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

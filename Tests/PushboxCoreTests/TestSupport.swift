@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PushboxCore
 
 /// A raw payload from text, with headers, from the command line unless said otherwise.
@@ -6,8 +7,10 @@ func raw(_ text: String, headers: [(String, String)] = [], token: String? = nil,
     RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: source, headers: PushHeaders(headers), deviceToken: token))
 }
 
-func validate(_ text: String, headers: [(String, String)] = [], token: String? = nil, source: PayloadSource = .commandLine,
-              context: ValidationContext = ValidationContext()) -> ValidationReport {
+func validate(
+    _ text: String, headers: [(String, String)] = [], token: String? = nil, source: PayloadSource = .commandLine,
+    context: ValidationContext = ValidationContext()
+) -> ValidationReport {
     Validator.validate(raw(text, headers: headers, token: token, source: source), context: context)
 }
 

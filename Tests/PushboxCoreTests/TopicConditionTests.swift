@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PushboxCore
 
 @Suite("FCM topic conditions")
@@ -14,7 +15,8 @@ struct TopicConditionTests {
         // The issue's example: an en-US device subscribed to NewsApp does not get it.
         let korean = try TopicCondition.parse("'NewsApp' in topics || 'Sports' in topics && 'LangKoKR' in topics")
         #expect(!korean.matches(["NewsApp", "LangEnUS"]))
-        #expect(korean.explain(["NewsApp", "LangEnUS"])
+        #expect(
+            korean.explain(["NewsApp", "LangEnUS"])
                 == "'NewsApp' in topics = true, 'Sports' in topics = false, 'LangKoKR' in topics = false → ((true || false) && false) = false")
         // FCM's documented example: "'TopicA' in topics && ('TopicB' in topics || 'TopicC' in topics)".
         let documented = try TopicCondition.parse("'TopicA' in topics && ('TopicB' in topics || 'TopicC' in topics)")
@@ -55,18 +57,20 @@ struct TopicConditionTests {
         #expect { try TopicCondition.parse(six) } throws: { ($0 as! TopicCondition.ParseError).message.contains("at most 5") }
     }
 
-    @Test("bad quoting and bad syntax are refused with a column", arguments: [
-        ("'A in topics", "unterminated", 1),
-        ("'A\" in topics", "mismatched quotes", 3),
-        ("A in topics", "expected a quoted topic name", 1),
-        ("'A' in topics &&", "unexpected end", 17),
-        ("('A' in topics", "expected ')'", 15),
-        ("'A' in topics 'B' in topics", "expected && or ||", 15),
-        ("'A' in", "expected 'topics'", 7),
-        ("'A B' in topics", "not a valid topic name", 1),
-        ("'' in topics", "not a valid topic name", 1),
-        ("'A' in topics & 'B' in topics", "expected && or ||", 15),
-    ])
+    @Test(
+        "bad quoting and bad syntax are refused with a column",
+        arguments: [
+            ("'A in topics", "unterminated", 1),
+            ("'A\" in topics", "mismatched quotes", 3),
+            ("A in topics", "expected a quoted topic name", 1),
+            ("'A' in topics &&", "unexpected end", 17),
+            ("('A' in topics", "expected ')'", 15),
+            ("'A' in topics 'B' in topics", "expected && or ||", 15),
+            ("'A' in", "expected 'topics'", 7),
+            ("'A B' in topics", "not a valid topic name", 1),
+            ("'' in topics", "not a valid topic name", 1),
+            ("'A' in topics & 'B' in topics", "expected && or ||", 15),
+        ])
     func badSyntax(text: String, message: String, column: Int) {
         #expect {
             try TopicCondition.parse(text)
@@ -85,10 +89,12 @@ struct TopicConditionTests {
         #expect(try TopicCondition.parse("'/topics/News' in topics") == .topic("News"))
     }
 
-    @Test("language topics are built from BCP 47 tags", arguments: [
-        ("en-US", "LangEnUS"), ("fr-FR", "LangFrFR"), ("ko", "LangKo"), ("zh-Hans-CN", "LangZhHansCN"),
-        ("pt_BR", "LangPtBR"), ("es-419", "LangEs419"),
-    ])
+    @Test(
+        "language topics are built from BCP 47 tags",
+        arguments: [
+            ("en-US", "LangEnUS"), ("fr-FR", "LangFrFR"), ("ko", "LangKo"), ("zh-Hans-CN", "LangZhHansCN"),
+            ("pt_BR", "LangPtBR"), ("es-419", "LangEs419"),
+        ])
     func languageTopic(tag: String, topic: String) {
         #expect(DeviceTopics.languageTopic(for: tag) == topic)
     }

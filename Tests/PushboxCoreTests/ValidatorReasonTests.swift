@@ -1,25 +1,28 @@
 import PushboxText
 import Testing
+
 @testable import PushboxCore
 
 @Suite("Validation answers as APNs does")
 struct ValidatorReasonTests {
     static let alert = #"{"aps":{"alert":"hi"}}"#
 
-    @Test("each header and token problem gets its APNs reason", arguments: [
-        ([("apns-collapse-id", String(repeating: "c", count: 65))], nil, "BadCollapseId"),
-        ([("apns-priority", "7")], nil, "BadPriority"),
-        ([("apns-priority", "high")], nil, "BadPriority"),
-        ([("apns-push-type", "banner")], nil, "InvalidPushType"),
-        ([("apns-expiration", "tomorrow")], nil, "BadExpirationDate"),
-        ([("apns-expiration", "-5")], nil, "BadExpirationDate"),
-        ([("apns-id", "1234")], nil, "BadMessageId"),
-        ([("apns-id", "123e4567e89b12d3a45642665544000000")], nil, "BadMessageId"),
-        ([("apns-priority", "10"), ("APNS-PRIORITY", "5")], nil, "DuplicateHeaders"),
-        ([], "zz11", "BadDeviceToken"),
-        ([], "abc", "BadDeviceToken"),
-        ([], "", "BadDeviceToken"),
-    ] as [([(String, String)], String?, String)])
+    @Test(
+        "each header and token problem gets its APNs reason",
+        arguments: [
+            ([("apns-collapse-id", String(repeating: "c", count: 65))], nil, "BadCollapseId"),
+            ([("apns-priority", "7")], nil, "BadPriority"),
+            ([("apns-priority", "high")], nil, "BadPriority"),
+            ([("apns-push-type", "banner")], nil, "InvalidPushType"),
+            ([("apns-expiration", "tomorrow")], nil, "BadExpirationDate"),
+            ([("apns-expiration", "-5")], nil, "BadExpirationDate"),
+            ([("apns-id", "1234")], nil, "BadMessageId"),
+            ([("apns-id", "123e4567e89b12d3a45642665544000000")], nil, "BadMessageId"),
+            ([("apns-priority", "10"), ("APNS-PRIORITY", "5")], nil, "DuplicateHeaders"),
+            ([], "zz11", "BadDeviceToken"),
+            ([], "abc", "BadDeviceToken"),
+            ([], "", "BadDeviceToken"),
+        ] as [([(String, String)], String?, String)])
     func headerReasons(headers: [(String, String)], token: String?, reason: String) {
         let report = validate(Self.alert, headers: headers, token: token)
         #expect(report.rejection?.reason.rawValue == reason)
@@ -28,10 +31,12 @@ struct ValidatorReasonTests {
 
     @Test("well-formed headers pass")
     func goodHeaders() {
-        let report = validate(Self.alert, headers: [
-            ("apns-push-type", "alert"), ("apns-id", "123E4567-e89b-12d3-a456-426655440000"),
-            ("apns-expiration", "0"), ("apns-priority", "5"), ("apns-collapse-id", String(repeating: "c", count: 64)),
-        ], token: "00ff" + String(repeating: "ab", count: 30))
+        let report = validate(
+            Self.alert,
+            headers: [
+                ("apns-push-type", "alert"), ("apns-id", "123E4567-e89b-12d3-a456-426655440000"),
+                ("apns-expiration", "0"), ("apns-priority", "5"), ("apns-collapse-id", String(repeating: "c", count: 64)),
+            ], token: "00ff" + String(repeating: "ab", count: 30))
         #expect(report.ok)
         #expect(report.status == 200)
     }
@@ -68,17 +73,19 @@ struct ValidatorReasonTests {
         #expect(validate(payload(ofSize: 5121), headers: headers).rejection?.reason == .payloadTooLarge)
     }
 
-    @Test("bodies that cannot be read are refused with PayloadEmpty and say why", arguments: [
-        (#"{"aps":{"alert":"x"},}"#, "not valid JSON"),
-        (#"{"aps":"#, "not valid JSON"),
-        (#"[{"aps":{}}]"#, "an array, not a JSON object"),
-        (#""just a string""#, "a string, not a JSON object"),
-        (#"42"#, "a number, not a JSON object"),
-        (#"{"alert":"no aps"}"#, "no \"aps\" dictionary"),
-        (#"{"requests":[]}"#, "this looks like a local notification schedule: use pushbox schedule FILE"),
-        (#"{"aps":"alert"}"#, "\"aps\" must be a dictionary"),
-        (String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000), "nested too deeply"),
-    ])
+    @Test(
+        "bodies that cannot be read are refused with PayloadEmpty and say why",
+        arguments: [
+            (#"{"aps":{"alert":"x"},}"#, "not valid JSON"),
+            (#"{"aps":"#, "not valid JSON"),
+            (#"[{"aps":{}}]"#, "an array, not a JSON object"),
+            (#""just a string""#, "a string, not a JSON object"),
+            (#"42"#, "a number, not a JSON object"),
+            (#"{"alert":"no aps"}"#, "no \"aps\" dictionary"),
+            (#"{"requests":[]}"#, "this looks like a local notification schedule: use pushbox schedule FILE"),
+            (#"{"aps":"alert"}"#, "\"aps\" must be a dictionary"),
+            (String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000), "nested too deeply"),
+        ])
     func unreadable(text: String, detail: String) {
         let report = validate(text)
         #expect(report.rejection?.reason == .payloadEmpty)
@@ -93,15 +100,20 @@ struct ValidatorReasonTests {
         #expect(validate(object).rejection?.status == 413)
         // Past the size check (as a replayed store might be), the depth limit still answers.
         let report = Validator.readDocument(Array(deep.utf8), limit: .max, maxDepth: JSONParser.defaultMaxDepth)
-        guard case .failure(let r) = report else { Issue.record("accepted"); return }
+        guard case .failure(let r) = report else {
+            Issue.record("accepted")
+            return
+        }
         #expect(r.reason == .payloadEmpty)
         #expect(r.detail.contains("nested too deeply"))
     }
 
     @Test("invalid UTF-8 and NUL bytes are refused with a clear reason")
     func bytes() {
-        for (bytes, detail) in [([0x7B, 0x22, 0x61, 0x70, 0x73, 0x22, 0x3A, 0xFF, 0x7D] as [UInt8], "not valid UTF-8"),
-                                (Array(#"{"aps":{"alert":"a"#.utf8) + [0] + Array(#""}}"#.utf8), "NUL byte")] {
+        for (bytes, detail) in [
+            ([0x7B, 0x22, 0x61, 0x70, 0x73, 0x22, 0x3A, 0xFF, 0x7D] as [UInt8], "not valid UTF-8"),
+            (Array(#"{"aps":{"alert":"a"#.utf8) + [0] + Array(#""}}"#.utf8), "NUL byte"),
+        ] {
             let report = Validator.validate(RawPayload(bytes: bytes, envelope: Envelope(source: .socket)))
             #expect(report.rejection?.reason == .payloadEmpty)
             #expect(report.rejection?.detail.contains(detail) == true)
@@ -122,7 +134,10 @@ struct ValidatorReasonTests {
         #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.voip")], context: app).rejection?.reason == .badTopic)
         #expect(validate(Self.alert, headers: [("apns-topic", "bad topic")], context: app).rejection?.reason == .badTopic)
         #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.voip"), ("apns-push-type", "voip")], context: app).ok)
-        #expect(validate(Self.alert, headers: [("apns-topic", "dev.pushbox.sample.push-type.liveactivity"), ("apns-push-type", "liveactivity")], context: app).ok)
+        #expect(
+            validate(
+                Self.alert, headers: [("apns-topic", "dev.pushbox.sample.push-type.liveactivity"), ("apns-push-type", "liveactivity")], context: app
+            ).ok)
     }
 
     @Test("a Simulator file is read as its payload and its target bundle is the app")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PushboxFetch
 import PushboxLoopback
+import Testing
+
+@testable import PushboxFetch
 
 @Suite("Attachments over a real loopback HTTP server")
 final class AttachmentFetcherTests {
@@ -74,9 +75,15 @@ final class AttachmentFetcherTests {
     func redirectScheme() throws {
         let server = try LoopbackHTTPServer { _ in .redirect(to: "file:///etc/passwd") }
         defer { server.stop() }
-        guard case .failure(.download(let e)) = fetch(server.baseURL + "/x") else { Issue.record("followed"); return }
+        guard case .failure(.download(let e)) = fetch(server.baseURL + "/x") else {
+            Issue.record("followed")
+            return
+        }
         #expect(e == .schemeRefused("http") || "\(e)".contains("scheme") || "\(e)".contains("protocol"), "\(e)")
-        guard case .failure(.download(.schemeRefused("ftp"))) = fetch("ftp://127.0.0.1/x.png") else { Issue.record("ftp allowed"); return }
+        guard case .failure(.download(.schemeRefused("ftp"))) = fetch("ftp://127.0.0.1/x.png") else {
+            Issue.record("ftp allowed")
+            return
+        }
     }
 
     @Test("file URLs work under an allowed root and are refused outside it, symlinks included")
@@ -88,10 +95,16 @@ final class AttachmentFetcherTests {
         defer { try? FileManager.default.removeItem(atPath: outsideDir) }
         let outside = outsideDir + "/out.png"
         try Data(Media.png(width: 2, height: 2)).write(to: URL(fileURLWithPath: outside))
-        guard case .failure(.refused(let why)) = fetch(URL(fileURLWithPath: outside).absoluteString) else { Issue.record("allowed"); return }
+        guard case .failure(.refused(let why)) = fetch(URL(fileURLWithPath: outside).absoluteString) else {
+            Issue.record("allowed")
+            return
+        }
         #expect(why.contains("outside the allowed folders"))
         try FileManager.default.createSymbolicLink(atPath: roots + "/link.png", withDestinationPath: outside)
-        guard case .failure(.refused) = fetch(URL(fileURLWithPath: roots + "/link.png").absoluteString) else { Issue.record("symlink escaped"); return }
+        guard case .failure(.refused) = fetch(URL(fileURLWithPath: roots + "/link.png").absoluteString) else {
+            Issue.record("symlink escaped")
+            return
+        }
     }
 
     @Test("the second identical download is served from the cache")
@@ -116,11 +129,20 @@ final class AttachmentFetcherTests {
             }
         }
         defer { server.stop() }
-        guard case .failure(.unsupported) = fetch(server.baseURL + "/text") else { Issue.record("text accepted"); return }
+        guard case .failure(.unsupported) = fetch(server.baseURL + "/text") else {
+            Issue.record("text accepted")
+            return
+        }
         let broken = fetch(server.baseURL + "/broken.png")
-        guard case .failure(.corrupt) = broken else { Issue.record("corrupt accepted: \(broken)"); return }
+        guard case .failure(.corrupt) = broken else {
+            Issue.record("corrupt accepted: \(broken)")
+            return
+        }
         let giant = fetch(server.baseURL + "/giant.png")
-        guard case .failure(.tooLarge(let why)) = giant else { Issue.record("giant accepted: \(giant)"); return }
+        guard case .failure(.tooLarge(let why)) = giant else {
+            Issue.record("giant accepted: \(giant)")
+            return
+        }
         #expect(why.contains("12000×9000 pixels is over 100 megapixels"))
     }
 
@@ -130,25 +152,35 @@ final class AttachmentFetcherTests {
         defer { server.stop() }
         let clock = ContinuousClock()
         let start = clock.now
-        guard case .failure(.download(.timedOut)) = fetch(server.baseURL + "/slow", timeoutMs: 300) else { Issue.record("no timeout"); return }
+        guard case .failure(.download(.timedOut)) = fetch(server.baseURL + "/slow", timeoutMs: 300) else {
+            Issue.record("no timeout")
+            return
+        }
         // A deadline, not a speed: the stalled server never answers, so only the timeout (or the
         // cancel below) can end the call; 10 s leaves a loaded 2-core machine all the room it needs.
         #expect(clock.now - start < .seconds(10))
         let cancel = CancelFlag()
-        Thread.detachNewThread { usleep(200_000); cancel.cancel() }
+        Thread.detachNewThread {
+            usleep(200_000)
+            cancel.cancel()
+        }
         let started = clock.now
         guard case .failure(.download(.cancelled)) = fetcher.fetch(server.baseURL + "/slow2", timeoutMs: 10_000, cancel: cancel) else {
-            Issue.record("not cancelled"); return
+            Issue.record("not cancelled")
+            return
         }
         #expect(clock.now - started < .seconds(10))
     }
 
-    @Test("magic numbers of every supported type", arguments: [
-        ([0xFF, 0xD8, 0xFF, 0xE0], "image/jpeg"), (Array("GIF87a".utf8), "image/gif"), (Array("ID3\u{3}".utf8), "audio/mpeg"),
-        ([0xFF, 0xFB, 0x90, 0x00], "audio/mpeg"), (Array("RIFF\0\0\0\0WAVEfmt ".utf8), "audio/wav"), (Array("RIFF\0\0\0\0AVI LIST".utf8), "video/x-msvideo"),
-        (Array("FORM\0\0\0\0AIFFCOMM".utf8), "audio/aiff"), (Array("\0\0\0\u{20}ftypM4A \0\0".utf8), "audio/mp4"),
-        (Array("\0\0\0\u{20}ftypisom\0\0".utf8), "video/mp4"), ([0x00, 0x00, 0x01, 0xBA, 0x44], "video/mpeg"),
-    ] as [([UInt8], String)])
+    @Test(
+        "magic numbers of every supported type",
+        arguments: [
+            ([0xFF, 0xD8, 0xFF, 0xE0], "image/jpeg"), (Array("GIF87a".utf8), "image/gif"), (Array("ID3\u{3}".utf8), "audio/mpeg"),
+            ([0xFF, 0xFB, 0x90, 0x00], "audio/mpeg"), (Array("RIFF\0\0\0\0WAVEfmt ".utf8), "audio/wav"),
+            (Array("RIFF\0\0\0\0AVI LIST".utf8), "video/x-msvideo"),
+            (Array("FORM\0\0\0\0AIFFCOMM".utf8), "audio/aiff"), (Array("\0\0\0\u{20}ftypM4A \0\0".utf8), "audio/mp4"),
+            (Array("\0\0\0\u{20}ftypisom\0\0".utf8), "video/mp4"), ([0x00, 0x00, 0x01, 0xBA, 0x44], "video/mpeg"),
+        ] as [([UInt8], String)])
     func magic(bytes: [UInt8], mime: String) {
         #expect(MediaType.sniff(bytes)?.mime == mime)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PushboxCrypto
 
 @Suite("AES-256-GCM and key files")

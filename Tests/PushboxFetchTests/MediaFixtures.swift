@@ -22,12 +22,14 @@ enum Media {
 
     private static func headerChunk(_ w: Int, _ h: Int) -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        let t = Array("IHDR".utf8), d = be32(w) + be32(h) + [8, 2, 0, 0, 0]
+        let t = Array("IHDR".utf8)
+        let d = be32(w) + be32(h) + [8, 2, 0, 0, 0]
         return be32(13) + t + d + be32(Int(crc32(t + d)))
     }
 
     /// A minimal GIF89a (1×1).
-    static let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+    static let gif: [UInt8] =
+        Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var table = [UInt32](repeating: 0, count: 256)
@@ -52,8 +54,12 @@ enum Media {
             out += data[offset..<offset + n]
             offset += n
         } while offset < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         let adler = b << 16 | a
         return out + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
     }

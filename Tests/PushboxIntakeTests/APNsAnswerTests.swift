@@ -1,27 +1,30 @@
 import Foundation
-import PushboxText
-import PushboxTestSupport
-import Testing
 import PushboxCore
-@testable import PushboxIntake
 import PushboxStore
+import PushboxTestSupport
+import PushboxText
+import Testing
+
+@testable import PushboxIntake
 
 @Suite("APNs answers over the real Unix socket")
 struct APNsAnswerTests {
     static let ok = #"{"aps":{"alert":"hi"}}"#
 
-    @Test("each refusal gets APNs' status and reason, with an apns-id", arguments: [
-        (ok, "zz-not-hex", [("apns-push-type", "alert")], 400, "BadDeviceToken"),
-        ("", "abcd", [("apns-push-type", "alert")], 400, "PayloadEmpty"),
-        (#"{"aps":"#, "abcd", [("apns-push-type", "alert")], 400, "PayloadEmpty"),
-        (ok, "abcd", [("apns-collapse-id", String(repeating: "c", count: 65))], 400, "BadCollapseId"),
-        (ok, "abcd", [("apns-priority", "7")], 400, "BadPriority"),
-        (ok, "abcd", [("apns-push-type", "banner")], 400, "InvalidPushType"),
-        (ok, "abcd", [("apns-expiration", "soon")], 400, "BadExpirationDate"),
-        (ok, "abcd", [("apns-id", "42")], 400, "BadMessageId"),
-        (ok, "abcd", [("apns-priority", "5"), ("apns-priority", "10")], 400, "DuplicateHeaders"),
-        (String(repeating: "x", count: 4097), "abcd", [("apns-push-type", "alert")], 413, "PayloadTooLarge"),
-    ] as [(String, String, [(String, String)], Int, String)])
+    @Test(
+        "each refusal gets APNs' status and reason, with an apns-id",
+        arguments: [
+            (ok, "zz-not-hex", [("apns-push-type", "alert")], 400, "BadDeviceToken"),
+            ("", "abcd", [("apns-push-type", "alert")], 400, "PayloadEmpty"),
+            (#"{"aps":"#, "abcd", [("apns-push-type", "alert")], 400, "PayloadEmpty"),
+            (ok, "abcd", [("apns-collapse-id", String(repeating: "c", count: 65))], 400, "BadCollapseId"),
+            (ok, "abcd", [("apns-priority", "7")], 400, "BadPriority"),
+            (ok, "abcd", [("apns-push-type", "banner")], 400, "InvalidPushType"),
+            (ok, "abcd", [("apns-expiration", "soon")], 400, "BadExpirationDate"),
+            (ok, "abcd", [("apns-id", "42")], 400, "BadMessageId"),
+            (ok, "abcd", [("apns-priority", "5"), ("apns-priority", "10")], 400, "DuplicateHeaders"),
+            (String(repeating: "x", count: 4097), "abcd", [("apns-push-type", "alert")], 413, "PayloadTooLarge"),
+        ] as [(String, String, [(String, String)], Int, String)])
     func refusals(body: String, token: String, headers: [(String, String)], status: Int, reason: String) throws {
         let f = try IntakeFixture()
         let r = f.post(body, token: token, headers: headers)

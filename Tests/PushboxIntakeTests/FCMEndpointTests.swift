@@ -1,11 +1,12 @@
 import Foundation
 import PushboxCore
 import PushboxFetch
-@testable import PushboxIntake
+import PushboxTLS
 import PushboxTestSupport
 import PushboxText
-import PushboxTLS
 import Testing
+
+@testable import PushboxIntake
 
 /// FCM HTTP v1, the OAuth token endpoint and the CONNECT tunnel, with curl and httpx.
 @Suite("FCM HTTP v1, OAuth tokens and the HTTPS proxy")
@@ -16,7 +17,8 @@ struct FCMEndpointTests {
     /// POSTs over the Unix socket (open without auth, like the APNs API there).
     func post(_ f: PortFixture, _ body: String, path: String = send) throws -> (Int, JSONObject) {
         let client = try #require(UnixHTTPClient(socketPath: f.server.options.socketPath))
-        let r = try client.request("POST", url: "http://localhost" + path, headers: [("Content-Type", "application/json")], body: Array(body.utf8)).get()
+        let r = try client.request("POST", url: "http://localhost" + path, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+            .get()
         return (r.status, (try? JSONParser.parse(r.body).objectValue) ?? JSONObject())
     }
 
@@ -40,17 +42,25 @@ struct FCMEndpointTests {
         let violation = details.last?.objectValue?["fieldViolations"]?.arrayValue?.first?.objectValue
         #expect(violation?["field"]?.stringValue == "message.data[1].value")
         let locArgs = try post(f, #"{"message":{"topic":"NewsApp","apns":{"payload":{"aps":{"alert":{"title-loc-key":"T","title-loc-args":[3]}}}}}}"#)
-        #expect(locArgs.1.value(atPath: "error.details")?.arrayValue?.last?.objectValue?["fieldViolations"]?.arrayValue?.first?.objectValue?["field"]?.stringValue
+        #expect(
+            locArgs.1.value(atPath: "error.details")?.arrayValue?.last?.objectValue?["fieldViolations"]?.arrayValue?.first?.objectValue?["field"]?
+                .stringValue
                 == "message.apns.payload.aps.alert.title-loc-args[0]")
         #expect(try post(f, "not json").1.value(atPath: "error.code")?.intValue == 400)
         let noMessage = try post(f, #"{"validate_only":false}"#)
-        #expect(noMessage.0 == 400 && noMessage.1.value(atPath: "error.details")?.arrayValue?.last?.objectValue?["fieldViolations"]?.arrayValue?.first?.objectValue?["field"]?.stringValue == "message")
+        #expect(
+            noMessage.0 == 400
+                && noMessage.1.value(atPath: "error.details")?.arrayValue?.last?.objectValue?["fieldViolations"]?.arrayValue?.first?.objectValue?[
+                    "field"]?.stringValue == "message"
+        )
         // Valid but not for this device: answered 200 as FCM would, stored, judged not targeted.
-        let korean = try post(f, #"{"message":{"condition":"'NewsApp' in topics || 'Sports' in topics && 'LangKoKR' in topics","notification":{"title":"ko"}}}"#)
+        let korean = try post(
+            f, #"{"message":{"condition":"'NewsApp' in topics || 'Sports' in topics && 'LangKoKR' in topics","notification":{"title":"ko"}}}"#)
         #expect(korean.0 == 200)
         let notForUs = try #require(try f.store.history().last)
         guard case .notTargeted(let why) = Validator.validate(notForUs.rawPayload, context: f.server.service.context).targeting else {
-            Issue.record("the Korean-only condition was judged to target an en-US device"); return
+            Issue.record("the Korean-only condition was judged to target an en-US device")
+            return
         }
         #expect(why.contains("((true || false) && false) = false"))
         // fid, the Admin SDKs' successor of token, is a target.
@@ -59,16 +69,22 @@ struct FCMEndpointTests {
     }
 
     /// An RS256 assertion for the JWT-bearer grant.
-    func assertion(_ key: RS256Key, kid: String, iat: Double = Date().timeIntervalSince1970, lifetime: Double = 3600,
-                   audience: String = "https://oauth2.googleapis.com/token") -> String {
+    func assertion(
+        _ key: RS256Key, kid: String, iat: Double = Date().timeIntervalSince1970, lifetime: Double = 3600,
+        audience: String = "https://oauth2.googleapis.com/token"
+    ) -> String {
         let header = Base64URL.encode(Array(#"{"alg":"RS256","typ":"JWT","kid":"\#(kid)"}"#.utf8))
-        let claims = Base64URL.encode(Array(#"{"iss":"sa@demo.iam.gserviceaccount.com","scope":"https://www.googleapis.com/auth/firebase.messaging","aud":"\#(audience)","iat":\#(Int(iat)),"exp":\#(Int(iat + lifetime))}"#.utf8))
+        let claims = Base64URL.encode(
+            Array(
+                #"{"iss":"sa@demo.iam.gserviceaccount.com","scope":"https://www.googleapis.com/auth/firebase.messaging","aud":"\#(audience)","iat":\#(Int(iat)),"exp":\#(Int(iat + lifetime))}"#
+                    .utf8))
         return header + "." + claims + "." + Base64URL.encode(key.sign(Array((header + "." + claims).utf8)) ?? [])
     }
 
     @Test("OAuth: the JWT-bearer grant gives an access token; FCM on the port needs one; Google's errors for bad grants")
     func oauth() throws {
-        let key = try RS256Key.generate(), other = try RS256Key.generate()
+        let key = try RS256Key.generate()
+        let other = try RS256Key.generate()
         let f = try PortFixture(serviceAccountKeys: ["k1": key])
         func token(_ form: String) throws -> (String, JSONObject) {
             let r = try f.curl(["--http1.1", "-w", "\n%{http_code}", "https://localhost:\(f.port)/token", "-d", form])
@@ -95,11 +111,13 @@ struct FCMEndpointTests {
         #expect(try send("ya29.not-one-of-ours") == "401")
         #expect(try send(access) == "200")
         guard case .accessToken("sa@demo.iam.gserviceaccount.com", verified: true)? = try f.store.history().last?.arrival?.authentication else {
-            Issue.record("the arrival does not name the service account"); return
+            Issue.record("the arrival does not name the service account")
+            return
         }
         #expect(try send(foreign.1["access_token"]?.stringValue) == "200")
         guard case .accessToken(_, verified: false)? = try f.store.history().last?.arrival?.authentication else {
-            Issue.record("an unverified assertion's token is recorded as verified"); return
+            Issue.record("an unverified assertion's token is recorded as verified")
+            return
         }
     }
 
@@ -109,11 +127,13 @@ struct FCMEndpointTests {
         let f = try PortFixture()
         let key = try RS256Key.generate()
         let fcm = FCMEndpoint(service: f.server.service, accountKeys: ["k1": key]) { clock.withLock { $0 } }
-        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion(key, kid: "k1", iat: clock.withLock { $0 })
+        let form =
+            "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion(key, kid: "k1", iat: clock.withLock { $0 })
         let issued = fcm.handle(HTTPRequest(method: "POST", path: "/token", headers: [], body: Array(form.utf8)))
         let token = try #require(try JSONParser.parse(issued.body).objectValue?["access_token"]?.stringValue)
-        let head = RequestHead(method: "POST", path: Self.send, headers: [("authorization", "Bearer " + token)],
-                               connection: ConnectionInfo(listener: "tcp test", protocolName: "h2", tls: true, requiresAuth: true))
+        let head = RequestHead(
+            method: "POST", path: Self.send, headers: [("authorization", "Bearer " + token)],
+            connection: ConnectionInfo(listener: "tcp test", protocolName: "h2", tls: true, requiresAuth: true))
         #expect(fcm.early(head).response == nil)
         clock.withLock { $0 += 3601 }
         #expect(fcm.early(head).response?.status == 401)
@@ -125,16 +145,23 @@ struct FCMEndpointTests {
         let f = try PortFixture(serviceAccountKeys: ["k1": key])
         let proxy = ["--proxy", "http://127.0.0.1:\(f.port)"]
         // An APNs host through the proxy: TLS for that name, HTTP/2, the APNs API.
-        let apns = try f.curl(proxy + ["--http2", "-o", "/dev/null", "-w", "%{http_code} %{http_version}", "https://api.sandbox.push.apple.com/3/device/\(PortFixture.deviceToken)",
-                                       "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload])
+        let apns = try f.curl(
+            proxy + [
+                "--http2", "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
+                "https://api.sandbox.push.apple.com/3/device/\(PortFixture.deviceToken)",
+                "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload,
+            ])
         #expect(apns.out == "200 2", "\(apns.err)")
         #expect(try f.store.history().last?.arrival?.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.sandbox.push.apple.com:443")
         // Another host: 403, and no socket of this process points anywhere but loopback.
         let refused = try f.curl(proxy + ["-o", "/dev/null", "-w", "%{http_connect}", "https://example.com/"])
         #expect(refused.out == "403")
-        #expect(Self.remoteAddresses().allSatisfy { $0.hasPrefix("127.") || $0 == "0.0.0.0" || $0 == "::1" || $0 == "::" }, "\(Self.remoteAddresses())")
+        #expect(
+            Self.remoteAddresses().allSatisfy { $0.hasPrefix("127.") || $0 == "0.0.0.0" || $0 == "::1" || $0 == "::" }, "\(Self.remoteAddresses())")
         // A tunnel whose client speaks plain HTTP instead of TLS, or CONNECTs again: 400.
-        let plain = try Subprocess.run("/usr/bin/curl", ["-s", "-p", "--proxy", "http://127.0.0.1:\(f.port)", "-o", "/dev/null", "-w", "%{http_code}", "http://fcm.googleapis.com:443/"])
+        let plain = try Subprocess.run(
+            "/usr/bin/curl",
+            ["-s", "-p", "--proxy", "http://127.0.0.1:\(f.port)", "-o", "/dev/null", "-w", "%{http_code}", "http://fcm.googleapis.com:443/"])
         #expect(plain.out == "400")
         // A second CONNECT inside a tunnel is refused.
         let twice = Array("CONNECT fcm.googleapis.com:443 HTTP/1.1\r\nHost: fcm.googleapis.com\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\n\r\n".utf8)

@@ -1,14 +1,18 @@
-import PushboxText
-import PushboxStore
 import Foundation
-import Testing
 import PushboxCore
+import PushboxStore
+import PushboxText
+import Testing
+
 @testable import PushboxIntake
 
 @Suite("The folder watch")
 struct FolderWatchTests {
     func waitFor(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<100 { if condition() { return true }; usleep(50_000) }
+        for _ in 0..<100 {
+            if condition() { return true }
+            usleep(50_000)
+        }
         return false
     }
 
@@ -38,15 +42,19 @@ struct FolderWatchTests {
         #expect(try String(contentsOfFile: folder + "/a.json", encoding: .utf8) == #"{"aps":{"alert":"written"}}"#)
     }
 
-    @Test("a watched folder deleted while watched: the watch says so once and ends; the other folder is still watched; stop is clean", arguments: [false, true])
+    @Test(
+        "a watched folder deleted while watched: the watch says so once and ends; the other folder is still watched; stop is clean",
+        arguments: [false, true])
     func folderDeleted(polling: Bool) throws {
-        let gone = "/tmp/pbw-\(UUID().uuidString.prefix(8))", kept = gone + "-kept"
+        let gone = "/tmp/pbw-\(UUID().uuidString.prefix(8))"
+        let kept = gone + "-kept"
         for folder in [gone, kept] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         defer { for folder in [gone, kept] { try? FileManager.default.removeItem(atPath: folder) } }
         let f = try IntakeFixture(bundleID: nil)
         let messages = Locked<[String]>([])
-        let watcher = try FolderWatcher(folders: [gone, kept], service: f.server.service, forcePolling: polling,
-                                        onFolderGone: { message in messages.withLock { $0.append(message) } })
+        let watcher = try FolderWatcher(
+            folders: [gone, kept], service: f.server.service, forcePolling: polling,
+            onFolderGone: { message in messages.withLock { $0.append(message) } })
         try FileManager.default.removeItem(atPath: gone)
         #expect(waitFor { !messages.withLock { $0 }.isEmpty })
         #expect(messages.withLock { $0 } == [FolderWatcher.goneMessage(gone)])
@@ -63,7 +71,8 @@ struct FolderWatchTests {
         defer { try? FileManager.default.removeItem(atPath: gone) }
         let f = try IntakeFixture(bundleID: nil)
         let messages = Locked<[String]>([])
-        let watcher = try FolderWatcher(folders: [gone], service: f.server.service, onFolderGone: { message in messages.withLock { $0.append(message) } })
+        let watcher = try FolderWatcher(
+            folders: [gone], service: f.server.service, onFolderGone: { message in messages.withLock { $0.append(message) } })
         try FileManager.default.removeItem(atPath: gone)
         #expect(waitFor { messages.withLock { $0 }.count == 1 })
         watcher.stop()
@@ -90,8 +99,13 @@ struct FolderWatchTests {
         // A changed file is new content: ingested again.
         try #"{"aps":{"alert":"changed"}}"#.write(toFile: folder + "/old.json", atomically: false, encoding: .utf8)
         let store = try PushboxStore.InboxStore(path: dbDir + "/inbox.sqlite")
-        let server = try IntakeServer(service: IntakeService(store: store, context: ValidationContext(), renderings: nil),
-                                      options: { var o = IntakeServer.Options(socketPath: dbDir + "/s3.sock"); o.watch = [folder]; return o }())
+        let server = try IntakeServer(
+            service: IntakeService(store: store, context: ValidationContext(), renderings: nil),
+            options: {
+                var o = IntakeServer.Options(socketPath: dbDir + "/s3.sock")
+                o.watch = [folder]
+                return o
+            }())
         server.stop()
         #expect(store.count == 2)
     }

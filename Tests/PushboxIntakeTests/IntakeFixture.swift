@@ -1,8 +1,9 @@
 import Foundation
 import PushboxCore
 import PushboxFetch
-@testable import PushboxIntake
 import PushboxStore
+
+@testable import PushboxIntake
 
 /// A running intake on a temporary socket and database, stopped when the fixture goes away.
 final class IntakeFixture {
@@ -30,8 +31,10 @@ final class IntakeFixture {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    func post(_ body: String, token: String = "abcd1234", headers: [(String, String)] = [("apns-push-type", "alert")],
-              method: String = "POST", path: String? = nil) -> UnixHTTPClient.Response {
+    func post(
+        _ body: String, token: String = "abcd1234", headers: [(String, String)] = [("apns-push-type", "alert")],
+        method: String = "POST", path: String? = nil
+    ) -> UnixHTTPClient.Response {
         let client = UnixHTTPClient(socketPath: socket)!
         let url = "http://localhost" + (path ?? "/3/device/\(token)")
         return try! client.request(method, url: url, headers: headers, body: Array(body.utf8)).get()
@@ -51,7 +54,9 @@ enum RawSocket {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buf in for (i, b) in path.utf8.enumerated() { buf[i] = b } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd

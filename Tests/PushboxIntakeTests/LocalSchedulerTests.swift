@@ -1,11 +1,12 @@
 import Foundation
 import PushboxCore
 import PushboxFetch
+import PushboxStore
 import PushboxTestSupport
 import PushboxText
 import Testing
+
 @testable import PushboxIntake
-import PushboxStore
 
 /// The running instance's pending set, delivered on the device clock, over the socket.
 @Suite("Local notifications in the running pushbox")
@@ -15,7 +16,8 @@ struct LocalSchedulerTests {
 
     /// A fixture whose scheduler runs on a stopped clock (speed 0), so only the test moves time.
     func fixture() throws -> (IntakeFixture, LocalScheduler) {
-        let f = try IntakeFixture(bundleID: "dev.pushbox.sample", schedulerClock: SimulatedClock(start: Self.start, speed: 0, timeZone: TimeZone(identifier: "UTC")!))
+        let f = try IntakeFixture(
+            bundleID: "dev.pushbox.sample", schedulerClock: SimulatedClock(start: Self.start, speed: 0, timeZone: TimeZone(identifier: "UTC")!))
         return (f, try #require(f.server.endpoint.scheduler))
     }
 
@@ -46,7 +48,10 @@ struct LocalSchedulerTests {
         let after = scheduler.snapshot()
         #expect(after.delivered == 11)
         #expect(after.pending.first?.request.identifier == "alarm-2-55")
-        #expect(after.pending.filter { $0.request.identifier != "alarm-2-55" }.allSatisfy { LocalClockText.format($0.nextFire, timeZone: TimeZone(identifier: "UTC")!).hasPrefix("2026-12-14T06:10") })
+        #expect(
+            after.pending.filter { $0.request.identifier != "alarm-2-55" }.allSatisfy {
+                LocalClockText.format($0.nextFire, timeZone: TimeZone(identifier: "UTC")!).hasPrefix("2026-12-14T06:10")
+            })
         // Jump: the next fire is delivered at once.
         let jumped = json(f.post(#"{"jump": "next"}"#, headers: [], path: "/pushbox/clock"))
         #expect(jumped["now"] == "2026-12-07T06:10:55Z")
@@ -71,7 +76,8 @@ struct LocalSchedulerTests {
     @Test("a broken schedule is 400 BadSchedule with the field's path; wrong methods and paths get APNs' reasons")
     func errors() throws {
         let (f, _) = try fixture()
-        let broken = f.post(#"{"requests":[{"identifier":"x","content":{},"trigger":{"dateMatching":{"weekday":9}}}]}"#, headers: [], path: "/pushbox/schedule")
+        let broken = f.post(
+            #"{"requests":[{"identifier":"x","content":{},"trigger":{"dateMatching":{"weekday":9}}}]}"#, headers: [], path: "/pushbox/schedule")
         #expect(broken.status == 400)
         #expect(json(broken)["reason"] == "BadSchedule")
         #expect(json(broken)["detail"]?.stringValue?.contains("requests[0].trigger.dateMatching.weekday") == true)
@@ -116,7 +122,11 @@ struct LocalSchedulerTests {
     func dropsReported() throws {
         let (f, scheduler) = try fixture()
         func requests(_ prefix: String, _ count: Int, from start: Double) -> [LocalRequest] {
-            (0..<count).map { LocalRequest(identifier: "\(prefix)\($0)", content: JSONObject([("body", "x")]), trigger: .timeInterval(seconds: start + Double($0), repeats: false)) }
+            (0..<count).map {
+                LocalRequest(
+                    identifier: "\(prefix)\($0)", content: JSONObject([("body", "x")]),
+                    trigger: .timeInterval(seconds: start + Double($0), repeats: false))
+            }
         }
         let first = scheduler.schedule(requests("a", PendingSet.limit + PendingSet.droppedKept + 10, from: 1))
         #expect(first.dropped.count == PendingSet.droppedKept)  // the rest are past what is remembered
@@ -137,8 +147,11 @@ struct LocalSchedulerTests {
     @Test("started, the scheduler delivers on its own as the clock runs")
     func runs() throws {
         let f = try IntakeFixture()
-        let scheduler = LocalScheduler(service: f.server.service, clock: SimulatedClock(start: Self.start, speed: 600, timeZone: TimeZone(identifier: "UTC")!))
-        scheduler.schedule([LocalRequest(identifier: "soon", content: JSONObject([("body", "x")]), trigger: .timeInterval(seconds: 60, repeats: false))])
+        let scheduler = LocalScheduler(
+            service: f.server.service, clock: SimulatedClock(start: Self.start, speed: 600, timeZone: TimeZone(identifier: "UTC")!))
+        scheduler.schedule([
+            LocalRequest(identifier: "soon", content: JSONObject([("body", "x")]), trigger: .timeInterval(seconds: 60, repeats: false))
+        ])
         scheduler.start()
         defer { scheduler.stop() }
         // 60 simulated seconds are 0.1 s of real time at ×600; allow a generous 10 s.
@@ -150,7 +163,8 @@ struct LocalSchedulerTests {
     @Test("scheduled, cancelled, read, advanced and delivered from several threads at once: every request is delivered or cancelled exactly once")
     func manyThreads() throws {
         let f = try IntakeFixture()
-        let scheduler = LocalScheduler(service: f.server.service, clock: SimulatedClock(start: Self.start, speed: 600, timeZone: TimeZone(identifier: "UTC")!))
+        let scheduler = LocalScheduler(
+            service: f.server.service, clock: SimulatedClock(start: Self.start, speed: 600, timeZone: TimeZone(identifier: "UTC")!))
         let changes = Counter()
         scheduler.onChange = { changes.add() }
         scheduler.start()
@@ -159,7 +173,11 @@ struct LocalSchedulerTests {
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             for i in 0..<25 {
                 let id = "w\(worker)-\(i)"
-                scheduler.schedule([LocalRequest(identifier: id, content: JSONObject([("body", .string(id))]), trigger: .timeInterval(seconds: Double(1 + i % 5), repeats: false))])
+                scheduler.schedule([
+                    LocalRequest(
+                        identifier: id, content: JSONObject([("body", .string(id))]),
+                        trigger: .timeInterval(seconds: Double(1 + i % 5), repeats: false))
+                ])
                 if i % 5 == 0 { cancelled.add(scheduler.cancel(id).count) }
                 _ = scheduler.snapshot()
                 if i % 7 == 0 { scheduler.advance(by: 1) }

@@ -1,10 +1,11 @@
 import Foundation
 import PushboxCore
-@testable import PushboxIntake
 import PushboxStore
-import PushboxText
-import PushboxTestSupport
 import PushboxTLS
+import PushboxTestSupport
+import PushboxText
+
+@testable import PushboxIntake
 
 /// A running intake with its TCP port on 127.0.0.1 (an ephemeral port), TLS from a CA in a
 /// temporary folder, and one registered provider key; everything removed when it goes away.
@@ -23,8 +24,10 @@ final class PortFixture {
     var caPath: String { authority.certificatePath }
 
     /// `tlsCertificate` serves that PEM certificate and key instead of the CA's.
-    init(idleTimeout: Int = 30, tlsCertificate: (String, String)? = nil, authorityDirectory: String? = nil,
-         serviceAccountKeys: [String: RS256Key] = [:]) throws {
+    init(
+        idleTimeout: Int = 30, tlsCertificate: (String, String)? = nil, authorityDirectory: String? = nil,
+        serviceAccountKeys: [String: RS256Key] = [:]
+    ) throws {
         dir = "/tmp/pbp-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         store = try InboxStore(path: dir + "/inbox.sqlite")
@@ -36,7 +39,8 @@ final class PortFixture {
         options.tls = try tlsCertificate.map { try TLSServerContext(certificateFile: $0.0, keyFile: $0.1) } ?? TLSServerContext(authority: authority)
         options.providerKeys = [RegisteredProviderKey(keyID: Self.keyID, teamID: Self.teamID, key: key)]
         options.serviceAccountKeys = serviceAccountKeys
-        let service = IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), renderings: nil)
+        let service = IntakeService(
+            store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), renderings: nil)
         server = try IntakeServer(service: service, options: options)
         port = server.tcpPort ?? 0
     }
@@ -63,8 +67,11 @@ final class PortFixture {
     }
 
     /// `curl … -w` lines of "status body" for a POST with `token` (nil: no authorization header).
-    func post(_ token: String?, protocolFlag: String = "--http2", url: String? = nil, headers: [String] = []) throws -> (status: Int, reason: String?) {
-        var args = [protocolFlag, "-o", "/dev/stderr", "-w", "%{http_code}", url ?? self.url, "-H", "apns-topic: dev.pushbox.sample", "-d", Self.payload]
+    func post(_ token: String?, protocolFlag: String = "--http2", url: String? = nil, headers: [String] = []) throws -> (status: Int, reason: String?)
+    {
+        var args = [
+            protocolFlag, "-o", "/dev/stderr", "-w", "%{http_code}", url ?? self.url, "-H", "apns-topic: dev.pushbox.sample", "-d", Self.payload,
+        ]
         if let token { args += ["-H", "authorization: bearer \(token)"] }
         for h in headers { args += ["-H", h] }
         let r = try curl(args)

@@ -1,12 +1,13 @@
 import Foundation
 import PushboxCore
 import PushboxFetch
-@testable import PushboxIntake
 import PushboxStore
+import PushboxTLS
 import PushboxTestSupport
 import PushboxText
-import PushboxTLS
 import Testing
+
+@testable import PushboxIntake
 
 /// The TCP port with real clients: curl, h2load, and Python's h2 (Debian's python3-h2).
 @Suite("One TCP port: TLS, HTTP/2, HTTP/1.1, provider tokens")
@@ -21,7 +22,9 @@ struct PortTests {
         let token = f.token()
         #expect(try f.post(token, protocolFlag: "--http2").status == 200)
         #expect(try f.post(token, protocolFlag: "--http1.1").status == 200)
-        #expect(try f.post(token, protocolFlag: "--http2-prior-knowledge", url: "http://127.0.0.1:\(f.port)/3/device/\(PortFixture.deviceToken)").status == 200)
+        #expect(
+            try f.post(token, protocolFlag: "--http2-prior-knowledge", url: "http://127.0.0.1:\(f.port)/3/device/\(PortFixture.deviceToken)").status
+                == 200)
         #expect(try f.post(token, protocolFlag: "--http1.1", url: "http://127.0.0.1:\(f.port)/3/device/\(PortFixture.deviceToken)").status == 200)
         // Without ALPN, as aioapns connects: the HTTP/2 preface inside TLS.
         #expect(try f.h2(["--cafile", f.caPath, "--no-alpn", "--token", token]).contains { $0.hasPrefix("200 ") })
@@ -39,7 +42,9 @@ struct PortTests {
         #expect(try arrivals(f).last?.userAgent == "pushbox-tests-h2/1")
         // The Unix socket is unchanged: no token needed, and its arrival says so.
         let client = try #require(UnixHTTPClient(socketPath: f.server.options.socketPath))
-        let r = try client.request("POST", url: "http://localhost/3/device/abcd", headers: [("apns-topic", "dev.pushbox.sample")], body: Array(PortFixture.payload.utf8)).get()
+        let r = try client.request(
+            "POST", url: "http://localhost/3/device/abcd", headers: [("apns-topic", "dev.pushbox.sample")], body: Array(PortFixture.payload.utf8)
+        ).get()
         #expect(r.status == 200)
         #expect(try f.store.history().last?.arrival?.listener.hasPrefix("unix ") == true)
     }
@@ -49,14 +54,18 @@ struct PortTests {
         let f = try PortFixture()
         let body = f.dir + "/body.json"
         try Data(PortFixture.payload.utf8).write(to: URL(fileURLWithPath: body))
-        let nghttp = try Subprocess.run("/usr/bin/nghttp", ["-v", "-d", body, "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", f.url])
+        let nghttp = try Subprocess.run(
+            "/usr/bin/nghttp", ["-v", "-d", body, "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", f.url])
         #expect(nghttp.out.contains(":status: 200"), "\(nghttp.out.suffix(800))")
         #expect(nghttp.out.contains("apns-id: "))
         #expect(nghttp.out.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):\(HTTP2Connection.maxConcurrentStreams)"))
         let httpx = try Subprocess.run("/usr/bin/python3", [ProjectPaths.projectRoot + "/Tests/Clients/httpx_send.py", f.url, f.caPath, f.token()])
         let fields = httpx.out.split(separator: " ")
         #expect(fields.count == 3 && fields[0] == "HTTP/2" && fields[1] == "200", "\(httpx.out) \(httpx.err.suffix(400))")
-        #expect(try f.store.history().map { $0.arrival?.userAgent ?? "" }.map { $0.split(separator: "/").first.map(String.init) ?? "" } == ["nghttp2", "python-httpx"])
+        #expect(
+            try f.store.history().map { $0.arrival?.userAgent ?? "" }.map { $0.split(separator: "/").first.map(String.init) ?? "" } == [
+                "nghttp2", "python-httpx",
+            ])
     }
 
     @Test("a hundred concurrent streams on one connection: all answered 200 and all stored; the stream limit is advertised")
@@ -80,8 +89,12 @@ struct PortTests {
         let f = try PortFixture()
         let body = f.dir + "/body.json"
         try Data(PortFixture.payload.utf8).write(to: URL(fileURLWithPath: body))
-        let r = try Subprocess.run("/usr/bin/h2load", ["-n", "200", "-c", "2", "-m", "50", "-d", body, "-H", "authorization: bearer \(f.token())",
-                                                       "-H", "apns-topic: dev.pushbox.sample", f.url])
+        let r = try Subprocess.run(
+            "/usr/bin/h2load",
+            [
+                "-n", "200", "-c", "2", "-m", "50", "-d", body, "-H", "authorization: bearer \(f.token())",
+                "-H", "apns-topic: dev.pushbox.sample", f.url,
+            ])
         #expect(r.out.contains("200 succeeded"), "\(r.out)")
         #expect(r.out.contains("status codes: 200 2xx"), "\(r.out)")
         #expect(f.store.count == 200)
@@ -107,13 +120,16 @@ struct PortTests {
     @Test("one connection: a token changed within 20 minutes is 429 TooManyProviderTokenUpdates; another team is refused")
     func tokenChanges() throws {
         let f = try PortFixture()
-        let first = f.token(), second = f.token(age: 5)
+        let first = f.token()
+        let second = f.token(age: 5)
         func sameConnection(_ tokens: [String]) throws -> [String] {
             var args: [String] = []
             for (i, t) in tokens.enumerated() {
                 if i > 0 { args.append("--next") }
-                args += ["--http2", "-s", "--cacert", f.caPath, "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", f.url,
-                         "-H", "apns-topic: dev.pushbox.sample", "-H", "authorization: bearer \(t)", "-d", PortFixture.payload]
+                args += [
+                    "--http2", "-s", "--cacert", f.caPath, "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", f.url,
+                    "-H", "apns-topic: dev.pushbox.sample", "-H", "authorization: bearer \(t)", "-d", PortFixture.payload,
+                ]
             }
             return try Subprocess.run("/usr/bin/curl", args).out.split(separator: "\n").map(String.init)
         }
@@ -125,16 +141,22 @@ struct PortTests {
     @Test("certificate auth: a client certificate's UID is the topic; another topic is TopicDisallowed")
     func clientCertificate() throws {
         let f = try PortFixture()
-        let key = f.dir + "/client.key", cert = f.dir + "/client.pem"
-        let made = try Subprocess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-                                                           "-keyout", key, "-out", cert, "-subj", "/UID=dev.pushbox.sample/CN=Apple Development IOS Push Services: dev.pushbox.sample"])
+        let key = f.dir + "/client.key"
+        let cert = f.dir + "/client.pem"
+        let made = try Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-keyout", key, "-out", cert, "-subj", "/UID=dev.pushbox.sample/CN=Apple Development IOS Push Services: dev.pushbox.sample",
+            ])
         try #require(made.status == 0, "\(made.err)")
         let base = ["--http2", "--cert", cert, "--key", key, "-o", "/dev/stderr", "-w", "%{http_code}", f.url, "-d", PortFixture.payload]
         #expect(try f.curl(base).out == "200")
         let stored = try #require(try f.store.history().last)
         #expect(stored.topic == "dev.pushbox.sample")
         guard case .certificate(let subject, "dev.pushbox.sample")? = stored.arrival?.authentication else {
-            Issue.record("the arrival does not record the certificate: \(String(describing: stored.arrival))"); return
+            Issue.record("the arrival does not record the certificate: \(String(describing: stored.arrival))")
+            return
         }
         #expect(subject.contains("dev.pushbox.sample"))
         let other = try f.curl(base + ["-H", "apns-topic: com.example.other"])
@@ -148,7 +170,9 @@ struct PortTests {
         let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 6000) + #""}}"#
         let lines = try f.h2(["--cafile", f.caPath, "--token", f.token(), "--body", big, "--header", "apns-id: \(id)"])
         #expect(lines.contains("413 \(id) PayloadTooLarge"))
-        let http1 = try f.curl(["--http1.1", "-D", "-", "-o", "/dev/null", f.url, "-H", "authorization: bearer \(f.token())", "-H", "apns-id: \(id)", "-d", big])
+        let http1 = try f.curl([
+            "--http1.1", "-D", "-", "-o", "/dev/null", f.url, "-H", "authorization: bearer \(f.token())", "-H", "apns-id: \(id)", "-d", big,
+        ])
         #expect(http1.out.contains("413") && http1.out.lowercased().contains("apns-id: \(id)"))
         let client = try #require(UnixHTTPClient(socketPath: f.server.options.socketPath))
         let r = try client.request("POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id)], body: Array(big.utf8)).get()
@@ -170,15 +194,31 @@ struct PortTests {
         // The APNs host name, resolved to pushbox: a certificate for it is issued on the fly.
         let sandbox = "https://api.sandbox.push.apple.com:\(f.port)/3/device/\(PortFixture.deviceToken)"
         let resolve = ["--resolve", "api.sandbox.push.apple.com:\(f.port):127.0.0.1"]
-        #expect(try f.curl(resolve + ["--http2", "-o", "/dev/null", "-w", "%{http_code}", sandbox, "-H", "authorization: bearer \(f.token())",
-                                      "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload]).out == "200")
+        #expect(
+            try f.curl(
+                resolve + [
+                    "--http2", "-o", "/dev/null", "-w", "%{http_code}", sandbox, "-H", "authorization: bearer \(f.token())",
+                    "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload,
+                ]
+            ).out == "200")
         // A certificate for example.com signed by this CA (made here with openssl) is refused by curl.
-        let leafKey = f.dir + "/leaf.key", csr = f.dir + "/leaf.csr", leaf = f.dir + "/leaf.pem", ext = f.dir + "/leaf.ext"
+        let leafKey = f.dir + "/leaf.key"
+        let csr = f.dir + "/leaf.csr"
+        let leaf = f.dir + "/leaf.pem"
+        let ext = f.dir + "/leaf.ext"
         try Data("subjectAltName=DNS:example.com\n".utf8).write(to: URL(fileURLWithPath: ext))
-        _ = try Subprocess.run("/usr/bin/openssl", ["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                                                    "-keyout", leafKey, "-out", csr, "-subj", "/CN=example.com"])
-        _ = try Subprocess.run("/usr/bin/openssl", ["x509", "-req", "-in", csr, "-CA", f.caPath, "-CAkey", f.authority.keyPath,
-                                                    "-CAcreateserial", "-out", leaf, "-days", "2", "-extfile", ext])
+        _ = try Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", leafKey, "-out", csr, "-subj", "/CN=example.com",
+            ])
+        _ = try Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "x509", "-req", "-in", csr, "-CA", f.caPath, "-CAkey", f.authority.keyPath,
+                "-CAcreateserial", "-out", leaf, "-days", "2", "-extfile", ext,
+            ])
         chmod(leafKey, 0o600)
         let rogue = try PortFixture(tlsCertificate: (leaf, leafKey), authorityDirectory: f.dir + "/tls")
         let refused = try rogue.curl(["--resolve", "example.com:\(rogue.port):127.0.0.1", "https://example.com:\(rogue.port)/inbox"])
@@ -207,12 +247,14 @@ struct PortTests {
         let f = try PortFixture()
         // Streams opened before the server's SETTINGS arrive, beyond its limit: REFUSED_STREAM (7).
         let flood = try f.h2(["--cafile", f.caPath, "--count", "1500", "--no-wait", "--token", f.token()]).filter { !$0.hasPrefix("max-") }
-        let ok = flood.filter { $0.hasPrefix("200 ") }.count, refused = flood.filter { $0.hasPrefix("reset-7 ") }.count
+        let ok = flood.filter { $0.hasPrefix("200 ") }.count
+        let refused = flood.filter { $0.hasPrefix("reset-7 ") }.count
         #expect(ok + refused == 1500, "\(Set(flood.map { $0.split(separator: " ")[0] }))")
         #expect(refused > 0 && ok >= Int(HTTP2Connection.maxConcurrentStreams))
         #expect(f.store.count == ok)
         // Bodies reset half-way are never stored.
-        #expect(try f.h2(["--cafile", f.caPath, "--count", "5", "--reset-mid-body", "--token", f.token()]).filter { $0.hasPrefix("reset ") }.count == 5)
+        #expect(
+            try f.h2(["--cafile", f.caPath, "--count", "5", "--reset-mid-body", "--token", f.token()]).filter { $0.hasPrefix("reset ") }.count == 5)
         // A token of 1 MB: refused on the protocol level (the header list is over the limit).
         let headerFile = f.dir + "/huge-header.txt"
         try Data(("authorization: bearer " + String(repeating: "A", count: 1 << 20) + "\n").utf8).write(to: URL(fileURLWithPath: headerFile))
@@ -235,8 +277,12 @@ struct PortTests {
         let g = try PortFixture()
         let out = g.dir + "/out.txt"
         let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let child = try Subprocess.Child("/usr/bin/python3", [ProjectPaths.projectRoot + "/Tests/Clients/h2_send.py", String(g.port), "--cafile", g.caPath,
-                                                             "--token", g.token(), "--linger"], stdout: fd)
+        let child = try Subprocess.Child(
+            "/usr/bin/python3",
+            [
+                ProjectPaths.projectRoot + "/Tests/Clients/h2_send.py", String(g.port), "--cafile", g.caPath,
+                "--token", g.token(), "--linger",
+            ], stdout: fd)
         close(fd)
         let deadline = Date().addingTimeInterval(20)
         while g.store.count == 0 && Date() < deadline { usleep(20_000) }
@@ -254,12 +300,15 @@ struct PortTests {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard ok == 0 else { return [] }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var reply: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
             if n <= 0 { break }

@@ -1,9 +1,10 @@
-import PushboxText
 import Foundation
 import PushboxCore
-@testable import PushboxIntake
 import PushboxTLS
+import PushboxText
 import Testing
+
+@testable import PushboxIntake
 
 /// Provider tokens as APNs parses and judges them, on a clock the test moves.
 @Suite("Provider tokens and the 20-minute rule")
@@ -24,7 +25,9 @@ struct ProviderAuthTests {
         let ok = Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":1700000000.5}"#)
         let token = try? ProviderToken.fromAuthorization("Bearer " + ok).get()
         #expect(token?.issuedAt == 1_700_000_000.5 && token?.keyID == "ABCDE12345" && token?.teamID == "TEAM123456")
-        #expect(ProviderToken.parse(Self.jwt(header: #"{"alg":"RS256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":1}"#)) == .failure(.wrongAlgorithm("RS256")))
+        #expect(
+            ProviderToken.parse(Self.jwt(header: #"{"alg":"RS256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":1}"#))
+                == .failure(.wrongAlgorithm("RS256")))
         let refused = [
             Self.jwt(header: #"{"alg":"ES256","kid":"SHORT"}"#, claims: #"{"iss":"TEAM123456","iat":1}"#),
             Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM","iat":1}"#),
@@ -38,7 +41,10 @@ struct ProviderAuthTests {
                 continue
             }
         }
-        guard case .failure = ProviderToken.fromAuthorization("Basic abc") else { Issue.record("Basic auth accepted"); return }
+        guard case .failure = ProviderToken.fromAuthorization("Basic abc") else {
+            Issue.record("Basic auth accepted")
+            return
+        }
     }
 
     @Test("a changed token within 20 minutes: 429, and the connection stays refused until 20 minutes after the first use")
@@ -50,24 +56,30 @@ struct ProviderAuthTests {
             "bearer " + Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":\#(Int(iat))}"#)
         }
         let first = token(clock.now())
-        #expect(auth.judge(authorization: first, certificate: nil, connection: connection)
+        #expect(
+            auth.judge(authorization: first, certificate: nil, connection: connection)
                 == .accepted(.providerToken(teamID: "TEAM123456", keyID: "ABCDE12345", ageSeconds: 0, verified: false)))
         clock.advance(19 * 60)
-        guard case .refused(.tooManyProviderTokenUpdates, _) = auth.judge(authorization: token(clock.now()), certificate: nil, connection: connection) else {
-            Issue.record("a change after 19 minutes was accepted"); return
+        guard case .refused(.tooManyProviderTokenUpdates, _) = auth.judge(authorization: token(clock.now()), certificate: nil, connection: connection)
+        else {
+            Issue.record("a change after 19 minutes was accepted")
+            return
         }
         // Even the old token is refused until 20 minutes have passed since its first use.
         guard case .refused(.tooManyProviderTokenUpdates, _) = auth.judge(authorization: first, certificate: nil, connection: connection) else {
-            Issue.record("the refused connection accepted its old token"); return
+            Issue.record("the refused connection accepted its old token")
+            return
         }
         clock.advance(61)
         let fresh = token(clock.now())
         guard case .accepted = auth.judge(authorization: fresh, certificate: nil, connection: connection) else {
-            Issue.record("a change after 20 minutes was refused"); return
+            Issue.record("a change after 20 minutes was refused")
+            return
         }
         // The first token is now 20 minutes old: still valid (under an hour), but a change again.
         guard case .refused(.tooManyProviderTokenUpdates, _) = auth.judge(authorization: first, certificate: nil, connection: connection) else {
-            Issue.record("going back to the old token within 20 minutes was accepted"); return
+            Issue.record("going back to the old token within 20 minutes was accepted")
+            return
         }
     }
 
@@ -81,23 +93,36 @@ struct ProviderAuthTests {
         let clock = Clock()
         let auth = ProviderAuthenticator(keys: [RegisteredProviderKey(keyID: "ABCDE12345", teamID: "TEAM123456", key: key)]) { clock.now() }
         func signed(iat: Double, team: String = "TEAM123456") -> String {
-            let input = Base64URL.encode(Array(#"{"alg":"ES256","kid":"ABCDE12345"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"iss":"\#(team)","iat":\#(Int(iat))}"#.utf8))
+            let input =
+                Base64URL.encode(Array(#"{"alg":"ES256","kid":"ABCDE12345"}"#.utf8)) + "."
+                + Base64URL.encode(Array(#"{"iss":"\#(team)","iat":\#(Int(iat))}"#.utf8))
             return "bearer " + input + "." + Base64URL.encode(key.sign(Array(input.utf8)) ?? [])
         }
-        #expect(auth.judge(authorization: signed(iat: clock.now() - 30), certificate: nil, connection: ConnectionAuthState())
+        #expect(
+            auth.judge(authorization: signed(iat: clock.now() - 30), certificate: nil, connection: ConnectionAuthState())
                 == .accepted(.providerToken(teamID: "TEAM123456", keyID: "ABCDE12345", ageSeconds: 30, verified: true)))
-        guard case .refused(.expiredProviderToken, _) = auth.judge(authorization: signed(iat: clock.now() - 3601), certificate: nil, connection: ConnectionAuthState()) else {
-            Issue.record("an hour-old token was accepted"); return
+        guard
+            case .refused(.expiredProviderToken, _) = auth.judge(
+                authorization: signed(iat: clock.now() - 3601), certificate: nil, connection: ConnectionAuthState())
+        else {
+            Issue.record("an hour-old token was accepted")
+            return
         }
-        guard case .refused(.invalidProviderToken, _) = auth.judge(authorization: signed(iat: clock.now(), team: "OTHERTEAM1"), certificate: nil, connection: ConnectionAuthState()) else {
-            Issue.record("another team's iss was accepted for this key"); return
+        guard
+            case .refused(.invalidProviderToken, _) = auth.judge(
+                authorization: signed(iat: clock.now(), team: "OTHERTEAM1"), certificate: nil, connection: ConnectionAuthState())
+        else {
+            Issue.record("another team's iss was accepted for this key")
+            return
         }
         let forged = String(signed(iat: clock.now()).dropLast(4)) + "AAAA"
         guard case .refused(.invalidProviderToken, _) = auth.judge(authorization: forged, certificate: nil, connection: ConnectionAuthState()) else {
-            Issue.record("a forged signature was accepted"); return
+            Issue.record("a forged signature was accepted")
+            return
         }
         guard case .refused(.missingProviderToken, _) = auth.judge(authorization: nil, certificate: nil, connection: ConnectionAuthState()) else {
-            Issue.record("no credentials was accepted"); return
+            Issue.record("no credentials was accepted")
+            return
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import PushboxCore
-@testable import PushboxIntake
 import PushboxStore
 import PushboxText
 import Testing
+
+@testable import PushboxIntake
 
 /// The one owner of renderings: answers first, every arrival rendered once the intake is quiet,
 /// one rendering per (notification, languages), the intake's validation reused, results pushed.

@@ -1,8 +1,9 @@
-import PushboxText
 import Dispatch
 import Foundation
+import PushboxText
 import Synchronization
 import Testing
+
 @testable import PushboxTLS
 
 /// The OpenSSL-backed types are `@unchecked Sendable` (their C objects are invisible to the
@@ -23,7 +24,8 @@ final class SharedKeysTests {
             for i in 0..<50 {
                 let message = Array("thread \(t) message \(i)".utf8)
                 guard let signature = key.sign(message), signature.count == 64, key.verify(message, signature: signature),
-                      !key.verify(message + [0], signature: signature) else {
+                    !key.verify(message + [0], signature: signature)
+                else {
                     failures.add(1, ordering: .relaxed)
                     continue
                 }
@@ -39,7 +41,8 @@ final class SharedKeysTests {
         DispatchQueue.concurrentPerform(iterations: 4) { t in
             for i in 0..<10 {
                 let message = Array("assertion \(t).\(i)".utf8)
-                guard let signature = key.sign(message), key.verify(message, signature: signature), !key.verify([1] + message, signature: signature) else {
+                guard let signature = key.sign(message), key.verify(message, signature: signature), !key.verify([1] + message, signature: signature)
+                else {
                     failures.add(1, ordering: .relaxed)
                     continue
                 }

@@ -1,8 +1,9 @@
+import Foundation
+import PushboxCore
 import PushboxFetch
 import PushboxStore
-import Foundation
 import Testing
-import PushboxCore
+
 @testable import PushboxIntake
 
 @Suite("The socket itself")
@@ -15,7 +16,9 @@ struct SocketTests {
         #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
     }
 
-    @Test("in a folder others can enter, the socket is 0600 from the moment it appears, the process's umask is left alone, and nothing is left beside it")
+    @Test(
+        "in a folder others can enter, the socket is 0600 from the moment it appears, the process's umask is left alone, and nothing is left beside it"
+    )
     func sharedFolder() throws {
         let dir = NSTemporaryDirectory() + "pushbox-shared-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
@@ -38,7 +41,9 @@ struct SocketTests {
         // Live: another server on the same path is refused, and the first keeps working.
         let store = f.store
         let service = IntakeService(store: store, context: ValidationContext(), renderings: nil)
-        #expect { try IntakeServer(service: service, options: .init(socketPath: f.socket)) } throws: { "\($0)".contains("another pushbox is already answering") }
+        #expect { try IntakeServer(service: service, options: .init(socketPath: f.socket)) } throws: {
+            "\($0)".contains("another pushbox is already answering")
+        }
         #expect(f.post(APNsAnswerTests.ok).status == 200)
         // Stale: a socket file nobody answers on.
         let stalePath = f.dir + "/stale.sock"
@@ -48,7 +53,8 @@ struct SocketTests {
         let second = try IntakeServer(service: service, options: .init(socketPath: stalePath))
         defer { second.stop() }
         let client = UnixHTTPClientFactory.make(stalePath)
-        #expect(try client.request("POST", url: "http://localhost/3/device/ab", headers: [], body: Array(APNsAnswerTests.ok.utf8)).get().status == 200)
+        #expect(
+            try client.request("POST", url: "http://localhost/3/device/ab", headers: [], body: Array(APNsAnswerTests.ok.utf8)).get().status == 200)
     }
 
     @Test("a socket path longer than a socket allows is refused with a clear message")
@@ -67,7 +73,11 @@ struct SocketTests {
         // Try to push the body anyway; the server answers and closes without reading it.
         let chunk = [UInt8](repeating: 0x61, count: 65536)
         var sent = 0
-        for _ in 0..<20 { let n = RawSocket.send(fd, chunk); if n <= 0 { break }; sent += n }
+        for _ in 0..<20 {
+            let n = RawSocket.send(fd, chunk)
+            if n <= 0 { break }
+            sent += n
+        }
         let answer = RawSocket.readAll(fd)
         #expect(answer.hasPrefix("HTTP/1.1 413"))
         #expect(answer.contains("PayloadTooLarge"))
@@ -109,7 +119,8 @@ extension SocketTests {
         let f = try IntakeFixture()
         let fd = RawSocket.connect(f.socket)
         defer { close(fd) }
-        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\nx-filler: \(String(repeating: "a", count: 40_000))\r\nContent-Length: 2\r\n\r\n{}"
+        let head =
+            "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\nx-filler: \(String(repeating: "a", count: 40_000))\r\nContent-Length: 2\r\n\r\n{}"
         _ = RawSocket.send(fd, Array(head.utf8))
         let answer = RawSocket.readAll(fd)
         #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large"), "\(answer.prefix(60))")

@@ -1,57 +1,58 @@
 import Foundation
 import PushboxTestSupport
 import Testing
+
 @testable import PushboxLocalization
 
 @Suite("String catalogs (.xcstrings)")
 struct CatalogTests {
     static let catalog = #"""
-    {
-      "sourceLanguage" : "en",
-      "version" : "1.1",
-      "strings" : {
-        "inbox.count" : {
-          "localizations" : {
-            "en" : { "variations" : { "plural" : {
-              "zero" : { "stringUnit" : { "state" : "translated", "value" : "No messages" } },
-              "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld message" } },
-              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld messages" } } } } },
-            "ru" : { "variations" : { "plural" : {
-              "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld сообщение" } },
-              "few" : { "stringUnit" : { "state" : "needs_review", "value" : "%lld сообщения" } },
-              "many" : { "stringUnit" : { "state" : "translated", "value" : "%lld сообщений" } },
-              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld сообщения" } } } } }
-          }
-        },
-        "tap" : {
-          "localizations" : {
-            "en" : { "variations" : { "device" : {
-              "mac" : { "stringUnit" : { "state" : "translated", "value" : "Click to open" } },
-              "iphone" : { "stringUnit" : { "state" : "translated", "value" : "Tap to open" } },
-              "other" : { "stringUnit" : { "state" : "translated", "value" : "Open" } } } } }
-          }
-        },
-        "summary" : {
-          "localizations" : {
-            "en" : {
-              "stringUnit" : { "state" : "translated", "value" : "%@: %#@photos@ in %#@albums@" },
-              "substitutions" : {
-                "photos" : { "argNum" : 2, "formatSpecifier" : "lld", "variations" : { "plural" : {
-                  "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg photo" } },
-                  "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg photos" } } } } },
-                "albums" : { "argNum" : 3, "formatSpecifier" : "lld", "variations" : { "plural" : {
-                  "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg album" } },
-                  "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg albums" } } } } }
+        {
+          "sourceLanguage" : "en",
+          "version" : "1.1",
+          "strings" : {
+            "inbox.count" : {
+              "localizations" : {
+                "en" : { "variations" : { "plural" : {
+                  "zero" : { "stringUnit" : { "state" : "translated", "value" : "No messages" } },
+                  "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld message" } },
+                  "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld messages" } } } } },
+                "ru" : { "variations" : { "plural" : {
+                  "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld сообщение" } },
+                  "few" : { "stringUnit" : { "state" : "needs_review", "value" : "%lld сообщения" } },
+                  "many" : { "stringUnit" : { "state" : "translated", "value" : "%lld сообщений" } },
+                  "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld сообщения" } } } } }
               }
-            }
+            },
+            "tap" : {
+              "localizations" : {
+                "en" : { "variations" : { "device" : {
+                  "mac" : { "stringUnit" : { "state" : "translated", "value" : "Click to open" } },
+                  "iphone" : { "stringUnit" : { "state" : "translated", "value" : "Tap to open" } },
+                  "other" : { "stringUnit" : { "state" : "translated", "value" : "Open" } } } } }
+              }
+            },
+            "summary" : {
+              "localizations" : {
+                "en" : {
+                  "stringUnit" : { "state" : "translated", "value" : "%@: %#@photos@ in %#@albums@" },
+                  "substitutions" : {
+                    "photos" : { "argNum" : 2, "formatSpecifier" : "lld", "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg photo" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg photos" } } } } },
+                    "albums" : { "argNum" : 3, "formatSpecifier" : "lld", "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg album" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg albums" } } } } }
+                  }
+                }
+              }
+            },
+            "fresh" : { "localizations" : { "en" : { "stringUnit" : { "state" : "new", "value" : "Brand new" } } } },
+            "Key is the text" : { },
+            "brand" : { "shouldTranslate" : false, "localizations" : { "en" : { "stringUnit" : { "state" : "translated", "value" : "pushbox" } } } }
           }
-        },
-        "fresh" : { "localizations" : { "en" : { "stringUnit" : { "state" : "new", "value" : "Brand new" } } } },
-        "Key is the text" : { },
-        "brand" : { "shouldTranslate" : false, "localizations" : { "en" : { "stringUnit" : { "state" : "translated", "value" : "pushbox" } } } }
-      }
-    }
-    """#
+        }
+        """#
 
     /// Held by the suite instance, so the folder lives as long as each test.
     let fixture: AppFixture
@@ -72,7 +73,10 @@ struct CatalogTests {
         #expect(l.localize("inbox.count", args: ["5"], preferred: ["ru"]).text == "5 сообщений")
         let few = l.localize("inbox.count", args: ["3"], preferred: ["ru"])
         #expect(few.text == "3 сообщения")
-        #expect(few.warnings.contains { $0.code == .translationState && $0.key == "inbox.count" && $0.language == "ru" && $0.message.contains("needs_review") })
+        #expect(
+            few.warnings.contains {
+                $0.code == .translationState && $0.key == "inbox.count" && $0.language == "ru" && $0.message.contains("needs_review")
+            })
     }
 
     @Test("device variations: the device is an iPhone")
@@ -120,8 +124,9 @@ struct CatalogTests {
         #expect(table.errors.first?.description.contains("Localizable.xcstrings:3:") == true)
     }
 
-    @Test("every corpus catalog reads, versions 1.0 to 1.3",
-          .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: catalog corpus check skipped"))
+    @Test(
+        "every corpus catalog reads, versions 1.0 to 1.3",
+        .enabled(if: ProjectPaths.corpusExists, "../shared/corpus is absent: catalog corpus check skipped"))
     func corpusCatalogs() throws {
         let files = ProjectPaths.corpusFiles(["xcstrings"])
         #expect(files.count >= 70)

@@ -1,6 +1,7 @@
 import Foundation
 import PushboxTestSupport
 import Testing
+
 @testable import PushboxLocalization
 
 /// pushbox's readers against Foundation's PropertyListSerialization, the oracle (tests only).

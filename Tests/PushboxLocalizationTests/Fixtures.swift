@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PushboxLocalization
 
 /// A throwaway app folder written by a test, removed when the fixture goes away.
@@ -29,12 +30,16 @@ func strings(_ text: String) throws(LocalizationFileError) -> [String: String] {
 }
 
 func stringsError(_ text: String) -> LocalizationFileError? {
-    do { _ = try StringsFileReader.readStrings(Array(text.utf8), file: "T.strings"); return nil } catch { return error }
+    do {
+        _ = try StringsFileReader.readStrings(Array(text.utf8), file: "T.strings")
+        return nil
+    } catch { return error }
 }
 
 /// A `.stringsdict` plist with one plural key.
 func stringsdict(_ key: String, format: String, variables: [String: [String: String]]) -> String {
-    var out = #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"><plist version="1.0"><dict>"#
+    var out =
+        #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"><plist version="1.0"><dict>"#
     out += "<key>\(key)</key><dict><key>NSStringLocalizedFormatKey</key><string>\(format)</string>"
     for (name, forms) in variables.sorted(by: { $0.key < $1.key }) {
         out += "<key>\(name)</key><dict>"

@@ -1,5 +1,6 @@
 import PushboxText
 import Testing
+
 @testable import PushboxLocalization
 
 @Suite("The format engine")
@@ -10,13 +11,15 @@ struct FormatRendererTests {
         return (r.render(format, args, warnings: &warnings), warnings)
     }
 
-    @Test("%@ and %n$@ in any order and any subset", arguments: [
-        ("%@ and %@", ["A", "B"], "A and B"),
-        ("%2$@ before %1$@", ["A", "B"], "B before A"),
-        ("%1$@ %1$@", ["A"], "A A"),
-        ("%3$@, %1$@, %2$@", ["A", "B", "C"], "C, A, B"),
-        ("100%% sure, %@", ["A"], "100% sure, A"),
-    ])
+    @Test(
+        "%@ and %n$@ in any order and any subset",
+        arguments: [
+            ("%@ and %@", ["A", "B"], "A and B"),
+            ("%2$@ before %1$@", ["A", "B"], "B before A"),
+            ("%1$@ %1$@", ["A"], "A A"),
+            ("%3$@, %1$@, %2$@", ["A", "B", "C"], "C, A, B"),
+            ("100%% sure, %@", ["A"], "100% sure, A"),
+        ])
     func objects(format: String, args: [String], expected: String) {
         let (text, warnings) = render(format, args)
         #expect(text == expected)
@@ -30,17 +33,19 @@ struct FormatRendererTests {
         #expect(warnings.map(\.code) == [.skippedArgument])
     }
 
-    @Test("undefined cases render something readable with a warning", arguments: [
-        ("%@ and %@", ["A"], "A and %@", Diagnostic.Code.missingArgument),
-        ("%999$@", ["A"], "%999$@", .argumentIndexOutOfRange),
-        ("%1$@ %@", ["A", "B"], "A A", .mixedSpecifiers),
-        ("% @", ["A"], "A", .spaceFlag),
-        ("%n", ["A"], "%n", .writesMemory),
-        ("%d items", ["lots"], "lots items", .notANumber),
-        ("%s", ["A"], "A", .cStringSpecifier),
-        ("%y and %", [], "%y and %", .invalidSpecifier),
-        ("%@", [], "%@", .missingArgument),
-    ])
+    @Test(
+        "undefined cases render something readable with a warning",
+        arguments: [
+            ("%@ and %@", ["A"], "A and %@", Diagnostic.Code.missingArgument),
+            ("%999$@", ["A"], "%999$@", .argumentIndexOutOfRange),
+            ("%1$@ %@", ["A", "B"], "A A", .mixedSpecifiers),
+            ("% @", ["A"], "A", .spaceFlag),
+            ("%n", ["A"], "%n", .writesMemory),
+            ("%d items", ["lots"], "lots items", .notANumber),
+            ("%s", ["A"], "A", .cStringSpecifier),
+            ("%y and %", [], "%y and %", .invalidSpecifier),
+            ("%@", [], "%@", .missingArgument),
+        ])
     func undefined(format: String, args: [String], expected: String, warning: Diagnostic.Code) {
         let (text, warnings) = render(format, args)
         #expect(text == expected)
@@ -79,7 +84,9 @@ struct FormatRendererTests {
     func parse() {
         let s = ParsedFormat("%3$-08.2lf and %#@files@ and %2$#@x@").specifiers
         #expect(s.count == 3)
-        #expect(s[0].position == 3 && s[0].flags == [.minus, .zero] && s[0].width == .fixed(8) && s[0].precision == .fixed(2) && s[0].length == "l" && s[0].conversion == "f")
+        #expect(
+            s[0].position == 3 && s[0].flags == [.minus, .zero] && s[0].width == .fixed(8) && s[0].precision == .fixed(2) && s[0].length == "l"
+                && s[0].conversion == "f")
         #expect(s[1].variable == "files" && s[1].position == nil)
         #expect(s[2].variable == "x" && s[2].position == 2)
     }

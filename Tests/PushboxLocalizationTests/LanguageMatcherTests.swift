@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PushboxLocalization
 
 @Suite("Language matching as iOS does it")
@@ -9,7 +10,9 @@ struct LanguageMatcherTests {
         LanguageMatcher(available: available ?? app, developmentRegion: dev).match(preferred).localization
     }
 
-    @Test("a region falls back to its language", arguments: [("en-AU", "en-GB"), ("en-US", "en"), ("fr-CA", "fr"), ("pt-PT", "pt"), ("ko-KR", "ko"), ("es-ES", "es")])
+    @Test(
+        "a region falls back to its language",
+        arguments: [("en-AU", "en-GB"), ("en-US", "en"), ("fr-CA", "fr"), ("pt-PT", "pt"), ("ko-KR", "ko"), ("es-ES", "es")])
     func regionFallback(preferred: String, expected: String) {
         #expect(pick([preferred]) == expected)
     }
@@ -20,10 +23,12 @@ struct LanguageMatcherTests {
         #expect(pick(["pt-BR"]) == "pt-BR")
     }
 
-    @Test("Chinese scripts follow the region", arguments: [
-        ("zh-Hans-CN", "zh-Hans"), ("zh-CN", "zh-Hans"), ("zh-SG", "zh-Hans"),
-        ("zh-HK", "zh-Hant"), ("zh-TW", "zh-Hant"), ("zh-MO", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("zh", "zh-Hans"),
-    ])
+    @Test(
+        "Chinese scripts follow the region",
+        arguments: [
+            ("zh-Hans-CN", "zh-Hans"), ("zh-CN", "zh-Hans"), ("zh-SG", "zh-Hans"),
+            ("zh-HK", "zh-Hant"), ("zh-TW", "zh-Hant"), ("zh-MO", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("zh", "zh-Hans"),
+        ])
     func chinese(preferred: String, expected: String) {
         #expect(pick([preferred]) == expected)
     }

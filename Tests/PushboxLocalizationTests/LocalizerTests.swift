@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PushboxLocalization
 
 @Suite("The localizer")
@@ -26,7 +27,10 @@ struct LocalizerTests {
         let fixture = try app()
         let r = fixture.localizer().localize("HELLO", args: ["Ana"], preferred: ["fr"])
         #expect(r.text == "HELLO")
-        #expect(r.warnings.contains { $0.code == .brokenFile && $0.severity == .error && $0.message.contains("fr.lproj/Localizable.strings:2:1: missing ';'") })
+        #expect(
+            r.warnings.contains {
+                $0.code == .brokenFile && $0.severity == .error && $0.message.contains("fr.lproj/Localizable.strings:2:1: missing ';'")
+            })
     }
 
     @Test("tables load once per language; switching back reads no file")
@@ -37,9 +41,11 @@ struct LocalizerTests {
         #expect(l.app.tableLoads == 2)
     }
 
-    @Test("pseudolanguages transform the development language's strings", arguments: [
-        ("accented", "Ĥéļļö Ana"), ("double-length", "Hello Ana Hello Ana"), ("bounded", "[#Hello Ana#]"), ("right-to-left", "anA olleH"),
-    ])
+    @Test(
+        "pseudolanguages transform the development language's strings",
+        arguments: [
+            ("accented", "Ĥéļļö Ana"), ("double-length", "Hello Ana Hello Ana"), ("bounded", "[#Hello Ana#]"), ("right-to-left", "anA olleH"),
+        ])
     func pseudolanguages(tag: String, expected: String) throws {
         let fixture = try app()
         let r = fixture.localizer().localize("HELLO", args: ["Ana"], preferred: [tag])

@@ -1,7 +1,7 @@
-import PushboxText
 import Foundation
 import PushboxLocalization
 import PushboxTestSupport
+import PushboxText
 import Testing
 
 /// Numbers as current iOS writes them: pushbox's format engine against Foundation's
@@ -9,7 +9,7 @@ import Testing
 /// of the corpus apps; plural categories against CLDR's for the same numbers.
 @Suite("Numbers and plurals as iOS formats them")
 struct NumberOracleTests {
-    static let integers: [Int] = [0, 1, 2, 5, 11, 21, 101, 1234, 12345, 1234567, -3]
+    static let integers: [Int] = [0, 1, 2, 5, 11, 21, 101, 1234, 12345, 1_234_567, -3]
     static let specifiers = ["%d", "%ld", "%lld", "%i", "%u"]
 
     /// The sample app's localizations, and the corpus apps' (.lproj folders and catalogs).
@@ -19,11 +19,12 @@ struct NumberOracleTests {
             for case let path as String in walker {
                 if path.hasSuffix(".lproj") { found.insert(String((path as NSString).lastPathComponent.dropLast(6))) }
                 if path.hasSuffix(".xcstrings"), path.count < 400,
-                   let data = FileManager.default.contents(atPath: ProjectPaths.corpus + "/" + path),
-                   let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                   let strings = root["strings"] as? [String: Any] {
+                    let data = FileManager.default.contents(atPath: ProjectPaths.corpus + "/" + path),
+                    let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let strings = root["strings"] as? [String: Any]
+                {
                     for case let entry as [String: Any] in strings.values {
-                        (entry["localizations"] as? [String: Any])?.keys.forEach { found.insert($0) }
+                        if let keys = (entry["localizations"] as? [String: Any])?.keys { found.formUnion(keys) }
                     }
                 }
             }
@@ -56,7 +57,9 @@ struct NumberOracleTests {
                     var warnings: [Diagnostic] = []
                     let mine = renderer.render(spec, [String(n)], warnings: &warnings)
                     let theirs = Self.foundation(spec, n, language)
-                    if mine != theirs { mismatches.append("\(language) \(spec) \(n): pushbox \(mine.debugDescription), Foundation \(theirs.debugDescription)") }
+                    if mine != theirs {
+                        mismatches.append("\(language) \(spec) \(n): pushbox \(mine.debugDescription), Foundation \(theirs.debugDescription)")
+                    }
                 }
             }
         }
@@ -82,24 +85,34 @@ struct NumberOracleTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(15).joined(separator: "\n"))")
     }
 
-    @Test("four-digit numbers follow the locale's minimum grouping digits", arguments: [
-        ("es", "1234", "12.345"), ("pl", "1234", "12\u{a0}345"), ("de", "1.234", "12.345"), ("en", "1,234", "12,345"),
-    ])
+    @Test(
+        "four-digit numbers follow the locale's minimum grouping digits",
+        arguments: [
+            ("es", "1234", "12.345"), ("pl", "1234", "12\u{a0}345"), ("de", "1.234", "12.345"), ("en", "1,234", "12,345"),
+        ])
     func grouping(language: String, four: String, five: String) {
         let numbers = NumberFormatterICU.forLanguage(language)
         #expect(numbers.format(1234) == four)
         #expect(numbers.format(12345) == five)
     }
 
-    @Test("plural categories are CLDR's for the number as written (visible fraction digits count)", arguments: [
-        ("en", ["0": "other", "1": "one", "2": "other", "1.5": "other", "1.0": "other", "-3": "other"]),
-        ("ru", ["1": "one", "2": "few", "5": "many", "11": "many", "21": "one", "101": "one", "1234": "few", "12345": "many", "1.5": "other", "-3": "few"]),
-        ("pl", ["1": "one", "2": "few", "5": "many", "22": "few", "1234": "few", "12345": "many", "1.5": "other"]),
-        ("cs", ["1": "one", "2": "few", "5": "other", "1.5": "many", "1.0": "many"]),
-        ("ar", ["0": "zero", "1": "one", "2": "two", "5": "few", "11": "many", "101": "other", "1234": "many", "1.5": "other"]),
-        ("fr", ["0": "one", "1": "one", "1.5": "one", "2": "other", "1234567": "other", "1000000": "many"]),
-        ("ko", ["1": "other", "2": "other", "1.5": "other"]),
-    ])
+    @Test(
+        "plural categories are CLDR's for the number as written (visible fraction digits count)",
+        arguments: [
+            ("en", ["0": "other", "1": "one", "2": "other", "1.5": "other", "1.0": "other", "-3": "other"]),
+            (
+                "ru",
+                [
+                    "1": "one", "2": "few", "5": "many", "11": "many", "21": "one", "101": "one", "1234": "few", "12345": "many", "1.5": "other",
+                    "-3": "few",
+                ]
+            ),
+            ("pl", ["1": "one", "2": "few", "5": "many", "22": "few", "1234": "few", "12345": "many", "1.5": "other"]),
+            ("cs", ["1": "one", "2": "few", "5": "other", "1.5": "many", "1.0": "many"]),
+            ("ar", ["0": "zero", "1": "one", "2": "two", "5": "few", "11": "many", "101": "other", "1234": "many", "1.5": "other"]),
+            ("fr", ["0": "one", "1": "one", "1.5": "one", "2": "other", "1234567": "other", "1000000": "many"]),
+            ("ko", ["1": "other", "2": "other", "1.5": "other"]),
+        ])
     func categories(language: String, expected: [String: String]) {
         let rules = PluralRules.forLanguage(language)
         for (number, category) in expected.sorted(by: { $0.key < $1.key }) {
@@ -109,9 +122,11 @@ struct NumberOracleTests {
 
     @Test("a plural rule without the needed form and without other shows a form it has, with an error")
     func missingOther() {
-        let rule = RuleFormat(format: "%#@files@", variables: ["files": RuleVariable(kind: .plural, valueType: "ld", forms: ["one": "%ld file", "few": "%ld files"])])
+        let rule = RuleFormat(
+            format: "%#@files@", variables: ["files": RuleVariable(kind: .plural, valueType: "ld", forms: ["one": "%ld file", "few": "%ld files"])])
         var warnings: [Diagnostic] = []
-        let text = RuleExpander(plural: PluralRules.forLanguage("ru"), source: "Localizable.stringsdict").expand(rule, args: ["5"], warnings: &warnings)
+        let text = RuleExpander(plural: PluralRules.forLanguage("ru"), source: "Localizable.stringsdict").expand(
+            rule, args: ["5"], warnings: &warnings)
         #expect(text == "%1$ld file")
         #expect(warnings.map(\.code) == [.ruleMissingVariant] && warnings.map(\.severity) == [.error])
         #expect(warnings.first?.message.hasPrefix("%#@files@ in Localizable.stringsdict") == true)

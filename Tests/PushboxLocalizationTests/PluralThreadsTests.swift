@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import PushboxLocalization
 
 /// ICU's plural rules and number formatters are C objects behind a lock (`@unchecked Sendable`);
@@ -12,7 +13,8 @@ struct PluralThreadsTests {
         let languages = ["en", "ar", "ru", "pl", "fr", "ja", "hi", "cy"]
         let numbers: [Double] = [0, 1, 2, 3, 5, 11, 21, 101, 1234.5, 1_000_000]
         @Sendable func answers(_ language: String) -> [String] {
-            let rules = PluralRules.forLanguage(language), formatter = NumberFormatterICU.forLanguage(language)
+            let rules = PluralRules.forLanguage(language)
+            let formatter = NumberFormatterICU.forLanguage(language)
             return numbers.map { "\(rules.category(for: $0).rawValue) \(formatter.format($0) ?? "nil")" }
         }
         let alone = Dictionary(uniqueKeysWithValues: languages.map { ($0, answers($0)) })

@@ -1,10 +1,12 @@
 import PushboxText
 import Testing
+
 @testable import PushboxLocalization
 
 @Suite(".stringsdict rules")
 struct RuleTests {
-    let files = RuleVariable(kind: .plural, valueType: "d", forms: ["zero": "no files", "one": "%d file", "few": "%d файла", "many": "%d файлов", "other": "%d files"])
+    let files = RuleVariable(
+        kind: .plural, valueType: "d", forms: ["zero": "no files", "one": "%d file", "few": "%d файла", "many": "%d файлов", "other": "%d files"])
 
     func expand(_ rule: RuleFormat, _ args: [String], language: String = "en", width: Int = 80) -> (String, [Diagnostic]) {
         var warnings: [Diagnostic] = []
@@ -13,10 +15,12 @@ struct RuleTests {
         return (text, warnings)
     }
 
-    @Test("the plural variant follows CLDR for the language, zero for 0", arguments: [
-        ("en", "1", "1 file"), ("en", "2", "2 files"), ("en", "0", "no files"),
-        ("ru", "3", "3 файла"), ("ru", "5", "5 файлов"), ("ru", "21", "21 file"),
-    ])
+    @Test(
+        "the plural variant follows CLDR for the language, zero for 0",
+        arguments: [
+            ("en", "1", "1 file"), ("en", "2", "2 files"), ("en", "0", "no files"),
+            ("ru", "3", "3 файла"), ("ru", "5", "5 файлов"), ("ru", "21", "21 file"),
+        ])
     func plural(language: String, n: String, expected: String) {
         #expect(expand(RuleFormat(format: "%#@files@", variables: ["files": files]), [n], language: language).0 == expected)
     }
@@ -63,7 +67,14 @@ struct RuleTests {
     func overrides() throws {
         let app = try AppFixture([
             "en.lproj/Localizable.strings": "\"FILES\" = \"%d file(s)\";\n\"OTHER\" = \"plain\";",
-            "en.lproj/Localizable.stringsdict": stringsdict("FILES", format: "%#@f@", variables: ["f": ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d", "one": "%d file", "other": "%d files"]]),
+            "en.lproj/Localizable.stringsdict": stringsdict(
+                "FILES", format: "%#@f@",
+                variables: [
+                    "f": [
+                        "NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d", "one": "%d file",
+                        "other": "%d files",
+                    ]
+                ]),
         ])
         let l = app.localizer()
         #expect(l.localize("FILES", args: ["2"], preferred: ["en"]).text == "2 files")

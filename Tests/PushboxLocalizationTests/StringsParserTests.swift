@@ -1,33 +1,37 @@
 import Foundation
 import Testing
+
 @testable import PushboxLocalization
 
 @Suite(".strings files in every form and encoding")
 struct StringsParserTests {
     @Test("comments, both quotes, unquoted strings and \"key\";")
     func syntax() throws {
-        let t = try strings("""
-        // line comment
-        /* block
-           comment */ "a" = "1";
-        'b' = 'two words';
-        unquoted_key.x = value-1/2:$;
-        "same";
-        "c"="x" ; /* trailing */
-        """)
+        let t = try strings(
+            """
+            // line comment
+            /* block
+               comment */ "a" = "1";
+            'b' = 'two words';
+            unquoted_key.x = value-1/2:$;
+            "same";
+            "c"="x" ; /* trailing */
+            """)
         #expect(t == ["a": "1", "b": "two words", "unquoted_key.x": "value-1/2:$", "same": "same", "c": "x"])
     }
 
-    @Test("every escape", arguments: [
-        (#""k" = "a\nb\tc\rd";"#, "a\nb\tc\rd"),
-        (#""k" = "\a\b\f\v";"#, "\u{7}\u{8}\u{C}\u{B}"),
-        (#""k" = "\"q\" \'s\' \\";"#, "\"q\" 's' \\"),
-        (#""k" = "\U00e9\U4e2d";"#, "é中"),
-        (#""k" = "\UD83D\UDE00";"#, "😀"),
-        (#""k" = "\101\60\7";"#, "A0\u{7}"),
-        (#""k" = "\q\%";"#, "q%"),
-        ("\"k\" = \"a\\\nb\";", "a\nb"),
-    ])
+    @Test(
+        "every escape",
+        arguments: [
+            (#""k" = "a\nb\tc\rd";"#, "a\nb\tc\rd"),
+            (#""k" = "\a\b\f\v";"#, "\u{7}\u{8}\u{C}\u{B}"),
+            (#""k" = "\"q\" \'s\' \\";"#, "\"q\" 's' \\"),
+            (#""k" = "\U00e9\U4e2d";"#, "é中"),
+            (#""k" = "\UD83D\UDE00";"#, "😀"),
+            (#""k" = "\101\60\7";"#, "A0\u{7}"),
+            (#""k" = "\q\%";"#, "q%"),
+            ("\"k\" = \"a\\\nb\";", "a\nb"),
+        ])
     func escapes(text: String, value: String) throws {
         #expect(try strings(text)["k"] == value)
     }
@@ -46,16 +50,18 @@ struct StringsParserTests {
         #expect(try strings("{ \"a\" = \"b\"; c = d; }") == ["a": "b", "c": "d"])
     }
 
-    @Test("malformed files are refused whole with line and column", arguments: [
-        ("\"a\" = \"b\";\n\"c\" = \"unterminated;\n", 2, 7, "unterminated string"),
-        ("\"a\" = \"b\"\n\"c\" = \"d\";", 2, 1, "missing ';'"),
-        ("\"a\" = \"b\";\n\"c\" = \"d\\", 2, 7, "unterminated string"),
-        ("\"a\" \"b\";", 1, 5, "expected '=' or ';'"),
-        ("\"a\" = ;", 1, 7, "expected a value"),
-        ("= \"b\";", 1, 1, "expected a key"),
-        ("\"a\" = \"b\";\n  ✓ = \"c\";", 2, 3, "'✓'"),
-        ("{ \"a\" = \"b\";", 1, 13, "missing '}'"),
-    ])
+    @Test(
+        "malformed files are refused whole with line and column",
+        arguments: [
+            ("\"a\" = \"b\";\n\"c\" = \"unterminated;\n", 2, 7, "unterminated string"),
+            ("\"a\" = \"b\"\n\"c\" = \"d\";", 2, 1, "missing ';'"),
+            ("\"a\" = \"b\";\n\"c\" = \"d\\", 2, 7, "unterminated string"),
+            ("\"a\" \"b\";", 1, 5, "expected '=' or ';'"),
+            ("\"a\" = ;", 1, 7, "expected a value"),
+            ("= \"b\";", 1, 1, "expected a key"),
+            ("\"a\" = \"b\";\n  ✓ = \"c\";", 2, 3, "'✓'"),
+            ("{ \"a\" = \"b\";", 1, 13, "missing '}'"),
+        ])
     func malformed(text: String, line: Int, column: Int, message: String) {
         let e = stringsError(text)
         #expect(e?.line == line && e?.column == column, "\(String(describing: e))")
@@ -63,9 +69,11 @@ struct StringsParserTests {
         #expect(e?.description.hasPrefix("T.strings:\(line):\(column): ") == true)
     }
 
-    @Test("encodings: BOMs, BOM-less UTF-16 and UTF-32", arguments: [
-        String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian, .utf8,
-    ])
+    @Test(
+        "encodings: BOMs, BOM-less UTF-16 and UTF-32",
+        arguments: [
+            String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian, .utf8,
+        ])
     func encodings(encoding: String.Encoding) throws {
         let text = "\"greeting\" = \"안녕 😀\";"
         var bom: [UInt8]
@@ -100,7 +108,10 @@ struct StringsParserTests {
     @Test("invalid UTF-8 is refused with its position")
     func invalidUTF8() {
         let bytes: [UInt8] = Array("\"a\" = \"b\";\n\"c\" = \"".utf8) + [0xFF] + Array("\";".utf8)
-        do { _ = try StringsFileReader.readStrings(bytes, file: "T"); Issue.record("accepted") } catch {
+        do {
+            _ = try StringsFileReader.readStrings(bytes, file: "T")
+            Issue.record("accepted")
+        } catch {
             #expect(error.line == 2)
             #expect(error.message.contains("not valid UTF-8"))
         }

@@ -1,7 +1,8 @@
-import PushboxText
 import Foundation
-import Testing
 import PushboxCore
+import PushboxText
+import Testing
+
 @testable import PushboxStore
 
 @Suite("The SQLite inbox")
@@ -14,7 +15,9 @@ final class InboxStoreTests: Sendable {
     func raw(_ text: String, collapse: String? = nil, file: String? = nil, at time: Double = 1_000) -> RawPayload {
         var headers = PushHeaders([("apns-push-type", "alert")])
         if let collapse { headers.add("apns-collapse-id", collapse) }
-        return RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSince1970: time), headers: headers, deviceToken: "abcd", fileName: file))
+        return RawPayload(
+            bytes: Array(text.utf8),
+            envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSince1970: time), headers: headers, deviceToken: "abcd", fileName: file))
     }
 
     @Test("raw bytes, headers, source and time come back exactly; WAL mode; the newest schema")
@@ -40,8 +43,9 @@ final class InboxStoreTests: Sendable {
     func arrivals() throws {
         let store = try InboxStore(path: path)
         let socket = Arrival(listener: "unix /s.sock", protocolName: "http/1.1", tls: false, userAgent: "curl/8")
-        let port = Arrival(listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, userAgent: nil,
-                           authentication: .providerToken(teamID: "T", keyID: "K", ageSeconds: 3, verified: true))
+        let port = Arrival(
+            listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, userAgent: nil,
+            authentication: .providerToken(teamID: "T", keyID: "K", ageSeconds: 3, verified: true))
         var ids: [Int64] = []
         for arrival in [socket, socket, port, socket] {
             var r = raw("{}")
@@ -107,7 +111,8 @@ final class InboxStoreTests: Sendable {
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<200 {
                 let r = raw("{\"w\":\(worker),\"i\":\(i)}")
-                let id = try! store.insert(r, apnsID: "\(worker)-\(i)", verdict: .init(status: 200, collapseID: i % 2 == 0 ? "c\(worker)" : nil, topic: "t"))
+                let id = try! store.insert(
+                    r, apnsID: "\(worker)-\(i)", verdict: .init(status: 200, collapseID: i % 2 == 0 ? "c\(worker)" : nil, topic: "t"))
                 ids.withLock { $0.append(id) }
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PushboxCore
+import Testing
+
 @testable import PushboxStore
 
 /// Faults from outside: a file that is no inbox, a database another program holds. Each ends in
@@ -16,8 +17,10 @@ final class StoreFaultTests {
     func notAnInbox(_ kind: String) throws {
         let path = dir + "/inbox.sqlite"
         // Random bytes, or SQLite's magic followed by garbage (a damaged database).
-        let bytes = kind == "random" ? (0..<8192).map { _ in UInt8.random(in: 0...255) }
-                                     : Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xA5, count: 8176)
+        let bytes =
+            kind == "random"
+            ? (0..<8192).map { _ in UInt8.random(in: 0...255) }
+            : Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xA5, count: 8176)
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         #expect { try InboxStore(path: path) } throws: { error in
             guard let error = error as? StoreError else { return false }

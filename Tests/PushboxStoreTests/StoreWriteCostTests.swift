@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import Testing
+
 @testable import PushboxStore
 
 /// What each push costs the store: only the indexes a query uses, and checkpoints away from the
@@ -14,13 +15,17 @@ final class StoreWriteCostTests: Sendable {
 
     func push(_ i: Int, file: String? = nil, bytes: Int = 200) -> RawPayload {
         let body = "{\"aps\":{\"alert\":\"\(i) " + String(repeating: "x", count: bytes) + "\"}}"
-        return RawPayload(bytes: Array(body.utf8), envelope: Envelope(source: file == nil ? .socket : .folder, headers: PushHeaders([("apns-push-type", "alert")]),
-                                                                      deviceToken: "abcd", fileName: file))
+        return RawPayload(
+            bytes: Array(body.utf8),
+            envelope: Envelope(
+                source: file == nil ? .socket : .folder, headers: PushHeaders([("apns-push-type", "alert")]),
+                deviceToken: "abcd", fileName: file))
     }
 
     /// The inbox's own indexes by name (not SQLite's automatic ones).
     func indexNames() throws -> [String] {
-        try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").rows { $0.text(0) ?? "" }
+        try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            .rows { $0.text(0) ?? "" }
     }
 
     @Test("every query the inbox runs finds its rows through an index; no index serves nothing")
@@ -45,7 +50,9 @@ final class StoreWriteCostTests: Sendable {
         let db = try SQLiteConnection(path: path)
         // An index's own rows, counted through it: one each, the file and the collapse id.
         let fileRows = try db.prepare("SELECT COUNT(*) FROM notifications INDEXED BY notifications_file WHERE file IS NOT NULL").rows { $0.int(0) }
-        let collapseRows = try db.prepare("SELECT COUNT(*) FROM notifications INDEXED BY notifications_collapse WHERE collapse_id IS NOT NULL").rows { $0.int(0) }
+        let collapseRows = try db.prepare("SELECT COUNT(*) FROM notifications INDEXED BY notifications_collapse WHERE collapse_id IS NOT NULL").rows {
+            $0.int(0)
+        }
         #expect(fileRows == [1] && collapseRows == [1])
         #expect(store.contains(file: "/w/a.json", contentHash: try #require(store.history().last?.contentHash)))
         #expect(try store.inbox().count == 21)
@@ -58,7 +65,8 @@ final class StoreWriteCostTests: Sendable {
             let db = try SQLiteConnection(path: path)
             for version in 0..<3 { try db.execute(Schema.migrations[version]) }
             try db.execute("PRAGMA user_version = 3")
-            try db.execute("INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('old', 1, 'socket', '', '[]', x'7b7d')")
+            try db.execute(
+                "INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('old', 1, 'socket', '', '[]', x'7b7d')")
         }
         let store = try InboxStore(path: path)
         #expect(store.schemaVersion == Schema.version)
@@ -112,4 +120,3 @@ final class StoreWriteCostTests: Sendable {
         #expect(due(1000))
     }
 }
-

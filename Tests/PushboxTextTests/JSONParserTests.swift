@@ -1,8 +1,9 @@
-import PushboxText
 import Foundation
-import Testing
-@testable import PushboxText
 import PushboxCore
+import PushboxText
+import Testing
+
+@testable import PushboxText
 
 /// The project's sample payloads, beside this test folder.
 private let samplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -44,20 +45,22 @@ struct JSONParserTests {
         #expect(o.value(atPath: "a.b") == nil)
     }
 
-    @Test("refuses malformed documents with line and column", arguments: [
-        ("{\"a\":1,}", 1, 8, "trailing comma"),
-        ("[1,2,]", 1, 6, "trailing comma"),
-        ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "expected ',' or '}'"),
-        ("{'a':1}", 1, 2, "expected a key"),
-        ("{\"a\":01}", 1, 7, "may not start with 0"),
-        ("{\"a\":tru}", 1, 6, "expected a value"),
-        ("{\"a\":\"x", 1, 8, "unterminated string"),
-        ("{\"a\":1} x", 1, 9, "after the end"),
-        ("{\"a\":\"\\x\"}", 1, 7, "invalid escape"),
-        ("{\"a\":\"\\ud800\"}", 1, 13, "lone high surrogate"),
-        ("{\"a\":\"tab\there\"}", 1, 10, "control character"),
-        ("", 1, 1, "unexpected end"),
-    ])
+    @Test(
+        "refuses malformed documents with line and column",
+        arguments: [
+            ("{\"a\":1,}", 1, 8, "trailing comma"),
+            ("[1,2,]", 1, 6, "trailing comma"),
+            ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "expected ',' or '}'"),
+            ("{'a':1}", 1, 2, "expected a key"),
+            ("{\"a\":01}", 1, 7, "may not start with 0"),
+            ("{\"a\":tru}", 1, 6, "expected a value"),
+            ("{\"a\":\"x", 1, 8, "unterminated string"),
+            ("{\"a\":1} x", 1, 9, "after the end"),
+            ("{\"a\":\"\\x\"}", 1, 7, "invalid escape"),
+            ("{\"a\":\"\\ud800\"}", 1, 13, "lone high surrogate"),
+            ("{\"a\":\"tab\there\"}", 1, 10, "control character"),
+            ("", 1, 1, "unexpected end"),
+        ])
     func malformed(text: String, line: Int, column: Int, message: String) {
         #expect {
             try parse(text)
@@ -73,7 +76,10 @@ struct JSONParserTests {
         #expect(throws: JSONParseError.self) { try parse(deep) }
         do { _ = try parse(deep) } catch { #expect(error.kind == .tooDeep) }
         let objects = String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000)
-        do { _ = try parse(objects); Issue.record("accepted") } catch { #expect(error.kind == .tooDeep) }
+        do {
+            _ = try parse(objects)
+            Issue.record("accepted")
+        } catch { #expect(error.kind == .tooDeep) }
     }
 
     @Test("the depth limit is exact: 100 levels pass, 101 do not")
@@ -84,16 +90,21 @@ struct JSONParserTests {
         #expect(throws: JSONParseError.self) { try parse(over) }
     }
 
-    @Test("invalid UTF-8 is found at its offset", arguments: [
-        ([0x22, 0xC3, 0x28, 0x22], 1),          // bad continuation
-        ([0x22, 0xC0, 0xAF, 0x22], 1),          // overlong
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),    // UTF-16 surrogate
-        ([0x22, 0x61, 0xF0, 0x9F, 0x98], 2),    // truncated at the end
-        ([0x22, 0xFF, 0x22], 1),
-    ] as [([UInt8], Int)])
+    @Test(
+        "invalid UTF-8 is found at its offset",
+        arguments: [
+            ([0x22, 0xC3, 0x28, 0x22], 1),  // bad continuation
+            ([0x22, 0xC0, 0xAF, 0x22], 1),  // overlong
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // UTF-16 surrogate
+            ([0x22, 0x61, 0xF0, 0x9F, 0x98], 2),  // truncated at the end
+            ([0x22, 0xFF, 0x22], 1),
+        ] as [([UInt8], Int)])
     func invalidUTF8(bytes: [UInt8], offset: Int) {
         #expect(UTF8Check.firstInvalidOffset(in: bytes) == offset)
-        do { _ = try JSONParser.parse(bytes); Issue.record("accepted") } catch { #expect(error.kind == .invalidUTF8) }
+        do {
+            _ = try JSONParser.parse(bytes)
+            Issue.record("accepted")
+        } catch { #expect(error.kind == .invalidUTF8) }
     }
 
     @Test("valid multi-byte text passes the UTF-8 check")
@@ -104,7 +115,10 @@ struct JSONParserTests {
     @Test("a NUL byte is refused, inside or outside a string")
     func nulBytes() {
         for bytes: [UInt8] in [[0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0x00, 0x22, 0x7D], [0x7B, 0x7D, 0x00], [0x00]] {
-            do { _ = try JSONParser.parse(bytes); Issue.record("accepted") } catch { #expect(error.kind == .nulByte) }
+            do {
+                _ = try JSONParser.parse(bytes)
+                Issue.record("accepted")
+            } catch { #expect(error.kind == .nulByte) }
         }
     }
 

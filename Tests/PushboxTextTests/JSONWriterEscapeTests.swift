@@ -18,7 +18,9 @@ struct JSONWriterEscapeTests {
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+                {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
@@ -31,8 +33,10 @@ struct JSONWriterEscapeTests {
 
     @Test("random strings of ASCII, controls, C1, U+2028/9, accents, CJK and emoji: byte-level output equals the reference, and parses back")
     func agreesWithReference() throws {
-        let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1B}", "\u{1F}", "\u{7F}",
-                                          "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202E}", "한", "語", "😀", "\u{FEFF}"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1B}", "\u{1F}", "\u{7F}",
+            "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202E}", "한", "語", "😀", "\u{FEFF}",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             var s = String.UnicodeScalarView()
@@ -46,9 +50,11 @@ struct JSONWriterEscapeTests {
 
     @Test("objects and arrays, compact and pretty")
     func layout() {
-        let value: JSONValue = .object(JSONObject([("a", .array([1, "x\u{2028}", nil])), ("b", .object(JSONObject([("c", true)]))), ("e", .array([]))]))
+        let value: JSONValue = .object(
+            JSONObject([("a", .array([1, "x\u{2028}", nil])), ("b", .object(JSONObject([("c", true)]))), ("e", .array([]))]))
         #expect(JSONWriter.compact(value) == #"{"a":[1,"x\u2028",null],"b":{"c":true},"e":[]}"#)
-        #expect(JSONWriter.pretty(value) == "{\n  \"a\": [\n    1,\n    \"x\\u2028\",\n    null\n  ],\n  \"b\": {\n    \"c\": true\n  },\n  \"e\": []\n}")
+        #expect(
+            JSONWriter.pretty(value) == "{\n  \"a\": [\n    1,\n    \"x\\u2028\",\n    null\n  ],\n  \"b\": {\n    \"c\": true\n  },\n  \"e\": []\n}")
     }
 
     @Test("name-value pairs write what the same pairs as a JSONValue tree write")
@@ -59,4 +65,3 @@ struct JSONWriterEscapeTests {
         #expect(JSONWriter.compactPairs([]) == "[]")
     }
 }
-

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import PushboxThumbnail
 import PushboxUI
+import Testing
 
 @Suite("ThumbnailMaker with chafa")
 struct ThumbnailTests {
@@ -12,7 +12,10 @@ struct ThumbnailTests {
     func sample(palette: Int) throws {
         let t = try #require(ThumbnailMaker.make(ThumbnailRequest(path: Self.image, columns: 32, rows: 10, palette: palette)))
         #expect(t.columns == 32 && t.rows == 10 && t.cells.count == 320)
-        #expect(t.cells.allSatisfy { $0.text.count == 1 && $0.foreground >= 0 && $0.foreground < palette && $0.background >= 0 && $0.background < palette })
+        #expect(
+            t.cells.allSatisfy {
+                $0.text.count == 1 && $0.foreground >= 0 && $0.foreground < palette && $0.background >= 0 && $0.background < palette
+            })
         // The dusk sky, the tower and the sea are different colours.
         #expect(Set(t.cells.map(\.background)).count >= 3)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import Testing
+
 @testable import PushboxUI
 
 /// The Scheduled view, the clock keys, taps on local notifications and background events.
@@ -14,23 +15,32 @@ struct LocalNotificationUITests {
 
     static func state() -> InboxState {
         var s = UIFixtures.state(width: 120, height: 40)
-        var alarm = InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "local", status: 200, threadID: "alarm",
-                              sentTitle: "[ALARM_TITLE]", sentBody: "[ALARM_BODY]", rawText: alarmRaw)
+        var alarm = InboxItem(
+            id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "local", status: 200, threadID: "alarm",
+            sentTitle: "[ALARM_TITLE]", sentBody: "[ALARM_BODY]", rawText: alarmRaw)
         alarm.kind = .local
-        var silent = InboxItem(id: 8, apnsID: "h", receivedAt: UIFixtures.now.addingTimeInterval(-5), source: "socket", status: 200,
-                               rawText: #"{"aps":{"content-available":1},"sync":"inbox"}"#)
+        var silent = InboxItem(
+            id: 8, apnsID: "h", receivedAt: UIFixtures.now.addingTimeInterval(-5), source: "socket", status: 200,
+            rawText: #"{"aps":{"content-available":1},"sync":"inbox"}"#)
         silent.kind = .background
         s.list.items.insert(contentsOf: [alarm, silent], at: 0)
-        s.renders[7] = UIFixtures.note("Time to wake up", "Your 06:10 alarm is ringing", language: "en",
-                                       actions: [RenderedAction(identifier: "STOP", title: "Stop", options: [.destructive, .foreground])])
+        s.renders[7] = UIFixtures.note(
+            "Time to wake up", "Your 06:10 alarm is ringing", language: "en",
+            actions: [RenderedAction(identifier: "STOP", title: "Stop", options: [.destructive, .foreground])])
         var background = UIFixtures.note(nil, nil, language: "en")
-        background.trace.append(TraceEntry(step: .background, ms: 0, outcome: .woken,
-                                           detail: "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background; iOS's background budget is not modelled"))
+        background.trace.append(
+            TraceEntry(
+                step: .background, ms: 0, outcome: .woken,
+                detail:
+                    "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background; iOS's background budget is not modelled"
+            ))
         s.renders[8] = background
         s.scheduled = ScheduledInfo(
             clock: "Mon 2026-12-07 06:09:50 ×60", simulated: true,
-            pending: [.init(fire: "Mon 12-07 06:10:05", identifier: "alarm-2-5", trigger: "every Monday 06:10:05"),
-                      .init(fire: "Mon 12-07 06:10:10", identifier: "alarm-2-10", trigger: "every Monday 06:10:10")],
+            pending: [
+                .init(fire: "Mon 12-07 06:10:05", identifier: "alarm-2-5", trigger: "every Monday 06:10:05"),
+                .init(fire: "Mon 12-07 06:10:10", identifier: "alarm-2-10", trigger: "every Monday 06:10:10"),
+            ],
             limit: 64, dropped: ["alarm-9-0: more than 64 pending requests: iOS keeps the 64 that fire soonest"], delivered: 1)
         return s
     }
@@ -46,7 +56,7 @@ struct LocalNotificationUITests {
         #expect(text.contains("alarm-9-0: more than 64 pending requests"))
         #expect(text.contains("clock Mon 2026-12-07 06:09:50 ×60 · 2/64 scheduled"))  // the header
         // + and > reach the clock from inside the view, Esc closes it.
-        #expect(s.update(.key(.char("+"))) .contains(.advanceClock(seconds: 60)))
+        #expect(s.update(.key(.char("+"))).contains(.advanceClock(seconds: 60)))
         #expect(s.update(.key(.char(">"))).contains(.jumpClock))
         _ = s.update(.key(.escape))
         #expect(s.overlay == nil)
@@ -67,14 +77,20 @@ struct LocalNotificationUITests {
         var s = Self.state()
         s.list.selected = 0
         _ = s.update(.key(.char("o")))
-        guard case .actionResult(let tap)? = s.overlay else { Issue.record("no tap result"); return }
+        guard case .actionResult(let tap)? = s.overlay else {
+            Issue.record("no tap result")
+            return
+        }
         #expect(tap.contains("actionIdentifier: com.apple.UNNotificationDefaultActionIdentifier"))
         #expect(tap.contains("local notification request alarm-2-0"))
         #expect(tap.contains(#"userInfo: {"deepLink":"pushboxsample://alarm/2/0610","weekday":2}"#))  // pushbox's block is not the app's
         #expect(tap.contains("deep link: pushboxsample://alarm/2/0610"))
         _ = s.update(.key(.escape))
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let stop)? = s.overlay else { Issue.record("no action result"); return }
+        guard case .actionResult(let stop)? = s.overlay else {
+            Issue.record("no action result")
+            return
+        }
         #expect(stop.contains("actionIdentifier: STOP (destructive, foreground)"))
         _ = s.update(.key(.escape))
         #expect(s.card.responses[7]?.map(\.outcome) == [.tap, .action])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PushboxCore
+import Testing
+
 @testable import PushboxUI
 
 @Suite("Scenarios: messages in, state and commands out")
@@ -101,12 +102,18 @@ struct ScenarioTests {
     @Test("choosing an action shows what the app receives: identifier and deep link")
     mutating func action() throws {
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let text)? = s.overlay else { Issue.record("no result"); return }
+        guard case .actionResult(let text)? = s.overlay else {
+            Issue.record("no result")
+            return
+        }
         #expect(text.contains("actionIdentifier: ACCEPT (foreground)"))
         #expect(text.contains("deep link: pushboxsample://game/42"))
         _ = s.update(.key(.escape))
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let second)? = s.overlay else { Issue.record("the second action showed no result"); return }
+        guard case .actionResult(let second)? = s.overlay else {
+            Issue.record("the second action showed no result")
+            return
+        }
         #expect(second.contains("actionIdentifier: DECLINE (destructive)"))
     }
 
@@ -114,13 +121,15 @@ struct ScenarioTests {
     mutating func matrix() {
         let commands = s.update(.key(.char("m")))
         #expect(commands.contains(.matrix(id: 6, languages: ["en", "ko", "ja", "ar", "accented"])))
-        var missing = UIFixtures.note("GAME_PLAY_REQUEST_TITLE", String(repeating: "とても長い文章です。", count: 20), language: "ja",
-                                      warnings: ["key \"GAME_PLAY_REQUEST_TITLE\" is missing from Localizable in ja"])
+        var missing = UIFixtures.note(
+            "GAME_PLAY_REQUEST_TITLE", String(repeating: "とても長い文章です。", count: 20), language: "ja",
+            warnings: ["key \"GAME_PLAY_REQUEST_TITLE\" is missing from Localizable in ja"])
         missing.trace.append(TraceEntry(step: .localize, ms: 0.1, outcome: .missingKeys, detail: "1 localized, 1 missing"))
-        _ = s.update(.matrixReady([
-            (language: "en", note: UIFixtures.note("Game invite", "Shelly and Rick have invited you to play Monopoly", language: "en")),
-            (language: "ja", note: missing),
-        ]))
+        _ = s.update(
+            .matrixReady([
+                (language: "en", note: UIFixtures.note("Game invite", "Shelly and Rick have invited you to play Monopoly", language: "en")),
+                (language: "ja", note: missing),
+            ]))
         let lines = InboxView.matrixLines(s)
         #expect(lines[0].1 == .overlay)
         #expect(lines[1].0.contains("[missing key, body over 4 lines]"))
@@ -157,7 +166,10 @@ struct ScenarioTests {
     func sanitized() {
         let text = DisplayText.clean("a\u{1B}[2J\u{9B}\u{7F}\u{202E}b\n")
         #expect(text == "a␛[2J⍰␡⸿b ")
-        #expect(!InboxView.screen(s).cells.contains { $0.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) } })
+        #expect(
+            !InboxView.screen(s).cells.contains {
+                $0.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) }
+            })
     }
 
     @Test("wrapping respects widths: CJK breaks anywhere, words where they can")

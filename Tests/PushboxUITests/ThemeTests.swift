@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import PushboxUI
 
 @Suite("Themes")
 struct ThemeTests {
-    static let themesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("themes").path
+    static let themesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("themes").path
 
     func load(_ path: String) throws -> Theme {
         try Theme.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), path: path)

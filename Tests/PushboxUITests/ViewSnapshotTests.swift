@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PushboxLocalization
+import Testing
+
 @testable import PushboxUI
 
 /// The pure view at fixed sizes, compared with snapshots stored beside this test.
@@ -19,7 +20,8 @@ struct ViewSnapshotTests {
         }
         let expected = try String(contentsOfFile: path, encoding: .utf8)
         if text != expected {
-            let a = text.split(separator: "\n", omittingEmptySubsequences: false), e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let a = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
             for (i, (x, y)) in zip(a, e).enumerated() where x != y { Issue.record("\(name) line \(i):\n got      |\(x)|\n expected |\(y)|") }
             if a.count != e.count { Issue.record("\(name): \(a.count) lines, expected \(e.count)") }
         }

@@ -18,7 +18,8 @@ enum InboxItems {
         let document = (try? JSONParser.parse(n.raw))?.objectValue
         let payload = (validated ?? Validator.validate(n.rawPayload).validated)?.payload ?? document
         let aps = payload?["aps"]?.objectValue
-        var sentTitle: String?, sentBody: String?
+        var sentTitle: String?
+        var sentBody: String?
         switch aps?["alert"] {
         case .string(let body)?: sentBody = body
         case .object(let alert)?:
@@ -29,10 +30,11 @@ enum InboxItems {
         var kind = InboxItem.Kind.push
         if n.source == .local { kind = .local } else if aps != nil, aps?["alert"] == nil { kind = .background }
         let raw = keepRaw ? (document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)) : ""
-        var item = InboxItem(id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
-                             reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
-                             sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
-                             app: n.topic.map(PushType.bundleID(fromTopic:)))
+        var item = InboxItem(
+            id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
+            reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
+            sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
+            app: n.topic.map(PushType.bundleID(fromTopic:)))
         item.kind = kind
         return item
     }

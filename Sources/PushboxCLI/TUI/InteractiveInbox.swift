@@ -8,14 +8,15 @@ import PushboxUI
 
 /// `pushbox` on a terminal: the curses inbox on the same intake as `pushbox serve`.
 enum InteractiveInbox {
-    static let options: [OptionSpec] = [
-        Options.socket, Options.database,
-        Options.watch,
-        Options.theme,
-        Options.noSocket,
-        Options.text,
-        Options.schedule,
-    ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
+    static let options: [OptionSpec] =
+        [
+            Options.socket, Options.database,
+            Options.watch,
+            Options.theme,
+            Options.noSocket,
+            Options.text,
+            Options.schedule,
+        ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
 
     // Long on purpose: the start-up order is the point (store, hooks, scheduler, intake, terminal).
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -55,7 +56,8 @@ enum InteractiveInbox {
         }
         renderings.onRendered { [app] batch in app.queue.post(.rendered(batch.renderings, languageKey: batch.languageKey)) }
         let server: IntakeServer?
-        let themes: [String: Theme], chosen: String
+        let themes: [String: Theme]
+        let chosen: String
         do {
             let (started, problem) = try startIntake(args, io: io, device: device, service: service, scheduler: scheduler, app: app)
             server = started
@@ -75,10 +77,12 @@ enum InteractiveInbox {
             return 1
         }
         let localizations = base.localizer?.app.localizations().filter { $0 != "Base" } ?? []
-        var state = InboxState(appName: device.profile?.name ?? "pushbox", languages: device.languages,
-                               languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
-        state.intake = IntakeStatus(socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
-                                    port: server?.tcpAddress)
+        var state = InboxState(
+            appName: device.profile?.name ?? "pushbox", languages: device.languages,
+            languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
+        state.intake = IntakeStatus(
+            socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
+            port: server?.tcpAddress)
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.status = startStatus
         app.load()
@@ -101,8 +105,10 @@ enum InteractiveInbox {
 
     /// The socket, the port and the watches, unless --no-socket leaves them to another pushbox;
     /// an intake that cannot start is a footer message (the inbox still opens), bad options an error.
-    static func startIntake(_ args: ParsedArguments, io: CommandIO, device: Device, service: IntakeService,
-                            scheduler: LocalScheduler, app: TUIApp) throws(UsageError) -> (IntakeServer?, String?) {
+    static func startIntake(
+        _ args: ParsedArguments, io: CommandIO, device: Device, service: IntakeService,
+        scheduler: LocalScheduler, app: TUIApp
+    ) throws(UsageError) -> (IntakeServer?, String?) {
         guard !args.flag(Options.noSocket) || !args.all(Options.watch).isEmpty else { return (nil, nil) }
         var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
         options.watch = args.all(Options.watch)
@@ -111,8 +117,11 @@ enum InteractiveInbox {
         try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
         if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
         do {
-            return (try IntakeServer(service: service, options: options, scheduler: scheduler,
-                                     onWatchEnded: { [app] message in app.queue.post(.status(message)) }), nil)
+            return (
+                try IntakeServer(
+                    service: service, options: options, scheduler: scheduler,
+                    onWatchEnded: { [app] message in app.queue.post(.status(message)) }), nil
+            )
         } catch {
             return (nil, "intake not started: \(error)")
         }
@@ -120,12 +129,20 @@ enum InteractiveInbox {
 
     /// The themes (bundled, the user's, or a file given with --theme), the one to start with,
     /// and what was wrong with a theme file that could not be used.
-    static func chooseTheme(_ args: ParsedArguments, saved: String?, environment: [String: String]) throws(UsageError) -> ([String: Theme], String, String?) {
-        let projectThemes = ResourceLocator.samplesDirectory(environment: environment).map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes") }
+    static func chooseTheme(_ args: ParsedArguments, saved: String?, environment: [String: String]) throws(UsageError) -> (
+        [String: Theme], String, String?
+    ) {
+        let projectThemes = ResourceLocator.samplesDirectory(environment: environment).map {
+            (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("themes")
+        }
         var (themes, problems) = ThemeFiles.loadAll(in: ThemeFiles.folders(projectThemes: projectThemes, environment: environment))
         var chosen = args.value(Options.theme) ?? saved ?? "dark"
         if chosen.hasSuffix(".json") {
-            do { let t = try ThemeFiles.load(path: chosen); themes[t.name] = t; chosen = t.name } catch {
+            do {
+                let t = try ThemeFiles.load(path: chosen)
+                themes[t.name] = t
+                chosen = t.name
+            } catch {
                 throw UsageError(message: "--theme: \(error)")
             }
         }

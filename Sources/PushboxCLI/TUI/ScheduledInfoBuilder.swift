@@ -14,7 +14,9 @@ enum ScheduledInfoBuilder {
         f.dateFormat = "EEE MM-dd HH:mm:ss"
         return ScheduledInfo(
             clock: scheduler.clock.label, simulated: scheduler.clock.isSimulated,
-            pending: snapshot.pending.map { .init(fire: f.string(from: $0.nextFire), identifier: $0.request.identifier, trigger: $0.request.trigger?.summary ?? "now") },
+            pending: snapshot.pending.map {
+                .init(fire: f.string(from: $0.nextFire), identifier: $0.request.identifier, trigger: $0.request.trigger?.summary ?? "now")
+            },
             limit: PendingSet.limit,
             dropped: (snapshot.dropped + snapshot.refused).map(\.description),
             delivered: snapshot.delivered)

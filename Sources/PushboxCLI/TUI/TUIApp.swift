@@ -99,9 +99,11 @@ final class TUIApp: Sendable {
         case .matrix(let id, let languages):
             work.async { [self] in
                 guard let row = load(id) else { return }
-                queue.post(.matrixReady(languages.compactMap { language in
-                    renderings.rendering(id: id, languages: [language], row: row).map { (language: language, note: $0) }
-                }))
+                queue.post(
+                    .matrixReady(
+                        languages.compactMap { language in
+                            renderings.rendering(id: id, languages: [language], row: row).map { (language: language, note: $0) }
+                        }))
             }
         case .replay(let id): work.async { [self] in replay(id) }
         case .delete(let id):

@@ -16,7 +16,8 @@ struct TUIConfig {
 
     static func load(_ environment: [String: String]) -> TUIConfig {
         guard let data = FileManager.default.contents(atPath: path(environment)),
-              let o = try? JSONParser.parse(Array(data)).objectValue else { return TUIConfig() }
+            let o = try? JSONParser.parse(Array(data)).objectValue
+        else { return TUIConfig() }
         return TUIConfig(languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue)
     }
 

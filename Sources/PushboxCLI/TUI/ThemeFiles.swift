@@ -31,7 +31,8 @@ enum ThemeFiles {
 
     /// Every theme found, and a sentence for each file that could not be used.
     static func loadAll(in folders: [String]) -> (themes: [String: Theme], problems: [String]) {
-        var themes: [String: Theme] = [:], problems: [String] = []
+        var themes: [String: Theme] = [:]
+        var problems: [String] = []
         for (name, path) in available(in: folders).sorted(by: { $0.key < $1.key }) {
             do { themes[name] = try load(path: path) } catch { problems.append("theme \(name) not loaded: \(error)") }
         }

@@ -1,5 +1,5 @@
-import PushboxText
 import Foundation
+import PushboxText
 
 /// The app pushbox simulates, from `pushbox.json` in the app folder (all fields optional).
 ///

@@ -43,7 +43,9 @@ struct ProfileReader {
     /// `categories`: identifier → { actions: [{identifier, title | title-loc-key, options}] }.
     func categories(_ value: JSONValue?) throws(AppProfile.LoadError) -> [NotificationCategory] {
         guard let value else { return [] }
-        guard let dict = value.objectValue else { throw fail("categories", "must be an object of category identifiers, not \(value.typeDescription)") }
+        guard let dict = value.objectValue else {
+            throw fail("categories", "must be an object of category identifiers, not \(value.typeDescription)")
+        }
         var out: [NotificationCategory] = []
         for (identifier, body) in dict.entries {
             let path = "categories.\(identifier)"
@@ -63,7 +65,8 @@ struct ProfileReader {
                 var typed: [ActionOption] = []
                 for (j, option) in options.enumerated() {
                     guard let known = ActionOption(rawValue: option) else {
-                        throw fail("\(p).options[\(j)]", "\"\(option)\" is not one of \(ActionOption.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw fail(
+                            "\(p).options[\(j)]", "\"\(option)\" is not one of \(ActionOption.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     typed.append(known)
                 }
@@ -79,11 +82,15 @@ struct ProfileReader {
         guard let ext = try object(value, "extension", known: ["timeLimit", "fallback", "steps"]) else { return nil }
         var recipe = ExtensionRecipe(steps: [])
         if let limit = ext["timeLimit"] {
-            guard let seconds = limit.doubleValue, seconds > 0, seconds <= 300 else { throw fail("extension.timeLimit", "must be a number of seconds between 0 and 300") }
+            guard let seconds = limit.doubleValue, seconds > 0, seconds <= 300 else {
+                throw fail("extension.timeLimit", "must be a number of seconds between 0 and 300")
+            }
             recipe.timeLimit = seconds
         }
         if let fallback = try string(ext["fallback"], "extension.fallback") {
-            guard let f = ExtensionRecipe.Fallback(rawValue: fallback) else { throw fail("extension.fallback", "must be \"best-attempt\" or \"original\"") }
+            guard let f = ExtensionRecipe.Fallback(rawValue: fallback) else {
+                throw fail("extension.fallback", "must be \"best-attempt\" or \"original\"")
+            }
             recipe.fallback = f
         }
         guard let steps = ext["steps"] else { return recipe }
@@ -95,21 +102,29 @@ struct ProfileReader {
             switch type {
             case "decrypt":
                 let o = try object(item, p, known: ["type", "critical", "field", "keyFile", "replaces"]) ?? JSONObject()
-                step = .decrypt(field: try string(o["field"], "\(p).field") ?? "encrypted_data",
-                                keyFile: try string(o["keyFile"], "\(p).keyFile"),
-                                replaces: try strings(o["replaces"], "\(p).replaces"))
+                step = .decrypt(
+                    field: try string(o["field"], "\(p).field") ?? "encrypted_data",
+                    keyFile: try string(o["keyFile"], "\(p).keyFile"),
+                    replaces: try strings(o["replaces"], "\(p).replaces"))
             case "localize":
-                let o = try object(item, p, known: ["type", "critical", "titleKey", "subtitleKey", "bodyKey", "args", "titleArgs", "subtitleArgs", "bodyArgs"]) ?? JSONObject()
+                let o =
+                    try object(
+                        item, p, known: ["type", "critical", "titleKey", "subtitleKey", "bodyKey", "args", "titleArgs", "subtitleArgs", "bodyArgs"])
+                    ?? JSONObject()
                 let s = ExtensionRecipe.LocalizeStep(
                     titleKey: try string(o["titleKey"], "\(p).titleKey"), subtitleKey: try string(o["subtitleKey"], "\(p).subtitleKey"),
                     bodyKey: try string(o["bodyKey"], "\(p).bodyKey"), args: try string(o["args"], "\(p).args"),
                     titleArgs: try string(o["titleArgs"], "\(p).titleArgs"), subtitleArgs: try string(o["subtitleArgs"], "\(p).subtitleArgs"),
                     bodyArgs: try string(o["bodyArgs"], "\(p).bodyArgs"))
-                if s.titleKey == nil && s.subtitleKey == nil && s.bodyKey == nil { throw fail(p, "a localize step needs titleKey, subtitleKey or bodyKey") }
+                if s.titleKey == nil && s.subtitleKey == nil && s.bodyKey == nil {
+                    throw fail(p, "a localize step needs titleKey, subtitleKey or bodyKey")
+                }
                 step = .localize(s)
             case "attach":
                 let o = try object(item, p, known: ["type", "critical", "urls"]) ?? JSONObject()
-                guard let urls = try strings(o["urls"], "\(p).urls"), !urls.isEmpty else { throw fail("\(p).urls", "is required: key paths of media URLs, first found wins") }
+                guard let urls = try strings(o["urls"], "\(p).urls"), !urls.isEmpty else {
+                    throw fail("\(p).urls", "is required: key paths of media URLs, first found wins")
+                }
                 step = .attach(candidates: urls)
             default:
                 throw fail("\(p).type", "\"\(type)\" is not decrypt, localize or attach")

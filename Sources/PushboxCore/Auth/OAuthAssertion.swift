@@ -44,28 +44,34 @@ public struct OAuthAssertion: Sendable, Equatable {
         guard text.utf8.count <= maxLength else { return .failure(Problem("Invalid JWT: the assertion is \(text.utf8.count) bytes")) }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser.parse(headerBytes).objectValue,
-              let claimsBytes = Base64URL.decode(parts[1]), let claims = try? JSONParser.parse(claimsBytes).objectValue,
-              let signature = Base64URL.decode(parts[2]) else {
+            let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser.parse(headerBytes).objectValue,
+            let claimsBytes = Base64URL.decode(parts[1]), let claims = try? JSONParser.parse(claimsBytes).objectValue,
+            let signature = Base64URL.decode(parts[2])
+        else {
             return .failure(Problem("Invalid JWT: the assertion is not three base64url parts of JSON"))
         }
         guard header["alg"]?.stringValue == "RS256" else {
             return .failure(Problem("Invalid JWT: alg must be RS256, not \(header["alg"]?.stringValue ?? "missing")"))
         }
-        guard let iss = claims["iss"]?.stringValue, !iss.isEmpty else { return .failure(Problem("Invalid JWT: no iss (the service account's email)")) }
+        guard let iss = claims["iss"]?.stringValue, !iss.isEmpty else {
+            return .failure(Problem("Invalid JWT: no iss (the service account's email)"))
+        }
         guard let aud = claims["aud"]?.stringValue else { return .failure(Problem("Invalid JWT: no aud (the token URI)")) }
         guard let iat = claims["iat"]?.doubleValue, let exp = claims["exp"]?.doubleValue else {
             return .failure(Problem("Invalid JWT: iat and exp must be numbers of seconds"))
         }
         let scopes = (claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init)
-        return .success(OAuthAssertion(keyID: header["kid"]?.stringValue, issuer: iss, scopes: scopes, audience: aud, issuedAt: iat, expiresAt: exp,
-                                       signingInput: Array(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature))
+        return .success(
+            OAuthAssertion(
+                keyID: header["kid"]?.stringValue, issuer: iss, scopes: scopes, audience: aud, issuedAt: iat, expiresAt: exp,
+                signingInput: Array(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature))
     }
 
     /// Google's checks of the claims at `now`: a short-lived token in a reasonable timeframe,
     /// an audience that is a token URI, and a scope.
     public func checkClaims(now: Double, acceptedAudience: (String) -> Bool) -> Problem? {
-        let timeframe = "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+        let timeframe =
+            "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
         if expiresAt - issuedAt > 3600 || expiresAt <= issuedAt || expiresAt < now || issuedAt > now + 300 { return Problem(timeframe) }
         if !acceptedAudience(audience) { return Problem("Invalid JWT: audience \(audience) is not a token URI") }
         if scopes.isEmpty { return Problem("invalid_scope", "Invalid OAuth scope or ID token audience provided.") }

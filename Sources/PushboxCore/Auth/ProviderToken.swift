@@ -43,7 +43,8 @@ public struct ProviderToken: Sendable, Equatable {
     /// A token issued at `issuedAt` for `keyID` and `teamID`, signed by `sign` (raw r‖s of the
     /// signing input); nil when `sign` cannot sign.
     public static func encode(keyID: String, teamID: String, issuedAt: Int, sign: ([UInt8]) -> [UInt8]?) -> String? {
-        let input = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8)) + "."
+        let input =
+            Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8)) + "."
             + Base64URL.encode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8))
         return sign(Array(input.utf8)).map { input + "." + Base64URL.encode($0) }
     }
@@ -59,7 +60,9 @@ public struct ProviderToken: Sendable, Equatable {
 
     /// The token's header, claims and signature, as APNs reads them, or what is wrong with it.
     public static func parse(_ token: String) -> Result<ProviderToken, Problem> {
-        guard token.utf8.count <= maxLength else { return .failure(.malformed("the token is \(token.utf8.count) bytes; a provider token is a few hundred")) }
+        guard token.utf8.count <= maxLength else {
+            return .failure(.malformed("the token is \(token.utf8.count) bytes; a provider token is a few hundred"))
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return .failure(.malformed("a JWT has three dot-separated parts; this token has \(parts.count)")) }
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser.parse(headerBytes).objectValue else {
@@ -83,8 +86,10 @@ public struct ProviderToken: Sendable, Equatable {
         guard signature.count == 64 else {
             return .failure(.malformed("an ES256 signature is 64 bytes (r‖s); this one is \(signature.count)"))
         }
-        return .success(ProviderToken(keyID: kid, teamID: iss, issuedAt: iat,
-                                      signingInput: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature))
+        return .success(
+            ProviderToken(
+                keyID: kid, teamID: iss, issuedAt: iat,
+                signingInput: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature))
     }
 }
 

@@ -38,8 +38,10 @@ public struct ExtensionEnvironment: Sendable {
     public var payloadDirectory: String?
 
     /// Everything a run of the extension can use.
-    public init(recipe: ExtensionRecipe, localizer: Localizer? = nil, preferredLanguages: [String] = ["en"], fetcher: AttachmentFetcher? = nil,
-                appDirectory: String? = nil, keyFile: String? = nil, payloadDirectory: String? = nil) {
+    public init(
+        recipe: ExtensionRecipe, localizer: Localizer? = nil, preferredLanguages: [String] = ["en"], fetcher: AttachmentFetcher? = nil,
+        appDirectory: String? = nil, keyFile: String? = nil, payloadDirectory: String? = nil
+    ) {
         self.recipe = recipe
         self.localizer = localizer
         self.preferredLanguages = preferredLanguages
@@ -119,7 +121,10 @@ public enum ExtensionPipeline {
         default: visible = false
         }
         guard visible else {
-            return (false, "the alert has no title, subtitle or body, so iOS does not start the extension (silent, badge- or sound-only pushes never run it)")
+            return (
+                false,
+                "the alert has no title, subtitle or body, so iOS does not start the extension (silent, badge- or sound-only pushes never run it)"
+            )
         }
         return (true, "mutable-content is 1 and the alert is visible")
     }
@@ -151,8 +156,10 @@ public enum ExtensionPipeline {
 
     /// The critical steps in order, stopping at the first that fails; then, if none failed, the
     /// optional ones (at once on threads of their own, or one after another).
-    static func runSteps(_ recipe: ExtensionRecipe, attempt: ExtensionAttempt, env: ExtensionEnvironment, deadline: ContinuousClock.Instant,
-                         optionalOnThreads: Bool) {
+    static func runSteps(
+        _ recipe: ExtensionRecipe, attempt: ExtensionAttempt, env: ExtensionEnvironment, deadline: ContinuousClock.Instant,
+        optionalOnThreads: Bool
+    ) {
         for planned in recipe.steps where planned.critical {
             guard ExtensionSteps.run(planned, attempt: attempt, env: env, deadline: deadline) else {
                 attempt.update { $0.criticalFailure = "critical step \(planned.step.name) failed" }
@@ -177,8 +184,10 @@ public enum ExtensionPipeline {
 
     /// Closes the attempt and hands over what iOS would show: the attempt, the best attempt when
     /// time ran out, or the original.
-    static func finish(attempt: ExtensionAttempt, content: AlertContent, recipe: ExtensionRecipe, completed: Bool,
-                       start: ContinuousClock.Instant) -> ExtensionOutcome {
+    static func finish(
+        attempt: ExtensionAttempt, content: AlertContent, recipe: ExtensionRecipe, completed: Bool,
+        start: ContinuousClock.Instant
+    ) -> ExtensionOutcome {
         let clock = ContinuousClock()
         var state = attempt.close()
         // A download that stopped at the budget is the deadline too, whichever thread noticed first.
@@ -189,21 +198,32 @@ public enum ExtensionPipeline {
         if !finished {
             let unfinished = state.running.union(state.cutByBudget).sorted().joined(separator: ", ")
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
-            state.trace.append(TraceEntry(step: .deadline, ms: elapsed, outcome: .expired,
-                                          detail: "the \(formatSeconds(recipe.timeLimit)) s limit ran out\(unfinished.isEmpty ? "" : " during \(unfinished), which was cancelled"); serviceExtensionTimeWillExpire hands over \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))
+            state.trace.append(
+                TraceEntry(
+                    step: .deadline, ms: elapsed, outcome: .expired,
+                    detail:
+                        "the \(formatSeconds(recipe.timeLimit)) s limit ran out\(unfinished.isEmpty ? "" : " during \(unfinished), which was cancelled"); serviceExtensionTimeWillExpire hands over \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"
+                ))
         } else if let failure = state.criticalFailure {
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
-            state.trace.append(TraceEntry(step: .`extension`, ms: elapsed, outcome: .failed,
-                                          detail: "\(failure); the content handler gets \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"))
+            state.trace.append(
+                TraceEntry(
+                    step: .`extension`, ms: elapsed, outcome: .failed,
+                    detail:
+                        "\(failure); the content handler gets \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"
+                ))
         } else {
             delivered = changed ? .modified : .original
-            state.trace.append(TraceEntry(step: .`extension`, ms: elapsed, outcome: .finished,
-                                          detail: changed ? "the content handler got the modified content" : "the extension ran and changed nothing"))
+            state.trace.append(
+                TraceEntry(
+                    step: .`extension`, ms: elapsed, outcome: .finished,
+                    detail: changed ? "the content handler got the modified content" : "the extension ran and changed nothing"))
         }
         if delivered == .original {
             return ExtensionOutcome(content: content, attachments: [], delivered: .original, trace: state.trace, warnings: state.warnings)
         }
-        return ExtensionOutcome(content: state.content, attachments: state.attachments, delivered: delivered, trace: state.trace, warnings: state.warnings)
+        return ExtensionOutcome(
+            content: state.content, attachments: state.attachments, delivered: delivered, trace: state.trace, warnings: state.warnings)
     }
 
     static func formatSeconds(_ s: Double) -> String {

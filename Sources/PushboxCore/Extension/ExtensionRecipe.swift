@@ -2,7 +2,10 @@
 /// steps, each critical or optional, a time limit and a fallback policy.
 public struct ExtensionRecipe: Sendable, Equatable {
     /// What is handed over when time runs out: the best attempt, or the original content.
-    public enum Fallback: String, Sendable { case bestAttempt = "best-attempt", original }
+    public enum Fallback: String, Sendable {
+        case bestAttempt = "best-attempt"
+        case original
+    }
 
     /// A step the extension can take.
     public enum Step: Sendable, Equatable {
@@ -42,8 +45,10 @@ public struct ExtensionRecipe: Sendable, Equatable {
         public var bodyArgs: String?
 
         /// A localize step from its key paths.
-        public init(titleKey: String? = nil, subtitleKey: String? = nil, bodyKey: String? = nil, args: String? = nil,
-                    titleArgs: String? = nil, subtitleArgs: String? = nil, bodyArgs: String? = nil) {
+        public init(
+            titleKey: String? = nil, subtitleKey: String? = nil, bodyKey: String? = nil, args: String? = nil,
+            titleArgs: String? = nil, subtitleArgs: String? = nil, bodyArgs: String? = nil
+        ) {
             self.titleKey = titleKey
             self.subtitleKey = subtitleKey
             self.bodyKey = bodyKey

@@ -6,8 +6,10 @@ import PushboxText
 
 /// The three kinds of extension step. Each records one trace entry and tells whether it succeeded.
 enum ExtensionSteps {
-    static func run(_ planned: ExtensionRecipe.PlannedStep, attempt: ExtensionAttempt, env: ExtensionEnvironment,
-                    deadline: ContinuousClock.Instant) -> Bool {
+    static func run(
+        _ planned: ExtensionRecipe.PlannedStep, attempt: ExtensionAttempt, env: ExtensionEnvironment,
+        deadline: ContinuousClock.Instant
+    ) -> Bool {
         let clock = ContinuousClock()
         let start = clock.now
         let name = planned.step.name
@@ -17,7 +19,10 @@ enum ExtensionSteps {
         let ms = milliseconds(clock.now - start)
         attempt.update {
             $0.running.remove(name)
-            $0.trace.append(TraceEntry(step: TraceEntry.Step(rawValue: name), ms: ms, outcome: outcome, detail: (planned.critical ? "critical; " : "optional; ") + detail))
+            $0.trace.append(
+                TraceEntry(
+                    step: TraceEntry.Step(rawValue: name), ms: ms, outcome: outcome, detail: (planned.critical ? "critical; " : "optional; ") + detail
+                ))
         }
         return ok
     }
@@ -30,10 +35,13 @@ enum ExtensionSteps {
         return candidates.contains { payload.value(atPath: $0)?.stringValue != nil }
     }
 
-    static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, TraceEntry.Outcome, String) {
+    static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (
+        Bool, TraceEntry.Outcome, String
+    ) {
         switch step {
         case .decrypt(let field, let keyFile, let replaces):
-            return decrypt(field: field, keyFile: env.keyFile ?? keyFile.map { resolve($0, in: env.appDirectory) }, replaces: replaces, attempt: attempt)
+            return decrypt(
+                field: field, keyFile: env.keyFile ?? keyFile.map { resolve($0, in: env.appDirectory) }, replaces: replaces, attempt: attempt)
         case .localize(let spec):
             return localize(spec, attempt: attempt, env: env)
         case .attach(let candidates):
@@ -65,14 +73,25 @@ enum ExtensionSteps {
                 for (k, v) in object.entries where replaces?.contains(k) ?? true {
                     let s = v.stringValue
                     switch k {
-                    case "title": state.content.title = s; replaced.append(k)
-                    case "subtitle": state.content.subtitle = s; replaced.append(k)
-                    case "body": state.content.body = s; replaced.append(k)
-                    default: state.payload[k] = v; replaced.append(k)
+                    case "title":
+                        state.content.title = s
+                        replaced.append(k)
+                    case "subtitle":
+                        state.content.subtitle = s
+                        replaced.append(k)
+                    case "body":
+                        state.content.body = s
+                        replaced.append(k)
+                    default:
+                        state.payload[k] = v
+                        replaced.append(k)
                     }
                 }
             }
-            return (true, .ok, "decrypted \(field) (\(plaintext.count) bytes) with \((keyFile as NSString).lastPathComponent); replaced \(replaced.isEmpty ? "nothing" : replaced.joined(separator: ", "))")
+            return (
+                true, .ok,
+                "decrypted \(field) (\(plaintext.count) bytes) with \((keyFile as NSString).lastPathComponent); replaced \(replaced.isEmpty ? "nothing" : replaced.joined(separator: ", "))"
+            )
         } catch let error as CryptoError {
             return (false, .failed, "\(field): \(error)")
         } catch {
@@ -80,20 +99,29 @@ enum ExtensionSteps {
         }
     }
 
-    static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (Bool, TraceEntry.Outcome, String) {
+    static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (
+        Bool, TraceEntry.Outcome, String
+    ) {
         let payload = attempt.read().payload
         guard let localizer = env.localizer else { return (true, .skipped, "no app localizations to look the keys up in") }
-        var done: [String] = [], missing: [String] = [], warnings: [Diagnostic] = []
+        var done: [String] = []
+        var missing: [String] = []
+        var warnings: [Diagnostic] = []
         var content = attempt.read().content
         func args(_ path: String?) -> [String] {
             guard let path else { return [] }
             guard let array = payload.value(atPath: path)?.arrayValue else {
-                if payload.value(atPath: path) != nil { warnings.append(Diagnostic(.argsNotArray, "\(path) is not an array; no arguments used", field: path)) }
+                if payload.value(atPath: path) != nil {
+                    warnings.append(Diagnostic(.argsNotArray, "\(path) is not an array; no arguments used", field: path))
+                }
                 return []
             }
             return array.map { $0.stringValue ?? JSONWriter.compact($0) }
         }
-        for (field, keyPath, argPath) in [("title", spec.titleKey, spec.titleArgs ?? spec.args), ("subtitle", spec.subtitleKey, spec.subtitleArgs ?? spec.args), ("body", spec.bodyKey, spec.bodyArgs ?? spec.args)] {
+        for (field, keyPath, argPath) in [
+            ("title", spec.titleKey, spec.titleArgs ?? spec.args), ("subtitle", spec.subtitleKey, spec.subtitleArgs ?? spec.args),
+            ("body", spec.bodyKey, spec.bodyArgs ?? spec.args),
+        ] {
             guard let keyPath, let key = payload.value(atPath: keyPath)?.stringValue else { continue }
             let result = localizer.localize(key, args: args(argPath), preferred: env.preferredLanguages)
             warnings += result.warnings
@@ -110,11 +138,15 @@ enum ExtensionSteps {
             $0.warnings += warnings
         }
         let language = localizer.resolve(env.preferredLanguages).language
-        return (true, missing.isEmpty ? .ok : .missingKeys,
-                "in \(language): \(done.joined(separator: ", "))\(missing.isEmpty ? "" : "; missing (shown as the key): \(missing.joined(separator: ", "))")")
+        return (
+            true, missing.isEmpty ? .ok : .missingKeys,
+            "in \(language): \(done.joined(separator: ", "))\(missing.isEmpty ? "" : "; missing (shown as the key): \(missing.joined(separator: ", "))")"
+        )
     }
 
-    static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (Bool, TraceEntry.Outcome, String) {
+    static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (
+        Bool, TraceEntry.Outcome, String
+    ) {
         let payload = attempt.read().payload
         guard let (path, value) = candidates.lazy.compactMap({ p in payload.value(atPath: p)?.stringValue.map { (p, $0) } }).first else {
             return (true, .skipped, "no media URL at \(candidates.joined(separator: ", "))")
@@ -123,7 +155,13 @@ enum ExtensionSteps {
         var url = value
         if URL(string: value)?.scheme == nil, let dir = env.payloadDirectory {
             url = URL(fileURLWithPath: (dir as NSString).appendingPathComponent(value)).absoluteString
-            attempt.update { $0.warnings.append(Diagnostic(.mediaUrlNoScheme, "\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL", field: path)) }
+            attempt.update {
+                $0.warnings.append(
+                    Diagnostic(
+                        .mediaUrlNoScheme,
+                        "\(path) \"\(value)\" has no scheme; pushbox reads it beside the payload file, but a device needs an absolute URL",
+                        field: path))
+            }
         }
         switch fetcher.fetch(url, timeoutMs: remainingMs, cancel: attempt.cancel) {
         case .success(let a):
@@ -132,7 +170,10 @@ enum ExtensionSteps {
                 $0.warnings += a.warnings.map { Diagnostic(.attachment, $0, field: path) }
             }
             let size = a.width.map { " \($0)×\(a.height ?? 0)" } ?? ""
-            return (true, .ok, "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)")
+            return (
+                true, .ok,
+                "\(path): \(a.type.mime), \(a.bytes) bytes\(size)\(a.fromCache ? ", from the cache" : "") → \((a.path as NSString).lastPathComponent)"
+            )
         case .failure(let failure):
             let outcome: TraceEntry.Outcome
             switch failure {
@@ -144,7 +185,9 @@ enum ExtensionSteps {
             case .cacheUnwritable(let why):
                 // Not the payload's fault and easy to miss in the trace: said as a warning too.
                 outcome = .failed
-                attempt.update { $0.warnings.append(Diagnostic(.attachmentCache, "\(why); the notification is shown without its attachment", field: path)) }
+                attempt.update {
+                    $0.warnings.append(Diagnostic(.attachmentCache, "\(why); the notification is shown without its attachment", field: path))
+                }
             default: outcome = .failed
             }
             return (false, outcome, "\(path) \(value): \(failure)")

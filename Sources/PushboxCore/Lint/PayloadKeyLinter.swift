@@ -44,23 +44,32 @@ public struct PayloadKeyLinter {
         let dev = LocalizationLinter(app: app, table: table).developmentLocalization
         let devTable = app.table(table, localization: dev)
         var findings: [LintFinding] = []
-        for (literal, keyName, argsName) in [("title", "title-loc-key", "title-loc-args"), ("subtitle", "subtitle-loc-key", "subtitle-loc-args"), ("body", "loc-key", "loc-args")] {
+        for (literal, keyName, argsName) in [
+            ("title", "title-loc-key", "title-loc-args"), ("subtitle", "subtitle-loc-key", "subtitle-loc-args"), ("body", "loc-key", "loc-args"),
+        ] {
             guard let key = alert[keyName]?.stringValue else { continue }
             let line = Self.line(of: "\"\(keyName)\"", in: text)
             if alert[literal] != nil {
-                findings.append(LintFinding(.warning, .literalAndLocKey, file: file, line: line, key: key,
-                                            message: "\(literal) is set beside \(keyName): devices show the localized \(keyName) and ignore \(literal)"))
+                findings.append(
+                    LintFinding(
+                        .warning, .literalAndLocKey, file: file, line: line, key: key,
+                        message: "\(literal) is set beside \(keyName): devices show the localized \(keyName) and ignore \(literal)"))
             }
             guard let entry = devTable.entries[key] else {
-                findings.append(LintFinding(.error, .payloadKeyMissing, file: file, line: line, language: dev, key: key,
-                                            message: "\(keyName) \"\(key)\" has no entry in \(dev) (\(table)): every device shows the key itself"))
+                findings.append(
+                    LintFinding(
+                        .error, .payloadKeyMissing, file: file, line: line, language: dev, key: key,
+                        message: "\(keyName) \"\(key)\" has no entry in \(dev) (\(table)): every device shows the key itself"))
                 continue
             }
             let needed = LocalizationLinter.signature(of: entry.value).arguments.keys.max() ?? 0
             let given = alert[argsName]?.arrayValue?.count ?? 0
             if given < needed {
-                findings.append(LintFinding(.warning, .payloadArgs, file: file, line: line, language: dev, key: key,
-                                            message: "\"\(key)\" uses \(needed) argument(s) but \(argsName) gives \(given): the device shows the rest unfilled (undefined)"))
+                findings.append(
+                    LintFinding(
+                        .warning, .payloadArgs, file: file, line: line, language: dev, key: key,
+                        message:
+                            "\"\(key)\" uses \(needed) argument(s) but \(argsName) gives \(given): the device shows the rest unfilled (undefined)"))
             }
         }
         return findings

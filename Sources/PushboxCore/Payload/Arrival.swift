@@ -47,11 +47,15 @@ public struct Arrival: Sendable, Equatable {
         switch authentication {
         case .none: text += "; no authentication (the socket is the user's own)"
         case .providerToken(let team, let key, let age, let verified):
-            text += "; provider token of team \(team), key \(key), \(age) s old, " + (verified ? "signature verified" : "signature NOT checked (no key registered for \(key))")
+            text +=
+                "; provider token of team \(team), key \(key), \(age) s old, "
+                + (verified ? "signature verified" : "signature NOT checked (no key registered for \(key))")
         case .certificate(let subject, let topic):
             text += "; client certificate \(subject)\(topic.map { " for \($0)" } ?? "")"
         case .accessToken(let account, let verified):
-            text += "; OAuth access token of \(account)" + (verified ? "" : " (its assertion's signature NOT checked: a service account pushbox did not make)")
+            text +=
+                "; OAuth access token of \(account)"
+                + (verified ? "" : " (its assertion's signature NOT checked: a service account pushbox did not make)")
         }
         if let fcmProject { text += "; FCM project \(fcmProject)" }
         return text
@@ -63,18 +67,21 @@ public struct Arrival: Sendable, Equatable {
         switch authentication {
         case .none: auth = [("method", .string("none"))]
         case .providerToken(let team, let key, let age, let verified):
-            auth = [("method", .string("token")), ("teamId", .string(team)), ("keyId", .string(key)),
-                    ("tokenAgeSeconds", .number(String(age))), ("signatureVerified", .bool(verified))]
+            auth = [
+                ("method", .string("token")), ("teamId", .string(team)), ("keyId", .string(key)),
+                ("tokenAgeSeconds", .number(String(age))), ("signatureVerified", .bool(verified)),
+            ]
         case .certificate(let subject, let topic):
             auth = [("method", .string("certificate")), ("subject", .string(subject)), ("topic", topic.map(JSONValue.string) ?? .null)]
         case .accessToken(let account, let verified):
             auth = [("method", .string("oauth")), ("account", .string(account)), ("signatureVerified", .bool(verified))]
         }
-        return .object(JSONObject([
-            ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
-            ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
-            ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
-        ]))
+        return .object(
+            JSONObject([
+                ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
+                ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
+                ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
+            ]))
     }
 
     /// An arrival read back from the store.
@@ -84,15 +91,18 @@ public struct Arrival: Sendable, Equatable {
         var authentication = Authentication.none
         switch auth?["method"]?.stringValue {
         case "token":
-            authentication = .providerToken(teamID: auth?["teamId"]?.stringValue ?? "", keyID: auth?["keyId"]?.stringValue ?? "",
-                                            ageSeconds: auth?["tokenAgeSeconds"]?.intValue ?? 0, verified: auth?["signatureVerified"] == .bool(true))
+            authentication = .providerToken(
+                teamID: auth?["teamId"]?.stringValue ?? "", keyID: auth?["keyId"]?.stringValue ?? "",
+                ageSeconds: auth?["tokenAgeSeconds"]?.intValue ?? 0, verified: auth?["signatureVerified"] == .bool(true))
         case "certificate":
             authentication = .certificate(subject: auth?["subject"]?.stringValue ?? "", topic: auth?["topic"]?.stringValue)
         case "oauth":
             authentication = .accessToken(account: auth?["account"]?.stringValue ?? "", verified: auth?["signatureVerified"] == .bool(true))
         default: break
         }
-        self.init(listener: listener, protocolName: proto, tls: o["tls"] == .bool(true), userAgent: o["userAgent"]?.stringValue, authentication: authentication)
+        self.init(
+            listener: listener, protocolName: proto, tls: o["tls"] == .bool(true), userAgent: o["userAgent"]?.stringValue,
+            authentication: authentication)
         fcmProject = o["fcmProject"]?.stringValue
     }
 }

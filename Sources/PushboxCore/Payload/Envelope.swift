@@ -70,7 +70,8 @@ public struct PushHeaders: Sendable, Equatable {
 
     /// Names given more than once (APNs answers DuplicateHeaders).
     public var duplicateNames: [String] {
-        var seen = Set<String>(), repeated: [String] = []
+        var seen = Set<String>()
+        var repeated: [String] = []
         for f in fields where !seen.insert(f.name).inserted && !repeated.contains(f.name) { repeated.append(f.name) }
         return repeated
     }
@@ -103,8 +104,10 @@ public struct Envelope: Sendable, Equatable {
     public var arrival: Arrival?
 
     /// An envelope from where the payload came and what came with it.
-    public init(source: PayloadSource, receivedAt: Date = Date(), headers: PushHeaders = PushHeaders(),
-                deviceToken: String? = nil, fileName: String? = nil, arrival: Arrival? = nil) {
+    public init(
+        source: PayloadSource, receivedAt: Date = Date(), headers: PushHeaders = PushHeaders(),
+        deviceToken: String? = nil, fileName: String? = nil, arrival: Arrival? = nil
+    ) {
         self.source = source
         self.receivedAt = receivedAt
         self.headers = headers

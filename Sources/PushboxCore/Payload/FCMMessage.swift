@@ -1,4 +1,5 @@
 import PushboxText
+
 /// An FCM HTTP v1 message, read field by field so that each wrong shape gets its own error.
 public struct FCMMessage: Sendable, Equatable {
     /// Who the message is for; FCM requires exactly one.
@@ -65,8 +66,9 @@ public struct FCMMessage: Sendable, Equatable {
         }
         if let d = try object(message["data"], "message.data") {
             for (i, entry) in d.entries.enumerated() where entry.value.stringValue == nil {
-                throw bad("message.data.\(entry.key) must be a string (FCM data values are strings), not \(entry.value.typeDescription)",
-                          field: "message.data[\(i)].value")
+                throw bad(
+                    "message.data.\(entry.key) must be a string (FCM data values are strings), not \(entry.value.typeDescription)",
+                    field: "message.data[\(i)].value")
             }
             data = d
         }
@@ -74,8 +76,9 @@ public struct FCMMessage: Sendable, Equatable {
             if let headers = try object(apns["headers"], "message.apns.headers") {
                 for entry in headers.entries {
                     guard let v = entry.value.stringValue else {
-                        throw bad("message.apns.headers.\(entry.key) must be a string, not \(entry.value.typeDescription)",
-                                  field: "message.apns.headers[\(entry.key)]")
+                        throw bad(
+                            "message.apns.headers.\(entry.key) must be a string, not \(entry.value.typeDescription)",
+                            field: "message.apns.headers[\(entry.key)]")
                     }
                     apnsHeaders.append((entry.key, v))
                 }

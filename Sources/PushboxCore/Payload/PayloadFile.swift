@@ -22,8 +22,11 @@ public enum PayloadFile {
     /// `bytes` read from `path`, with the headers and device token of its `NAME.headers`.
     public static func payload(bytes: [UInt8], path: String, source: PayloadSource, receivedAt: Date = Date()) -> RawPayload {
         let sidecar = SidecarHeaders.beside(path) ?? SidecarHeaders()
-        return RawPayload(bytes: bytes, envelope: Envelope(source: source, receivedAt: receivedAt, headers: sidecar.headers,
-                                                           deviceToken: sidecar.deviceToken, fileName: path))
+        return RawPayload(
+            bytes: bytes,
+            envelope: Envelope(
+                source: source, receivedAt: receivedAt, headers: sidecar.headers,
+                deviceToken: sidecar.deviceToken, fileName: path))
     }
 
     /// The file at `path` with its sidecar's headers, or nil when it cannot be read.

@@ -1,4 +1,5 @@
 import PushboxText
+
 /// The three shapes a body can take; each is turned into the APNs payload an iPhone receives.
 public enum PayloadForm: Sendable, Equatable {
     /// A plain APNs payload (`{"aps": …}` plus custom keys).
@@ -36,7 +37,8 @@ public enum PayloadForm: Sendable, Equatable {
         if document["message"]?.objectValue != nil, Set(document.keys).isSubset(of: ["message", "validate_only"]) { return .fcm(wrapped: true) }
         let keys = Set(document.keys)
         if !keys.isEmpty, keys.isSubset(of: fcmMessageKeys),
-           !keys.isDisjoint(with: ["token", "fid", "topic", "condition", "apns", "notification"]) {
+            !keys.isDisjoint(with: ["token", "fid", "topic", "condition", "apns", "notification"])
+        {
             return .fcm(wrapped: false)
         }
         return .apns

@@ -6,13 +6,15 @@ extension RenderedNotification {
     /// stored for every notification, so its size is the inbox's size.
     public var storedJSON: JSONValue {
         guard case .object(let full) = json else { return json }
-        return .object(JSONObject(full.entries.filter { key, value in
-            switch value {
-            case .null: false
-            case .array(let items): !items.isEmpty && key != "warnings"
-            default: true
-            }
-        }))
+        return .object(
+            JSONObject(
+                full.entries.filter { key, value in
+                    switch value {
+                    case .null: false
+                    case .array(let items): !items.isEmpty && key != "warnings"
+                    default: true
+                    }
+                }))
     }
 
     /// Reads back the JSON `json` writes (the store keeps renderings that way).
@@ -33,21 +35,26 @@ extension RenderedNotification {
         reason = json["reason"]?.stringValue
         detail = json["detail"]?.stringValue
         // Renderings stored before diagnostics were kept have their messages only.
-        warnings = json["diagnostics"]?.arrayValue?.compactMap(Diagnostic.init(json:))
+        warnings =
+            json["diagnostics"]?.arrayValue?.compactMap(Diagnostic.init(json:))
             ?? json["warnings"]?.arrayValue?.compactMap { $0.stringValue.map { Diagnostic(.warning, $0) } } ?? []
         attachments = (json["attachments"]?.arrayValue ?? []).compactMap { v in
             guard let a = v.objectValue, let path = a["path"]?.stringValue, let type = a["type"]?.stringValue else { return nil }
-            return RenderedAttachment(path: path, type: type, bytes: a["bytes"]?.intValue ?? 0, width: a["width"]?.intValue,
-                                      height: a["height"]?.intValue, source: a["source"]?.stringValue ?? "")
+            return RenderedAttachment(
+                path: path, type: type, bytes: a["bytes"]?.intValue ?? 0, width: a["width"]?.intValue,
+                height: a["height"]?.intValue, source: a["source"]?.stringValue ?? "")
         }
         actions = (json["actions"]?.arrayValue ?? []).compactMap { v in
             guard let a = v.objectValue, let id = a["identifier"]?.stringValue else { return nil }
-            return RenderedAction(identifier: id, title: a["title"]?.stringValue ?? id, options: a["options"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ActionOption.init(rawValue:)) } ?? [])
+            return RenderedAction(
+                identifier: id, title: a["title"]?.stringValue ?? id,
+                options: a["options"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ActionOption.init(rawValue:)) } ?? [])
         }
         trace = (json["trace"]?.arrayValue ?? []).compactMap { v in
             guard let t = v.objectValue, let step = t["step"]?.stringValue else { return nil }
-            return TraceEntry(step: TraceEntry.Step(rawValue: step), ms: t["ms"]?.doubleValue ?? 0,
-                              outcome: TraceEntry.Outcome(rawValue: t["outcome"]?.stringValue ?? ""), detail: t["detail"]?.stringValue ?? "")
+            return TraceEntry(
+                step: TraceEntry.Step(rawValue: step), ms: t["ms"]?.doubleValue ?? 0,
+                outcome: TraceEntry.Outcome(rawValue: t["outcome"]?.stringValue ?? ""), detail: t["detail"]?.stringValue ?? "")
         }
     }
 }

@@ -1,4 +1,5 @@
 import PushboxText
+
 /// How the notification reached the screen: the `delivered` field of `render --json`.
 public enum Delivery: String, Sendable {
     /// The service extension changed the content.
@@ -160,10 +161,11 @@ public struct RenderedAttachment: Sendable, Equatable {
 extension RenderedAttachment {
     /// The attachment as `render --json`, `list --json` and `GET /inbox` write it.
     public var json: JSONValue {
-        .object(JSONObject([
-            ("path", .string(path)), ("type", .string(type)), ("bytes", .optionalInt(bytes)),
-            ("width", .optionalInt(width)), ("height", .optionalInt(height)), ("source", .string(source)),
-        ]))
+        .object(
+            JSONObject([
+                ("path", .string(path)), ("type", .string(type)), ("bytes", .optionalInt(bytes)),
+                ("width", .optionalInt(width)), ("height", .optionalInt(height)), ("source", .string(source)),
+            ]))
     }
 }
 
@@ -231,34 +233,48 @@ public struct RenderedNotification: Sendable {
 
     /// The object `render --json` prints (README, "pushbox render"), keys in a fixed order.
     public var json: JSONValue {
-        .object(JSONObject([
-            ("file", .optionalString(file)),
-            ("title", .optionalString(title)),
-            ("subtitle", .optionalString(subtitle)),
-            ("body", .optionalString(body)),
-            ("language", .optionalString(language)),
-            ("attachments", .array(attachments.map(\.json))),
-            ("category", .optionalString(category)),
-            ("actions", .array(actions.map { a in
-                .object(JSONObject([("identifier", .string(a.identifier)), ("title", .string(a.title)), ("options", .array(a.options.map { .string($0.rawValue) }))]))
-            })),
-            ("threadId", .optionalString(threadId)),
-            ("badge", .optionalInt(badge)),
-            ("sound", .optionalString(sound)),
-            ("interruptionLevel", .optionalString(interruptionLevel)),
-            ("delivered", .string(delivered.rawValue)),
-            ("status", .optionalInt(status)),
-            ("reason", .optionalString(reason)),
-            ("detail", .optionalString(detail)),
-            ("warnings", .array(warnings.map { .string($0.message) })),
-            ("diagnostics", .array(warnings.map(\.json))),
-            ("trace", .array(trace.map { t in
-                .object(JSONObject([
-                    ("step", .string(t.step.rawValue)), ("ms", .number(formatMilliseconds(t.ms))),
-                    ("outcome", .string(t.outcome.rawValue)), ("detail", .string(t.detail)),
-                ]))
-            })),
-        ]))
+        .object(
+            JSONObject([
+                ("file", .optionalString(file)),
+                ("title", .optionalString(title)),
+                ("subtitle", .optionalString(subtitle)),
+                ("body", .optionalString(body)),
+                ("language", .optionalString(language)),
+                ("attachments", .array(attachments.map(\.json))),
+                ("category", .optionalString(category)),
+                (
+                    "actions",
+                    .array(
+                        actions.map { a in
+                            .object(
+                                JSONObject([
+                                    ("identifier", .string(a.identifier)), ("title", .string(a.title)),
+                                    ("options", .array(a.options.map { .string($0.rawValue) })),
+                                ]))
+                        })
+                ),
+                ("threadId", .optionalString(threadId)),
+                ("badge", .optionalInt(badge)),
+                ("sound", .optionalString(sound)),
+                ("interruptionLevel", .optionalString(interruptionLevel)),
+                ("delivered", .string(delivered.rawValue)),
+                ("status", .optionalInt(status)),
+                ("reason", .optionalString(reason)),
+                ("detail", .optionalString(detail)),
+                ("warnings", .array(warnings.map { .string($0.message) })),
+                ("diagnostics", .array(warnings.map(\.json))),
+                (
+                    "trace",
+                    .array(
+                        trace.map { t in
+                            .object(
+                                JSONObject([
+                                    ("step", .string(t.step.rawValue)), ("ms", .number(formatMilliseconds(t.ms))),
+                                    ("outcome", .string(t.outcome.rawValue)), ("detail", .string(t.detail)),
+                                ]))
+                        })
+                ),
+            ]))
     }
 }
 

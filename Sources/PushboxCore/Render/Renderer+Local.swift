@@ -23,28 +23,43 @@ extension Renderer {
         let fired = info?["firedAt"]?.stringValue ?? "?"
         let trigger = info?["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
         out.file = "local:\(id)"
-        out.trace.append(TraceEntry(step: .schedule, ms: 0, outcome: .fired,
-                                    detail: "local notification \(id) fired at \(fired) (\(trigger?.summary ?? "no trigger: delivered at once")); local notifications skip APNs validation and the service extension"))
+        out.trace.append(
+            TraceEntry(
+                step: .schedule, ms: 0, outcome: .fired,
+                detail:
+                    "local notification \(id) fired at \(fired) (\(trigger?.summary ?? "no trigger: delivered at once")); local notifications skip APNs validation and the service extension"
+            ))
         fill(&out, from: aps)
         if aps["alert"] != nil {
-            out.trace.append(TraceEntry(step: .localize, ms: 0, outcome: .atDelivery,
-                                        detail: "loc keys are resolved when the request fires, in the device language of that moment (localizedUserNotificationString); pushbox re-renders them when you switch language"))
+            out.trace.append(
+                TraceEntry(
+                    step: .localize, ms: 0, outcome: .atDelivery,
+                    detail:
+                        "loc keys are resolved when the request fires, in the device language of that moment (localizedUserNotificationString); pushbox re-renders them when you switch language"
+                ))
         }
         let started = ContinuousClock.now
         for (i, a) in (info?["attachments"]?.arrayValue ?? []).enumerated() {
             let file = PendingSet.attachmentFile(a) ?? ""
             let path = PendingSet.attachmentPath(file, baseDirectory: nil)
             guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data.prefix(512))) else {
-                out.warnings.append(Diagnostic(.localAttachmentGone, "attachment \(i) (\(file)) is no longer readable; iOS copied it when the request was scheduled", field: "attachments[\(i)]"))
+                out.warnings.append(
+                    Diagnostic(
+                        .localAttachmentGone, "attachment \(i) (\(file)) is no longer readable; iOS copied it when the request was scheduled",
+                        field: "attachments[\(i)]"))
                 continue
             }
             let size = type.kind == .image ? ImageInfo.size(of: Array(data)) : nil
-            out.attachments.append(RenderedAttachment(path: path, type: type.mime, bytes: data.count, width: size?.width, height: size?.height,
-                                                      source: URL(fileURLWithPath: path).absoluteString))
+            out.attachments.append(
+                RenderedAttachment(
+                    path: path, type: type.mime, bytes: data.count, width: size?.width, height: size?.height,
+                    source: URL(fileURLWithPath: path).absoluteString))
         }
         if !out.attachments.isEmpty {
-            out.trace.append(TraceEntry(step: .attach, ms: milliseconds(ContinuousClock.now - started), outcome: .attached,
-                                        detail: out.attachments.map { "\(($0.path as NSString).lastPathComponent) (\($0.type))" }.joined(separator: ", ")))
+            out.trace.append(
+                TraceEntry(
+                    step: .attach, ms: milliseconds(ContinuousClock.now - started), outcome: .attached,
+                    detail: out.attachments.map { "\(($0.path as NSString).lastPathComponent) (\($0.type))" }.joined(separator: ", ")))
         }
         fillActions(&out)
         return out

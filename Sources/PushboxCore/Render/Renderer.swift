@@ -1,7 +1,7 @@
-import PushboxText
 import Foundation
 import PushboxFetch
 import PushboxLocalization
+import PushboxText
 
 /// Turns a payload into the notification the device shows.
 ///
@@ -41,8 +41,10 @@ public struct Renderer: Sendable {
     }
 
     /// A renderer for one device: its app's context, languages, localizations, categories and extension.
-    public init(context: ValidationContext, preferredLanguages: [String], localizer: Localizer? = nil,
-                categories: [NotificationCategory] = [], extensionSetup: ExtensionSetup? = nil) {
+    public init(
+        context: ValidationContext, preferredLanguages: [String], localizer: Localizer? = nil,
+        categories: [NotificationCategory] = [], extensionSetup: ExtensionSetup? = nil
+    ) {
         self.context = context
         self.preferredLanguages = preferredLanguages
         self.localizer = localizer
@@ -72,17 +74,24 @@ public struct Renderer: Sendable {
             out.delivered = .rejected
             out.reason = rejection.reason.rawValue
             out.detail = rejection.detail
-            out.trace.append(TraceEntry(step: .validate, ms: validateMs, outcome: .rejected, detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
+            out.trace.append(
+                TraceEntry(
+                    step: .validate, ms: validateMs, outcome: .rejected, detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
             return out
         }
-        out.trace.append(TraceEntry(step: .validate, ms: validateMs, outcome: .accepted,
-                                    detail: "\(validated.form.name), push type \(validated.pushType.rawValue), \(report.warnings.count) warning(s)"))
+        out.trace.append(
+            TraceEntry(
+                step: .validate, ms: validateMs, outcome: .accepted,
+                detail: "\(validated.form.name), push type \(validated.pushType.rawValue), \(report.warnings.count) warning(s)"))
         if let message = validated.fcm {
-            out.trace.append(TraceEntry(step: .fcm, ms: 0, outcome: .mapped, detail: "FCM sends APNs: " + JSONWriter.compact(.object(validated.payload))))
+            out.trace.append(
+                TraceEntry(step: .fcm, ms: 0, outcome: .mapped, detail: "FCM sends APNs: " + JSONWriter.compact(.object(validated.payload))))
             switch report.targeting {
             case .device:
-                out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .delivered,
-                                            detail: FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [])))
+                out.trace.append(
+                    TraceEntry(
+                        step: .target, ms: 0, outcome: .delivered,
+                        detail: FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [])))
             case .notTargeted(let why):
                 out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .notTargeted, detail: why))
                 out.delivered = .rejected
@@ -110,12 +119,18 @@ public struct Renderer: Sendable {
             return
         }
         let payloadDirectory = payloadFile.flatMap { $0 == "-" ? nil : ($0 as NSString).deletingLastPathComponent }
-        let env = ExtensionEnvironment(recipe: setup.recipe, localizer: localizer, preferredLanguages: preferredLanguages,
-                                       fetcher: setup.fetcher, appDirectory: setup.appDirectory, keyFile: setup.keyFile,
-                                       payloadDirectory: payloadDirectory.map { $0.isEmpty ? "." : $0 })
-        out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .started,
-                                    detail: "\(reason); \(setup.recipe.isDefault ? "default recipe" : "the app's recipe"): \(setup.recipe.steps.map { "\($0.step.name)\($0.critical ? "" : " (optional)")" }.joined(separator: ", ")), \(ExtensionPipeline.formatSeconds(setup.recipe.timeLimit)) s, fallback \(setup.recipe.fallback.rawValue)"))
-        let outcome = ExtensionPipeline.run(payload: validated.payload, content: AlertContent(title: out.title, subtitle: out.subtitle, body: out.body), environment: env)
+        let env = ExtensionEnvironment(
+            recipe: setup.recipe, localizer: localizer, preferredLanguages: preferredLanguages,
+            fetcher: setup.fetcher, appDirectory: setup.appDirectory, keyFile: setup.keyFile,
+            payloadDirectory: payloadDirectory.map { $0.isEmpty ? "." : $0 })
+        out.trace.append(
+            TraceEntry(
+                step: .`extension`, ms: 0, outcome: .started,
+                detail:
+                    "\(reason); \(setup.recipe.isDefault ? "default recipe" : "the app's recipe"): \(setup.recipe.steps.map { "\($0.step.name)\($0.critical ? "" : " (optional)")" }.joined(separator: ", ")), \(ExtensionPipeline.formatSeconds(setup.recipe.timeLimit)) s, fallback \(setup.recipe.fallback.rawValue)"
+            ))
+        let outcome = ExtensionPipeline.run(
+            payload: validated.payload, content: AlertContent(title: out.title, subtitle: out.subtitle, body: out.body), environment: env)
         out.title = outcome.content.title
         out.subtitle = outcome.content.subtitle
         out.body = outcome.content.body
@@ -131,7 +146,12 @@ public struct Renderer: Sendable {
     func fillActions(_ out: inout RenderedNotification) {
         guard let id = out.category else { return }
         guard let category = categories.first(where: { $0.identifier == id }) else {
-            if !categories.isEmpty { out.warnings.append(Diagnostic(.unknownCategory, "category \"\(id)\" is not one of the app's categories; the device shows no action buttons", field: "aps.category")) }
+            if !categories.isEmpty {
+                out.warnings.append(
+                    Diagnostic(
+                        .unknownCategory, "category \"\(id)\" is not one of the app's categories; the device shows no action buttons",
+                        field: "aps.category"))
+            }
             return
         }
         out.actions = category.actions.map { action in
@@ -158,13 +178,17 @@ public struct Renderer: Sendable {
         case .object(let alert):
             let clock = ContinuousClock()
             let start = clock.now
-            var localized = 0, missing = 0
+            var localized = 0
+            var missing = 0
             func field(_ literal: String, _ keyName: String, _ argsName: String) -> String? {
                 guard let key = alert[keyName]?.stringValue else { return alert[literal]?.stringValue }
                 let args = alert[argsName]?.arrayValue?.map { $0.stringValue ?? JSONWriter.compact($0) } ?? []
                 guard let localizer else {
                     missing += 1
-                    out.warnings.append(Diagnostic(.noLocalizations, "\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given", key: key, field: "aps.alert.\(keyName)"))
+                    out.warnings.append(
+                        Diagnostic(
+                            .noLocalizations, "\(keyName) \"\(key)\" is shown as the key itself: no app localizations were given", key: key,
+                            field: "aps.alert.\(keyName)"))
                     return key
                 }
                 let result = localizer.localize(key, args: args, preferred: preferredLanguages)
@@ -177,9 +201,11 @@ public struct Renderer: Sendable {
             out.body = field("body", "loc-key", "loc-args")
             if localized + missing > 0 {
                 let how = localizer.map { $0.resolve(preferredLanguages).match.reason } ?? "no app localizations"
-                out.trace.append(TraceEntry(step: .localize, ms: milliseconds(clock.now - start),
-                                            outcome: missing == 0 ? .localized : .missingKeys,
-                                            detail: "\(localized) localized, \(missing) missing; \(how)"))
+                out.trace.append(
+                    TraceEntry(
+                        step: .localize, ms: milliseconds(clock.now - start),
+                        outcome: missing == 0 ? .localized : .missingKeys,
+                        detail: "\(localized) localized, \(missing) missing; \(how)"))
             }
         default:
             break

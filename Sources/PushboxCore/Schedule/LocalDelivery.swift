@@ -65,9 +65,11 @@ extension Trigger {
         case .timeInterval(let seconds, let repeats):
             return .object(JSONObject([("timeInterval", .number(LocalClockText.number(seconds))), ("repeats", .bool(repeats))]))
         case .dateMatching(let c, let repeats):
-            let parts: [(String, Int?)] = [("year", c.year), ("month", c.month), ("day", c.day), ("weekday", c.weekday),
-                                            ("hour", c.hour), ("minute", c.minute), ("second", c.second), ("weekOfYear", c.weekOfYear),
-                                            ("weekOfMonth", c.weekOfMonth), ("weekdayOrdinal", c.weekdayOrdinal)]
+            let parts: [(String, Int?)] = [
+                ("year", c.year), ("month", c.month), ("day", c.day), ("weekday", c.weekday),
+                ("hour", c.hour), ("minute", c.minute), ("second", c.second), ("weekOfYear", c.weekOfYear),
+                ("weekOfMonth", c.weekOfMonth), ("weekdayOrdinal", c.weekdayOrdinal),
+            ]
             let matching = JSONObject(parts.compactMap { name, v in v.map { (name, JSONValue.number(String($0))) } })
             return .object(JSONObject([("dateMatching", .object(matching)), ("repeats", .bool(repeats))]))
         }
@@ -85,8 +87,9 @@ extension Trigger {
             var parts: [String] = []
             if let w = c.weekday, (1...7).contains(w) { parts.append(Self.weekdays[w - 1]) }
             if c.year != nil || c.month != nil || c.day != nil {
-                parts.append([c.year.map { String($0) }, c.month.map { String(format: "%02d", $0) }, c.day.map { String(format: "%02d", $0) }]
-                    .map { $0 ?? "*" }.joined(separator: "-"))
+                parts.append(
+                    [c.year.map { String($0) }, c.month.map { String(format: "%02d", $0) }, c.day.map { String(format: "%02d", $0) }]
+                        .map { $0 ?? "*" }.joined(separator: "-"))
             }
             let time = [c.hour, c.minute, c.second].map { $0.map { String(format: "%02d", $0) } ?? "**" }.joined(separator: ":")
             parts.append(time)
@@ -98,10 +101,11 @@ extension Trigger {
 extension PendingRequest {
     /// One pending request as `--json` prints it: identifier, content, nextFire, trigger.
     public func json(timeZone: TimeZone) -> JSONValue {
-        .object(JSONObject([
-            ("identifier", .string(request.identifier)), ("content", .object(request.content)),
-            ("nextFire", .string(LocalClockText.format(nextFire, timeZone: timeZone))), ("trigger", request.trigger?.json ?? .null),
-        ]))
+        .object(
+            JSONObject([
+                ("identifier", .string(request.identifier)), ("content", .object(request.content)),
+                ("nextFire", .string(LocalClockText.format(nextFire, timeZone: timeZone))), ("trigger", request.trigger?.json ?? .null),
+            ]))
     }
 }
 

@@ -146,8 +146,10 @@ public struct PendingSet: Sendable {
         guard pending.count > Self.limit else { return }
         droppedTotal += pending.count - Self.limit
         for extra in pending[Self.limit...] {
-            dropped.append(ScheduleRefusal(identifier: extra.request.identifier,
-                                           reason: "more than \(Self.limit) pending requests: iOS keeps the \(Self.limit) that fire soonest"))
+            dropped.append(
+                ScheduleRefusal(
+                    identifier: extra.request.identifier,
+                    reason: "more than \(Self.limit) pending requests: iOS keeps the \(Self.limit) that fire soonest"))
         }
         pending.removeLast(pending.count - Self.limit)
         if dropped.count > Self.droppedKept { dropped.removeFirst(dropped.count - Self.droppedKept) }
@@ -157,7 +159,10 @@ public struct PendingSet: Sendable {
     public static let droppedKept = 500
 
     /// The first fire time, or why the request is refused.
-    enum FirstFire { case success(Date), failure(String) }
+    enum FirstFire {
+        case success(Date)
+        case failure(String)
+    }
 
     func firstFire(_ trigger: Trigger?, now: Date) -> FirstFire {
         switch trigger {
@@ -199,12 +204,13 @@ public struct PendingSet: Sendable {
     /// pushbox runs.
     static func resolveAttachments(_ request: inout LocalRequest, baseDirectory: String?) {
         guard let list = request.content["attachments"]?.arrayValue else { return }
-        request.content["attachments"] = .array(list.map { a in
-            guard var o = a.objectValue, let file = attachmentFile(a) else { return a }
-            o["file"] = .string(attachmentPath(file, baseDirectory: baseDirectory))
-            o["url"] = nil
-            return .object(o)
-        })
+        request.content["attachments"] = .array(
+            list.map { a in
+                guard var o = a.objectValue, let file = attachmentFile(a) else { return a }
+                o["file"] = .string(attachmentPath(file, baseDirectory: baseDirectory))
+                o["url"] = nil
+                return .object(o)
+            })
     }
 
     /// A local request with an attachment iOS cannot use is not scheduled at all.

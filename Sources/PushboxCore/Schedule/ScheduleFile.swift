@@ -53,7 +53,9 @@ public enum ScheduleFile {
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> [LocalRequest] {
         let root: JSONObject
         do {
-            guard let o = try JSONParser.parse(bytes).objectValue else { throw ParseError(path: "", message: "a schedule is a JSON object with \"requests\"") }
+            guard let o = try JSONParser.parse(bytes).objectValue else {
+                throw ParseError(path: "", message: "a schedule is a JSON object with \"requests\"")
+            }
             root = o
         } catch let e as JSONParseError { throw ParseError(path: "", message: e.description) } catch let e as ParseError { throw e } catch {
             throw ParseError(path: "", message: "\(error)")
@@ -63,7 +65,9 @@ public enum ScheduleFile {
         for (i, value) in list.enumerated() {
             let p = "requests[\(i)]"
             guard let r = value.objectValue else { throw ParseError(path: p, message: "must be an object") }
-            guard let id = r["identifier"]?.stringValue, !id.isEmpty else { throw ParseError(path: "\(p).identifier", message: "required: a non-empty string") }
+            guard let id = r["identifier"]?.stringValue, !id.isEmpty else {
+                throw ParseError(path: "\(p).identifier", message: "required: a non-empty string")
+            }
             guard let content = r["content"]?.objectValue else { throw ParseError(path: "\(p).content", message: "required: an object") }
             try checkContent(content, path: "\(p).content")
             out.append(LocalRequest(identifier: id, content: content, trigger: try trigger(r["trigger"], path: "\(p).trigger")))
@@ -116,9 +120,11 @@ public enum ScheduleFile {
         for (name, value) in content.entries {
             guard let type = contentFields.first(where: { $0.name == name })?.type else {
                 let near = contentFields.map(\.name).filter { $0.lowercased() == name.lowercased() }
-                throw ParseError(path: "\(path).\(name)", message: near.isEmpty
-                    ? "unknown content field (known: \(contentFields.map(\.name).joined(separator: ", ")))"
-                    : "unknown content field; did you mean \(near[0])?")
+                throw ParseError(
+                    path: "\(path).\(name)",
+                    message: near.isEmpty
+                        ? "unknown content field (known: \(contentFields.map(\.name).joined(separator: ", ")))"
+                        : "unknown content field; did you mean \(near[0])?")
             }
             if !type.fits(value) {
                 throw ParseError(path: "\(path).\(name)", message: "must be \(type.expected), not \(value.typeDescription)")
@@ -136,11 +142,14 @@ public enum ScheduleFile {
             return .timeInterval(seconds: seconds, repeats: repeats)
         }
         if let matching = t["dateMatching"] {
-            guard let m = matching.objectValue else { throw ParseError(path: "\(path).dateMatching", message: "must be an object of date components") }
+            guard let m = matching.objectValue else {
+                throw ParseError(path: "\(path).dateMatching", message: "must be an object of date components")
+            }
             var c = DateComponents()
             for (name, v) in m.entries {
                 guard componentNames.contains(name) else {
-                    throw ParseError(path: "\(path).dateMatching.\(name)", message: "unknown component (known: \(componentNames.joined(separator: ", ")))")
+                    throw ParseError(
+                        path: "\(path).dateMatching.\(name)", message: "unknown component (known: \(componentNames.joined(separator: ", ")))")
                 }
                 guard let n = v.intValue else { throw ParseError(path: "\(path).dateMatching.\(name)", message: "must be a whole number") }
                 switch name {

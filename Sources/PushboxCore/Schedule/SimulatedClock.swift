@@ -1,5 +1,5 @@
-import PushboxText
 import Foundation
+import PushboxText
 
 /// The device's clock: real time by default, or started elsewhere (`--clock`), running faster
 /// (`--speed`), fast-forwarded and jumped from the TUI. Thread-safe.
@@ -17,12 +17,16 @@ public final class SimulatedClock: Sendable {
     private let realNow: @Sendable () -> Date
 
     /// `start` nil means now; `speed` is simulated seconds per real second (at least 0).
-    public init(start: Date? = nil, speed: Double = 1, timeZone: TimeZone = .current,
-                realNow: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        start: Date? = nil, speed: Double = 1, timeZone: TimeZone = .current,
+        realNow: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.realNow = realNow
         let real = realNow()
-        state = Locked(State(zone: timeZone, anchorReal: real, anchorSimulated: start ?? real,
-                            rate: max(0, speed), moved: start != nil))
+        state = Locked(
+            State(
+                zone: timeZone, anchorReal: real, anchorSimulated: start ?? real,
+                rate: max(0, speed), moved: start != nil))
     }
 
     /// The device's time zone (it can travel: `setTimeZone`).

@@ -4,12 +4,13 @@ public enum DeviceTopics {
     /// `zh-Hans-CN` → `LangZhHansCN`, `ko` → `LangKo`.
     public static func languageTopic(for language: String) -> String {
         let parts = language.split(whereSeparator: { $0 == "-" || $0 == "_" })
-        return "Lang" + parts.enumerated().map { offset, part in
-            // Language and script are capitalized (En, Hans); a region stays upper case (US, 419).
-            let lower = part.lowercased()
-            if offset > 0 && part.count != 4 { return lower.uppercased() }
-            return lower.prefix(1).uppercased() + lower.dropFirst()
-        }.joined()
+        return "Lang"
+            + parts.enumerated().map { offset, part in
+                // Language and script are capitalized (En, Hans); a region stays upper case (US, 419).
+                let lower = part.lowercased()
+                if offset > 0 && part.count != 4 { return lower.uppercased() }
+                return lower.prefix(1).uppercased() + lower.dropFirst()
+            }.joined()
     }
 
     /// The device's topics: the language topic of its first preferred language and the profile's.

@@ -92,9 +92,10 @@ public indirect enum TopicCondition: Sendable, Equatable, CustomStringConvertibl
     /// Whether a topic name is one FCM accepts: `[a-zA-Z0-9-_.~%]+`, optionally after `/topics/`.
     public static func isValidTopicName(_ name: String) -> Bool {
         let bare = name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
-        return !bare.isEmpty && bare.unicodeScalars.allSatisfy { s in
-            s.isASCII && (("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || "-_.~%".unicodeScalars.contains(s))
-        }
+        return !bare.isEmpty
+            && bare.unicodeScalars.allSatisfy { s in
+                s.isASCII && (("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || "-_.~%".unicodeScalars.contains(s))
+            }
     }
 }
 

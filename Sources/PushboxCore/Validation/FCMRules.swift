@@ -1,4 +1,5 @@
 import PushboxText
+
 /// FCM's own rules for a message: exactly one target, valid topic names and conditions.
 enum FCMRules {
     static func invalid(_ detail: String, field: String? = nil) -> Rejection {
@@ -12,7 +13,9 @@ enum FCMRules {
         for key in ["title-loc-args", "subtitle-loc-args", "loc-args"] {
             guard let value = alert[key] else { continue }
             let path = "message.apns.payload.aps.alert.\(key)"
-            guard let items = value.arrayValue else { throw invalid("\(path) must be an array of strings, not \(value.typeDescription)", field: path) }
+            guard let items = value.arrayValue else {
+                throw invalid("\(path) must be an array of strings, not \(value.typeDescription)", field: path)
+            }
             for (i, item) in items.enumerated() where item.stringValue == nil {
                 throw invalid("\(path)[\(i)] must be a string, not \(item.typeDescription)", field: "\(path)[\(i)]")
             }
@@ -22,9 +25,10 @@ enum FCMRules {
     /// Checks the target and decides whether the simulated device receives the message.
     static func targeting(of message: FCMMessage, deviceTopics: Set<String>) throws(Rejection) -> Targeting {
         guard message.targets.count == 1, let target = message.targets.first else {
-            throw invalid(message.targets.isEmpty
-                ? "the message has no target: give exactly one of token, fid, topic or condition"
-                : "the message has \(message.targets.count) targets: give exactly one of token, fid, topic or condition", field: "message")
+            throw invalid(
+                message.targets.isEmpty
+                    ? "the message has no target: give exactly one of token, fid, topic or condition"
+                    : "the message has \(message.targets.count) targets: give exactly one of token, fid, topic or condition", field: "message")
         }
         let subscribed = deviceTopics.sorted().joined(separator: ", ")
         switch target {
@@ -36,10 +40,13 @@ enum FCMRules {
             return .device
         case .topic(let name):
             guard TopicCondition.isValidTopicName(name) else {
-                throw invalid("message.topic \"\(name)\" is not a valid topic name (letters, digits and -_.~% only, optionally after /topics/)", field: "message.topic")
+                throw invalid(
+                    "message.topic \"\(name)\" is not a valid topic name (letters, digits and -_.~% only, optionally after /topics/)",
+                    field: "message.topic")
             }
             let bare = name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
-            return deviceTopics.contains(bare) ? .device
+            return deviceTopics.contains(bare)
+                ? .device
                 : .notTargeted("the device is not subscribed to topic \(bare) (its topics: \(subscribed))")
         case .condition(let text):
             let condition: TopicCondition
@@ -48,7 +55,8 @@ enum FCMRules {
             } catch {
                 throw invalid("message.condition \(error)", field: "message.condition")
             }
-            return condition.matches(deviceTopics) ? .device
+            return condition.matches(deviceTopics)
+                ? .device
                 : .notTargeted("the condition is false for the device's topics (\(subscribed)): \(condition.explain(deviceTopics))")
         }
     }
@@ -69,10 +77,16 @@ enum FCMRules {
     static func warnings(_ message: FCMMessage, aps: JSONObject) -> [Diagnostic] {
         var out: [Diagnostic] = []
         for case .condition(let text) in message.targets where TopicCondition.usesDoubleQuotes(text) {
-            out.append(Diagnostic(.fcmConditionDoubleQuotes, "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)", field: "message.condition"))
+            out.append(
+                Diagnostic(
+                    .fcmConditionDoubleQuotes,
+                    "message.condition quotes a topic with double quotes; FCM's reference writes topics in single quotes ('News' in topics)",
+                    field: "message.condition"))
         }
         if message.apnsImage ?? message.notificationImage != nil, aps["mutable-content"]?.intValue != 1 {
-            out.append(Diagnostic(.fcmImageWithoutExtension, "the image is only shown when the service extension runs: set apns.payload.aps.mutable-content to 1"))
+            out.append(
+                Diagnostic(
+                    .fcmImageWithoutExtension, "the image is only shown when the service extension runs: set apns.payload.aps.mutable-content to 1"))
         }
         return out
     }

@@ -9,7 +9,8 @@ enum HeaderRules {
             return Rejection(.badDeviceToken, "device token \(quote(token)) \(problem)")
         }
         if let type = headers[PushHeaders.pushType], PushType(rawValue: type) == nil {
-            return Rejection(.invalidPushType, "apns-push-type \(quote(type)) is not one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
+            return Rejection(
+                .invalidPushType, "apns-push-type \(quote(type)) is not one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let id = headers[PushHeaders.id], !isCanonicalUUID(id) {
             return Rejection(.badMessageId, "apns-id \(quote(id)) is not a canonical UUID (8-4-4-4-12 hex digits)")

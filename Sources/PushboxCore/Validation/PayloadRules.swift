@@ -1,5 +1,5 @@
-import PushboxText
 import Foundation
+import PushboxText
 
 /// The checks on an APNs payload's content: the one refusal (no `aps` dictionary) and the
 /// warnings for what APNs accepts but a device mishandles.
@@ -22,7 +22,8 @@ enum PayloadRules {
         guard let value = payload["aps"] else {
             // A schedule file sent or dropped where pushes go: say where it belongs.
             let hint = payload["requests"]?.arrayValue != nil ? " (this looks like a local notification schedule: use pushbox schedule FILE)" : ""
-            return .failure(Rejection(.payloadEmpty, "the payload has no \"aps\" dictionary, so the device has nothing to deliver\(hint)", cause: .noAps))
+            return .failure(
+                Rejection(.payloadEmpty, "the payload has no \"aps\" dictionary, so the device has nothing to deliver\(hint)", cause: .noAps))
         }
         guard let aps = value.objectValue else {
             return .failure(Rejection(.payloadEmpty, "\"aps\" must be a dictionary, not \(value.typeDescription)", cause: .apsNotADictionary))
@@ -47,7 +48,10 @@ enum PayloadRules {
         case .object(let object):
             for key in object.duplicateKeys {
                 let field = (path + [key]).joined(separator: ".")
-                out.append(Diagnostic(.duplicateKey, "\(field) appears more than once; which one a device keeps is not defined (pushbox uses the last)", field: field))
+                out.append(
+                    Diagnostic(
+                        .duplicateKey, "\(field) appears more than once; which one a device keeps is not defined (pushbox uses the last)",
+                        field: field))
             }
             for entry in object.entries {
                 switch entry.value {
@@ -74,7 +78,11 @@ enum PayloadRules {
         guard let alert else { return }
         if case .string = alert { return }
         guard let dict = alert.objectValue else {
-            out.append(Diagnostic(.alertType, "aps.alert is \(alert.typeDescription); it must be a string (the body) or a dictionary, so the device shows no alert text", field: "aps.alert"))
+            out.append(
+                Diagnostic(
+                    .alertType,
+                    "aps.alert is \(alert.typeDescription); it must be a string (the body) or a dictionary, so the device shows no alert text",
+                    field: "aps.alert"))
             return
         }
         for key in ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key", "action-loc-key"] {
@@ -86,15 +94,26 @@ enum PayloadRules {
             guard let v = dict[args] else { continue }
             let ok = v.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
             if !ok {
-                out.append(Diagnostic(.locArgsType, "aps.alert.\(args) must be an array of strings, not \(describeArray(v)); iOS may drop the alert or show the format unfilled", field: "aps.alert.\(args)"))
+                out.append(
+                    Diagnostic(
+                        .locArgsType,
+                        "aps.alert.\(args) must be an array of strings, not \(describeArray(v)); iOS may drop the alert or show the format unfilled",
+                        field: "aps.alert.\(args)"))
             }
             let key = String(args.dropLast("args".count)) + "key"
             if dict[key] == nil {
-                out.append(Diagnostic(.locArgsWithoutKey, "aps.alert.\(args) is set but aps.alert.\(key) is not; the arguments are ignored", field: "aps.alert.\(args)"))
+                out.append(
+                    Diagnostic(
+                        .locArgsWithoutKey, "aps.alert.\(args) is set but aps.alert.\(key) is not; the arguments are ignored",
+                        field: "aps.alert.\(args)"))
             }
         }
-        for (literal, key) in [("title", "title-loc-key"), ("subtitle", "subtitle-loc-key"), ("body", "loc-key")] where dict[literal] != nil && dict[key] != nil {
-            out.append(Diagnostic(.literalAndLocKey, "aps.alert has both \(literal) and \(key); the device shows the localized \(key) and ignores \(literal)", field: "aps.alert"))
+        for (literal, key) in [("title", "title-loc-key"), ("subtitle", "subtitle-loc-key"), ("body", "loc-key")]
+        where dict[literal] != nil && dict[key] != nil {
+            out.append(
+                Diagnostic(
+                    .literalAndLocKey, "aps.alert has both \(literal) and \(key); the device shows the localized \(key) and ignores \(literal)",
+                    field: "aps.alert"))
         }
         for key in dict.keys where !alertKeys.contains(key) {
             if let known = kebabForm(of: key), alertKeys.contains(known) {
@@ -116,19 +135,30 @@ enum PayloadRules {
             if let known = kebabForm(of: key), apsKeys.contains(known) {
                 out.append(Diagnostic(.camelcaseKey, "aps.\(key) is ignored by iOS; the key is \"\(known)\"", field: "aps.\(key)"))
             } else {
-                out.append(Diagnostic(.customKeyInAps, "aps.\(key) is not an APNs key; APNs ignores custom keys inside aps (put them beside aps), though an app can still read them", field: "aps.\(key)"))
+                out.append(
+                    Diagnostic(
+                        .customKeyInAps,
+                        "aps.\(key) is not an APNs key; APNs ignores custom keys inside aps (put them beside aps), though an app can still read them",
+                        field: "aps.\(key)"))
             }
         }
     }
 
     private static func apsValueWarnings(_ aps: JSONObject, into out: inout [Diagnostic]) {
         if let badge = aps["badge"], badge.intValue.map({ $0 >= 0 }) != true {
-            out.append(Diagnostic(.badgeType, "aps.badge is \(describeValue(badge)); it must be a whole number 0 or more (0 clears the badge), so the badge is left unchanged", field: "aps.badge"))
+            out.append(
+                Diagnostic(
+                    .badgeType,
+                    "aps.badge is \(describeValue(badge)); it must be a whole number 0 or more (0 clears the badge), so the badge is left unchanged",
+                    field: "aps.badge"))
         }
         if let sound = aps["sound"] { soundWarnings(sound, into: &out) }
         for key in ["content-available", "mutable-content"] {
             if let v = aps[key], v.intValue != 1 {
-                out.append(Diagnostic(.flagValue, "aps.\(key) is \(describeValue(v)); iOS looks for the number 1 (other values are unconfirmed to work)", field: "aps.\(key)"))
+                out.append(
+                    Diagnostic(
+                        .flagValue, "aps.\(key) is \(describeValue(v)); iOS looks for the number 1 (other values are unconfirmed to work)",
+                        field: "aps.\(key)"))
             }
         }
         for key in ["thread-id", "category", "target-content-id", "filter-criteria"] {
@@ -137,22 +167,37 @@ enum PayloadRules {
             }
         }
         if let level = aps["interruption-level"], !interruptionLevels.contains(level.stringValue ?? "") {
-            out.append(Diagnostic(.interruptionLevel, "aps.interruption-level is \(describeValue(level)); it must be one of \(interruptionLevels.joined(separator: ", ")), so iOS uses active", field: "aps.interruption-level"))
+            out.append(
+                Diagnostic(
+                    .interruptionLevel,
+                    "aps.interruption-level is \(describeValue(level)); it must be one of \(interruptionLevels.joined(separator: ", ")), so iOS uses active",
+                    field: "aps.interruption-level"))
         }
         if let score = aps["relevance-score"] {
-            if let d = score.doubleValue, (0...1).contains(d) {} else {
-                out.append(Diagnostic(.relevanceScore, "aps.relevance-score is \(describeValue(score)); it must be a number from 0 to 1", field: "aps.relevance-score"))
+            if let d = score.doubleValue, (0...1).contains(d) {
+            } else {
+                out.append(
+                    Diagnostic(
+                        .relevanceScore, "aps.relevance-score is \(describeValue(score)); it must be a number from 0 to 1",
+                        field: "aps.relevance-score"))
             }
         }
         if aps["content-available"] != nil, aps["alert"] != nil {
-            out.append(Diagnostic(.contentAvailableWithAlert, "aps.content-available is set together with an alert; iOS may treat it as a visible push and not wake the app in the background", field: "aps.content-available"))
+            out.append(
+                Diagnostic(
+                    .contentAvailableWithAlert,
+                    "aps.content-available is set together with an alert; iOS may treat it as a visible push and not wake the app in the background",
+                    field: "aps.content-available"))
         }
     }
 
     private static func soundWarnings(_ sound: JSONValue, into out: inout [Diagnostic]) {
         if sound.stringValue != nil { return }
         guard let dict = sound.objectValue else {
-            out.append(Diagnostic(.soundType, "aps.sound is \(sound.typeDescription); it must be a string (\"default\" or a file name) or a dictionary", field: "aps.sound"))
+            out.append(
+                Diagnostic(
+                    .soundType, "aps.sound is \(sound.typeDescription); it must be a string (\"default\" or a file name) or a dictionary",
+                    field: "aps.sound"))
             return
         }
         if let name = dict["name"], name.stringValue == nil {
@@ -162,8 +207,11 @@ enum PayloadRules {
             out.append(Diagnostic(.soundType, "aps.sound.critical is \(describeValue(critical)); it must be 0 or 1", field: "aps.sound.critical"))
         }
         if let volume = dict["volume"] {
-            if let v = volume.doubleValue, (0...1).contains(v) {} else {
-                out.append(Diagnostic(.soundType, "aps.sound.volume is \(describeValue(volume)); it must be a number from 0 to 1", field: "aps.sound.volume"))
+            if let v = volume.doubleValue, (0...1).contains(v) {
+            } else {
+                out.append(
+                    Diagnostic(.soundType, "aps.sound.volume is \(describeValue(volume)); it must be a number from 0 to 1", field: "aps.sound.volume")
+                )
             }
         }
     }
@@ -173,10 +221,16 @@ enum PayloadRules {
         switch pushType {
         case .background:
             if priority == nil || priority == "10" {
-                out.append(Diagnostic(.backgroundPriority, "a background push must be sent with apns-priority 5 (\(priority == nil ? "absent means 10" : "10 given")); APNs may reject it or the device may not deliver it"))
+                out.append(
+                    Diagnostic(
+                        .backgroundPriority,
+                        "a background push must be sent with apns-priority 5 (\(priority == nil ? "absent means 10" : "10 given")); APNs may reject it or the device may not deliver it"
+                    ))
             }
             if visible {
-                out.append(Diagnostic(.backgroundWithAlert, "push type background carries an alert, badge or sound; use push type alert for visible notifications"))
+                out.append(
+                    Diagnostic(
+                        .backgroundWithAlert, "push type background carries an alert, badge or sound; use push type alert for visible notifications"))
             }
         case .alert:
             if !visible && aps["content-available"] == nil {

@@ -1,4 +1,5 @@
 import PushboxText
+
 /// The values of `apns-push-type`, with what each implies for size and topic.
 public enum PushType: String, Sendable, CaseIterable {
     case alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls

@@ -94,4 +94,3 @@ public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible 
         }
     }
 }
-

@@ -1,4 +1,5 @@
 import PushboxText
+
 /// What validation needs to know about the simulated device and its app.
 public struct ValidationContext: Sendable, Equatable {
     /// The app's bundle id, from its profile; topic rules apply only when it is known.
@@ -100,7 +101,8 @@ public enum Validator {
         case .simulator(let target):
             payload[PayloadForm.simulatorTargetKey] = nil
             if let bundle = context.bundleID, target != bundle {
-                return rejected(Rejection(.deviceTokenNotForTopic, "the file's Simulator Target Bundle is \(target), but this device's app is \(bundle)"))
+                return rejected(
+                    Rejection(.deviceTokenNotForTopic, "the file's Simulator Target Bundle is \(target), but this device's app is \(bundle)"))
             }
         case .fcm(let wrapped):
             let messageObject = wrapped ? document["message"]?.objectValue ?? document : document
@@ -129,7 +131,10 @@ public enum Validator {
             guard fcm != nil, payload["aps"] == nil else { return rejected(r) }
             // An FCM data message reaches an iPhone through FCM's own channel, not as a notification.
             aps = JSONObject()
-            warnings.append(Diagnostic(.fcmDataOnly, "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
+            warnings.append(
+                Diagnostic(
+                    .fcmDataOnly,
+                    "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
         }
         let pushType = PushType(rawValue: headers[PushHeaders.pushType] ?? "") ?? PushType.inferred(from: aps)
 
@@ -155,8 +160,10 @@ public enum Validator {
     /// PayloadEmpty and says exactly what was wrong.
     static func readDocument(_ bytes: [UInt8], limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return .failure(Rejection(.payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace",
-                                       cause: bytes.isEmpty ? .empty : .whitespace))
+            return .failure(
+                Rejection(
+                    .payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace",
+                    cause: bytes.isEmpty ? .empty : .whitespace))
         }
         if bytes.count > limit {
             return .failure(Rejection(.payloadTooLarge, "the body is \(bytes.count) bytes; the limit is \(limit)"))
@@ -172,12 +179,16 @@ public enum Validator {
             case .nulByte: what = "refused: it holds a NUL byte"
             case .tooDeep: what = "refused: nested too deeply"
             }
-            return .failure(Rejection(.payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read",
-                                       cause: .unreadable))
+            return .failure(
+                Rejection(
+                    .payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read",
+                    cause: .unreadable))
         }
         guard let object = value.objectValue else {
-            return .failure(Rejection(.payloadEmpty, "the body is \(value.typeDescription), not a JSON object; APNs answers PayloadEmpty for it",
-                                       cause: .notAnObject))
+            return .failure(
+                Rejection(
+                    .payloadEmpty, "the body is \(value.typeDescription), not a JSON object; APNs answers PayloadEmpty for it",
+                    cause: .notAnObject))
         }
         return .success(object)
     }

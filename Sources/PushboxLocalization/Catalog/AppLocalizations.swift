@@ -1,5 +1,5 @@
-import PushboxText
 import Foundation
+import PushboxText
 
 /// An app's localizations as found below its folder: every `*.lproj` folder (an Xcode project
 /// layout works as it is; legacy names and `Base.lproj` included) and every `*.xcstrings`.
@@ -59,9 +59,10 @@ public final class AppLocalizations: Sendable {
 
     /// Every localization the app has for a table: `.lproj` names holding it, plus its catalogs' languages.
     public func localizations(table: String = "Localizable") -> [String] {
-        var names = Set(lprojFolders.filter { _, folders in
-            folders.contains { dir in ["strings", "stringsdict"].contains { FileManager.default.fileExists(atPath: "\(dir)/\(table).\($0)") } }
-        }.keys)
+        var names = Set(
+            lprojFolders.filter { _, folders in
+                folders.contains { dir in ["strings", "stringsdict"].contains { FileManager.default.fileExists(atPath: "\(dir)/\(table).\($0)") } }
+            }.keys)
         for catalog in loadedCatalogs(table) { names.formUnion(catalog.languages) }
         return names.sorted()
     }
@@ -109,8 +110,10 @@ public final class AppLocalizations: Sendable {
         for catalog in loadedCatalogs(name) {
             table.files.append(catalog.file)
             table.notes += catalog.notes
-            guard let language = catalog.languages.first(where: { $0 == localization || (wanted != nil && LanguageTag($0) == wanted) })
-                    ?? (localization == "Base" ? catalog.sourceLanguage : nil) else { continue }
+            guard
+                let language = catalog.languages.first(where: { $0 == localization || (wanted != nil && LanguageTag($0) == wanted) })
+                    ?? (localization == "Base" ? catalog.sourceLanguage : nil)
+            else { continue }
             for (key, entry) in catalog.table(for: language) where table.entries[key] == nil {
                 table.entries[key] = entry
             }
@@ -126,7 +129,9 @@ public final class AppLocalizations: Sendable {
             if let cached = cache.withLock({ $0.catalogs[path] }) { return (path, cached) }
             let result: Result<XCStringsCatalog, LocalizationFileError>
             if let data = FileManager.default.contents(atPath: path) {
-                do throws(LocalizationFileError) { result = .success(try XCStringsCatalog(Array(data), file: path)) } catch { result = .failure(error) }
+                do throws(LocalizationFileError) { result = .success(try XCStringsCatalog(Array(data), file: path)) } catch {
+                    result = .failure(error)
+                }
             } else {
                 result = .failure(LocalizationFileError(file: path, line: 1, column: 1, message: "cannot be read"))
             }

@@ -56,9 +56,10 @@ public final class Localizer: Sendable {
         if let pseudo { reason.reason = "pseudolanguage \(pseudo.rawValue) over the development language: " + match.reason }
         let language = match.localization == "Base" ? app.developmentRegion : match.localization
         let pluralLanguage = LanguageTag(language)?.description ?? language
-        let resolution = Resolution(match: reason, pseudolanguage: pseudo,
-                                    numberLocale: LanguageTag(match.preferred ?? language)?.description ?? language,
-                                    pluralLanguage: pluralLanguage)
+        let resolution = Resolution(
+            match: reason, pseudolanguage: pseudo,
+            numberLocale: LanguageTag(match.preferred ?? language)?.description ?? language,
+            pluralLanguage: pluralLanguage)
         resolutions.withLock { $0[cacheKey] = resolution }
         return resolution
     }
@@ -73,14 +74,24 @@ public final class Localizer: Sendable {
             Diagnostic(.brokenFile, "\($0) (the whole file is ignored, as on a device)", severity: .error, key: key, language: loc)
         }
         guard let entry = strings.entries[key] else {
-            notes.append(Diagnostic(.missingKey, "key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself", key: key, language: loc))
-            return Localized(text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: notes, found: false)
+            notes.append(
+                Diagnostic(.missingKey, "key \"\(key)\" is missing from \(table) in \(loc); the device shows the key itself", key: key, language: loc)
+            )
+            return Localized(
+                text: resolution.pseudolanguage?.transformResult(key) ?? key, language: resolution.language, warnings: notes, found: false)
         }
         if let state = entry.state, state == "new" || state == "needs_review" {
-            notes.append(Diagnostic(.translationState, "\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is", key: key, language: loc))
+            notes.append(
+                Diagnostic(
+                    .translationState, "\"\(key)\" in \(loc) is marked \(state) in \((entry.file as NSString).lastPathComponent); shown as it is",
+                    key: key, language: loc))
         }
         if entry.fromSourceLanguage {
-            notes.append(Diagnostic(.untranslated, "\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value", key: key, language: loc))
+            notes.append(
+                Diagnostic(
+                    .untranslated,
+                    "\"\(key)\" has no \(loc) translation in \((entry.file as NSString).lastPathComponent); Xcode's build uses the source language's value",
+                    key: key, language: loc))
         }
         // The rule and format engines say what they met with its code; the key and language are added here.
         var formatNotes: [Diagnostic] = []
@@ -89,8 +100,9 @@ public final class Localizer: Sendable {
         case .text(let text):
             format = text
         case .rule(let rule):
-            let expander = RuleExpander(plural: PluralRules.forLanguage(resolution.pluralLanguage), displayWidth: displayWidth,
-                                        source: (entry.file as NSString).lastPathComponent)
+            let expander = RuleExpander(
+                plural: PluralRules.forLanguage(resolution.pluralLanguage), displayWidth: displayWidth,
+                source: (entry.file as NSString).lastPathComponent)
             format = expander.expand(rule, args: args, warnings: &formatNotes)
         }
         let renderer = FormatRenderer(numbers: NumberFormatterICU.forLanguage(resolution.numberLocale))
@@ -102,10 +114,12 @@ public final class Localizer: Sendable {
             (note.key, note.language) = (key, loc)
             return note
         }
-        return Localized(text: text, language: resolution.language, warnings: notes.map { note in
-            var prefixed = note
-            prefixed.message = "\(key): \(note.message)"
-            return prefixed
-        }, found: true)
+        return Localized(
+            text: text, language: resolution.language,
+            warnings: notes.map { note in
+                var prefixed = note
+                prefixed.message = "\(key): \(note.message)"
+                return prefixed
+            }, found: true)
     }
 }

@@ -13,8 +13,14 @@ public enum Pseudolanguage: String, Sendable, CaseIterable {
     /// The pseudolanguage named by `tag` (`accented`, `double`, …), if it is one.
     public init?(tag: String) {
         let t = tag.lowercased()
-        if let p = Pseudolanguage(rawValue: t) { self = p; return }
-        if t == "rtl" { self = .rightToLeft; return }
+        if let p = Pseudolanguage(rawValue: t) {
+            self = p
+            return
+        }
+        if t == "rtl" {
+            self = .rightToLeft
+            return
+        }
         return nil
     }
 

@@ -42,14 +42,15 @@ enum BinaryPlistReader {
         }
 
         // Long on purpose: one case per bplist00 marker, as the format's table lists them.
-    mutating func object(_ ref: Int) throws(LocalizationFileError) -> PlistValue {
+        mutating func object(_ ref: Int) throws(LocalizationFileError) -> PlistValue {
             guard ref < objectCount else { throw fail("object reference \(ref) out of range") }
             guard visiting.insert(ref).inserted else { throw fail("a container contains itself") }
             defer { visiting.remove(ref) }
             let offset = try uint(at: offsetTable + ref * offsetSize, size: offsetSize)
             guard offset < bytes.count else { throw fail("object offset out of range") }
             let marker = bytes[offset]
-            let kind = marker >> 4, info = Int(marker & 0x0F)
+            let kind = marker >> 4
+            let info = Int(marker & 0x0F)
             switch kind {
             case 0x0:
                 switch info {

@@ -43,7 +43,10 @@ struct OldStylePlistParser {
                 if terminator != nil { throw error("unexpected end of file: missing '}'") }
                 return
             }
-            if let terminator, bytes[index] == terminator { index += 1; return }
+            if let terminator, bytes[index] == terminator {
+                index += 1
+                return
+            }
             let keyLine = currentLine()
             guard let key = try parseString() else { throw error("unexpected \(describe()), expected a key (a quoted or unquoted string)") }
             skipSpace()
@@ -57,14 +60,20 @@ struct OldStylePlistParser {
                 value = try parseValue()
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
-                    throw error(index < bytes.count ? "missing ';' after the value of \"\(key)\" (found \(describe()))" : "unexpected end of file: missing ';' after the value of \"\(key)\"")
+                    throw error(
+                        index < bytes.count
+                            ? "missing ';' after the value of \"\(key)\" (found \(describe()))"
+                            : "unexpected end of file: missing ';' after the value of \"\(key)\"")
                 }
             } else {
                 throw error("unexpected \(describe()) after key \"\(key)\", expected '=' or ';'")
             }
             index += 1
             if dict[key] != nil, depth == 0 {
-                notes.append(FileNote(.duplicateKey, file: file, line: keyLine, message: "duplicate key \"\(key)\" (first defined on line \(keyLines[key] ?? 0)); the last one wins"))
+                notes.append(
+                    FileNote(
+                        .duplicateKey, file: file, line: keyLine,
+                        message: "duplicate key \"\(key)\" (first defined on line \(keyLines[key] ?? 0)); the last one wins"))
             }
             if depth == 0 { keyLines[key] = keyLine }
             dict[key] = value
@@ -88,7 +97,11 @@ struct OldStylePlistParser {
             guard depth < 64 else { throw error("nested more than 64 levels") }
             var array: [PlistValue] = []
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: ")") { index += 1; depth -= 1; return .array(array) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ")") {
+                index += 1
+                depth -= 1
+                return .array(array)
+            }
             while true {
                 skipSpace()
                 array.append(try parseValue())
@@ -97,10 +110,16 @@ struct OldStylePlistParser {
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     skipSpace()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: ")") { index += 1; break }
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ")") {
+                        index += 1
+                        break
+                    }
                     continue
                 }
-                if bytes[index] == UInt8(ascii: ")") { index += 1; break }
+                if bytes[index] == UInt8(ascii: ")") {
+                    index += 1
+                    break
+                }
                 throw error("unexpected \(describe()) in an array, expected ',' or ')'")
             }
             depth -= 1
@@ -127,7 +146,7 @@ struct OldStylePlistParser {
     static func isUnquoted(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
             return true
         default:
             return false
@@ -140,7 +159,10 @@ struct OldStylePlistParser {
         index += 1
         let start = index
         while index < bytes.count, bytes[index] != quote, bytes[index] != UInt8(ascii: "\\") { index += 1 }
-        guard index < bytes.count else { index = openIndex; throw error("unterminated string") }
+        guard index < bytes.count else {
+            index = openIndex
+            throw error("unterminated string")
+        }
         if bytes[index] == quote {
             let s = String(decoding: bytes[start..<index], as: UTF8.self)
             index += 1
@@ -152,7 +174,10 @@ struct OldStylePlistParser {
         func flushPending(_ parser: inout OldStylePlistParser) {
             if pendingHigh != nil {
                 ByteText.appendUTF8("\u{FFFD}", to: &out)
-                parser.notes.append(FileNote(.unpairedSurrogate, file: parser.file, line: parser.currentLine(), message: "\\U escape gives an unpaired UTF-16 surrogate; shown as U+FFFD"))
+                parser.notes.append(
+                    FileNote(
+                        .unpairedSurrogate, file: parser.file, line: parser.currentLine(),
+                        message: "\\U escape gives an unpaired UTF-16 surrogate; shown as U+FFFD"))
                 pendingHigh = nil
             }
         }
@@ -236,8 +261,16 @@ struct OldStylePlistParser {
                 return out
             }
             if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
-            guard let v = ByteText.hexValue(c) else { index -= 1; throw error("unexpected \(describe()) in data, expected hex digits") }
-            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+            guard let v = ByteText.hexValue(c) else {
+                index -= 1
+                throw error("unexpected \(describe()) in data, expected hex digits")
+            }
+            if let h = high {
+                out.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
         }
         throw error("unexpected end of file: missing '>'")
     }
@@ -246,7 +279,10 @@ struct OldStylePlistParser {
     private mutating func skipSpace() {
         while index < bytes.count {
             let c = bytes[index]
-            if c == 0x20 || (0x09...0x0D).contains(c) { index += 1; continue }
+            if c == 0x20 || (0x09...0x0D).contains(c) {
+                index += 1
+                continue
+            }
             if c == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
                 index += 3
                 continue
@@ -287,7 +323,10 @@ struct OldStylePlistParser {
 
     /// The current line, counted incrementally so a whole file costs one pass.
     mutating func currentLine() -> Int {
-        if index < lineCursor { lineCursor = 0; lineAtCursor = 1 }
+        if index < lineCursor {
+            lineCursor = 0
+            lineAtCursor = 1
+        }
         while lineCursor < index {
             let b = bytes[lineCursor]
             if b == 0x0A || (b == 0x0D && (lineCursor + 1 >= bytes.count || bytes[lineCursor + 1] != 0x0A)) { lineAtCursor += 1 }
@@ -298,10 +337,15 @@ struct OldStylePlistParser {
 
     /// 1-based line and column (in characters) of the current index.
     private func position() -> (line: Int, column: Int) {
-        var line = 1, lineStart = 0, i = 0
+        var line = 1
+        var lineStart = 0
+        var i = 0
         let end = min(index, bytes.count)
         while i < end {
-            if bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) { line += 1; lineStart = i + 1 }
+            if bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
+                line += 1
+                lineStart = i + 1
+            }
             i += 1
         }
         let column = bytes[lineStart..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } + 1

@@ -2,7 +2,9 @@
 /// table entries. A file that cannot be read is refused whole with file:line:column.
 public enum StringsFileReader {
     /// The top-level dictionary of a property-list file in any of its three forms.
-    static func readPlist(_ bytes: [UInt8], file: String) throws(LocalizationFileError) -> (dict: [String: PlistValue], lines: [String: Int], notes: [FileNote]) {
+    static func readPlist(_ bytes: [UInt8], file: String) throws(LocalizationFileError) -> (
+        dict: [String: PlistValue], lines: [String: Int], notes: [FileNote]
+    ) {
         if bytes.starts(with: Array("bplist".utf8)) {
             guard case .dict(let d) = try BinaryPlistReader.read(bytes, file: file) else {
                 throw LocalizationFileError(file: file, line: 1, column: 1, message: "the binary plist is not a dictionary")
@@ -17,14 +19,18 @@ public enum StringsFileReader {
             case .invalidUTF8(let offset):
                 let line = bytes[..<offset].filter { $0 == 0x0A }.count + 1
                 let column = offset - (bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
-                throw LocalizationFileError(file: file, line: line, column: column, message: "not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))")
+                throw LocalizationFileError(
+                    file: file, line: line, column: column, message: "not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))")
             case .truncated(let encoding):
                 throw LocalizationFileError(file: file, line: 1, column: 1, message: "\(encoding.rawValue) text with an odd number of bytes")
             }
         }
         var notes: [FileNote] = []
         if !decoded.replacedSurrogates.isEmpty {
-            notes.append(FileNote(.unpairedSurrogate, file: file, line: 1, message: "\(decoded.replacedSurrogates.count) unpaired UTF-16 surrogate(s) shown as U+FFFD"))
+            notes.append(
+                FileNote(
+                    .unpairedSurrogate, file: file, line: 1,
+                    message: "\(decoded.replacedSurrogates.count) unpaired UTF-16 surrogate(s) shown as U+FFFD"))
         }
         if looksLikeXML(decoded.utf8) {
             guard case .dict(let d) = try XMLPlistReader.read(decoded.utf8, file: file) else {
@@ -40,25 +46,34 @@ public enum StringsFileReader {
     static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
         var i = 0
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
-        return bytes[i...].starts(with: Array("<?xml".utf8)) || bytes[i...].starts(with: Array("<!DOCTYPE plist".utf8)) || bytes[i...].starts(with: Array("<plist".utf8))
+        return bytes[i...].starts(with: Array("<?xml".utf8)) || bytes[i...].starts(with: Array("<!DOCTYPE plist".utf8))
+            || bytes[i...].starts(with: Array("<plist".utf8))
     }
 
     /// A `.strings` file's key → value table (string values only; others are noted and skipped).
-    public static func readStrings(_ bytes: [UInt8], file: String) throws(LocalizationFileError) -> (table: [String: String], lines: [String: Int], notes: [FileNote]) {
+    public static func readStrings(_ bytes: [UInt8], file: String) throws(LocalizationFileError) -> (
+        table: [String: String], lines: [String: Int], notes: [FileNote]
+    ) {
         let (dict, lines, notes) = try readPlist(bytes, file: file)
         var table: [String: String] = [:]
         var allNotes = notes
         table.reserveCapacity(dict.count)
         for (key, value) in dict {
-            if let s = value.stringValue { table[key] = s } else {
-                allNotes.append(FileNote(.ignoredEntry, file: file, line: lines[key] ?? 1, message: "\"\(key)\" has a \(value.typeName) value, not a string; ignored"))
+            if let s = value.stringValue {
+                table[key] = s
+            } else {
+                allNotes.append(
+                    FileNote(
+                        .ignoredEntry, file: file, line: lines[key] ?? 1, message: "\"\(key)\" has a \(value.typeName) value, not a string; ignored"))
             }
         }
         return (table, lines, allNotes)
     }
 
     /// A `.stringsdict` file's rule formats.
-    public static func readStringsDict(_ bytes: [UInt8], file: String) throws(LocalizationFileError) -> (rules: [String: RuleFormat], notes: [FileNote]) {
+    public static func readStringsDict(_ bytes: [UInt8], file: String) throws(LocalizationFileError) -> (
+        rules: [String: RuleFormat], notes: [FileNote]
+    ) {
         let (dict, _, notes) = try readPlist(bytes, file: file)
         var rules: [String: RuleFormat] = [:]
         var allNotes = notes
@@ -76,7 +91,10 @@ public enum StringsFileReader {
                 guard let spec = spec.dictValue else { continue }
                 let typeName = spec["NSStringFormatSpecTypeKey"]?.stringValue ?? ""
                 guard let kind = RuleVariable.Kind(rawValue: typeName) else {
-                    allNotes.append(FileNote(.ignoredEntry, file: file, line: 1, message: "\"\(key)\".\(name): unknown NSStringFormatSpecTypeKey \"\(typeName)\"; ignored"))
+                    allNotes.append(
+                        FileNote(
+                            .ignoredEntry, file: file, line: 1,
+                            message: "\"\(key)\".\(name): unknown NSStringFormatSpecTypeKey \"\(typeName)\"; ignored"))
                     continue
                 }
                 var forms: [String: String] = [:]

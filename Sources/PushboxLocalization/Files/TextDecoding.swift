@@ -4,7 +4,13 @@ import PushboxText
 /// decides (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE); without one, a zero in byte 0 or 1 means
 /// UTF-16 (big-endian when byte 0 is zero); else UTF-8.
 enum TextDecoding {
-    enum Encoding: String, Sendable { case utf8 = "UTF-8", utf16LE = "UTF-16LE", utf16BE = "UTF-16BE", utf32LE = "UTF-32LE", utf32BE = "UTF-32BE" }
+    enum Encoding: String, Sendable {
+        case utf8 = "UTF-8"
+        case utf16LE = "UTF-16LE"
+        case utf16BE = "UTF-16BE"
+        case utf32LE = "UTF-32LE"
+        case utf32BE = "UTF-32BE"
+    }
 
     struct Decoded {
         var utf8: [UInt8]
@@ -13,7 +19,10 @@ enum TextDecoding {
         var replacedSurrogates: [Int] = []
     }
 
-    enum Failure: Error { case invalidUTF8(offset: Int), truncated(Encoding) }
+    enum Failure: Error {
+        case invalidUTF8(offset: Int)
+        case truncated(Encoding)
+    }
 
     static func decode(_ bytes: [UInt8]) throws(Failure) -> Decoded {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try utf8(Array(bytes.dropFirst(3))) }
@@ -37,7 +46,8 @@ enum TextDecoding {
         units.reserveCapacity(bytes.count / 2)
         var i = bytes.startIndex
         while i < bytes.endIndex {
-            let a = UInt16(bytes[i]), b = UInt16(bytes[i + 1])
+            let a = UInt16(bytes[i])
+            let b = UInt16(bytes[i + 1])
             units.append(bigEndian ? a << 8 | b : b << 8 | a)
             i += 2
         }

@@ -44,7 +44,10 @@ public struct XCStringsCatalog: Sendable {
         version = root["version"]?.stringValue ?? "1.0"
         notes = []
         if !Self.supportedVersions.contains(version) {
-            notes.append(FileNote(.newerCatalogVersion, file: file, line: 1, message: "catalog version \(version) is newer than the versions pushbox knows (1.0–1.3); read as 1.3"))
+            notes.append(
+                FileNote(
+                    .newerCatalogVersion, file: file, line: 1,
+                    message: "catalog version \(version) is newer than the versions pushbox knows (1.0–1.3); read as 1.3"))
         }
         languages = [sourceLanguage]
         entries = [:]

@@ -13,8 +13,9 @@ enum XMLPlistReader {
         let ok = parser.parse()
         if let failure = builder.failure { throw failure }
         guard ok else {
-            throw LocalizationFileError(file: file, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
-                                        message: "not well-formed XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error")")
+            throw LocalizationFileError(
+                file: file, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
+                message: "not well-formed XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error")")
         }
         guard let root = builder.root else {
             throw LocalizationFileError(file: file, line: 1, column: 1, message: "the plist holds no value")
@@ -44,7 +45,9 @@ enum XMLPlistReader {
             parser.abortParsing()
         }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             text = ""
             switch name {
             case "plist": break
@@ -74,10 +77,14 @@ enum XMLPlistReader {
                 add(.dict(d), parser)
             case "string": add(.string(text), parser)
             case "integer":
-                guard let i = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return fail(parser, "\"\(text)\" is not an integer") }
+                guard let i = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    return fail(parser, "\"\(text)\" is not an integer")
+                }
                 add(.integer(i), parser)
             case "real":
-                guard let r = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return fail(parser, "\"\(text)\" is not a real number") }
+                guard let r = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    return fail(parser, "\"\(text)\" is not a real number")
+                }
                 add(.real(r), parser)
             case "true": add(.bool(true), parser)
             case "false": add(.bool(false), parser)

@@ -29,9 +29,11 @@ public struct FormatRenderer: Sendable {
         var out = ""
         out.reserveCapacity(64)
         var sequential = 0
-        var sawPositional = false, sawSequential = false
+        var sawPositional = false
+        var sawSequential = false
         // Arguments read, as a bit set over indexes 1...128.
-        var usedLow: UInt64 = 0, usedHigh: UInt64 = 0
+        var usedLow: UInt64 = 0
+        var usedHigh: UInt64 = 0
         var notes: [Diagnostic] = []
 
         for segment in parsed.segments {
@@ -53,11 +55,19 @@ public struct FormatRenderer: Sendable {
                 default:
                     break
                 }
-                var width: Int?, precision: Int?
+                var width: Int?
+                var precision: Int?
                 if spec.width != .none { width = size(spec.width, spec.text, args, &sequential, &usedLow, &usedHigh, &notes) }
                 if spec.precision != .none { precision = size(spec.precision, spec.text, args, &sequential, &usedLow, &usedHigh, &notes) }
                 let index: Int
-                if let p = spec.position { index = p; sawPositional = true } else { sequential += 1; index = sequential; sawSequential = true }
+                if let p = spec.position {
+                    index = p
+                    sawPositional = true
+                } else {
+                    sequential += 1
+                    index = sequential
+                    sawSequential = true
+                }
                 guard let arg = argument(index, spec.text, args, positional: spec.position != nil, &usedLow, &usedHigh, &notes) else {
                     out += spec.text
                     continue
@@ -79,7 +89,10 @@ public struct FormatRenderer: Sendable {
             let highest = usedHigh != 0 ? 128 - usedHigh.leadingZeroBitCount : 64 - usedLow.leadingZeroBitCount
             let skipped = (1...highest).filter { !Self.isUsed($0, usedLow, usedHigh) }
             if !skipped.isEmpty {
-                Self.note(&notes, .skippedArgument, "the format skips argument \(skipped.map(String.init).joined(separator: ", ")): undefined on a device (it may crash or show garbage)")
+                Self.note(
+                    &notes, .skippedArgument,
+                    "the format skips argument \(skipped.map(String.init).joined(separator: ", ")): undefined on a device (it may crash or show garbage)"
+                )
             }
         }
         if !notes.isEmpty { warnings += notes }
@@ -95,27 +108,35 @@ public struct FormatRenderer: Sendable {
     }
 
     /// The argument for a 1-based index, or nil (with a warning) when it is not there.
-    private func argument(_ index: Int, _ spec: String, _ args: [String], positional: Bool,
-                          _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [Diagnostic]) -> String? {
+    private func argument(
+        _ index: Int, _ spec: String, _ args: [String], positional: Bool,
+        _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [Diagnostic]
+    ) -> String? {
         guard index >= 1, !positional || index <= Self.maxPosition else {
             Self.note(&notes, .argumentIndexOutOfRange, "\(spec): argument index \(index) is outside 1…\(Self.maxPosition); shown as written")
             return nil
         }
         guard index <= args.count else {
-            Self.note(&notes, .missingArgument, "\(spec) needs argument \(index) but only \(args.count) \(args.count == 1 ? "was" : "were") given; shown as written")
+            Self.note(
+                &notes, .missingArgument,
+                "\(spec) needs argument \(index) but only \(args.count) \(args.count == 1 ? "was" : "were") given; shown as written")
             return nil
         }
         if index <= 64 { usedLow |= 1 << UInt64(index - 1) } else if index <= 128 { usedHigh |= 1 << UInt64(index - 65) }
         return args[index - 1]
     }
 
-    private func size(_ s: FormatSpecifier.Size, _ spec: String, _ args: [String], _ sequential: inout Int,
-                      _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [Diagnostic]) -> Int? {
+    private func size(
+        _ s: FormatSpecifier.Size, _ spec: String, _ args: [String], _ sequential: inout Int,
+        _ usedLow: inout UInt64, _ usedHigh: inout UInt64, _ notes: inout [Diagnostic]
+    ) -> Int? {
         let index: Int
         switch s {
         case .none: return nil
         case .fixed(let n): return n
-        case .nextArgument: sequential += 1; index = sequential
+        case .nextArgument:
+            sequential += 1
+            index = sequential
         case .argument(let n): index = n
         }
         return argument(index, spec, args, positional: s != .nextArgument, &usedLow, &usedHigh, &notes)
@@ -129,7 +150,9 @@ public struct FormatRenderer: Sendable {
             if let p = precision { return String(arg.prefix(p)) }
             return arg
         case "s", "S":
-            note(.cStringSpecifier, "\(spec.text) expects a C string but loc-args are strings objects: shown as the string (unconfirmed on a device; use %@)")
+            note(
+                .cStringSpecifier,
+                "\(spec.text) expects a C string but loc-args are strings objects: shown as the string (unconfirmed on a device; use %@)")
             if let p = precision { return String(arg.prefix(p)) }
             return arg
         case "c", "C":
@@ -141,7 +164,10 @@ public struct FormatRenderer: Sendable {
         default:
             let trimmed = arg.trimmingCharacters(in: .whitespaces)
             guard let number = Double(trimmed) else {
-                note(.notANumber, "\(spec.text) expects a number but the argument is \"\(arg.count > 30 ? String(arg.prefix(27)) + "…" : arg)\": shown as the string")
+                note(
+                    .notANumber,
+                    "\(spec.text) expects a number but the argument is \"\(arg.count > 30 ? String(arg.prefix(27)) + "…" : arg)\": shown as the string"
+                )
                 return arg
             }
             if spec.isInteger {
@@ -149,7 +175,10 @@ public struct FormatRenderer: Sendable {
                     // A count such as "1.5": its plural form was chosen from 1.5, so it is shown as
                     // 1.5 in the locale's digits, not cut to 1 beside the wrong form (what a device
                     // prints for %ld given a string object is undefined; use %@ for decimals).
-                    note(.decimalForInteger, "\(spec.text) is an integer specifier but the argument is \(trimmed): shown as the decimal \(trimmed); use %@ for decimal counts")
+                    note(
+                        .decimalForInteger,
+                        "\(spec.text) is an integer specifier but the argument is \(trimmed): shown as the decimal \(trimmed); use %@ for decimal counts"
+                    )
                     if let decimal = numbers?.format(decimal: trimmed) { return decimal }
                     return trimmed
                 }

@@ -88,10 +88,10 @@ public struct FormatSpecifier: Sendable, Equatable {
     static func isKnownConversion(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "D"), UInt8(ascii: "u"), UInt8(ascii: "U"), UInt8(ascii: "o"),
-             UInt8(ascii: "O"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"),
-             UInt8(ascii: "E"), UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "@"),
-             UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "p"), UInt8(ascii: "%"),
-             UInt8(ascii: "n"):
+            UInt8(ascii: "O"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"),
+            UInt8(ascii: "E"), UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "@"),
+            UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "p"), UInt8(ascii: "%"),
+            UInt8(ascii: "n"):
             return true
         default:
             return false
@@ -142,7 +142,10 @@ public struct ParsedFormat: Sendable, Equatable {
             var i = 0
             func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
             while i < n {
-                guard s[i] == UInt8(ascii: "%") else { i += 1; continue }
+                guard s[i] == UInt8(ascii: "%") else {
+                    i += 1
+                    continue
+                }
                 if literalStart < i { segments.append(.literal(format[index(literalStart)..<index(i)])) }
                 let (segment, end) = Self.parseSpecifier(s, at: i)
                 segments.append(segment)
@@ -161,7 +164,8 @@ public struct ParsedFormat: Sendable, Equatable {
         var i = start + 1
         func text() -> String { String(decoding: UnsafeBufferPointer(rebasing: s[start..<min(i, n)]), as: UTF8.self) }
         func number() -> Int? {
-            var value = 0, digits = 0
+            var value = 0
+            var digits = 0
             while i < n, s[i] >= 0x30, s[i] <= 0x39 {
                 value = min(value * 10 + Int(s[i] - 0x30), 1_000_000)
                 i += 1
@@ -199,7 +203,10 @@ public struct ParsedFormat: Sendable, Equatable {
             if i < n, s[i] == UInt8(ascii: "*") {
                 i += 1
                 let save = i
-                if let p = number(), i < n, s[i] == UInt8(ascii: "$") { i += 1; return .argument(p) }
+                if let p = number(), i < n, s[i] == UInt8(ascii: "$") {
+                    i += 1
+                    return .argument(p)
+                }
                 i = save
                 return .nextArgument
             }
@@ -216,7 +223,12 @@ public struct ParsedFormat: Sendable, Equatable {
             case UInt8(ascii: "h"), UInt8(ascii: "l"):
                 let c = s[i]
                 i += 1
-                if i < n, s[i] == c { i += 1; spec.length = c == UInt8(ascii: "h") ? "hh" : "ll" } else { spec.length = c == UInt8(ascii: "h") ? "h" : "l" }
+                if i < n, s[i] == c {
+                    i += 1
+                    spec.length = c == UInt8(ascii: "h") ? "hh" : "ll"
+                } else {
+                    spec.length = c == UInt8(ascii: "h") ? "h" : "l"
+                }
             case UInt8(ascii: "q"), UInt8(ascii: "L"), UInt8(ascii: "t"), UInt8(ascii: "z"), UInt8(ascii: "j"):
                 spec.length = String(UnicodeScalar(s[i]))
                 i += 1

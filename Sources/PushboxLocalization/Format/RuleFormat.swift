@@ -90,7 +90,10 @@ public struct RuleExpander: Sendable {
             case .invalid(let text):
                 out += text
             case .specifier(let spec):
-                if spec.conversion == "%" { out += "%%"; continue }
+                if spec.conversion == "%" {
+                    out += "%%"
+                    continue
+                }
                 let index: Int
                 if let bound = boundTo {
                     index = spec.position ?? bound
@@ -111,8 +114,9 @@ public struct RuleExpander: Sendable {
                 }
                 let argIndex = variable.argNum ?? index
                 let chosen = choose(variable, name: name, argIndex: argIndex, args: args, warnings: &warnings)
-                out += expand(chosen, rule: rule, args: args, depth: depth + 1,
-                              boundTo: variable.variantsAreFormats ? nil : argIndex, warnings: &warnings)
+                out += expand(
+                    chosen, rule: rule, args: args, depth: depth + 1,
+                    boundTo: variable.variantsAreFormats ? nil : argIndex, warnings: &warnings)
             }
         }
         return out
@@ -131,20 +135,26 @@ public struct RuleExpander: Sendable {
     private func fallback(_ variable: RuleVariable, name: String, missing: String, warnings: inout [Diagnostic]) -> String {
         let present = variable.forms.keys.sorted { (PluralCategory(rawValue: $0) ?? .other) < (PluralCategory(rawValue: $1) ?? .other) }
         guard let chosen = present.first else { return "" }
-        warnings.append(Diagnostic(.ruleMissingVariant, "%#@\(name)@\(source.map { " in \($0)" } ?? "") has no \"\(missing)\" variant (needed in \(plural.locale)) and no \"other\"; showing its \"\(chosen)\" variant", severity: .error))
+        warnings.append(
+            Diagnostic(
+                .ruleMissingVariant,
+                "%#@\(name)@\(source.map { " in \($0)" } ?? "") has no \"\(missing)\" variant (needed in \(plural.locale)) and no \"other\"; showing its \"\(chosen)\" variant",
+                severity: .error))
         return variable.forms[chosen] ?? ""
     }
 
     func choose(_ variable: RuleVariable, name: String, argIndex: Int, args: [String], warnings: inout [Diagnostic]) -> String {
         guard argIndex >= 1, argIndex <= args.count else {
-            warnings.append(Diagnostic(.missingArgument, "%#@\(name)@ needs argument \(argIndex) but only \(args.count) given; using the \"other\" variant"))
+            warnings.append(
+                Diagnostic(.missingArgument, "%#@\(name)@ needs argument \(argIndex) but only \(args.count) given; using the \"other\" variant"))
             return variable.forms["other"] ?? variable.forms.values.sorted().first ?? ""
         }
         let arg = args[argIndex - 1].trimmingCharacters(in: .whitespaces)
         switch variable.kind {
         case .plural:
             guard let n = Double(arg) else {
-                warnings.append(Diagnostic(.notANumber, "%#@\(name)@ chooses by a number but argument \(argIndex) is \"\(arg)\"; using the \"other\" variant"))
+                warnings.append(
+                    Diagnostic(.notANumber, "%#@\(name)@ chooses by a number but argument \(argIndex) is \"\(arg)\"; using the \"other\" variant"))
                 return variable.forms["other"] ?? fallback(variable, name: name, missing: "other", warnings: &warnings)
             }
             if n == 0, let zero = variable.forms["zero"] { return zero }
@@ -152,7 +162,8 @@ public struct RuleExpander: Sendable {
             let category = plural.category(forArgument: arg).rawValue
             if let form = variable.forms[category] { return form }
             if let other = variable.forms["other"] {
-                warnings.append(Diagnostic(.ruleVariantFallback, "%#@\(name)@ has no \"\(category)\" variant for \(arg) in \(plural.locale); using \"other\""))
+                warnings.append(
+                    Diagnostic(.ruleVariantFallback, "%#@\(name)@ has no \"\(category)\" variant for \(arg) in \(plural.locale); using \"other\""))
                 return other
             }
             return fallback(variable, name: name, missing: category, warnings: &warnings)

@@ -60,8 +60,10 @@ struct DecimalText {
         var body = Substring(t)
         if body.first == "-" || body.first == "+" { body = body.dropFirst() }
         let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 30, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              parts.count == 1 || !parts[1].isEmpty else { return nil }
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 30,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            parts.count == 1 || !parts[1].isEmpty
+        else { return nil }
         text = t.hasPrefix("+") ? String(t.dropFirst()) : t
         fractionDigits = parts.count == 2 ? min(parts[1].count, 20) : 0
     }

@@ -20,7 +20,9 @@ public struct LintFinding: Sendable, Equatable {
     }
 
     /// A finding at a place.
-    public init(_ severity: Severity, _ code: Diagnostic.Code, file: String, line: Int? = nil, language: String? = nil, key: String? = nil, message: String) {
+    public init(
+        _ severity: Severity, _ code: Diagnostic.Code, file: String, line: Int? = nil, language: String? = nil, key: String? = nil, message: String
+    ) {
         self.init(Diagnostic(code, message, severity: severity, key: key, language: language), file: file, line: line)
     }
 

@@ -31,8 +31,10 @@ public struct LocalizationLinter {
         for localization in localizations {
             let t = app.table(table, localization: localization)
             for error in t.errors where !findings.contains(where: { $0.code == .brokenFile && $0.file == error.file }) {
-                findings.append(LintFinding(.error, .brokenFile, file: error.file, line: error.line, language: localization,
-                                            message: "\(error.line):\(error.column): \(error.message); the whole file is ignored on a device"))
+                findings.append(
+                    LintFinding(
+                        .error, .brokenFile, file: error.file, line: error.line, language: localization,
+                        message: "\(error.line):\(error.column): \(error.message); the whole file is ignored on a device"))
             }
             // Every note a reader made: duplicate keys, unpaired surrogates, ignored entries, newer catalogs.
             for note in t.notes {
@@ -41,20 +43,25 @@ public struct LocalizationLinter {
             let pluralLanguage = LanguageTag(localization == "Base" ? app.developmentRegion : localization)?.description ?? localization
             for key in t.entries.keys.sorted() {
                 let entry = t.entries[key]!
-                findings += check(entry, key: key, localization: localization, pluralLanguage: pluralLanguage,
-                                  reference: localization == devName ? nil : dev.entries[key])
+                findings += check(
+                    entry, key: key, localization: localization, pluralLanguage: pluralLanguage,
+                    reference: localization == devName ? nil : dev.entries[key])
             }
             guard localization != devName, localization != "Base" else { continue }
             for key in dev.entries.keys.sorted() where t.entries[key] == nil {
                 let file = t.files.first ?? dev.entries[key]!.file
-                findings.append(LintFinding(.warning, .missingKey, file: file, language: localization, key: key,
-                                            message: "\"\(key)\" is missing in \(localization): the device shows the key itself"))
+                findings.append(
+                    LintFinding(
+                        .warning, .missingKey, file: file, language: localization, key: key,
+                        message: "\"\(key)\" is missing in \(localization): the device shows the key itself"))
             }
         }
         return findings
     }
 
-    private func check(_ entry: LocalizedEntry, key: String, localization: String, pluralLanguage: String, reference: LocalizedEntry?) -> [LintFinding] {
+    private func check(_ entry: LocalizedEntry, key: String, localization: String, pluralLanguage: String, reference: LocalizedEntry?)
+        -> [LintFinding]
+    {
         var out: [LintFinding] = []
         func add(_ severity: LintFinding.Severity, _ code: Diagnostic.Code, _ message: String) {
             out.append(LintFinding(severity, code, file: entry.file, line: entry.line, language: localization, key: key, message: message))
@@ -65,7 +72,10 @@ public struct LocalizationLinter {
         if entry.fromSourceLanguage { return out }
         let signature = Self.signature(of: entry.value)
         if let skipped = signature.skipped {
-            add(.warning, .skippedArgument, "\"\(key)\" in \(localization) uses %\(skipped.max()! + 1)$ but not argument \(skipped.map(String.init).joined(separator: ", ")): fine in pushbox, undefined on a device")
+            add(
+                .warning, .skippedArgument,
+                "\"\(key)\" in \(localization) uses %\(skipped.max()! + 1)$ but not argument \(skipped.map(String.init).joined(separator: ", ")): fine in pushbox, undefined on a device"
+            )
         }
         if signature.mixed {
             add(.warning, .mixedSpecifiers, "\"\(key)\" in \(localization) mixes positional and sequential specifiers: undefined on a device")
@@ -74,11 +84,16 @@ public struct LocalizationLinter {
             let expected = Self.signature(of: reference.value).arguments
             for (index, family) in signature.arguments.sorted(by: { $0.key < $1.key }) {
                 if let want = expected[index], want != family {
-                    add(.error, .specifierType, "\"\(key)\" in \(localization): argument \(index) is \(family) but \(want) in the development language")
+                    add(
+                        .error, .specifierType,
+                        "\"\(key)\" in \(localization): argument \(index) is \(family) but \(want) in the development language")
                 }
             }
             if Set(signature.arguments.keys) != Set(expected.keys) {
-                add(.warning, .specifierCount, "\"\(key)\" in \(localization) uses arguments \(Self.list(signature.arguments.keys)) but the development language uses \(Self.list(expected.keys))")
+                add(
+                    .warning, .specifierCount,
+                    "\"\(key)\" in \(localization) uses arguments \(Self.list(signature.arguments.keys)) but the development language uses \(Self.list(expected.keys))"
+                )
             }
         }
         if case .rule(let rule) = entry.value {
@@ -87,9 +102,15 @@ public struct LocalizationLinter {
                 let missing = required.subtracting(variable.forms.keys).sorted { PluralCategory(rawValue: $0)! < PluralCategory(rawValue: $1)! }
                 let what = name == XCStringsCatalog.wholeStringVariable ? "the plural" : "variable \(name)"
                 if !missing.isEmpty, variable.forms["other"] != nil {
-                    add(.warning, .missingPluralCategory, "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs (\"other\" is used instead)")
+                    add(
+                        .warning, .missingPluralCategory,
+                        "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs (\"other\" is used instead)"
+                    )
                 } else if !missing.isEmpty {
-                    add(.error, .missingPluralCategory, "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs, and has no \"other\" to fall back on")
+                    add(
+                        .error, .missingPluralCategory,
+                        "\"\(key)\" in \(localization): \(what) lacks \(missing.joined(separator: ", ")), which \(pluralLanguage) needs, and has no \"other\" to fall back on"
+                    )
                 }
             }
         }
@@ -113,19 +134,29 @@ public struct LocalizationLinter {
     /// The format specifiers a value's arguments need, for comparing translations.
     public static func signature(of value: LocalizedValue) -> Signature {
         var sig = Signature()
-        var positional = false, sequentialUsed = false
+        var positional = false
+        var sequentialUsed = false
         func scan(_ format: String, boundTo: Int?, variables: [String: RuleVariable], depth: Int) {
             guard depth < 8 else { return }
             var sequential = 0
             for spec in ParsedFormat(format).specifiers where spec.takesArgument && spec.conversion != "n" {
                 let index: Int
-                if let p = spec.position { index = p; if boundTo == nil { positional = true } }
-                else if let b = boundTo { index = b }
-                else { sequential += 1; index = sequential; sequentialUsed = true }
+                if let p = spec.position {
+                    index = p
+                    if boundTo == nil { positional = true }
+                } else if let b = boundTo {
+                    index = b
+                } else {
+                    sequential += 1
+                    index = sequential
+                    sequentialUsed = true
+                }
                 if let name = spec.variable, let variable = variables[name] {
                     let arg = variable.argNum ?? index
                     if !variable.variantsAreFormats { sig.arguments[arg] = "integer" }
-                    for form in variable.forms.values { scan(form, boundTo: variable.variantsAreFormats ? nil : arg, variables: variables, depth: depth + 1) }
+                    for form in variable.forms.values {
+                        scan(form, boundTo: variable.variantsAreFormats ? nil : arg, variables: variables, depth: depth + 1)
+                    }
                 } else if index <= FormatRenderer.maxPosition {
                     sig.arguments[index] = spec.family
                 }

@@ -27,7 +27,12 @@ public struct LanguageMatcher: Sendable {
     /// Regions whose speakers CLDR sends to a sibling before the bare language
     /// (`en-IN` prefers `en-GB`, `es-MX` prefers `es-419`, `pt-AO` prefers `pt-PT`).
     static let siblingParents: [String: (members: Set<String>, sibling: String)] = [
-        "en": (["AU", "IN", "NZ", "ZA", "IE", "SG", "HK", "PK", "NG", "KE", "MY", "MT", "BE", "DE", "AT", "CH", "NL", "SE", "DK", "FI", "IL", "150", "001"], "GB"),
+        "en": (
+            [
+                "AU", "IN", "NZ", "ZA", "IE", "SG", "HK", "PK", "NG", "KE", "MY", "MT", "BE", "DE", "AT", "CH", "NL", "SE", "DK", "FI", "IL", "150",
+                "001",
+            ], "GB"
+        ),
         "es": (["MX", "AR", "CO", "CL", "PE", "VE", "EC", "GT", "CU", "BO", "DO", "HN", "PY", "SV", "NI", "CR", "PA", "UY", "PR", "US"], "419"),
         "pt": (["AO", "MZ", "CV", "GW", "ST", "TL", "MO", "CH", "LU", "GQ"], "PT"),
     ]
@@ -59,7 +64,8 @@ public struct LanguageMatcher: Sendable {
             return Match(localization: name, preferred: nil, reason: "\(tried); development region \(developmentRegion) → \(name)")
         }
         if available.contains("Base") {
-            return Match(localization: "Base", preferred: nil, reason: "\(tried); Base.lproj stands in for the development region \(developmentRegion)")
+            return Match(
+                localization: "Base", preferred: nil, reason: "\(tried); Base.lproj stands in for the development region \(developmentRegion)")
         }
         if let (name, _) = candidates.first(where: { $0.1.language == "en" }) {
             return Match(localization: name, preferred: nil, reason: "\(tried); no \(developmentRegion) localization, so en")
@@ -72,7 +78,8 @@ public struct LanguageMatcher: Sendable {
     static func score(have: LanguageTag, want: LanguageTag) -> Int {
         if have.region == want.region { return 4 }
         if let region = want.region, let have = have.region, let rule = siblingParents[want.language],
-           rule.members.contains(region), have == rule.sibling {
+            rule.members.contains(region), have == rule.sibling
+        {
             return 3
         }
         if have.region == nil { return 2 }

@@ -86,7 +86,9 @@ public struct InboxList: Sendable {
         selected = 0
         top = 0
         switch key {
-        case .escape: search = ""; return false
+        case .escape:
+            search = ""
+            return false
         case .enter: return false
         case .backspace: if !search.isEmpty { search.removeLast() }
         case .char(let c): search.append(c)
@@ -139,7 +141,9 @@ public struct InboxList: Sendable {
         case .app(let app): if item.app != app { return false }
         }
         guard !search.isEmpty else { return true }
-        let haystack = [rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID]
+        let haystack = [
+            rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID,
+        ]
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
 
