@@ -89,12 +89,12 @@ public enum FuzzTargets {
 
     /// A store in a folder of its own, made once per process (a file, so SQLite's cache bounds
     /// its memory however many inputs are accepted).
-    static let endpoint: APNsEndpoint? = {
+    static let endpoint: APIRouter? = {
         let dir = storeDirectory
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: FuzzTargets.storeDirectory) }
         guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { return nil }
-        return APNsEndpoint(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), renderings: nil))
+        return APIRouter(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), renderings: nil))
     }()
 
     /// A request as the servers hand it over: `METHOD PATH`, header lines, a blank line, the body.

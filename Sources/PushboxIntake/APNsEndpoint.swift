@@ -3,37 +3,36 @@ import PushboxCore
 import PushboxStore
 import PushboxText
 
-/// The HTTP API shaped like APNs': `POST /3/device/<token>` answered as APNs answers, and
-/// `GET /inbox` for scripts. Only `apns-*` headers reach the payload's envelope.
-public final class APNsEndpoint: HTTPRequestHandler, Sendable {
-    /// The intake requests are handed to.
-    public let service: IntakeService
-    /// Local notifications of the running instance (`/pushbox/…` paths), when it keeps them.
-    public let scheduler: LocalScheduler?
+/// APNs' API: `POST /3/device/<token>`, answered as APNs answers (only `apns-*` headers reach
+/// the payload's envelope), with provider tokens or certificates where the connection requires them.
+public struct APNsEndpoint: Sendable {
+    /// The intake pushes are handed to.
+    let service: IntakeService
     /// Judges provider tokens and client certificates on connections that require them.
-    public let authenticator: ProviderAuthenticator
-    /// FCM HTTP v1 and the OAuth token endpoint, on the same listeners.
-    public let fcm: FCMEndpoint
-    /// Told of every answer (`serve`'s access log); set before any server starts.
-    public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
+    let authenticator: ProviderAuthenticator
     static let devicePrefix = "/3/device/"
-    /// Notifications per `GET /inbox` page unless `limit` says otherwise.
-    static let inboxPage = 100
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
 
-    /// The API in front of `service`, with the scheduler's paths when there is one.
-    public init(
-        service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
-        fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
-    ) {
-        self.service = service
-        self.fcm = fcm ?? FCMEndpoint(service: service)
-        self.scheduler = scheduler
-        self.authenticator = authenticator
-        self.accessLog = accessLog
+    /// The route of pushes.
+    var routes: [Route] {
+        [
+            Route(
+                "apns-push", methods: ["POST"], paths: .prefix(Self.devicePrefix), maxBody: { Self.bodyLimit($0.headers) },
+                check: { [authenticator] head in Self.check(head, authenticator: authenticator) },
+                refusal: Self.refusal, handle: { [service] request in Self.push(request, service: service) })
+        ]
     }
 
+    /// APNs' refusal: the status, `{"reason": …}` and the apns-id APNs echoes.
+    static func refusal(_ reason: APNsReason, _ head: RequestHead) -> HTTPResponse { refusal(reason, headers: head.headers) }
+
+    /// APNs' refusal for a request with these headers.
+    static func refusal(_ reason: APNsReason, headers: [(name: String, value: String)]) -> HTTPResponse {
+        reasonResponse(reason, apnsID: answerID(headers))
+    }
+
+    /// `{"reason": …}` with APNs' status for it, and an apns-id when given.
     static func reasonResponse(_ reason: APNsReason, apnsID: String? = nil) -> HTTPResponse {
         var headers = [("Content-Type", "application/json")]
         if let apnsID { headers.append(("apns-id", apnsID)) }
@@ -45,24 +44,10 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
         IntakeService.answerID(sent: headers.last(where: { $0.name == PushHeaders.id })?.value)
     }
 
-    /// Judges a request from its line and headers alone: path, method, token, authentication, size.
-    public func early(_ head: RequestHead) -> EarlyAnswer {
-        let path = head.path
-        let method = head.method
-        if FCMEndpoint.handles(path) { return fcm.early(head) }
-        if path == "/inbox" {
-            return EarlyAnswer(response: method == "GET" ? nil : Self.reasonResponse(.methodNotAllowed), maxBody: 0)
-        }
-        if path.hasPrefix(ScheduleEndpoint.prefix) {
-            guard ScheduleEndpoint.isKnown(path) else { return EarlyAnswer(response: Self.reasonResponse(.badPath), maxBody: 0) }
-            guard ScheduleEndpoint.allowed(method: method, path: path) else {
-                return EarlyAnswer(response: Self.reasonResponse(.methodNotAllowed), maxBody: 0)
-            }
-            return EarlyAnswer(response: nil, maxBody: ScheduleEndpoint.maxBody)
-        }
-        let refuse = { (reason: APNsReason) in EarlyAnswer(response: Self.reasonResponse(reason, apnsID: Self.answerID(head.headers)), maxBody: 0) }
-        guard path.hasPrefix(Self.devicePrefix) else { return refuse(.badPath) }
-        guard method == "POST" else { return refuse(.methodNotAllowed) }
+    /// What APNs judges from a push's head, in its order: authentication, the certificate's
+    /// topic, the device token's presence.
+    static func check(_ head: RequestHead, authenticator: ProviderAuthenticator) -> Result<Arrival.Authentication, Refusal> {
+        let refuse = { (reason: APNsReason) in Result<Arrival.Authentication, Refusal>.failure(Refusal(refusal(reason, head))) }
         var authentication = Arrival.Authentication.none
         if head.connection.requiresAuth {
             switch authenticator.judge(
@@ -79,59 +64,20 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
                 return refuse(.topicDisallowed)
             }
         }
-        if path.count == Self.devicePrefix.count { return refuse(.missingDeviceToken) }
-        let limit = Self.bodyLimit(head.headers)
-        if let length = head.headers.last(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }), length > limit {
-            return EarlyAnswer(response: Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers)), maxBody: limit)
-        }
-        return EarlyAnswer(response: nil, maxBody: limit, authentication: authentication)
+        if head.path.count == devicePrefix.count { return refuse(.missingDeviceToken) }
+        return .success(authentication)
     }
 
+    /// The largest body of the push type the headers name (an alert's by default).
     static func bodyLimit(_ headers: [(name: String, value: String)]) -> Int {
         let type = headers.last { $0.name == PushHeaders.pushType }?.value
         return PushType(rawValue: type ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
     }
 
-    /// 413 PayloadTooLarge for a body that outgrew the limit while it was read.
-    public func tooLarge(_ head: RequestHead) -> HTTPResponse {
-        if FCMEndpoint.handles(head.path) {
-            return FCMEndpoint.googleError(413, "INVALID_ARGUMENT", "The request body is larger than \(FCMEndpoint.maxBody) bytes.")
-        }
-        return Self.reasonResponse(.payloadTooLarge, apnsID: Self.answerID(head.headers))
-    }
-
-    /// Hears every answer given (the access log).
-    public func answered(_ head: RequestHead, _ response: HTTPResponse) {
-        accessLog?(head, response)
-    }
-
-    /// Answers a whole request: a push, `GET /inbox`, the scheduler's paths, or FCM's.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        if FCMEndpoint.handles(request.path) { return fcm.handle(request) }
-        if request.path == "/inbox" {
-            // One page at a time, newest first: `limit` (default 100, at most 1000) and `before`
-            // (an id), so a huge inbox is never read whole under the store's lock.
-            let limit = min(max(Int(request.query["limit"] ?? "") ?? Self.inboxPage, 1), 1000)
-            let items: [StoredNotification]
-            do {
-                if let before = request.query["before"].flatMap({ Int64($0) }) {
-                    items = try service.store.inbox(limit: limit, before: before)
-                } else {
-                    items = try service.store.inbox(limit: limit)
-                }
-            } catch {
-                return Self.reasonResponse(.internalServerError)
-            }
-            let dates = InboxListing.dateFormatter()
-            // A rendering still waiting behind a burst is made now, as the TUI and `list` do.
-            let json = JSONValue.array(
-                items.map { n in InboxListing.json(n, rendered: service.renderings?.rendering(id: n.id, row: n), dates: dates) })
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
-        }
-        if request.path.hasPrefix(ScheduleEndpoint.prefix) {
-            return ScheduleEndpoint.handle(request, scheduler: scheduler)
-        }
-        let rawToken = String(request.path.dropFirst(Self.devicePrefix.count))
+    /// One push: its envelope from the path, the `apns-*` headers and the connection, taken in,
+    /// and APNs' answer.
+    static func push(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
+        let rawToken = String(request.path.dropFirst(devicePrefix.count))
         let token = rawToken.utf8.contains(UInt8(ascii: "%")) ? rawToken.removingPercentEncoding ?? "" : rawToken
         var headers = PushHeaders()
         for h in request.headers where h.name.hasPrefix("apns-") { headers.add(h.name, h.value) }
@@ -139,7 +85,7 @@ public final class APNsEndpoint: HTTPRequestHandler, Sendable {
         if case .certificate(_, let topic?)? = request.arrival?.authentication, headers[PushHeaders.topic] == nil {
             headers.add(PushHeaders.topic, topic)
         }
-        let replay = request.headers.contains { $0.name == Self.sourceHeader && $0.value == "replay" }
+        let replay = request.headers.contains { $0.name == sourceHeader && $0.value == "replay" }
         let envelope = Envelope(source: replay ? .replay : .socket, headers: headers, deviceToken: token, arrival: request.arrival)
         let result = service.receive(RawPayload(bytes: request.body, envelope: envelope))
         guard let reason = result.reason else {

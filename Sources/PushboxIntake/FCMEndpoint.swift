@@ -52,8 +52,32 @@ public final class FCMEndpoint: Sendable {
         return (keys, problems)
     }
 
-    /// Whether `path` is one of FCM's or OAuth's.
-    static func handles(_ path: String) -> Bool { project(of: path) != nil || tokenPaths.contains(path) }
+    /// FCM's and OAuth's routes: `POST /token` (and `/oauth2/v4/token`), and
+    /// `POST /v1/projects/{id}/messages:send` with an access token where the connection requires one.
+    var routes: [Route] {
+        let limit: @Sendable (RequestHead) -> Int = { _ in Self.maxBody }
+        return [
+            Route(
+                "oauth-token", methods: ["POST"], paths: .matching { Self.tokenPaths.contains($0) }, maxBody: limit, refusal: Self.refusal,
+                handle: { [self] in token($0) }),
+            Route(
+                "fcm-send", methods: ["POST"], paths: .matching { Self.project(of: $0) != nil }, maxBody: limit,
+                check: { [self] head in
+                    guard head.connection.requiresAuth else { return .success(.none) }
+                    return accessToken(head.headers.last { $0.name == "authorization" }?.value)
+                },
+                refusal: Self.refusal, handle: { [self] in send($0, project: Self.project(of: $0.path) ?? "") }),
+        ]
+    }
+
+    /// The router's refusals in Google's shape.
+    static func refusal(_ reason: APNsReason, _ head: RequestHead) -> HTTPResponse {
+        switch reason {
+        case .methodNotAllowed: return googleError(405, "METHOD_NOT_ALLOWED", "Method \(head.method) is not allowed; use POST.")
+        case .payloadTooLarge: return googleError(413, "INVALID_ARGUMENT", "The request body is larger than \(maxBody) bytes.")
+        default: return googleError(reason.status, reason.status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT", reason.rawValue)
+        }
+    }
 
     /// `{id}` of `/v1/projects/{id}/messages:send`.
     static func project(of path: String) -> String? {
@@ -62,21 +86,9 @@ public final class FCMEndpoint: Sendable {
         return id.isEmpty || id.contains("/") ? nil : String(id)
     }
 
-    func early(_ head: RequestHead) -> EarlyAnswer {
-        guard head.method == "POST" else {
-            return EarlyAnswer(response: Self.googleError(405, "METHOD_NOT_ALLOWED", "Method \(head.method) is not allowed; use POST."), maxBody: 0)
-        }
-        if Self.tokenPaths.contains(head.path) { return EarlyAnswer(response: nil, maxBody: Self.maxBody) }
-        guard head.connection.requiresAuth else { return EarlyAnswer(response: nil, maxBody: Self.maxBody) }
-        switch accessToken(head.headers.last { $0.name == "authorization" }?.value) {
-        case .failure(let refusal): return EarlyAnswer(response: refusal.response, maxBody: 0)
-        case .success(let authentication): return EarlyAnswer(response: nil, maxBody: Self.maxBody, authentication: authentication)
-        }
-    }
-
     /// The access token of `authorization: Bearer …`, if pushbox issued it and it is in force.
-    func accessToken(_ authorization: String?) -> Result<Arrival.Authentication, HTTPResponseError> {
-        let unauthenticated = HTTPResponseError(
+    func accessToken(_ authorization: String?) -> Result<Arrival.Authentication, Refusal> {
+        let unauthenticated = Refusal(
             Self.googleError(
                 401, "UNAUTHENTICATED",
                 "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
@@ -85,14 +97,9 @@ public final class FCMEndpoint: Sendable {
         let token = ByteText.trimmingSpaces(authorization.dropFirst(7))
         guard let grant = issued.withLock({ $0[token] }), grant.expires > now() else { return .failure(unauthenticated) }
         guard grant.scopes.contains(where: Self.scopesAccepted.contains) else {
-            return .failure(HTTPResponseError(Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")))
+            return .failure(Refusal(Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")))
         }
         return .success(.accessToken(account: grant.account, verified: grant.verified))
-    }
-
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
-        if Self.tokenPaths.contains(request.path) { return token(request) }
-        return send(request, project: Self.project(of: request.path) ?? "")
     }
 
     /// The JWT-bearer grant: an access token for a valid assertion, or Google's OAuth error.
@@ -193,12 +200,6 @@ public final class FCMEndpoint: Sendable {
     static func invalidArgument(_ message: String, field: String?, description: String? = nil) -> HTTPResponse {
         googleError(400, "INVALID_ARGUMENT", message, fcmCode: "INVALID_ARGUMENT", violation: field.map { ($0, description ?? message) })
     }
-}
-
-/// An answer carried through a `Result`'s failure.
-struct HTTPResponseError: Error {
-    let response: HTTPResponse
-    init(_ response: HTTPResponse) { self.response = response }
 }
 
 /// Random bytes for access tokens.

@@ -5,6 +5,36 @@ import PushboxText
 
 /// A stored notification as scripts read it (`GET /inbox`, `pushbox list --json`).
 public enum InboxListing {
+    /// Notifications per `GET /inbox` page unless `limit` says otherwise.
+    static let page = 100
+
+    /// `GET /inbox`: one page at a time, newest first: `limit` (default 100, at most 1000) and
+    /// `before` (an id), so a huge inbox is never read whole under the store's lock.
+    static func route(_ service: IntakeService) -> Route {
+        Route(
+            "inbox", methods: ["GET"], paths: .exact("/inbox"), maxBody: { _ in 0 },
+            refusal: { reason, _ in APNsEndpoint.reasonResponse(reason) },
+            handle: { request in listing(request, service: service) })
+    }
+
+    static func listing(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
+        let limit = min(max(Int(request.query["limit"] ?? "") ?? page, 1), 1000)
+        let items: [StoredNotification]
+        do {
+            if let before = request.query["before"].flatMap({ Int64($0) }) {
+                items = try service.store.inbox(limit: limit, before: before)
+            } else {
+                items = try service.store.inbox(limit: limit)
+            }
+        } catch {
+            return APNsEndpoint.reasonResponse(.internalServerError)
+        }
+        let dates = dateFormatter()
+        // A rendering still waiting behind a burst is made now, as the TUI and `list` do.
+        let json = JSONValue.array(items.map { n in self.json(n, rendered: service.renderings?.rendering(id: n.id, row: n), dates: dates) })
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
+    }
+
     /// The formatter for `receivedAt`: make one per listing and pass it to every `json` call.
     public static func dateFormatter() -> ISO8601DateFormatter {
         let iso = ISO8601DateFormatter()

@@ -52,7 +52,7 @@ public final class IntakeServer: Sendable {
     private let port: PortListener?
     private let watcher: FolderWatcher?
     /// The routes every listener shares.
-    public let endpoint: APNsEndpoint
+    public let router: APIRouter
     /// Set by the first `stop()`: the listeners are stopped and the socket file removed once.
     private let stopped = Atomic<Bool>(false)
     /// The TCP port actually bound, when `--listen` asked for one.
@@ -69,7 +69,7 @@ public final class IntakeServer: Sendable {
     ) throws(ListenError) {
         self.service = service
         self.options = options
-        endpoint = APNsEndpoint(
+        router = APIRouter(
             service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
             fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
         var servers: [HTTPServer] = []
@@ -79,7 +79,7 @@ public final class IntakeServer: Sendable {
             do {
                 servers.append(
                     try HTTPServer(
-                        listenFD: fd, handler: endpoint, connection: socketInfo, threads: options.threads,
+                        listenFD: fd, handler: router, connection: socketInfo, threads: options.threads,
                         idleTimeout: options.idleTimeout, connectionLimit: options.connectionLimit))
             } catch {
                 close(fd)
@@ -98,7 +98,7 @@ public final class IntakeServer: Sendable {
                 let (tcpFD, number) = try Listeners.tcp(spec, allowAny: options.tcpAllowAny)
                 do throws(ListenError) {
                     port = try PortListener(
-                        listenFD: tcpFD, address: Listeners.host(of: spec), port: number, handler: endpoint, tls: options.tls,
+                        listenFD: tcpFD, address: Listeners.host(of: spec), port: number, handler: router, tls: options.tls,
                         threads: options.threads, idleTimeout: options.idleTimeout)
                 } catch {
                     close(tcpFD)

@@ -15,15 +15,25 @@ enum ScheduleEndpoint {
     /// Relative attachment paths in a posted schedule are resolved against this folder.
     static let baseDirectoryHeader = "x-pushbox-base-dir"
 
-    static func allowed(method: String, path: String) -> Bool {
-        switch (method, path) {
-        case ("POST", "/pushbox/schedule"), ("GET", "/pushbox/pending"), ("POST", "/pushbox/clock"), ("GET", "/pushbox/clock"): return true
-        default: return method == "DELETE" && path.hasPrefix("/pushbox/pending/") && path.count > "/pushbox/pending/".count
-        }
-    }
-
-    static func isKnown(_ path: String) -> Bool {
-        ["/pushbox/schedule", "/pushbox/pending", "/pushbox/clock"].contains(path) || path.hasPrefix("/pushbox/pending/")
+    /// The `/pushbox/…` routes: schedule, the pending set, a cancel, the clock; any other
+    /// `/pushbox/` path is BadPath.
+    static func routes(_ scheduler: LocalScheduler?) -> [Route] {
+        let serve: @Sendable (HTTPRequest) -> HTTPResponse = { Self.handle($0, scheduler: scheduler) }
+        let refusal: @Sendable (APNsReason, RequestHead) -> HTTPResponse = { reason, _ in APNsEndpoint.reasonResponse(reason) }
+        let limit: @Sendable (RequestHead) -> Int = { _ in maxBody }
+        let cancel = "/pushbox/pending/"
+        return [
+            Route("schedule", methods: ["POST"], paths: .exact("/pushbox/schedule"), maxBody: limit, refusal: refusal, handle: serve),
+            Route("pending", methods: ["GET"], paths: .exact("/pushbox/pending"), maxBody: limit, refusal: refusal, handle: serve),
+            Route(
+                "cancel", methods: ["DELETE"], paths: .prefix(cancel), maxBody: limit,
+                check: { head in head.path.count > cancel.count ? .success(.none) : .failure(Refusal(refusal(.methodNotAllowed, head))) },
+                refusal: refusal, handle: serve),
+            Route("clock", methods: ["GET", "POST"], paths: .exact("/pushbox/clock"), maxBody: limit, refusal: refusal, handle: serve),
+            Route(
+                "pushbox-unknown", methods: nil, paths: .prefix(prefix), maxBody: { _ in 0 },
+                check: { head in .failure(Refusal(refusal(.badPath, head))) }, refusal: refusal, handle: serve),
+        ]
     }
 
     static func handle(_ request: HTTPRequest, scheduler: LocalScheduler?) -> HTTPResponse {

@@ -37,7 +37,7 @@ enum RequestBenchmark {
         }
         let endpoint = best(of: 3) {
             guard let store = freshStore() else { return }
-            let api = APNsEndpoint(service: IntakeService(store: store, context: context, renderings: nil))
+            let api = APIRouter(service: IntakeService(store: store, context: context, renderings: nil))
             for p in payloads {
                 let request = HTTPRequest(
                     method: "POST", path: "/3/device/" + token, headers: [("content-type", "application/json")], body: p, arrival: arrival)

@@ -126,7 +126,8 @@ struct FCMEndpointTests {
         let clock = Locked(Date().timeIntervalSince1970)
         let f = try PortFixture()
         let key = try RS256Key.generate()
-        let fcm = FCMEndpoint(service: f.server.service, accountKeys: ["k1": key]) { clock.withLock { $0 } }
+        let fcm = APIRouter(
+            service: f.server.service, fcm: FCMEndpoint(service: f.server.service, accountKeys: ["k1": key]) { clock.withLock { $0 } })
         let form =
             "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion(key, kid: "k1", iat: clock.withLock { $0 })
         let issued = fcm.handle(HTTPRequest(method: "POST", path: "/token", headers: [], body: Array(form.utf8)))

@@ -18,7 +18,7 @@ struct LocalSchedulerTests {
     func fixture() throws -> (IntakeFixture, LocalScheduler) {
         let f = try IntakeFixture(
             bundleID: "dev.pushbox.sample", schedulerClock: SimulatedClock(start: Self.start, speed: 0, timeZone: TimeZone(identifier: "UTC")!))
-        return (f, try #require(f.server.endpoint.scheduler))
+        return (f, try #require(f.server.router.scheduler))
     }
 
     func json(_ r: UnixHTTPClient.Response) -> JSONObject {

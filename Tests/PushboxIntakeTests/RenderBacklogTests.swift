@@ -61,7 +61,7 @@ final class RenderBacklogTests: Sendable {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
         let context = ValidationContext()
         let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
-        let endpoint = APNsEndpoint(service: IntakeService(store: store, context: context, renderings: renderings))
+        let endpoint = APIRouter(service: IntakeService(store: store, context: context, renderings: renderings))
         // Stored, its rendering not made yet (as behind a burst).
         try store.insert(payload(7), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000007", verdict: .init(status: 200))
         #expect(store.renderCount == 0)
@@ -78,7 +78,7 @@ final class RenderBacklogTests: Sendable {
         let context = ValidationContext()
         let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
         let service = IntakeService(store: store, context: context, renderings: renderings)
-        let endpoint = APNsEndpoint(service: service)
+        let endpoint = APIRouter(service: service)
         let body = Array(#"{"aps":{"alert":"x","badge":"3"}}"#.utf8)
         #expect(service.receive(RawPayload(bytes: body, envelope: Envelope(source: .socket, deviceToken: "abcd"))).status == 200)
         let answer = endpoint.handle(HTTPRequest(method: "GET", path: "/inbox", headers: [], body: []))

@@ -1,0 +1,129 @@
+import PushboxCore
+
+/// Which request paths a route takes.
+public struct PathPattern: Sendable {
+    private let test: @Sendable (String) -> Bool
+
+    /// Exactly these paths.
+    public static func exact(_ paths: String...) -> PathPattern {
+        let set = Set(paths)
+        return PathPattern { set.contains($0) }
+    }
+
+    /// Every path beginning with `prefix`.
+    public static func prefix(_ prefix: String) -> PathPattern { PathPattern { $0.hasPrefix(prefix) } }
+
+    /// The paths `test` says yes to (`/v1/projects/{id}/messages:send`).
+    public static func matching(_ test: @escaping @Sendable (String) -> Bool) -> PathPattern { PathPattern(test: test) }
+
+    /// Whether the route takes `path`.
+    public func matches(_ path: String) -> Bool { test(path) }
+}
+
+/// A refusal made before any body byte is read, in the route's own shape.
+public struct Refusal: Error, Sendable {
+    /// The answer sent instead.
+    public var response: HTTPResponse
+    /// A refusal answered with `response`.
+    public init(_ response: HTTPResponse) { self.response = response }
+}
+
+/// One route of the HTTP API: the methods and paths it takes, the largest body it reads, the
+/// check made on the request's head before the body is read (authentication and the like), its
+/// handler, and how it shapes the router's refusals (APNs' `reason`, Google's error object).
+public struct Route: Sendable {
+    /// What the route serves, for people (`apns-push`, `fcm-send`).
+    public var name: String
+    /// The methods it takes; nil takes every method (its check decides).
+    public var methods: Set<String>?
+    /// The paths it takes.
+    public var paths: PathPattern
+    /// The largest body it reads, from the request's head.
+    public var maxBody: @Sendable (RequestHead) -> Int
+    /// The check of the head before any body byte is read: refused, or how the request authenticated.
+    public var check: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal>
+    /// Answers the whole request.
+    public var handle: @Sendable (HTTPRequest) -> HTTPResponse
+    /// The route's answer for `MethodNotAllowed` and `PayloadTooLarge`, in its API's shape.
+    public var refusal: @Sendable (APNsReason, RequestHead) -> HTTPResponse
+
+    /// A route; without a check every head passes unauthenticated.
+    public init(
+        _ name: String, methods: Set<String>?, paths: PathPattern, maxBody: @escaping @Sendable (RequestHead) -> Int,
+        check: @escaping @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { _ in .success(.none) },
+        refusal: @escaping @Sendable (APNsReason, RequestHead) -> HTTPResponse,
+        handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        self.name = name
+        self.methods = methods
+        self.paths = paths
+        self.maxBody = maxBody
+        self.check = check
+        self.refusal = refusal
+        self.handle = handle
+    }
+}
+
+/// The HTTP API as one table of routes, which every listener serves (the Unix socket, the TCP
+/// port, the tunnel): the first route whose paths match takes the request; its method, its
+/// check and its body limit are judged from the head before any body byte is read.
+public final class APIRouter: HTTPRequestHandler, Sendable {
+    /// The routes, in the order they are tried.
+    public let routes: [Route]
+    /// The intake the push routes hand payloads to.
+    public let service: IntakeService
+    /// Local notifications of the running instance (`/pushbox/…` routes), when it keeps them.
+    public let scheduler: LocalScheduler?
+    /// Told of every answer (`serve`'s access log); set before any server starts.
+    public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
+
+    /// pushbox's API in front of `service`: FCM's and OAuth's routes, `GET /inbox`, the
+    /// scheduler's `/pushbox/…` routes and APNs' `POST /3/device/<token>`.
+    public init(
+        service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
+        fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
+    ) {
+        self.service = service
+        self.scheduler = scheduler
+        self.accessLog = accessLog
+        let apns = APNsEndpoint(service: service, authenticator: authenticator)
+        routes = (fcm ?? FCMEndpoint(service: service)).routes + [InboxListing.route(service)] + ScheduleEndpoint.routes(scheduler) + apns.routes
+    }
+
+    /// The route that takes `path`, if any.
+    public func route(for path: String) -> Route? { routes.first { $0.paths.matches(path) } }
+
+    /// Judges a request from its line and headers alone: route, method, check, declared size.
+    public func early(_ head: RequestHead) -> EarlyAnswer {
+        guard let route = route(for: head.path) else { return EarlyAnswer(response: APNsEndpoint.refusal(.badPath, head), maxBody: 0) }
+        if let methods = route.methods, !methods.contains(head.method) {
+            return EarlyAnswer(response: route.refusal(.methodNotAllowed, head), maxBody: 0)
+        }
+        let authentication: Arrival.Authentication
+        switch route.check(head) {
+        case .failure(let refusal): return EarlyAnswer(response: refusal.response, maxBody: 0)
+        case .success(let how): authentication = how
+        }
+        let limit = route.maxBody(head)
+        if let length = head.headers.last(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }), length > limit {
+            return EarlyAnswer(response: route.refusal(.payloadTooLarge, head), maxBody: limit)
+        }
+        return EarlyAnswer(response: nil, maxBody: limit, authentication: authentication)
+    }
+
+    /// Answers a whole request `early` let through.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard let route = route(for: request.path) else { return APNsEndpoint.refusal(.badPath, headers: request.headers) }
+        return route.handle(request)
+    }
+
+    /// 413 for a body that outgrew the limit while it was read, in the route's shape.
+    public func tooLarge(_ head: RequestHead) -> HTTPResponse {
+        route(for: head.path)?.refusal(.payloadTooLarge, head) ?? APNsEndpoint.refusal(.payloadTooLarge, head)
+    }
+
+    /// Hears every answer given (the access log).
+    public func answered(_ head: RequestHead, _ response: HTTPResponse) {
+        accessLog?(head, response)
+    }
+}
