@@ -42,27 +42,29 @@ public enum InboxListing {
         return iso
     }
 
-    /// One notification as `GET /inbox` and `list --json` show it, with its rendering when there is one.
+    /// One notification as `GET /inbox` and `list --json` show it: the stored row's fields, then
+    /// its rendering's listed fields as the rendering's one field list writes them (a row refused
+    /// at intake has no rendering and is listed as rejected).
     public static func json(_ n: StoredNotification, rendered r: RenderedNotification?, dates: ISO8601DateFormatter) -> JSONValue {
-        .object(
-            JSONObject([
-                ("id", .number(String(n.id))),
-                ("apnsId", .string(n.apnsID)),
-                ("receivedAt", .string(dates.string(from: n.receivedAt))),
-                ("source", .string(n.source.rawValue)),
-                ("file", .optionalString(n.file)),
-                ("status", .optionalInt(n.status)),
-                ("reason", .optionalString(n.reason)),
-                ("collapseId", .optionalString(n.collapseID)),
-                ("arrival", n.arrival?.json ?? .null),
-                ("title", .optionalString(r?.title)),
-                ("subtitle", .optionalString(r?.subtitle)),
-                ("body", .optionalString(r?.body)),
-                ("language", .optionalString(r?.language)),
-                ("delivered", .optionalString(r?.delivered.rawValue ?? (n.reason != nil ? "rejected" : nil))),
-                ("attachments", .array((r?.attachments ?? []).map(\.json))),
-                ("warnings", .array((r?.warnings ?? []).map { .string($0.message) })),
-                ("diagnostics", .array((r?.warnings ?? []).map(\.json))),
-            ]))
+        var object = JSONObject([
+            ("id", .number(String(n.id))),
+            ("apnsId", .string(n.apnsID)),
+            ("receivedAt", .string(dates.string(from: n.receivedAt))),
+            ("source", .string(n.source.rawValue)),
+            ("file", .optionalString(n.file)),
+            ("status", .optionalInt(n.status)),
+            ("reason", .optionalString(n.reason)),
+            ("collapseId", .optionalString(n.collapseID)),
+            ("arrival", n.arrival?.json ?? .null),
+        ])
+        let unrendered = RenderedNotification(delivered: .rejected)
+        for field in RenderedNotification.fields where field.listed {
+            if let r {
+                object[field.key] = field.write(r)
+            } else {
+                object[field.key] = field.key == "delivered" && n.reason == nil ? JSONValue.null : field.write(unrendered)
+            }
+        }
+        return .object(object)
     }
 }

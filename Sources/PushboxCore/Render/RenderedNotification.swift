@@ -231,50 +231,9 @@ public struct RenderedNotification: Sendable {
         self.delivered = delivered
     }
 
-    /// The object `render --json` prints (README, "pushbox render"), keys in a fixed order.
+    /// The object `render --json` prints (README, "pushbox render"): every field of `fields`, in order.
     public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("file", .optionalString(file)),
-                ("title", .optionalString(title)),
-                ("subtitle", .optionalString(subtitle)),
-                ("body", .optionalString(body)),
-                ("language", .optionalString(language)),
-                ("attachments", .array(attachments.map(\.json))),
-                ("category", .optionalString(category)),
-                (
-                    "actions",
-                    .array(
-                        actions.map { a in
-                            .object(
-                                JSONObject([
-                                    ("identifier", .string(a.identifier)), ("title", .string(a.title)),
-                                    ("options", .array(a.options.map { .string($0.rawValue) })),
-                                ]))
-                        })
-                ),
-                ("threadId", .optionalString(threadId)),
-                ("badge", .optionalInt(badge)),
-                ("sound", .optionalString(sound)),
-                ("interruptionLevel", .optionalString(interruptionLevel)),
-                ("delivered", .string(delivered.rawValue)),
-                ("status", .optionalInt(status)),
-                ("reason", .optionalString(reason)),
-                ("detail", .optionalString(detail)),
-                ("warnings", .array(warnings.map { .string($0.message) })),
-                ("diagnostics", .array(warnings.map(\.json))),
-                (
-                    "trace",
-                    .array(
-                        trace.map { t in
-                            .object(
-                                JSONObject([
-                                    ("step", .string(t.step.rawValue)), ("ms", .number(formatMilliseconds(t.ms))),
-                                    ("outcome", .string(t.outcome.rawValue)), ("detail", .string(t.detail)),
-                                ]))
-                        })
-                ),
-            ]))
+        .object(JSONObject(Self.fields.map { ($0.key, $0.write(self)) }))
     }
 }
 
