@@ -91,9 +91,48 @@ public enum Overlay: Sendable, Equatable {
     /// The search box, editing `InboxList.search`.
     case search
     case matrix
-    case actionResult(String)
+    /// What the app receives for a tap or an action button.
+    case response(AppResponse)
     /// The pending local notifications, the clock, and what was dropped.
     case scheduled
+}
+
+/// What the footer says after an action, as a value; the view words it.
+public enum StatusNote: Sendable, Equatable {
+    /// The key's action cannot be done now.
+    case unavailable(Unavailable)
+    /// The lock-screen preview was switched on or off.
+    case lockScreen(Bool)
+    /// The theme now in use.
+    case theme(String)
+    /// The list's filter now.
+    case filter(Filter)
+    /// The device language now.
+    case language(String)
+    /// What the runtime reported: a replay's answer, an export's file, a failure.
+    case message(String)
+}
+
+/// What the app receives when the user taps a notification or chooses an action, as
+/// `userNotificationCenter(_:didReceive:withCompletionHandler:)` gets it.
+public struct AppResponse: Sendable, Equatable {
+    /// What was chosen: `Tap`, or the action button's title.
+    public var title: String
+    /// `UNNotificationResponse.actionIdentifier`.
+    public var identifier: String
+    /// The action's options (foreground, destructive, authentication required).
+    public var options: [ActionOption]
+    /// The payload's `userInfo`, as compact JSON.
+    public var userInfo: String
+    /// The first URL-looking string in `userInfo`, where an app would deep-link.
+    public var deepLink: String?
+    /// The local notification request's identifier, or nil for a push.
+    public var localRequest: String?
+    /// The push's apns-id.
+    public var apnsID: String
+
+    /// Whether the app is brought to the foreground.
+    public var opensApp: Bool { options.contains(.foreground) }
 }
 
 /// What the header says about the intake.
@@ -128,9 +167,10 @@ public struct InboxState: Sendable {
     /// The window open over the inbox, if any.
     public var overlay: Overlay?
     /// Renderings for the current language list, by notification id.
-    public var renders: [Int64: RenderedNotification] = [:] {
-        didSet { if list.filter == .withWarnings || !list.search.isEmpty { list.rowsCache = nil } }
-    }
+    public var renders: [Int64: RenderedNotification] = [:] { didSet { rendersVersion &+= 1 } }
+    /// Counts changes to `renders`, for the rows cache's key (rows depend on renderings only when
+    /// the filter or the search reads them).
+    public private(set) var rendersVersion = 0
     /// Thumbnails by `InboxView.thumbnailKey`.
     public var thumbnails: [ThumbnailRequest: Thumbnail] = [:]
     /// The terminal's palette for thumbnails: 256, 16 or 8 colours; 0 draws none.
@@ -146,7 +186,7 @@ public struct InboxState: Sendable {
     /// The theme in use, as an index into `themes`.
     public var themeIndex = 0
     /// The footer's message after an action, until the next key.
-    public var status: String?
+    public var status: StatusNote?
     /// The terminal's size in cells.
     public var width = 80
     /// Rows.
@@ -156,9 +196,6 @@ public struct InboxState: Sendable {
     public var now: Date?
     /// The zone times are shown in.
     public var timeZone: TimeZone = .current
-    /// Set by `q`: the loop ends.
-    public var quit = false
-
     /// An empty inbox for the app, the device's languages, and the languages `L` cycles through.
     public init(appName: String, languages: [String], languageChoices: [String]) {
         self.appName = appName
@@ -169,7 +206,7 @@ public struct InboxState: Sendable {
     public var theme: String { themes.isEmpty ? "dark" : themes[themeIndex % themes.count] }
 
     /// The list's lines (cached between changes).
-    public var rows: [Row] { list.rows(renders: renders, appName: appName) }
+    public var rows: [Row] { list.rows(renders: renders, rendersVersion: rendersVersion, appName: appName) }
 
     /// The notification on the selected row, if it is one.
     public var selectedItem: InboxItem? {

@@ -19,7 +19,7 @@ extension InboxView {
         case .trace: trace(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .compare: compare(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .raw:
-            for (i, line) in item.rawText.split(separator: "\n", omittingEmptySubsequences: false).prefix(h).enumerated() {
+            for (i, line) in state.list.rawText(of: item).split(separator: "\n", omittingEmptySubsequences: false).prefix(h).enumerated() {
                 s.put(DisplayText.clean(String(line)), x: x + 1, y: top + i, role: .body, maxWidth: inner)
             }
         }

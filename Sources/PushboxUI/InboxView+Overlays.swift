@@ -18,8 +18,8 @@ extension InboxView {
             box(&s, title: "Device language", lines: lines)
         case .matrix?:
             box(&s, title: "Every language", lines: matrixLines(state))
-        case .actionResult(let text)?:
-            box(&s, title: "Action", lines: text.split(separator: "\n").map { (DisplayText.clean(String($0)), .overlay) })
+        case .response(let response)?:
+            box(&s, title: "Action", lines: response.lines.map { (DisplayText.clean($0), .overlay) })
         case .scheduled?:
             box(&s, title: "Scheduled", lines: scheduledLines(state, height: s.height - 4))
         case .search?, nil:

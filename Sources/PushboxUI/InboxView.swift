@@ -61,9 +61,9 @@ public enum InboxView {
         if state.overlay == .search {
             s.put(" /" + DisplayText.clean(state.list.search) + "▏   Enter keep · Esc clear", x: 0, y: y, role: .input)
         } else if let status = state.status {
-            s.put(" " + status, x: 0, y: y, role: .footer)
+            s.put(" " + status.text, x: 0, y: y, role: .footer)
         } else {
-            s.put(" " + Keymap.footer(state.overlay == nil ? Keymap.inbox : Keymap.overlay), x: 0, y: y, role: .footer)
+            s.put(" " + Keymap.footer(Keymap.table(for: state.overlay)), x: 0, y: y, role: .footer)
         }
     }
 

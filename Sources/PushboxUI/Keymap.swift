@@ -35,7 +35,19 @@ public enum Action: String, Sendable, CaseIterable {
     case scheduledView, fastForward, jumpClock
 }
 
-/// One binding: the keys, the action, and what help says about it.
+/// Why an action cannot be done now; the footer says it (the view words it).
+public enum Unavailable: Sendable, Equatable {
+    /// The scheduled view and the device clock need local notifications kept.
+    case noLocalNotifications
+    /// `a` on a card without action buttons.
+    case noActionButtons
+    /// `o` on a notification that was not delivered.
+    case notDelivered
+    /// `o` on a background event, which shows no banner.
+    case nothingToTap
+}
+
+/// One binding: the keys, the action, what help and the footer say about it, and when it cannot be done.
 public struct KeyBinding: Sendable {
     /// The keys that do it; the first is shown in help and footer.
     public var keys: [Key]
@@ -43,63 +55,92 @@ public struct KeyBinding: Sendable {
     public var action: Action
     /// The help line.
     public var description: String
-    /// Shown in the footer.
-    public var inFooter: Bool
+    /// Its label in the footer (`Tab view`); nil keeps it out of the footer.
+    public var footer: String?
+    /// Why it cannot be done in this state, if it cannot; checked before the action runs.
+    public var unavailable: (@Sendable (InboxState) -> Unavailable?)?
+
+    /// A binding of `keys` to `action`.
+    public init(
+        _ keys: [Key], _ action: Action, _ description: String, footer: String? = nil,
+        unavailable: (@Sendable (InboxState) -> Unavailable?)? = nil
+    ) {
+        self.keys = keys
+        self.action = action
+        self.description = description
+        self.footer = footer
+        self.unavailable = unavailable
+    }
 }
 
 /// The keymap tables; help and the footer are generated from them (tig's requests, lazygit's bindings).
 public enum Keymap {
+    /// Local notifications are kept by this instance (else the scheduled view and the clock are unavailable).
+    static let needsScheduler: @Sendable (InboxState) -> Unavailable? = { $0.scheduled == nil ? .noLocalNotifications : nil }
+
     /// The inbox's keys: the only way keys reach `update` outside an overlay.
     public static let inbox: [KeyBinding] = [
-        KeyBinding(keys: [.char("j"), .down], action: .moveDown, description: "next notification", inFooter: false),
-        KeyBinding(keys: [.char("k"), .up], action: .moveUp, description: "previous notification", inFooter: false),
-        KeyBinding(keys: [.pageDown, .char("J")], action: .pageDown, description: "page down", inFooter: false),
-        KeyBinding(keys: [.pageUp, .char("K")], action: .pageUp, description: "page up", inFooter: false),
-        KeyBinding(keys: [.home, .char("g")], action: .top, description: "newest", inFooter: false),
-        KeyBinding(keys: [.end, .char("G")], action: .bottom, description: "oldest", inFooter: false),
-        KeyBinding(keys: [.enter], action: .open, description: "open the card (narrow screens) / back to the list", inFooter: false),
-        KeyBinding(keys: [.tab, .char("l"), .right], action: .nextTab, description: "next view: card, trace, before/after, raw", inFooter: true),
-        KeyBinding(keys: [.backTab, .char("h"), .left], action: .previousTab, description: "previous view", inFooter: false),
-        KeyBinding(keys: [.char("z"), .char(" ")], action: .toggleThread, description: "collapse or expand the thread", inFooter: false),
-        KeyBinding(keys: [.char("L")], action: .pickLanguage, description: "choose the device language", inFooter: true),
-        KeyBinding(keys: [.char("]")], action: .nextLanguage, description: "next language", inFooter: true),
-        KeyBinding(keys: [.char("[")], action: .previousLanguage, description: "previous language", inFooter: false),
-        KeyBinding(keys: [.char("m")], action: .localeMatrix, description: "this notification in every language", inFooter: true),
-        KeyBinding(keys: [.char("p")], action: .lockScreenPreview, description: "lock-screen truncation on or off", inFooter: false),
-        KeyBinding(
-            keys: [.char("a")], action: .pressAction, description: "press the next action button (shows what the app receives)", inFooter: false),
-        KeyBinding(
-            keys: [.char("o")], action: .tap,
-            description: "tap the notification (shows what the app receives: the default action, userInfo, deep link)", inFooter: false),
-        KeyBinding(
-            keys: [.char("s")], action: .scheduledView, description: "scheduled: pending local notifications, n/64, what was dropped", inFooter: false
-        ),
-        KeyBinding(keys: [.char("+")], action: .fastForward, description: "fast-forward the device clock one minute", inFooter: false),
-        KeyBinding(
-            keys: [.char(">")], action: .jumpClock, description: "jump the device clock to the next pending local notification", inFooter: false),
-        KeyBinding(keys: [.char("t")], action: .cycleTheme, description: "next theme", inFooter: false),
-        KeyBinding(keys: [.char("/")], action: .search, description: "search title, body, app and keys", inFooter: true),
-        KeyBinding(
-            keys: [.char("f")], action: .cycleFilter, description: "filter: all, rejected, with warnings, each app (when several)", inFooter: false),
-        KeyBinding(keys: [.char("r")], action: .replay, description: "replay the selected notification", inFooter: false),
-        KeyBinding(keys: [.char("d")], action: .delete, description: "delete the selected notification", inFooter: false),
-        KeyBinding(keys: [.char("e")], action: .export, description: "export the selected notification as a .apns file", inFooter: false),
-        KeyBinding(keys: [.char("?")], action: .help, description: "this help", inFooter: true),
-        KeyBinding(keys: [.char("q")], action: .quit, description: "quit", inFooter: true),
+        KeyBinding([.char("j"), .down], .moveDown, "next notification"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous notification"),
+        KeyBinding([.pageDown, .char("J")], .pageDown, "page down"),
+        KeyBinding([.pageUp, .char("K")], .pageUp, "page up"),
+        KeyBinding([.home, .char("g")], .top, "newest"),
+        KeyBinding([.end, .char("G")], .bottom, "oldest"),
+        KeyBinding([.enter], .open, "open the card (narrow screens) / back to the list"),
+        KeyBinding([.tab, .char("l"), .right], .nextTab, "next view: card, trace, before/after, raw", footer: "view"),
+        KeyBinding([.backTab, .char("h"), .left], .previousTab, "previous view"),
+        KeyBinding([.char("z"), .char(" ")], .toggleThread, "collapse or expand the thread"),
+        KeyBinding([.char("L")], .pickLanguage, "choose the device language", footer: "language"),
+        KeyBinding([.char("]")], .nextLanguage, "next language", footer: "next language"),
+        KeyBinding([.char("[")], .previousLanguage, "previous language"),
+        KeyBinding([.char("m")], .localeMatrix, "this notification in every language", footer: "matrix"),
+        KeyBinding([.char("p")], .lockScreenPreview, "lock-screen truncation on or off"),
+        KeyBinding([.char("a")], .pressAction, "press the next action button (shows what the app receives)"),
+        KeyBinding([.char("o")], .tap, "tap the notification (shows what the app receives: the default action, userInfo, deep link)"),
+        KeyBinding([.char("s")], .scheduledView, "scheduled: pending local notifications, n/64, what was dropped", unavailable: needsScheduler),
+        KeyBinding([.char("+")], .fastForward, "fast-forward the device clock one minute", unavailable: needsScheduler),
+        KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
+        KeyBinding([.char("t")], .cycleTheme, "next theme"),
+        KeyBinding([.char("/")], .search, "search title, body, app and keys", footer: "search"),
+        KeyBinding([.char("f")], .cycleFilter, "filter: all, rejected, with warnings, each app (when several)"),
+        KeyBinding([.char("r")], .replay, "replay the selected notification"),
+        KeyBinding([.char("d")], .delete, "delete the selected notification"),
+        KeyBinding([.char("e")], .export, "export the selected notification as a .apns file"),
+        KeyBinding([.char("?")], .help, "this help", footer: "help"),
+        KeyBinding([.char("q")], .quit, "quit", footer: "quit"),
     ]
 
-    /// Keys while an overlay (help, picker, matrix) is open.
+    /// Keys while an overlay (help, picker, matrix, a response) is open.
     public static let overlay: [KeyBinding] = [
-        KeyBinding(keys: [.char("j"), .down], action: .moveDown, description: "next", inFooter: false),
-        KeyBinding(keys: [.char("k"), .up], action: .moveUp, description: "previous", inFooter: false),
-        KeyBinding(keys: [.enter], action: .open, description: "choose", inFooter: true),
-        KeyBinding(keys: [.escape, .char("q")], action: .close, description: "close", inFooter: true),
+        KeyBinding([.char("j"), .down], .moveDown, "next"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous"),
+        KeyBinding([.enter], .open, "choose", footer: "choose"),
+        KeyBinding([.escape, .char("q")], .close, "close", footer: "close"),
     ]
+
+    /// Keys in the Scheduled view: the device clock, and closing it.
+    public static let scheduled: [KeyBinding] = [
+        KeyBinding([.char("+")], .fastForward, "fast-forward the device clock one minute", footer: "fast-forward"),
+        KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", footer: "next pending"),
+        KeyBinding([.escape, .char("q"), .enter, .char("s")], .close, "close", footer: "close"),
+    ]
+
+    /// The table that has the keys in this state: the open overlay's, or the inbox's.
+    public static func table(for overlay: Overlay?) -> [KeyBinding] {
+        switch overlay {
+        case nil: return inbox
+        case .scheduled?: return scheduled
+        default: return Self.overlay
+        }
+    }
+
+    /// The binding `key` has in `table`, if any.
+    public static func binding(for key: Key, in table: [KeyBinding]) -> KeyBinding? {
+        table.first { $0.keys.contains(key) }
+    }
 
     /// The action `key` is bound to in `table`, if any.
-    public static func action(for key: Key, in table: [KeyBinding]) -> Action? {
-        table.first { $0.keys.contains(key) }?.action
-    }
+    public static func action(for key: Key, in table: [KeyBinding]) -> Action? { binding(for: key, in: table)?.action }
 
     /// The help text, one line a binding.
     public static func helpLines(_ table: [KeyBinding]) -> [String] {
@@ -108,24 +149,8 @@ public enum Keymap {
         return zip(labels, table).map { $0.padding(toLength: width, withPad: " ", startingAt: 0) + $1.description }
     }
 
-    /// The footer: "Tab next view · L language · …".
+    /// The footer: "Tab view · L language · …".
     public static func footer(_ table: [KeyBinding]) -> String {
-        table.filter(\.inFooter).map { "\($0.keys[0].label) \(shortName($0.action))" }.joined(separator: " · ")
-    }
-
-    static func shortName(_ a: Action) -> String {
-        switch a {
-        case .nextTab: return "view"
-        case .pickLanguage: return "language"
-        case .nextLanguage: return "next language"
-        case .localeMatrix: return "matrix"
-        case .search: return "search"
-        case .help: return "help"
-        case .quit: return "quit"
-        case .open: return "choose"
-        case .close: return "close"
-        case .scheduledView: return "scheduled"
-        default: return a.rawValue
-        }
+        table.compactMap { b in b.footer.map { "\(b.keys[0].label) \($0)" } }.joined(separator: " · ")
     }
 }

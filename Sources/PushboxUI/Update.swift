@@ -20,7 +20,10 @@ public enum Message: Sendable {
     case matrixReady([(language: String, note: RenderedNotification)])
     /// The pending local notifications and the clock changed.
     case scheduled(ScheduledInfo)
+    /// What the runtime has to say in the footer (a replay's answer, a failure).
     case status(String)
+    /// The terminal's palette for thumbnails changed (256, 16 or 8 colours; 0 draws none).
+    case palette(Int)
     case click(x: Int, y: Int)
     case wheel(up: Bool)
 }
@@ -43,6 +46,7 @@ public enum Command: Sendable, Equatable {
     case advanceClock(seconds: Double)
     /// Jump the device clock to the next pending local notification.
     case jumpClock
+    /// End the program (the loop stops; nothing else happens).
     case quit
 }
 
@@ -64,7 +68,8 @@ extension InboxState {
             if key == device.key { renders.merge(map) { _, new in new } }
         case .matrixReady(let results): matrix = results
         case .scheduled(let info): scheduled = info
-        case .status(let text): status = text
+        case .status(let text): status = .message(text)
+        case .palette(let colours): palette = colours
         case .click(_, let y):
             overlay = nil
             let row = y - 1 + list.top
@@ -72,38 +77,53 @@ extension InboxState {
         case .wheel(let up): move(up ? -3 : 3)
         case .key(let key): commands += handle(key)
         }
-        list.refreshRows(renders: renders, appName: appName)
+        list.refreshRows(renders: renders, rendersVersion: rendersVersion, appName: appName)
         list.clamp(rowCount: rows.count, visible: listHeight)
         commands += missingRenders()
         return commands
     }
 
     /// A key goes to what has the focus: the search box, an open overlay, or the inbox. Every
-    /// key reaches the program through a keymap table (`Keymap`), except text typed into search.
+    /// key reaches the program through a keymap table (`Keymap`), except text typed into search;
+    /// a binding that cannot be done now says why in the footer.
     private mutating func handle(_ key: Key) -> [Command] {
         if overlay == .search {
             if !list.editSearch(key) { overlay = nil }
             return []
         }
-        if overlay == .scheduled, let clockCommand = clockKey(key) { return clockCommand }
-        if let overlay { return handleOverlay(key, overlay) }
-        guard let action = Keymap.action(for: key, in: Keymap.inbox) else { return [] }
+        guard let binding = Keymap.binding(for: key, in: Keymap.table(for: overlay)) else { return [] }
         status = nil
-        return perform(action, key: key)
+        if let why = binding.unavailable?(self) {
+            status = .unavailable(why)
+            return []
+        }
+        if overlay == .scheduled { return performScheduled(binding.action) }
+        if let overlay { return handleOverlay(binding.action, overlay) }
+        return perform(binding.action)
+    }
+
+    /// The Scheduled view's keys: the device clock, and closing it.
+    private mutating func performScheduled(_ action: Action) -> [Command] {
+        switch action {
+        case .fastForward: return [.advanceClock(seconds: 60)]
+        case .jumpClock: return [.jumpClock]
+        default:
+            overlay = nil
+            return []
+        }
     }
 
     /// Keys in an overlay: close it, or move and choose in the language picker.
-    private mutating func handleOverlay(_ key: Key, _ overlay: Overlay) -> [Command] {
-        let action = Keymap.action(for: key, in: Keymap.overlay)
+    private mutating func handleOverlay(_ action: Action, _ overlay: Overlay) -> [Command] {
         switch (action, overlay) {
-        case (.close?, _):
+        case (.close, _):
             self.overlay = nil
-        case (.moveDown?, .languagePicker(let s)), (.moveUp?, .languagePicker(let s)):
+        case (.moveDown, .languagePicker(let s)), (.moveUp, .languagePicker(let s)):
             self.overlay = .languagePicker(selection: device.moved(selection: s, by: action == .moveDown ? 1 : -1))
-        case (.open?, .languagePicker(let s)):
+        case (.open, .languagePicker(let s)):
             self.overlay = nil
             return switchLanguage(to: device.choices[s])
-        case (.open?, _):
+        case (.open, _):
             self.overlay = nil
         default:
             break
@@ -112,7 +132,7 @@ extension InboxState {
     }
 
     /// An inbox action from the keymap.
-    private mutating func perform(_ action: Action, key: Key) -> [Command] {
+    private mutating func perform(_ action: Action) -> [Command] {
         switch action {
         case .moveDown: move(1)
         case .moveUp: move(-1)
@@ -123,7 +143,7 @@ extension InboxState {
         case .open: card.open.toggle()
         case .nextTab: card.stepTab(1)
         case .previousTab: card.stepTab(-1)
-        case .toggleThread: list.toggleSelectedThread(renders: renders, appName: appName)
+        case .toggleThread: list.toggleSelectedThread(renders: renders, rendersVersion: rendersVersion, appName: appName)
         case .pickLanguage: overlay = .languagePicker(selection: device.currentChoice ?? 0)
         case .nextLanguage, .previousLanguage:
             guard let language = device.stepped(action == .nextLanguage ? 1 : -1) else { return [] }
@@ -135,30 +155,22 @@ extension InboxState {
             return [.matrix(id: item.id, languages: device.choices)]
         case .lockScreenPreview:
             card.lockScreen.toggle()
-            status = card.lockScreen ? "lock-screen preview: title 1 line, body 4 lines at 40 columns" : "full card"
+            status = .lockScreen(card.lockScreen)
         case .pressAction: return pressAction()
         case .tap: return tap()
-        case .scheduledView:
-            guard scheduled != nil else {
-                status = "this pushbox keeps no local notifications"
-                return []
-            }
-            overlay = .scheduled
-        case .fastForward, .jumpClock:
-            if scheduled == nil { status = "this pushbox keeps no local notifications" }
-            return clockKey(key) ?? []
+        case .scheduledView: overlay = .scheduled
+        case .fastForward: return [.advanceClock(seconds: 60)]
+        case .jumpClock: return [.jumpClock]
         case .cycleTheme:
             themeIndex = (themeIndex + 1) % max(1, themes.count)
-            status = "theme: \(theme)"
+            status = .theme(theme)
         case .search: overlay = .search
         case .cycleFilter:
             list.cycleFilter()
-            status = "filter: \(list.filter.label)"
+            status = .filter(list.filter)
         case .replay, .delete, .export: return selectedItem.map { itemCommand(action, $0) } ?? []
         case .help: overlay = .help
-        case .quit:
-            quit = true
-            return [.quit]
+        case .quit: return [.quit]
         case .close:
             break
         }
@@ -180,7 +192,7 @@ extension InboxState {
     mutating func switchLanguage(to language: String) -> [Command] {
         device.languages = [language]
         renders = [:]
-        status = "language: \(LanguageNames.describe(language))"
+        status = .language(language)
         return [.saveLanguages(device.languages)]
     }
 
@@ -198,7 +210,7 @@ extension InboxState {
         if let s = selectedItem, !s.isRejected { ids.append(s.id) }
         let missing = Array(Set(ids.filter { renders[$0] == nil })).sorted()
         var out: [Command] = missing.isEmpty ? [] : [.render(ids: missing, languages: device.languages)]
-        if let s = selectedItem, s.rawText.isEmpty { out.append(.loadRaw(id: s.id)) }
+        if let s = selectedItem, list.rawText(of: s).isEmpty { out.append(.loadRaw(id: s.id)) }
         if let s = selectedItem, let request = InboxView.thumbnailRequest(self, s), thumbnails[request] == nil {
             out.append(.thumbnail(request))
         }

@@ -67,7 +67,7 @@ struct LocalNotificationUITests {
     func noScheduler() {
         var s = UIFixtures.state(width: 120, height: 40)
         #expect(!s.update(.key(.char("+"))).contains(.advanceClock(seconds: 60)))
-        #expect(s.status == "this pushbox keeps no local notifications")
+        #expect(s.status == .unavailable(.noLocalNotifications))
         _ = s.update(.key(.char("s")))
         #expect(s.overlay == nil)
     }
@@ -77,21 +77,21 @@ struct LocalNotificationUITests {
         var s = Self.state()
         s.list.selected = 0
         _ = s.update(.key(.char("o")))
-        guard case .actionResult(let tap)? = s.overlay else {
+        guard case .response(let tap)? = s.overlay else {
             Issue.record("no tap result")
             return
         }
-        #expect(tap.contains("actionIdentifier: com.apple.UNNotificationDefaultActionIdentifier"))
-        #expect(tap.contains("local notification request alarm-2-0"))
-        #expect(tap.contains(#"userInfo: {"deepLink":"pushboxsample://alarm/2/0610","weekday":2}"#))  // pushbox's block is not the app's
-        #expect(tap.contains("deep link: pushboxsample://alarm/2/0610"))
+        #expect(tap.identifier == "com.apple.UNNotificationDefaultActionIdentifier")
+        #expect(tap.localRequest == "alarm-2-0")
+        #expect(tap.userInfo == #"{"deepLink":"pushboxsample://alarm/2/0610","weekday":2}"#)  // pushbox's block is not the app's
+        #expect(tap.deepLink == "pushboxsample://alarm/2/0610")
         _ = s.update(.key(.escape))
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let stop)? = s.overlay else {
+        guard case .response(let stop)? = s.overlay else {
             Issue.record("no action result")
             return
         }
-        #expect(stop.contains("actionIdentifier: STOP (destructive, foreground)"))
+        #expect(stop.identifier == "STOP" && stop.options == [.destructive, .foreground])
         _ = s.update(.key(.escape))
         #expect(s.card.responses[7]?.map(\.outcome) == [.tap, .action])
         s.card.tab = .trace
@@ -111,7 +111,7 @@ struct LocalNotificationUITests {
         #expect(lines.joined().contains("background budget is not modelled"))
         _ = s.update(.key(.char("o")))
         #expect(s.overlay == nil)
-        #expect(s.status == "a background event shows no banner: there is nothing to tap")
+        #expect(s.status == .unavailable(.nothingToTap))
     }
 
     @Test("120×40: the Scheduled view")

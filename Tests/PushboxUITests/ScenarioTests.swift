@@ -13,12 +13,33 @@ struct ScenarioTests {
         _ = s.update(.resize(width: 120, height: 40))
         let computed = s.list.rowComputations
         _ = s.update(.rawLoaded(id: s.list.items[0].id, text: "{}"))
-        #expect(s.list.items[0].rawText == "{}")
+        #expect(s.list.rawText(of: s.list.items[0]) == "{}")
         #expect(s.list.rowComputations == computed)
         var newer = s.list.items[0]
         newer.id = 999
         _ = s.update(.added(newer))
         #expect(s.list.rowComputations == computed + 1)
+    }
+
+    @Test("the rows' key: a rendering changes them only while the filter or the search reads renderings")
+    mutating func rowsKey() {
+        _ = s.update(.resize(width: 120, height: 40))
+        let computed = s.list.rowComputations
+        _ = s.update(.rendered([6: UIFixtures.note("T", "B")], languageKey: s.device.key))
+        #expect(s.list.rowComputations == computed)
+        _ = s.update(.key(.char("f")))
+        _ = s.update(.key(.char("f")))
+        #expect(s.list.filter == .withWarnings)
+        let filtered = s.list.rowComputations
+        _ = s.update(.rendered([6: UIFixtures.note("T", "B", warnings: ["w"])], languageKey: s.device.key))
+        #expect(s.list.rowComputations == filtered + 1)
+    }
+
+    @Test("a palette change is a message of its own, not a resize")
+    mutating func palette() {
+        #expect(s.palette == 0)
+        _ = s.update(.palette(16))
+        #expect(s.palette == 16)
     }
 
     @Test("moving: keys, pages, ends, clicks and the wheel keep the selection on a row")
@@ -102,19 +123,19 @@ struct ScenarioTests {
     @Test("choosing an action shows what the app receives: identifier and deep link")
     mutating func action() throws {
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let text)? = s.overlay else {
+        guard case .response(let first)? = s.overlay else {
             Issue.record("no result")
             return
         }
-        #expect(text.contains("actionIdentifier: ACCEPT (foreground)"))
-        #expect(text.contains("deep link: pushboxsample://game/42"))
+        #expect(first.identifier == "ACCEPT" && first.options == [.foreground] && first.opensApp)
+        #expect(first.deepLink == "pushboxsample://game/42")
         _ = s.update(.key(.escape))
         _ = s.update(.key(.char("a")))
-        guard case .actionResult(let second)? = s.overlay else {
+        guard case .response(let second)? = s.overlay else {
             Issue.record("the second action showed no result")
             return
         }
-        #expect(second.contains("actionIdentifier: DECLINE (destructive)"))
+        #expect(second.identifier == "DECLINE" && second.options == [.destructive])
     }
 
     @Test("the matrix asks for every language and flags missing keys and overflow")
@@ -144,7 +165,6 @@ struct ScenarioTests {
         #expect(deleted.first == .delete(id: 6))
         #expect(!s.list.items.contains { $0.id == 6 })
         #expect(s.update(.key(.char("q"))) == [.quit])
-        #expect(s.quit)
     }
 
     @Test("help is generated from the keymap: every binding appears")

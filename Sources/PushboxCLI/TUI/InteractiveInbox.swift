@@ -84,7 +84,7 @@ enum InteractiveInbox {
             socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
             port: server?.tcpAddress)
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
-        state.status = startStatus
+        state.status = startStatus.map(StatusNote.message)
         app.load()
         app.postScheduled()
         scheduler.start()

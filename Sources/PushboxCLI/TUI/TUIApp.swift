@@ -130,7 +130,7 @@ final class TUIApp: Sendable {
                 if scheduler?.jumpToNext() == nil { queue.post(.status("nothing pending: the clock stays")) }
             }
         case .quit:
-            break
+            break  // the loop ends on it before carrying out commands
         }
     }
 
@@ -212,7 +212,7 @@ final class TUIApp: Sendable {
         var arrivals: [InboxItem] = []
         var lastFold = Date.distantPast
         var lastClock = Date.distantPast
-        while !state.quit {
+        while true {
             // The device clock in the header moves on its own (faster with --speed).
             if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty, Date().timeIntervalSince(lastClock) >= 0.5 {
                 postScheduled()
@@ -232,15 +232,14 @@ final class TUIApp: Sendable {
                 commands += state.update(message)
                 dirty = true
             }
+            // `.quit` ends the loop; it is the only way out.
+            if commands.contains(.quit) { break }
             for c in commands { execute(c, state: state) }
-            if state.quit { break }
             if state.theme != appliedTheme {
                 terminal.apply(themes[state.theme] ?? Theme.monochrome, noColor: noColor)
                 appliedTheme = state.theme
-                if state.palette != terminal.palette {
-                    state.palette = terminal.palette
-                    for c in state.update(.resize(width: state.width, height: state.height)) { execute(c, state: state) }
-                }
+                // A theme can change the palette thumbnails are drawn in.
+                if state.palette != terminal.palette { queue.post(.palette(terminal.palette)) }
             }
             if dirty {
                 // The view is a function of the state alone: the wall clock is read here.

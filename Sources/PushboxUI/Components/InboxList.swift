@@ -10,11 +10,12 @@ public enum Row: Sendable, Equatable {
 }
 
 /// Which notifications the list shows.
-public enum Filter: Sendable, Equatable {
+public enum Filter: Sendable, Hashable {
     case all, rejected, withWarnings
     /// Notifications sent to one app (by topic).
     case app(String)
 
+    /// How the footer names the filter.
     var label: String {
         switch self {
         case .all: return "all"
@@ -30,19 +31,40 @@ public enum Filter: Sendable, Equatable {
 public struct InboxList: Sendable {
     /// Newest first. The observer does not read the old value, so Swift changes the array in
     /// place (SE-0268) instead of copying it on every insert.
-    public var items: [InboxItem] = [] { didSet { rowsCache = nil } }
-    /// The rows, computed once per change (an inbox may hold 100,000 notifications).
-    var rowsCache: [Row]?
+    public var items: [InboxItem] = [] { didSet { itemsVersion &+= 1 } }
+    /// Counts changes to `items`, for the rows cache's key.
+    private(set) var itemsVersion = 0
+    /// The pretty-printed payloads loaded for the raw view, by id (kept apart from `items`, whose
+    /// rows do not depend on them).
+    private(set) var rawTexts: [Int64: String] = [:]
+    /// What the rows depend on: when it is unchanged, so are they.
+    struct RowsKey: Equatable {
+        var items: Int
+        var filter: Filter
+        var search: String
+        var collapsed: Set<String>
+        /// The renderings' version, when the filter or the search reads renderings.
+        var renders: Int?
+    }
+    /// The rows and the key they were computed for (an inbox may hold 100,000 notifications).
+    var rowsCache: (key: RowsKey, rows: [Row])?
     /// The selected row.
     public var selected = 0
     /// The first row on screen.
     public var top = 0
     /// What the search box holds; empty shows everything.
-    public var search = "" { didSet { rowsCache = nil } }
+    public var search = ""
     /// All, rejected, with warnings, or one app.
-    public var filter: Filter = .all { didSet { rowsCache = nil } }
+    public var filter: Filter = .all
     /// Threads shown as their header only.
-    public var collapsedThreads: Set<String> = [] { didSet { rowsCache = nil } }
+    public var collapsedThreads: Set<String> = []
+
+    /// The key of the rows for these renderings.
+    func rowsKey(rendersVersion: Int) -> RowsKey {
+        RowsKey(
+            items: itemsVersion, filter: filter, search: search, collapsed: collapsedThreads,
+            renders: filter == .withWarnings || !search.isEmpty ? rendersVersion : nil)
+    }
 
     /// A list of these notifications, newest first, with the first selected.
     public init(items: [InboxItem] = []) { self.items = items }
@@ -71,15 +93,14 @@ public struct InboxList: Sendable {
         items.removeAll { $0.id == id }
     }
 
-    /// Keeps the pretty-printed payload of notification `id` for the raw view. The rows do not
-    /// depend on it, so their cache stays: a payload is loaded whenever the selection moves, and
-    /// computing the rows of a large inbox again each time slowed every key.
+    /// Keeps the pretty-printed payload of notification `id` for the raw view, apart from the
+    /// items: a payload is loaded whenever the selection moves, and the rows do not depend on it.
     mutating func setRawText(_ text: String, id: Int64) {
-        guard let i = items.firstIndex(where: { $0.id == id }) else { return }
-        let rows = rowsCache
-        items[i].rawText = text
-        rowsCache = rows
+        rawTexts[id] = text
     }
+
+    /// The pretty-printed payload of an item: the one it arrived with, or the one loaded since.
+    public func rawText(of item: InboxItem) -> String { rawTexts[item.id] ?? item.rawText }
 
     /// Typing into the search box: the list filters as it changes. Returns whether the box stays open.
     mutating func editSearch(_ key: Key) -> Bool {
@@ -109,8 +130,8 @@ public struct InboxList: Sendable {
     }
 
     /// Collapses or expands the selected row's thread, keeping the selection on its header.
-    mutating func toggleSelectedThread(renders: [Int64: RenderedNotification], appName: String) {
-        let r = rows(renders: renders, appName: appName)
+    mutating func toggleSelectedThread(renders: [Int64: RenderedNotification], rendersVersion: Int, appName: String) {
+        let r = rows(renders: renders, rendersVersion: rendersVersion, appName: appName)
         guard selected < r.count else { return }
         let thread: String?
         switch r[selected] {
@@ -147,18 +168,21 @@ public struct InboxList: Sendable {
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
 
-    /// The list's lines: the cache, or computed now when a change dropped it.
-    func rows(renders: [Int64: RenderedNotification], appName: String) -> [Row] {
-        rowsCache ?? computeRows(renders: renders, appName: appName)
+    /// The list's lines: the cache when its key is current, or computed now.
+    func rows(renders: [Int64: RenderedNotification], rendersVersion: Int, appName: String) -> [Row] {
+        if let cache = rowsCache, cache.key == rowsKey(rendersVersion: rendersVersion) { return cache.rows }
+        return computeRows(renders: renders, appName: appName)
     }
 
     /// How many times the rows were computed into the cache (the tests watch it).
     private(set) var rowComputations = 0
 
-    /// Fills the rows cache; `InboxState.update` calls it after every message.
-    mutating func refreshRows(renders: [Int64: RenderedNotification], appName: String) {
-        guard rowsCache == nil else { return }
-        rowsCache = computeRows(renders: renders, appName: appName)
+    /// Computes the rows again when what they depend on changed; `InboxState.update` calls it
+    /// after every message.
+    mutating func refreshRows(renders: [Int64: RenderedNotification], rendersVersion: Int, appName: String) {
+        let key = rowsKey(rendersVersion: rendersVersion)
+        guard rowsCache?.key != key else { return }
+        rowsCache = (key, computeRows(renders: renders, appName: appName))
         rowComputations += 1
     }
 

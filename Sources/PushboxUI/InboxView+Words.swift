@@ -1,0 +1,54 @@
+import PushboxCore
+
+/// How the view words the values `update` stores: the footer's notes and the app's response.
+extension StatusNote {
+    /// The footer's sentence.
+    public var text: String {
+        switch self {
+        case .unavailable(let why): return why.text
+        case .lockScreen(let on): return on ? "lock-screen preview: title 1 line, body 4 lines at 40 columns" : "full card"
+        case .theme(let name): return "theme: \(name)"
+        case .filter(let filter): return "filter: \(filter.label)"
+        case .language(let tag): return "language: \(LanguageNames.describe(tag))"
+        case .message(let text): return text
+        }
+    }
+}
+
+extension Unavailable {
+    /// Why, in the footer's words.
+    public var text: String {
+        switch self {
+        case .noLocalNotifications: return "this pushbox keeps no local notifications"
+        case .noActionButtons: return "this notification has no action buttons"
+        case .notDelivered: return "only a delivered notification can be tapped"
+        case .nothingToTap: return "a background event shows no banner: there is nothing to tap"
+        }
+    }
+}
+
+extension AppResponse {
+    /// "the app opens", or that it handles the response in the background.
+    var opens: String { opensApp ? "the app opens" : "the app handles it in the background" }
+
+    /// The response overlay's lines.
+    public var lines: [String] {
+        let auth = options.contains(.authenticationRequired) ? "; the device must be unlocked first" : ""
+        let request = localRequest.map { "local notification request \($0)" } ?? "remote notification \(apnsID)"
+        var lines = [
+            "\(title) → the app receives",
+            "actionIdentifier: \(identifier)\(options.isEmpty ? "" : " (\(options.map(\.rawValue).joined(separator: ", ")))")",
+            "\(opens)\(auth) — userNotificationCenter(_:didReceive:withCompletionHandler:), \(request)",
+            "userInfo: \(userInfo)",
+        ]
+        if let deepLink { lines.append("deep link: \(deepLink)") }
+        return lines
+    }
+
+    /// The same facts as a `response` entry of the notification's trace.
+    func traceEntry(isTap: Bool) -> TraceEntry {
+        TraceEntry(
+            step: .response, ms: 0, outcome: isTap ? .tap : .action,
+            detail: "actionIdentifier \(identifier); \(opens); userInfo \(userInfo)\(deepLink.map { "; deep link \($0)" } ?? "")")
+    }
+}
