@@ -2,7 +2,6 @@ import Foundation
 import PushboxCore
 import PushboxFetch
 import PushboxIntake
-import PushboxStore
 import PushboxText
 
 /// `pushbox send`: post payload files to a running pushbox, as a provider posts to APNs.

@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCore
-import PushboxFetch
 import PushboxIntake
 import PushboxStore
 import PushboxText

@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCore
-import PushboxStore
 import PushboxText
 
 /// APNs' API: `POST /3/device/<token>`, answered as APNs answers (only `apns-*` headers reach

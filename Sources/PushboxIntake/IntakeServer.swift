@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCore
-import PushboxStore
 import PushboxTLS
 import Synchronization
 

@@ -171,7 +171,7 @@ public struct InboxState: Sendable {
     /// Counts changes to `renders`, for the rows cache's key (rows depend on renderings only when
     /// the filter or the search reads them).
     public private(set) var rendersVersion = 0
-    /// Thumbnails by `InboxView.thumbnailKey`.
+    /// Thumbnails by the request the card made for them (`InboxView.thumbnailRequest`).
     public var thumbnails: [ThumbnailRequest: Thumbnail] = [:]
     /// The terminal's palette for thumbnails: 256, 16 or 8 colours; 0 draws none.
     public var palette = 0

@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCore
-import PushboxLocalization
 import PushboxText
 
 /// The pure view: state in, a screen of cells out. No curses, no I/O.

@@ -174,9 +174,4 @@ public struct Screen: Sendable, Equatable {
             return line
         }
     }
-
-    /// The roles as one letter per column: for snapshot tests of styling.
-    public var roleMap: [String] {
-        (0..<height).map { y in String((0..<width).map { Character(String(self[$0, y].role.rawValue.first!)) }) }
-    }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import PushboxCore
-import PushboxFetch
 import PushboxIntake
-import PushboxLocalization
 import PushboxStore
 import PushboxTerminal
 import PushboxText

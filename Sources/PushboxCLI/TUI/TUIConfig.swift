@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCore
-import PushboxStore
 import PushboxText
 import PushboxUI
 

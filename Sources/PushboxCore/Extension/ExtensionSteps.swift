@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCrypto
-import PushboxFetch
 import PushboxLocalization
 import PushboxText
 
