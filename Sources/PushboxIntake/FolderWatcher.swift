@@ -137,8 +137,12 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Without inotify: every half second, ingest files that are new or changed. It starts from
     /// nothing; files the start-up scan took are skipped by the store's path-and-content check.
+    /// Polls every half second. A file is taken in once its size and modification time are the
+    /// same on two polls in a row: a file written in place (not renamed in) is seen mid-write
+    /// otherwise, empty or cut short, and would be stored as a refusal before its real content.
     private func pollLoop() {
         var seen: [String: (Int, Double)] = [:]
+        var settling: [String: (Int, Double)] = [:]
         var watched = folders
         while !isStopped, !watched.isEmpty {
             for folder in watched {
@@ -148,6 +152,11 @@ public final class FolderWatcher: @unchecked Sendable {
                     continue
                 }
                 for (path, stamp) in stamps where seen[path].map({ $0 != stamp }) ?? true {
+                    guard let previous = settling[path], previous == stamp else {
+                        settling[path] = stamp
+                        continue
+                    }
+                    settling[path] = nil
                     seen[path] = stamp
                     ingest(path, skipIfKnown: true)
                 }
