@@ -77,8 +77,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     /// Told of every answer (`serve`'s access log); set before any server starts.
     public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
 
-    /// pushbox's API in front of `service`: FCM's and OAuth's routes, `GET /inbox`, the
-    /// scheduler's `/pushbox/…` routes and APNs' `POST /3/device/<token>`.
+    /// pushbox's API in front of `service`: APNs' `POST /3/device/<token>`, FCM's and OAuth's
+    /// routes, `GET /inbox` and the scheduler's `/pushbox/…` routes.
     public init(
         service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
         fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
@@ -87,7 +87,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         self.scheduler = scheduler
         self.accessLog = accessLog
         let apns = APNsEndpoint(service: service, authenticator: authenticator)
-        routes = (fcm ?? FCMEndpoint(service: service)).routes + [InboxListing.route(service)] + ScheduleEndpoint.routes(scheduler) + apns.routes
+        // Pushes first: they are nearly every request, and no other route's paths begin with /3/device/.
+        routes = apns.routes + (fcm ?? FCMEndpoint(service: service)).routes + [InboxListing.route(service)] + ScheduleEndpoint.routes(scheduler)
     }
 
     /// The route that takes `path`, if any.

@@ -39,8 +39,8 @@ struct ValidateCommandTests {
     @Test(
         "--json says which body PayloadEmpty was given for",
         arguments: [
-            ("PayloadEmpty-array.json", "not-an-object"), ("PayloadEmpty-empty-body.json", "empty"), ("PayloadEmpty-invalid-utf8.json", "unreadable"),
-            ("PayloadEmpty-no-aps.json", "no-aps"), ("PayloadEmpty-not-json.json", "unreadable"), ("PayloadEmpty-nul-byte.json", "unreadable"),
+            ("PayloadEmpty-array.json", "not-an-object"), ("PayloadEmpty-empty-body.json", "empty"), ("PayloadEmpty-invalid-utf8.json", "not-utf8"),
+            ("PayloadEmpty-no-aps.json", "no-aps"), ("PayloadEmpty-not-json.json", "not-json"), ("PayloadEmpty-nul-byte.json", "nul-byte"),
         ])
     func emptyCause(file: String, cause: String) throws {
         let run = CLIRun(["validate", "--json", ProjectPaths.samples + "/invalid/" + file])

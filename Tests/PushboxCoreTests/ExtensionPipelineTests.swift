@@ -52,9 +52,9 @@ final class ExtensionPipelineTests {
         let plain = render(#"{"aps":{"alert":"hi"},"data":{"t":"FEED_POST_TITLE"}}"#, recipe: recipe)
         #expect(plain.delivered == .original)
         #expect(plain.body == "hi")
-        #expect(plain.trace.contains { $0.step == .`extension` && $0.outcome == .notRun && $0.detail.contains("mutable-content is not 1") })
+        #expect(plain.trace.contains { $0.step == .`extension` && $0.outcome == .notRun && $0.cause == .noMutableContent })
         let silent = render(#"{"aps":{"content-available":1,"mutable-content":1},"data":{"t":"FEED_POST_TITLE"}}"#, recipe: recipe)
-        #expect(silent.trace.contains { $0.outcome == .notRun && $0.detail.contains("no title, subtitle or body") })
+        #expect(silent.trace.contains { $0.outcome == .notRun && $0.cause == .nothingVisible })
     }
 
     @Test("custom keys localize in ko and en, and an attachment is added: delivered modified")
@@ -89,8 +89,8 @@ final class ExtensionPipelineTests {
         #expect(note.title == "Mina shared a new post")
         #expect(note.attachments.isEmpty)
         let deadline = try #require(note.trace.first { $0.step == .deadline })
-        #expect(deadline.outcome == .expired)
-        #expect(deadline.detail.contains("during attach, which was cancelled"))
+        #expect(deadline.outcome == .expired && deadline.cause == .timeLimit)
+        #expect(deadline.detail.contains(ExtensionRecipe.Step.attach(candidates: []).name))  // the step it cut short, by name
     }
 
     @Test("with the original fallback, a timeout shows the original content")
@@ -114,11 +114,11 @@ final class ExtensionPipelineTests {
         let note = render(text, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
         #expect(note.delivered == .bestAttempt)
         #expect(note.body == "placeholder")
-        #expect(note.trace.contains { $0.step == .decrypt && $0.outcome == .failed && $0.detail.contains("authentication failed") })
-        #expect(note.trace.contains { $0.step == .`extension` && $0.detail.contains("critical step decrypt failed") })
+        #expect(note.trace.contains { $0.step == .decrypt && $0.outcome == .failed && $0.cause == .authenticationFailed })
+        #expect(note.trace.contains { $0.step == .`extension` && $0.outcome == .failed && $0.cause == .criticalStepFailed })
         let badBase64 = render(
             #"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"%%%"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
-        #expect(badBase64.trace.contains { $0.step == .decrypt && $0.detail.contains("not valid base64") })
+        #expect(badBase64.trace.contains { $0.step == .decrypt && $0.cause == .badBase64 })
     }
 
     @Test("a key file readable by others is refused by the decrypt step")
@@ -127,7 +127,7 @@ final class ExtensionPipelineTests {
         chmod(keyPath, 0o644)
         let note = render(
             #"{"aps":{"alert":{"body":"p"},"mutable-content":1},"encrypted_data":"AAAA"}"#, recipe: .defaultRecipe(keyGiven: true), key: keyPath)
-        #expect(note.trace.contains { $0.step == .decrypt && $0.detail.contains("readable by group or others") })
+        #expect(note.trace.contains { $0.step == .decrypt && $0.cause == .keyFilePermissions })
     }
 
     @Test("the sample encrypted payload renders decrypted with the sample key")

@@ -74,22 +74,27 @@ struct ValidatorReasonTests {
     }
 
     @Test(
-        "bodies that cannot be read are refused with PayloadEmpty and say why",
+        "bodies that cannot be read are refused with PayloadEmpty and say which",
         arguments: [
-            (#"{"aps":{"alert":"x"},}"#, "not valid JSON"),
-            (#"{"aps":"#, "not valid JSON"),
-            (#"[{"aps":{}}]"#, "an array, not a JSON object"),
-            (#""just a string""#, "a string, not a JSON object"),
-            (#"42"#, "a number, not a JSON object"),
-            (#"{"alert":"no aps"}"#, "no \"aps\" dictionary"),
-            (#"{"requests":[]}"#, "this looks like a local notification schedule: use pushbox schedule FILE"),
-            (#"{"aps":"alert"}"#, "\"aps\" must be a dictionary"),
-            (String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000), "nested too deeply"),
+            (#"{"aps":{"alert":"x"},}"#, Rejection.EmptyCause.notJSON),
+            (#"{"aps":"#, .notJSON),
+            (#"[{"aps":{}}]"#, .notAnObject),
+            (#""just a string""#, .notAnObject),
+            (#"42"#, .notAnObject),
+            (#"{"alert":"no aps"}"#, .noAps),
+            (#"{"requests":[]}"#, .noAps),
+            (#"{"aps":"alert"}"#, .apsNotADictionary),
+            (String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000), .tooDeep),
         ])
-    func unreadable(text: String, detail: String) {
+    func unreadable(text: String, cause: Rejection.EmptyCause) {
         let report = validate(text)
         #expect(report.rejection?.reason == .payloadEmpty)
-        #expect(report.rejection?.detail.contains(detail) == true, "\(report.rejection?.detail ?? "accepted")")
+        #expect(report.rejection?.cause == cause, "\(report.rejection?.detail ?? "accepted")")
+    }
+
+    @Test("a schedule file sent as a push is told where it belongs")
+    func scheduleSentAsPush() {
+        #expect(validate(#"{"requests":[]}"#).rejection?.detail.contains("pushbox schedule FILE") == true)
     }
 
     @Test("10,000 levels of nesting get a clear answer: too large for APNs, and too deep within any limit")
@@ -104,8 +109,7 @@ struct ValidatorReasonTests {
             Issue.record("accepted")
             return
         }
-        #expect(r.reason == .payloadEmpty)
-        #expect(r.detail.contains("nested too deeply"))
+        #expect(r.reason == .payloadEmpty && r.cause == .tooDeep)
     }
 
     @Test("invalid UTF-8 and NUL bytes are refused with a clear reason")

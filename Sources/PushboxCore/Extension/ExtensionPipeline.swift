@@ -110,9 +110,9 @@ final class ExtensionAttempt: Sendable {
 /// original, per the recipe) is handed over at once and running work is cancelled.
 public enum ExtensionPipeline {
     /// Whether iOS would start the extension, and if not, why.
-    public static func shouldRun(_ aps: JSONObject) -> (run: Bool, reason: String) {
+    public static func shouldRun(_ aps: JSONObject) -> (run: Bool, reason: String, cause: TraceEntry.Cause?) {
         guard aps["mutable-content"]?.intValue == 1 else {
-            return (false, "mutable-content is not 1, so iOS does not start the extension")
+            return (false, "mutable-content is not 1, so iOS does not start the extension", .noMutableContent)
         }
         let visible: Bool
         switch aps["alert"] {
@@ -123,10 +123,11 @@ public enum ExtensionPipeline {
         guard visible else {
             return (
                 false,
-                "the alert has no title, subtitle or body, so iOS does not start the extension (silent, badge- or sound-only pushes never run it)"
+                "the alert has no title, subtitle or body, so iOS does not start the extension (silent, badge- or sound-only pushes never run it)",
+                .nothingVisible
             )
         }
-        return (true, "mutable-content is 1 and the alert is visible")
+        return (true, "mutable-content is 1 and the alert is visible", nil)
     }
 
     /// Runs the recipe on the payload within its deadline and hands over what iOS would show.
@@ -200,7 +201,7 @@ public enum ExtensionPipeline {
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
             state.trace.append(
                 TraceEntry(
-                    step: .deadline, ms: elapsed, outcome: .expired,
+                    step: .deadline, ms: elapsed, outcome: .expired, cause: .timeLimit,
                     detail:
                         "the \(formatSeconds(recipe.timeLimit)) s limit ran out\(unfinished.isEmpty ? "" : " during \(unfinished), which was cancelled"); serviceExtensionTimeWillExpire hands over \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"
                 ))
@@ -208,7 +209,7 @@ public enum ExtensionPipeline {
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
             state.trace.append(
                 TraceEntry(
-                    step: .`extension`, ms: elapsed, outcome: .failed,
+                    step: .`extension`, ms: elapsed, outcome: .failed, cause: .criticalStepFailed,
                     detail:
                         "\(failure); the content handler gets \(delivered == .bestAttempt ? "the best attempt" : "the original content (fallback: original)")"
                 ))

@@ -20,8 +20,8 @@ enum ExtensionSteps {
             $0.running.remove(name)
             $0.trace.append(
                 TraceEntry(
-                    step: TraceEntry.Step(rawValue: name), ms: ms, outcome: outcome, detail: (planned.critical ? "critical; " : "optional; ") + detail
-                ))
+                    step: TraceEntry.Step(rawValue: name), ms: ms, outcome: outcome, cause: detail.cause,
+                    detail: (planned.critical ? "critical; " : "optional; ") + detail.text))
         }
         return ok
     }
@@ -35,7 +35,7 @@ enum ExtensionSteps {
     }
 
     static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (
-        Bool, TraceEntry.Outcome, String
+        Bool, TraceEntry.Outcome, StepNote
     ) {
         switch step {
         case .decrypt(let field, let keyFile, let replaces):
@@ -53,11 +53,13 @@ enum ExtensionSteps {
         return (directory as NSString).appendingPathComponent(path)
     }
 
-    static func decrypt(field: String, keyFile: String?, replaces: [String]?, attempt: ExtensionAttempt) -> (Bool, TraceEntry.Outcome, String) {
+    static func decrypt(field: String, keyFile: String?, replaces: [String]?, attempt: ExtensionAttempt) -> (Bool, TraceEntry.Outcome, StepNote) {
         let payload = attempt.read().payload
         guard let value = payload.value(atPath: field) else { return (true, .skipped, "the payload has no \(field)") }
-        guard let text = value.stringValue else { return (false, .failed, "\(field) is \(value.typeDescription), not a base64 string") }
-        guard let keyFile else { return (false, .failed, "no key: give --key FILE or keyFile in the recipe") }
+        guard let text = value.stringValue else {
+            return (false, .failed, StepNote("\(field) is \(value.typeDescription), not a base64 string", cause: .badValue))
+        }
+        guard let keyFile else { return (false, .failed, StepNote("no key: give --key FILE or keyFile in the recipe", cause: .noKey)) }
         do {
             let key = try KeyFile.load(keyFile)
             guard let combined = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
@@ -65,7 +67,7 @@ enum ExtensionSteps {
             }
             let plaintext = try AESGCM.open(Array(combined), key: key)
             guard let object = (try? JSONParser.parse(plaintext))?.objectValue else {
-                return (false, .failed, "the plaintext of \(field) is not a JSON object")
+                return (false, .failed, StepNote("the plaintext of \(field) is not a JSON object", cause: .badValue))
             }
             var replaced: [String] = []
             attempt.update { state in
@@ -92,14 +94,14 @@ enum ExtensionSteps {
                 "decrypted \(field) (\(plaintext.count) bytes) with \((keyFile as NSString).lastPathComponent); replaced \(replaced.isEmpty ? "nothing" : replaced.joined(separator: ", "))"
             )
         } catch let error as CryptoError {
-            return (false, .failed, "\(field): \(error)")
+            return (false, .failed, StepNote("\(field): \(error)", cause: error.traceCause))
         } catch {
             return (false, .failed, "\(field): \(error)")
         }
     }
 
     static func localize(_ spec: ExtensionRecipe.LocalizeStep, attempt: ExtensionAttempt, env: ExtensionEnvironment) -> (
-        Bool, TraceEntry.Outcome, String
+        Bool, TraceEntry.Outcome, StepNote
     ) {
         let payload = attempt.read().payload
         guard let localizer = env.localizer else { return (true, .skipped, "no app localizations to look the keys up in") }
@@ -144,7 +146,7 @@ enum ExtensionSteps {
     }
 
     static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (
-        Bool, TraceEntry.Outcome, String
+        Bool, TraceEntry.Outcome, StepNote
     ) {
         let payload = attempt.read().payload
         guard let (path, value) = candidates.lazy.compactMap({ p in payload.value(atPath: p)?.stringValue.map { (p, $0) } }).first else {
@@ -190,6 +192,39 @@ enum ExtensionSteps {
             default: outcome = .failed
             }
             return (false, outcome, "\(path) \(value): \(failure)")
+        }
+    }
+}
+
+/// A step's sentence and, when the outcome alone does not say why, its cause; a plain string
+/// literal is a sentence without one.
+struct StepNote: ExpressibleByStringInterpolation, Sendable {
+    /// The sentence.
+    var text: String
+    /// Why, as a code.
+    var cause: TraceEntry.Cause?
+
+    init(_ text: String, cause: TraceEntry.Cause?) {
+        self.text = text
+        self.cause = cause
+    }
+
+    init(stringLiteral value: String) { self.init(value, cause: nil) }
+
+    init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation), cause: nil) }
+}
+
+extension CryptoError {
+    /// The trace's cause for this failure.
+    var traceCause: TraceEntry.Cause {
+        switch self {
+        case .badBase64: return .badBase64
+        case .truncated: return .truncated
+        case .authenticationFailed: return .authenticationFailed
+        case .keyLength: return .keyLength
+        case .keyFilePermissions: return .keyFilePermissions
+        case .keyFileUnreadable: return .keyFileUnreadable
+        case .openssl: return .openssl
         }
     }
 }

@@ -122,13 +122,14 @@ extension RenderedAction {
 }
 
 extension TraceEntry {
-    /// The step as `render --json` writes it.
+    /// The step as `render --json` writes it (`cause` only when there is one).
     public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("step", .string(step.rawValue)), ("ms", .number(formatMilliseconds(ms))), ("outcome", .string(outcome.rawValue)),
-                ("detail", .string(detail)),
-            ]))
+        var object = JSONObject([
+            ("step", .string(step.rawValue)), ("ms", .number(formatMilliseconds(ms))), ("outcome", .string(outcome.rawValue)),
+        ])
+        if let cause { object["cause"] = .string(cause.rawValue) }
+        object["detail"] = .string(detail)
+        return .object(object)
     }
 
     /// A step read back from its JSON object.
@@ -136,6 +137,6 @@ extension TraceEntry {
         guard let t = json.objectValue, let step = t["step"]?.stringValue else { return nil }
         self.init(
             step: Step(rawValue: step), ms: t["ms"]?.doubleValue ?? 0, outcome: Outcome(rawValue: t["outcome"]?.stringValue ?? ""),
-            detail: t["detail"]?.stringValue ?? "")
+            cause: t["cause"]?.stringValue.map(Cause.init(rawValue:)), detail: t["detail"]?.stringValue ?? "")
     }
 }

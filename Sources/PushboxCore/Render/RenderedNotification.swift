@@ -122,13 +122,56 @@ public struct TraceEntry: Sendable, Equatable {
     public var outcome: Outcome
     /// What happened, in a sentence for people.
     public var detail: String
+    /// Why it ended so, as a stable code, where the outcome alone does not say (which failure,
+    /// why the extension did not run): what tests, the UI and scripts match on.
+    public var cause: Cause?
+
+    /// Why a step ended as it did: an open set like `Step`.
+    public struct Cause: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The cause as `render --json` writes it.
+        public let rawValue: String
+        /// A cause by its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
+        /// The extension did not run: `mutable-content` is not 1.
+        public static let noMutableContent = Cause(rawValue: "no-mutable-content")
+        /// The extension did not run: the alert has nothing visible.
+        public static let nothingVisible = Cause(rawValue: "nothing-visible")
+        /// The extension did not run: switched off for this run (`--no-extension`).
+        public static let switchedOff = Cause(rawValue: "switched-off")
+        /// The extension's time limit ran out.
+        public static let timeLimit = Cause(rawValue: "time-limit")
+        /// A critical step failed, so the fallback applied.
+        public static let criticalStepFailed = Cause(rawValue: "critical-step-failed")
+        /// Decryption: the value is not base64.
+        public static let badBase64 = Cause(rawValue: "bad-base64")
+        /// Decryption: shorter than a nonce and a tag.
+        public static let truncated = Cause(rawValue: "truncated")
+        /// Decryption: wrong key, or the data or its tag was altered.
+        public static let authenticationFailed = Cause(rawValue: "authentication-failed")
+        /// Decryption: the key is not 32 bytes.
+        public static let keyLength = Cause(rawValue: "key-length")
+        /// Decryption: the key file is readable by group or others.
+        public static let keyFilePermissions = Cause(rawValue: "key-file-permissions")
+        /// Decryption: the key file cannot be read.
+        public static let keyFileUnreadable = Cause(rawValue: "key-file-unreadable")
+        /// Decryption: no key was given.
+        public static let noKey = Cause(rawValue: "no-key")
+        /// Decryption: the value or its plaintext is not what the step reads.
+        public static let badValue = Cause(rawValue: "bad-value")
+        /// OpenSSL refused.
+        public static let openssl = Cause(rawValue: "openssl")
+    }
 
     /// A trace entry.
-    public init(step: Step, ms: Double, outcome: Outcome, detail: String) {
+    public init(step: Step, ms: Double, outcome: Outcome, cause: Cause? = nil, detail: String) {
         self.step = step
         self.ms = ms
         self.outcome = outcome
         self.detail = detail
+        self.cause = cause
     }
 }
 

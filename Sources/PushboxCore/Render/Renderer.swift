@@ -109,13 +109,14 @@ public struct Renderer: Sendable {
 
     /// Runs the service extension when iOS would, and takes what it hands over.
     func runExtension(_ out: inout RenderedNotification, validated: ValidatedPayload, payloadFile: String?) {
-        let (run, reason) = ExtensionPipeline.shouldRun(validated.aps)
+        let (run, reason, cause) = ExtensionPipeline.shouldRun(validated.aps)
         guard run else {
-            out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .notRun, detail: reason))
+            out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .notRun, cause: cause, detail: reason))
             return
         }
         guard let setup = extensionSetup else {
-            out.trace.append(TraceEntry(step: .`extension`, ms: 0, outcome: .notRun, detail: "the extension is switched off for this run"))
+            out.trace.append(
+                TraceEntry(step: .`extension`, ms: 0, outcome: .notRun, cause: .switchedOff, detail: "the extension is switched off for this run"))
             return
         }
         let payloadDirectory = payloadFile.flatMap { $0 == "-" ? nil : ($0 as NSString).deletingLastPathComponent }

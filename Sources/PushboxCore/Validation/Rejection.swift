@@ -19,8 +19,14 @@ public struct Rejection: Error, Sendable, Equatable {
         case empty
         /// Only spaces, tabs and line breaks.
         case whitespace
-        /// Not JSON APNs can read (syntax, UTF-8, a NUL byte, too deep).
-        case unreadable
+        /// Not valid JSON (its line and column are in the detail).
+        case notJSON = "not-json"
+        /// Not valid UTF-8.
+        case notUTF8 = "not-utf8"
+        /// A NUL byte in the body.
+        case nulByte = "nul-byte"
+        /// Nested deeper than the parser's limit.
+        case tooDeep = "too-deep"
         /// JSON, but not an object.
         case notAnObject = "not-an-object"
         /// An object without `aps`.

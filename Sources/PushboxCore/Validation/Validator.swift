@@ -173,16 +173,17 @@ public enum Validator {
             value = try JSONParser.parse(bytes, maxDepth: maxDepth)
         } catch {
             let what: String
+            let cause: Rejection.EmptyCause
             switch error.kind {
-            case .syntax: what = "not valid JSON"
-            case .invalidUTF8: what = "not valid UTF-8"
-            case .nulByte: what = "refused: it holds a NUL byte"
-            case .tooDeep: what = "refused: nested too deeply"
+            case .syntax: (what, cause) = ("not valid JSON", .notJSON)
+            case .invalidUTF8: (what, cause) = ("not valid UTF-8", .notUTF8)
+            case .nulByte: (what, cause) = ("refused: it holds a NUL byte", .nulByte)
+            case .tooDeep: (what, cause) = ("refused: nested too deeply", .tooDeep)
             }
             return .failure(
                 Rejection(
                     .payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read",
-                    cause: .unreadable))
+                    cause: cause))
         }
         guard let object = value.objectValue else {
             return .failure(
