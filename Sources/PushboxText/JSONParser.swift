@@ -109,17 +109,10 @@ public struct JSONParser {
             skipWhitespace()
             let value = try parseValue()
             entries.append((key, value))
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-                continue
+            switch try next(closing: UInt8(ascii: "}")) {
+            case .another: continue
+            case .closed: return .object(JSONObject(entries))
             }
-            if peek(UInt8(ascii: "}")) {
-                index += 1
-                depth -= 1
-                return .object(JSONObject(entries))
-            }
-            throw error(.syntax, "unexpected \(describeCurrent()), expected ',' or '}'")
         }
     }
 
@@ -137,17 +130,10 @@ public struct JSONParser {
             skipWhitespace()
             if peek(UInt8(ascii: "]")) { throw error(.syntax, "trailing comma before ']'") }
             elements.append(try parseValue())
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-                continue
+            switch try next(closing: UInt8(ascii: "]")) {
+            case .another: continue
+            case .closed: return .array(elements)
             }
-            if peek(UInt8(ascii: "]")) {
-                index += 1
-                depth -= 1
-                return .array(elements)
-            }
-            throw error(.syntax, "unexpected \(describeCurrent()), expected ',' or ']'")
         }
     }
 
@@ -289,6 +275,27 @@ public struct JSONParser {
     }
 
     private func peek(_ b: UInt8) -> Bool { index < bytes.count && bytes[index] == b }
+
+    /// What follows a member of an object or array: a comma (another member), or `close`.
+    private enum AfterMember {
+        case another
+        case closed
+    }
+
+    /// Reads past the comma, or past `close` (leaving the container's depth), after a member.
+    private mutating func next(closing close: UInt8) throws(JSONParseError) -> AfterMember {
+        skipWhitespace()
+        if peek(UInt8(ascii: ",")) {
+            index += 1
+            return .another
+        }
+        guard peek(close) else {
+            throw error(.syntax, "unexpected \(describeCurrent()), expected ',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+        index += 1
+        depth -= 1
+        return .closed
+    }
 
     private func describeCurrent() -> String {
         guard index < bytes.count else { return "end of input" }
