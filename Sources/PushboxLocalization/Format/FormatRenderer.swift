@@ -82,17 +82,13 @@ public struct FormatRenderer: Sendable {
                 out += pad(convert(spec, arg, precision: precision, note: { Self.note(&notes, $0, $1) }), spec: spec, width: width)
             }
         }
-        if sawPositional && sawSequential {
-            Self.note(&notes, .mixedSpecifiers, "the format mixes positional (%n$) and sequential specifiers: undefined on a device")
-        }
-        if sawPositional, usedLow | usedHigh != 0 {
+        // Only a positional format can mix forms or skip one, and one that reads every position
+        // up to its highest without a sequential form does neither: that case builds no set.
+        if sawPositional {
             let highest = usedHigh != 0 ? 128 - usedHigh.leadingZeroBitCount : 64 - usedLow.leadingZeroBitCount
-            let skipped = (1...highest).filter { !Self.isUsed($0, usedLow, usedHigh) }
-            if !skipped.isEmpty {
-                Self.note(
-                    &notes, .skippedArgument,
-                    "the format skips argument \(skipped.map(String.init).joined(separator: ", ")): undefined on a device (it may crash or show garbage)"
-                )
+            if sawSequential || usedLow.nonzeroBitCount + usedHigh.nonzeroBitCount < highest {
+                let used = Set((1...max(1, highest)).filter { Self.isUsed($0, usedLow, usedHigh) })
+                for d in ArgumentUse(positional: true, sequential: sawSequential, used: used).diagnostics { Self.note(&notes, d.code, d.message) }
             }
         }
         if !notes.isEmpty { warnings += notes }

@@ -71,13 +71,13 @@ public struct LocalizationLinter {
         }
         if entry.fromSourceLanguage { return out }
         let signature = Self.signature(of: entry.value)
-        if let skipped = signature.skipped {
+        if case let skipped = signature.use.skipped, !skipped.isEmpty {
             add(
                 .warning, .skippedArgument,
                 "\"\(key)\" in \(localization) uses %\(skipped.max()! + 1)$ but not argument \(skipped.map(String.init).joined(separator: ", ")): fine in pushbox, undefined on a device"
             )
         }
-        if signature.mixed {
+        if signature.use.mixed {
             add(.warning, .mixedSpecifiers, "\"\(key)\" in \(localization) mixes positional and sequential specifiers: undefined on a device")
         }
         if let reference, !reference.fromSourceLanguage {
@@ -121,14 +121,13 @@ public struct LocalizationLinter {
         c.isEmpty ? "none" : c.sorted().map { "%\($0)" }.joined(separator: ", ")
     }
 
-    /// Which argument each specifier reads and its family; skipped positions; mixed forms.
+    /// Which argument each specifier reads and its family, and how the positions are used
+    /// (skipped ones and mixed forms are judged by `ArgumentUse`, as the format engine judges them).
     public struct Signature: Equatable {
         /// Argument types by position (`@`, `d`, …).
         public var arguments: [Int: String] = [:]
-        /// Positions the format never uses, when any are skipped.
-        public var skipped: [Int]?
-        /// Whether positional and plain specifiers are mixed.
-        public var mixed = false
+        /// The forms and positions used, across the entry's rule variables.
+        public var use = ArgumentUse()
     }
 
     /// The format specifiers a value's arguments need, for comparing translations.
@@ -166,11 +165,7 @@ public struct LocalizationLinter {
         case .text(let f): scan(f, boundTo: nil, variables: [:], depth: 0)
         case .rule(let r): scan(r.format, boundTo: nil, variables: r.variables, depth: 0)
         }
-        sig.mixed = positional && sequentialUsed
-        if let highest = sig.arguments.keys.max(), positional {
-            let skipped = (1...highest).filter { sig.arguments[$0] == nil }
-            if !skipped.isEmpty { sig.skipped = skipped }
-        }
+        sig.use = ArgumentUse(positional: positional, sequential: sequentialUsed, used: Set(sig.arguments.keys))
         return sig
     }
 }
