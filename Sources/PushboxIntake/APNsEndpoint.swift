@@ -86,13 +86,17 @@ public struct APNsEndpoint: Sendable {
         }
         let replay = request.headers.contains { $0.name == sourceHeader && $0.value == "replay" }
         let envelope = Envelope(source: replay ? .replay : .socket, headers: headers, deviceToken: token, arrival: request.arrival)
-        let result = service.receive(RawPayload(bytes: request.body, envelope: envelope))
-        guard let reason = result.reason else {
+        let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
+        var response: HTTPResponse
+        if let reason = result.reason {
+            let body = JSONWriter.compact(.object(JSONObject([("reason", .string(reason))])))
+            response = HTTPResponse(
+                status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
+        } else {
             // The development host also names the notification for its delivery log.
-            return HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", FastUUID.make())])
+            response = HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", FastUUID.make())])
         }
-        let body = JSONWriter.compact(.object(JSONObject([("reason", .string(reason))])))
-        return HTTPResponse(
-            status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
+        if let arrival { response.afterSent = { arrival.publish() } }
+        return response
     }
 }

@@ -17,6 +17,31 @@ public struct ArrivalEvent: Sendable {
     public var id: Int64 { stored.id }
 }
 
+/// An arrival whose answer is on its way: published once, when `publish()` is called after the
+/// answer was sent, or when the last reference to it goes (an answer dropped unsent: the
+/// connection closed first), so a stored notification is never left unpublished.
+public final class PendingArrival: Sendable {
+    private let feed: ArrivalFeed
+    private let event: Locked<ArrivalEvent?>
+
+    init(_ event: ArrivalEvent, feed: ArrivalFeed) {
+        self.feed = feed
+        self.event = Locked(event)
+    }
+
+    /// Publishes the arrival, the first time only.
+    public func publish() {
+        let taken = event.withLock { event in
+            let taken = event
+            event = nil
+            return taken
+        }
+        if let taken { feed.publish(taken) }
+    }
+
+    deinit { publish() }
+}
+
 /// Where the intake publishes each arrival, once, after it has answered: subscribers run on the
 /// feed's own queue, in arrival order and in bursts, never on a request's thread, so nothing a
 /// sender waits for depends on the TUI, the log or the renderer.

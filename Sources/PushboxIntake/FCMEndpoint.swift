@@ -163,12 +163,17 @@ public final class FCMEndpoint: Sendable {
             if let r = report.rejection { return Self.invalidArgument(r.detail, field: r.field) }
             return Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/fake_message_id"))])))
         }
-        let result = service.receive(raw)
-        guard let reason = result.reason, result.status != 200 else {
-            return Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/\(result.apnsID)"))])))
+        let (result, pending) = service.receiveBeforeAnswer(raw)
+        var response: HTTPResponse
+        if let reason = result.reason, result.status != 200 {
+            response =
+                result.status >= 500
+                ? Self.googleError(500, "INTERNAL", result.detail ?? reason) : Self.invalidArgument(result.detail ?? reason, field: result.field)
+        } else {
+            response = Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/\(result.apnsID)"))])))
         }
-        if result.status >= 500 { return Self.googleError(500, "INTERNAL", result.detail ?? reason) }
-        return Self.invalidArgument(result.detail ?? reason, field: result.field)
+        if let pending { response.afterSent = { pending.publish() } }
+        return response
     }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {

@@ -46,6 +46,8 @@ final class HTTP2Connection: @unchecked Sendable {
         var answered = false
         var response: [UInt8] = []
         var responseOffset = 0
+        /// The answer's `afterSent`, called when the stream closes (its last frame sent).
+        var afterSent: (@Sendable () -> Void)?
     }
 
     /// Answers workers have finished, waiting for the connection's thread.
@@ -201,6 +203,7 @@ final class HTTP2Connection: @unchecked Sendable {
         state.answered = true
         state.response = response.body
         state.responseOffset = 0
+        state.afterSent = response.afterSent
         handler.answered(head, response)
         var fields: [(String, String)] = [(":status", String(response.status))]
         fields += response.headers.map { ($0.0.lowercased(), $0.1) }
@@ -329,6 +332,7 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     static let onStreamClose: nghttp2_on_stream_close_callback = { _, id, _, user in
+        me(user).streams[id]?.afterSent?()
         me(user).streams[id] = nil
         return 0
     }

@@ -40,6 +40,9 @@ public struct HTTPResponse: Sendable {
     public var headers: [(String, String)]
     /// The body's bytes.
     public var body: [UInt8]
+    /// Called once the response was sent (or its connection closed first), by the server that
+    /// sent it: an accepted push's arrival is published there, never before its answer.
+    public var afterSent: (@Sendable () -> Void)? = nil
 
     /// A response.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
@@ -173,6 +176,8 @@ public final class HTTPServer: @unchecked Sendable {
         var maxBody = 0
         var answered = false
         var authentication = Arrival.Authentication.none
+        /// The answer's `afterSent`, called when libmicrohttpd says the request is complete.
+        var afterSent: (@Sendable () -> Void)?
         init(head: RequestHead) { self.head = head }
     }
 
@@ -240,6 +245,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     static func answer(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
         state.answered = true
+        state.afterSent = response.afterSent
         context.handler.answered(state.head, response)
         return queue(connection, response)
     }
@@ -314,6 +320,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     static let completed: pb_mhd_completed = { _, _, requestContext, _ in
         guard let slot = requestContext, let pointer = slot.pointee else { return }
+        // The answer is sent (or the connection is gone): what waited for it goes now.
+        Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().afterSent?()
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         slot.pointee = nil
     }

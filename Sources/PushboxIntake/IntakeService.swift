@@ -65,8 +65,18 @@ public final class IntakeService: Sendable {
         }
     }
 
-    /// Takes one payload in: validated, committed with its verdict, answered, published.
+    /// Takes one payload in: validated, committed with its verdict, published; the answer is
+    /// returned (for a file, a replay, a sample: no answer travels anywhere).
     public func receive(_ raw: RawPayload) -> IntakeResult {
+        let (result, arrival) = receiveBeforeAnswer(raw)
+        arrival?.publish()
+        return result
+    }
+
+    /// Takes one payload in for an answer still to be sent: validated and committed with its
+    /// verdict; the arrival is published when the caller has sent the answer (`publish()`, or
+    /// `HTTPResponse.afterSent`), never before. Nil when nobody listens or nothing was stored.
+    public func receiveBeforeAnswer(_ raw: RawPayload) -> (IntakeResult, PendingArrival?) {
         let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
         // Validation is pure computation; its verdict is committed with the raw bytes, in one
         // write, before the answer goes out.
@@ -85,9 +95,11 @@ public final class IntakeService: Sendable {
         sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? FastUUID.make()
     }
 
-    /// Commits the raw bytes with their verdict and publishes the arrival; gives the answer
-    /// (500 InternalServerError when the inbox could not store it, and nothing is published).
-    private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict, report: ValidationReport?) -> IntakeResult {
+    /// Commits the raw bytes with their verdict; gives the answer (500 InternalServerError when
+    /// the inbox could not store it, and nothing to publish) and the arrival to publish.
+    private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict, report: ValidationReport?) -> (
+        IntakeResult, PendingArrival?
+    ) {
         let id: Int64
         do {
             id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
@@ -96,16 +108,14 @@ public final class IntakeService: Sendable {
                 id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue,
                 detail: "the inbox could not store it: \(error.explained(path: store.path))")
             onStoreFailure?(result)
-            return result
+            return (result, nil)
         }
         let result = IntakeResult(
             id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
             field: report?.rejection?.field)
-        if arrivals.hasSubscribers {
-            arrivals.publish(
-                ArrivalEvent(stored: StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict), result: result, report: report))
-        }
-        return result
+        guard arrivals.hasSubscribers else { return (result, nil) }
+        let event = ArrivalEvent(stored: StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict), result: result, report: report)
+        return (result, PendingArrival(event, feed: arrivals))
     }
 
     /// Takes in a local request that fired at `firedAt` on the device's clock: stored (source
@@ -121,7 +131,9 @@ public final class IntakeService: Sendable {
 
     /// Stores a fired local notification in its stored form (a replay of one delivers it again).
     public func receiveLocal(_ raw: RawPayload) -> IntakeResult {
-        commit(raw, apnsID: FastUUID.make(), verdict: InboxStore.Verdict(status: 200, topic: context.bundleID), report: nil)
+        let (result, arrival) = commit(raw, apnsID: FastUUID.make(), verdict: InboxStore.Verdict(status: 200, topic: context.bundleID), report: nil)
+        arrival?.publish()
+        return result
     }
 
     /// Waits until every arrival so far was published and rendered (serve's orderly stop, tests).
