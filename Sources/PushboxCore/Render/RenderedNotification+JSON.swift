@@ -42,23 +42,23 @@ public struct RenderingField: Sendable {
 }
 
 extension RenderingField {
-    typealias Field<Value> = WritableKeyPath<RenderedNotification, Value> & Sendable
+    // Each field is read and written through closures of its own: key paths, applied generically,
+    // made render --json's form half as fast again (pushbox-bench render).
 
-    static func string(_ key: String, _ path: Field<String?>, listed: Bool = false) -> RenderingField {
-        RenderingField(key: key, listed: listed, write: { .optionalString($0[keyPath: path]) }, read: { $0[keyPath: path] = $1.stringValue })
-    }
-
-    static func int(_ key: String, _ path: Field<Int?>) -> RenderingField {
-        RenderingField(key: key, listed: false, write: { .optionalInt($0[keyPath: path]) }, read: { $0[keyPath: path] = $1.intValue })
+    static func string(
+        _ key: String, listed: Bool = false, _ get: @escaping @Sendable (RenderedNotification) -> String?,
+        _ set: @escaping @Sendable (inout RenderedNotification, String?) -> Void
+    ) -> RenderingField {
+        RenderingField(key: key, listed: listed, write: { .optionalString(get($0)) }, read: { set(&$0, $1.stringValue) })
     }
 
     static func list<Element>(
-        _ key: String, _ path: Field<[Element]>, listed: Bool = false, write: @escaping @Sendable (Element) -> JSONValue,
+        _ key: String, listed: Bool = false, _ get: @escaping @Sendable (RenderedNotification) -> [Element],
+        _ set: @escaping @Sendable (inout RenderedNotification, [Element]) -> Void, write: @escaping @Sendable (Element) -> JSONValue,
         read: @escaping @Sendable (JSONValue) -> Element?
     ) -> RenderingField {
         RenderingField(
-            key: key, listed: listed, write: { .array($0[keyPath: path].map(write)) },
-            read: { $0[keyPath: path] = ($1.arrayValue ?? []).compactMap(read) })
+            key: key, listed: listed, write: { .array(get($0).map(write)) }, read: { set(&$0, ($1.arrayValue ?? []).compactMap(read)) })
     }
 }
 
@@ -67,29 +67,32 @@ extension RenderedNotification {
     /// payload field on the card, read it in the renderer, add it to the model and here, and
     /// draw it on the card.
     public static let fields: [RenderingField] = [
-        .string("file", \.file),
-        .string("title", \.title, listed: true),
-        .string("subtitle", \.subtitle, listed: true),
-        .string("body", \.body, listed: true),
-        .string("language", \.language, listed: true),
-        .list("attachments", \.attachments, listed: true, write: \.json, read: RenderedAttachment.init(json:)),
-        .string("category", \.category),
-        .list("actions", \.actions, write: \.json, read: RenderedAction.init(json:)),
-        .string("threadId", \.threadId),
-        .int("badge", \.badge),
-        .string("sound", \.sound),
-        .string("interruptionLevel", \.interruptionLevel),
+        .string("file", { $0.file }, { $0.file = $1 }),
+        .string("title", listed: true, { $0.title }, { $0.title = $1 }),
+        .string("subtitle", listed: true, { $0.subtitle }, { $0.subtitle = $1 }),
+        .string("body", listed: true, { $0.body }, { $0.body = $1 }),
+        .string("language", listed: true, { $0.language }, { $0.language = $1 }),
+        .list(
+            "attachments", listed: true, { $0.attachments }, { $0.attachments = $1 }, write: { $0.json }, read: RenderedAttachment.init(json:)),
+        .string("category", { $0.category }, { $0.category = $1 }),
+        .list("actions", { $0.actions }, { $0.actions = $1 }, write: { $0.json }, read: RenderedAction.init(json:)),
+        .string("threadId", { $0.threadId }, { $0.threadId = $1 }),
+        RenderingField(key: "badge", listed: false, write: { .optionalInt($0.badge) }, read: { $0.badge = $1.intValue }),
+        .string("sound", { $0.sound }, { $0.sound = $1 }),
+        .string("interruptionLevel", { $0.interruptionLevel }, { $0.interruptionLevel = $1 }),
         RenderingField(
             key: "delivered", listed: true, write: { .string($0.delivered.rawValue) },
             read: { n, v in if let d = v.stringValue.flatMap(Delivery.init(rawValue:)) { n.delivered = d } }),
         RenderingField(key: "status", listed: false, write: { .optionalInt($0.status) }, read: { n, v in n.status = v.intValue ?? 200 }),
-        .string("reason", \.reason),
-        .string("detail", \.detail),
+        .string("reason", { $0.reason }, { $0.reason = $1 }),
+        .string("detail", { $0.detail }, { $0.detail = $1 }),
         // Renderings stored before diagnostics were kept have their messages only; `diagnostics`
         // comes after and replaces them when it is there.
-        .list("warnings", \.warnings, listed: true, write: { .string($0.message) }, read: { $0.stringValue.map { Diagnostic(.warning, $0) } }),
-        .list("diagnostics", \.warnings, listed: true, write: \.json, read: Diagnostic.init(json:)),
-        .list("trace", \.trace, write: \.json, read: TraceEntry.init(json:)),
+        .list(
+            "warnings", listed: true, { $0.warnings }, { $0.warnings = $1 }, write: { .string($0.message) },
+            read: { $0.stringValue.map { Diagnostic(.warning, $0) } }),
+        .list("diagnostics", listed: true, { $0.warnings }, { $0.warnings = $1 }, write: { $0.json }, read: Diagnostic.init(json:)),
+        .list("trace", { $0.trace }, { $0.trace = $1 }, write: { $0.json }, read: TraceEntry.init(json:)),
     ]
 }
 
@@ -124,12 +127,12 @@ extension RenderedAction {
 extension TraceEntry {
     /// The step as `render --json` writes it (`cause` only when there is one).
     public var json: JSONValue {
-        var object = JSONObject([
+        var entries: [(key: String, value: JSONValue)] = [
             ("step", .string(step.rawValue)), ("ms", .number(formatMilliseconds(ms))), ("outcome", .string(outcome.rawValue)),
-        ])
-        if let cause { object["cause"] = .string(cause.rawValue) }
-        object["detail"] = .string(detail)
-        return .object(object)
+        ]
+        if let cause { entries.append(("cause", .string(cause.rawValue))) }
+        entries.append(("detail", .string(detail)))
+        return .object(JSONObject(entries))
     }
 
     /// A step read back from its JSON object.
