@@ -156,3 +156,21 @@ int32_t pb_codepoint_width(uint32_t codepoint) {
     if (eaw == PB_U_EA_WIDE || eaw == PB_U_EA_FULLWIDTH) return 2;
     return 1;
 }
+
+int32_t pb_localizations_to_use(const char *const *preferred, int32_t preferred_count, const char *const *available,
+                                int32_t available_count, int32_t *chosen, int32_t capacity) {
+    enum { kMax = 64 };
+    const char *use[kMax];
+    pb_UErrorCode status = 0;
+    int32_t n = ualoc_localizationsToUse(preferred, preferred_count, available, available_count, use,
+                                         capacity < kMax ? capacity : kMax, &status);
+    if (PB_U_FAILURE(status) || n < 0) return -1;
+    // The results point into `available`: give them back as indexes.
+    int32_t out = 0;
+    for (int32_t i = 0; i < n; i++) {
+        for (int32_t j = 0; j < available_count; j++) {
+            if (use[i] == available[j]) { chosen[out++] = j; break; }
+        }
+    }
+    return out;
+}

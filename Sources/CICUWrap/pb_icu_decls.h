@@ -38,6 +38,12 @@ void swift_unumf_close(void *formatter);
 void swift_unumf_closeResult(void *result);
 
 int8_t swift_u_charType(int32_t c);
+
+// Apple's own localization choice (Apple's ICU, ualoc.h; exported unprefixed): CFBundle picks an
+// app's localization with it on Apple's systems.
+int32_t ualoc_localizationsToUse(const char *const *preferredLanguages, int32_t preferredLanguagesCount,
+                                 const char *const *availableLocalizations, int32_t availableLocalizationsCount,
+                                 const char **localizationsToUse, int32_t localizationsToUseCapacity, pb_UErrorCode *status);
 int8_t swift_u_hasBinaryProperty(int32_t c, int which);
 int32_t swift_u_getIntPropertyValue(int32_t c, int which);
 pb_UChar *swift_u_strToUTF8(char *dest, int32_t capacity, int32_t *length, const pb_UChar *src, int32_t srcLength, pb_UErrorCode *status);

@@ -80,4 +80,31 @@ struct LanguageMatcherTests {
         #expect(LanguageTag("Base") == nil)
         #expect(LanguageTag("") == nil)
     }
+
+    @Test(
+        "a bare language or another region against region-only folders takes the region Apple's distance prefers",
+        arguments: [
+            ("es", ["es-419", "es-ES", "en"], "es-ES"), ("es-MX", ["es-419", "es-ES", "en"], "es-419"),
+            ("zh-Hant", ["zh-CN", "zh-HK", "zh-TW", "en"], "zh-TW"), ("zh-Hant-TW", ["zh-CN", "zh-HK", "zh-TW", "zh-Hant"], "zh-TW"),
+            ("pt", ["pt-PT", "pt-BR", "en"], "pt-BR"),
+        ])
+    func regionOnlyFolders(preferred: String, available: [String], expected: String) {
+        #expect(pick([preferred], from: available) == expected)
+    }
+
+    @Test("deprecated codes are replaced before matching, as Apple does", arguments: [("iw", "he"), ("in", "id"), ("ji", "yi")])
+    func deprecatedCodes(code: String, replacement: String) {
+        let match = LanguageMatcher(available: ["en", "he", "id", "yi"], developmentRegion: "en").match([code])
+        #expect(match.localization == replacement && match.preferred == code)
+        #expect(LanguageMatcher.rule(code, replacement) == "deprecated code \(code) → \(replacement)")
+    }
+
+    @Test("the trace names the rule that chose the localization")
+    func ruleNames() {
+        #expect(LanguageMatcher.rule("es", "es-ES") == "Apple's region distance")
+        #expect(LanguageMatcher.rule("ko-KR", "ko") == "the region falls back to the language")
+        #expect(LanguageMatcher.rule("ko", "ko") == "exact match")
+        #expect(
+            LanguageMatcher(available: ["es-419", "es-ES"], developmentRegion: "en").match(["es"]).reason == "es → es-ES: Apple's region distance")
+    }
 }

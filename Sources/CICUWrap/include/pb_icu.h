@@ -32,4 +32,10 @@ int32_t pb_number_format_decimal(const char *locale, const char *decimal, int32_
 /// presentation, 0 for combining marks, format characters and variation selectors, else 1.
 int32_t pb_codepoint_width(uint32_t codepoint);
 
+/// Apple's choice of localizations for preferred languages (ualoc_localizationsToUse): fills
+/// `chosen` with indexes into `available`, best first, then its fallbacks; returns how many
+/// (0 when no preferred language matches any, -1 on an ICU error).
+int32_t pb_localizations_to_use(const char *const *preferred, int32_t preferred_count, const char *const *available,
+                                int32_t available_count, int32_t *chosen, int32_t capacity);
+
 #endif

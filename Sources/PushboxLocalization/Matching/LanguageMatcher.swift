@@ -1,7 +1,7 @@
-/// Chooses the app localization a device with given preferred languages uses (after
-/// CoreFoundation's CFBundle_Locale.c): each preferred language in order against the app's
-/// localizations; the first one with any match wins; else the development region (or
-/// `Base.lproj` standing in for it), then `en`.
+/// Chooses the app localization a device with given preferred languages uses, as CFBundle
+/// does (CFBundle_Locale.c): Apple's `ualoc_localizationsToUse` picks among the app's
+/// localizations for the first preferred language that matches any (`AppleLocalizationChoice`);
+/// with none, the development region (or `Base.lproj` standing in for it), then `en`.
 public struct LanguageMatcher: Sendable {
     /// The app's localizations as found (folder names or catalog languages), e.g. `en`, `zh_CN`, `Base`.
     public let available: [String]
@@ -24,40 +24,18 @@ public struct LanguageMatcher: Sendable {
         public var reason: String
     }
 
-    /// Regions whose speakers CLDR sends to a sibling before the bare language
-    /// (`en-IN` prefers `en-GB`, `es-MX` prefers `es-419`, `pt-AO` prefers `pt-PT`).
-    static let siblingParents: [String: (members: Set<String>, sibling: String)] = [
-        "en": (
-            [
-                "AU", "IN", "NZ", "ZA", "IE", "SG", "HK", "PK", "NG", "KE", "MY", "MT", "BE", "DE", "AT", "CH", "NL", "SE", "DK", "FI", "IL", "150",
-                "001",
-            ], "GB"
-        ),
-        "es": (["MX", "AR", "CO", "CL", "PE", "VE", "EC", "GT", "CU", "BO", "DO", "HN", "PY", "SV", "NI", "CR", "PA", "UY", "PR", "US"], "419"),
-        "pt": (["AO", "MZ", "CV", "GW", "ST", "TL", "MO", "CH", "LU", "GQ"], "PT"),
-    ]
+    /// Codes Apple replaces before matching (ISO 639's withdrawn ones and Apple's old `no`).
+    static let deprecatedCodes = ["iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "no": "nb", "tl": "fil"]
 
     /// The localization chosen for these preferred languages, and why.
     public func match(_ preferred: [String]) -> Match {
-        let candidates = available.compactMap { name in name == "Base" ? nil : LanguageTag(name).map { (name, $0) } }
-        for wanted in preferred {
-            guard let tag = LanguageTag(wanted) else { continue }
-            var best: (name: String, score: Int)?
-            for (name, have) in candidates where have.language == tag.language && have.script == tag.script {
-                let score = Self.score(have: have, want: tag)
-                if score > (best?.score ?? 0) { best = (name, score) }
-            }
-            if let best {
-                let how: String
-                switch best.score {
-                case 4: how = "exact match"
-                case 3: how = "regional sibling"
-                case 2: how = "the region falls back to the language"
-                default: how = "the only localization of the language"
-                }
-                return Match(localization: best.name, preferred: wanted, reason: "\(wanted) → \(best.name) (\(how))")
+        let named = available.filter { $0 != "Base" }
+        for wanted in preferred where !wanted.isEmpty {
+            if let chosen = AppleLocalizationChoice.localizationsToUse(preferred: [wanted], available: named).first {
+                return Match(localization: chosen, preferred: wanted, reason: "\(wanted) → \(chosen): \(Self.rule(wanted, chosen))")
             }
         }
+        let candidates = named.compactMap { name in LanguageTag(name).map { (name, $0) } }
         let tried = preferred.isEmpty ? "no preferred languages" : "no localization for \(preferred.joined(separator: ", "))"
         let dev = LanguageTag(developmentRegion)
         if let (name, _) = candidates.first(where: { $0.1 == dev }) ?? candidates.first(where: { $0.1.withoutRegion == dev?.withoutRegion }) {
@@ -74,15 +52,16 @@ public struct LanguageMatcher: Sendable {
         return Match(localization: first, preferred: nil, reason: "\(tried); nothing else, so \(first)")
     }
 
-    /// 4 exact, 3 a CLDR sibling region, 2 the bare language, 1 another region of the language.
-    static func score(have: LanguageTag, want: LanguageTag) -> Int {
-        if have.region == want.region { return 4 }
-        if let region = want.region, let have = have.region, let rule = siblingParents[want.language],
-            rule.members.contains(region), have == rule.sibling
-        {
-            return 3
+    /// Which of Apple's rules took `wanted` to `chosen`, for the trace.
+    static func rule(_ wanted: String, _ chosen: String) -> String {
+        guard let want = LanguageTag(wanted), let have = LanguageTag(chosen) else { return "Apple's alias map" }
+        if want == have { return "exact match" }
+        if let replacement = deprecatedCodes[want.language], replacement == have.language {
+            return "deprecated code \(want.language) → \(replacement)"
         }
-        if have.region == nil { return 2 }
-        return 1
+        guard want.language == have.language else { return "Apple's alias map" }
+        if have.region == nil, want.script == have.script { return "the region falls back to the language" }
+        if want.script != have.script, have.region == nil { return "the script of the region" }
+        return "Apple's region distance"
     }
 }
