@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxStore
+import PushboxTestSupport
 import PushboxText
 import Testing
 
@@ -10,9 +11,8 @@ import Testing
 /// never lost when the answer is not sent at all.
 @Suite("The arrival feed")
 final class ArrivalFeedTests: Sendable {
-    let dir = "/tmp/pbaf-\(UUID().uuidString.prefix(8))"
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    let folder = TemporaryFolder("pbaf")
+    var dir: String { folder.path }
 
     func push(_ router: APIRouter) -> HTTPResponse {
         router.handle(HTTPRequest(method: "POST", path: "/3/device/abcd", headers: [], body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)))

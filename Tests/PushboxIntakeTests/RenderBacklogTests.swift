@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxStore
+import PushboxTestSupport
 import PushboxText
 import Testing
 
@@ -10,9 +11,8 @@ import Testing
 /// one rendering per (notification, languages), the intake's validation reused, results pushed.
 @Suite("Renderings")
 final class RenderBacklogTests: Sendable {
-    let dir = "/tmp/pbr-\(UUID().uuidString.prefix(8))"
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    let folder = TemporaryFolder("pbr")
+    var dir: String { folder.path }
 
     func payload(_ i: Int) -> RawPayload {
         RawPayload(bytes: Array(SyntheticPayloads.make(i).utf8), envelope: Envelope(source: .socket, deviceToken: "abcd"))

@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxStore
+import PushboxTestSupport
 import PushboxText
 import Testing
 
@@ -10,9 +11,8 @@ import Testing
 /// each route's shape.
 @Suite("The route table")
 final class RouterTests: Sendable {
-    let dir = "/tmp/pbrt-\(UUID().uuidString.prefix(8))"
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    let folder = TemporaryFolder("pbrt")
+    var dir: String { folder.path }
 
     func router() throws -> APIRouter {
         APIRouter(service: IntakeService(store: try InboxStore(path: dir + "/inbox.sqlite"), context: ValidationContext(), renderings: nil))
