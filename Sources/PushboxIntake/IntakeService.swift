@@ -100,9 +100,9 @@ public final class IntakeService: Sendable {
     private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict, report: ValidationReport?) -> (
         IntakeResult, PendingArrival?
     ) {
-        let id: Int64
+        let row: StoredNotification
         do {
-            id = try store.insert(raw, apnsID: apnsID, verdict: verdict)
+            row = try store.insertRow(raw, apnsID: apnsID, verdict: verdict)
         } catch {
             let result = IntakeResult(
                 id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue,
@@ -111,11 +111,10 @@ public final class IntakeService: Sendable {
             return (result, nil)
         }
         let result = IntakeResult(
-            id: id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
+            id: row.id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
             field: report?.rejection?.field)
         guard arrivals.hasSubscribers else { return (result, nil) }
-        let event = ArrivalEvent(stored: StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict), result: result, report: report)
-        return (result, PendingArrival(event, feed: arrivals))
+        return (result, PendingArrival(ArrivalEvent(stored: row, result: result, report: report), feed: arrivals))
     }
 
     /// Takes in a local request that fired at `firedAt` on the device's clock: stored (source

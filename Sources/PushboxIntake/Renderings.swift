@@ -157,15 +157,15 @@ public final class Renderings: Sendable {
                 usleep(UInt32((quietPeriod - sinceLast) / .microseconds(1)) + 1000)
                 continue
             }
-            renderAhead(batchSize: 64)
+            renderBatch(size: 64)
         }
     }
 
     /// Takes up to `batchSize` arrivals from the backlog and renders those nobody rendered or is
     /// rendering for the ahead languages; their results are stored in one transaction and pushed.
-    private func renderAhead(batchSize: Int) {
+    private func renderBatch(size: Int) {
         let (taken, claimed, languages) = state.withLock { state in
-            let taken = state.backlog.takeFirst(batchSize)
+            let taken = state.backlog.takeFirst(size)
             var claimed: [(key: RenderKey, recent: Recent?, flight: InFlight)] = []
             for id in taken where state.waiting.remove(id) != nil {
                 let key = RenderKey(id: id, languages: state.aheadLanguages)
@@ -195,10 +195,10 @@ public final class Renderings: Sendable {
         // A rendering is a cache of what the stored payload gives: when it cannot be saved, the
         // inbox renders the notification again when it is shown.
         try? store.saveRenders(made.compactMap { m in m.note.map { (m.key.id, m.key.languageKey, JSONWriter.compact($0.storedJSON)) } })
-        finish(made.map { ($0.key, $0.note, $0.flight) })
+        finish(made)
         push(
             RenderBatch(
-                renderings: Dictionary(made.compactMap { m in m.note.map { (m.key.id, $0) } }) { a, _ in a },
+                renderings: Dictionary(uniqueKeysWithValues: made.compactMap { m in m.note.map { (m.key.id, $0) } }),
                 languageKey: RenderKey.languageKey(languages)))
     }
 

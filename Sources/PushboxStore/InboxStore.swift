@@ -47,11 +47,11 @@ public struct StoredNotification: Sendable, Equatable {
 }
 
 extension StoredNotification {
-    /// The row `insert(raw, apnsID:, verdict:)` stored as `id`, without reading it back.
-    public init(id: Int64, raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict?) {
+    /// The row `insertRow` stored as `id`, without reading it back.
+    init(id: Int64, raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict?, contentHash: String) {
         self.init(
             id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
-            contentHash: InboxStore.contentHash(raw), deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
+            contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
             raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
             collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival)
     }
@@ -190,11 +190,23 @@ public final class InboxStore: @unchecked Sendable {
     /// transaction (group commit): the first becomes the leader and commits everyone queued.
     @discardableResult
     public func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil) throws(StoreError) -> Int64 {
+        try insert(raw, apnsID: apnsID, verdict: verdict, contentHash: Self.contentHash(raw))
+    }
+
+    /// Commits as `insert` does, and gives the row as stored (for those told of it, who then
+    /// need not read it back).
+    public func insertRow(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil) throws(StoreError) -> StoredNotification {
+        let hash = Self.contentHash(raw)
+        let id = try insert(raw, apnsID: apnsID, verdict: verdict, contentHash: hash)
+        return StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict, contentHash: hash)
+    }
+
+    private func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String) throws(StoreError) -> Int64 {
         let headers = JSONWriter.compactPairs(raw.envelope.headers.fields)
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let item = PendingInsert(values: [
             .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
-            opt(raw.envelope.fileName), .text(Self.contentHash(raw)), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
+            opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
             verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
             opt(verdict?.topic),
             opt(raw.envelope.arrival.map(arrivalJSON)),
