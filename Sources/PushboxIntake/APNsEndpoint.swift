@@ -31,6 +31,9 @@ public struct APNsEndpoint: Sendable {
         reasonResponse(reason, apnsID: answerID(headers))
     }
 
+    /// The refusal of pushbox's own routes (`/inbox`, `/pushbox/…`): APNs' shape, no apns-id.
+    static func refusalWithoutID(_ reason: APNsReason, _ head: RequestHead) -> HTTPResponse { reasonResponse(reason) }
+
     /// `{"reason": …}` with APNs' status for it, and an apns-id when given.
     static func reasonResponse(_ reason: APNsReason, apnsID: String? = nil) -> HTTPResponse {
         var headers = [("Content-Type", "application/json")]

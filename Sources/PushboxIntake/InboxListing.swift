@@ -13,7 +13,7 @@ public enum InboxListing {
     static func route(_ service: IntakeService) -> Route {
         Route(
             "inbox", methods: ["GET"], paths: .exact("/inbox"), maxBody: { _ in 0 },
-            refusal: { reason, _ in APNsEndpoint.reasonResponse(reason) },
+            refusal: APNsEndpoint.refusalWithoutID,
             handle: { request in listing(request, service: service) })
     }
 

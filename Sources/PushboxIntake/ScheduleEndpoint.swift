@@ -19,7 +19,7 @@ enum ScheduleEndpoint {
     /// `/pushbox/` path is BadPath.
     static func routes(_ scheduler: LocalScheduler?) -> [Route] {
         let serve: @Sendable (HTTPRequest) -> HTTPResponse = { Self.handle($0, scheduler: scheduler) }
-        let refusal: @Sendable (APNsReason, RequestHead) -> HTTPResponse = { reason, _ in APNsEndpoint.reasonResponse(reason) }
+        let refusal = APNsEndpoint.refusalWithoutID
         let limit: @Sendable (RequestHead) -> Int = { _ in maxBody }
         let cancel = "/pushbox/pending/"
         return [

@@ -105,8 +105,7 @@ extension InboxState {
     /// The Scheduled view's keys: the device clock, and closing it.
     private mutating func performScheduled(_ action: Action) -> [Command] {
         switch action {
-        case .fastForward: return [.advanceClock(seconds: 60)]
-        case .jumpClock: return [.jumpClock]
+        case .fastForward, .jumpClock: return perform(action)
         default:
             overlay = nil
             return []
