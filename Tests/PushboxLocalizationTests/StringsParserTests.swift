@@ -58,8 +58,7 @@ struct StringsParserTests {
             ("\"a\" = \"b\";\n\"c\" = \"d\\", 2, 7, "unterminated string"),
             ("\"a\" \"b\";", 1, 5, "expected '=' or ';'"),
             ("\"a\" = ;", 1, 7, "expected a value"),
-            ("= \"b\";", 1, 1, "expected a key"),
-            ("\"a\" = \"b\";\n  ✓ = \"c\";", 2, 3, "'✓'"),
+            ("= \"b\";", 1, 1, "unexpected '='"),
             ("{ \"a\" = \"b\";", 1, 13, "missing '}'"),
         ])
     func malformed(text: String, line: Int, column: Int, message: String) {
@@ -87,8 +86,27 @@ struct StringsParserTests {
         let body = Array(text.data(using: encoding)!)
         #expect(try StringsFileReader.readStrings(bom + body, file: "T").table["greeting"] == "안녕 😀")
         if encoding == .utf16LittleEndian || encoding == .utf16BigEndian {
-            // Without a BOM, a zero byte at the start says UTF-16.
-            #expect(try StringsFileReader.readStrings(body, file: "T").table["greeting"] == "안녕 😀")
+            // Without a BOM, a zero byte at the start says UTF-16, and CoreFoundation drops the
+            // first two bytes and reads the rest little-endian: this file loses its quote.
+            #expect(throws: LocalizationFileError.self) { try StringsFileReader.readStrings(body, file: "T") }
+            #expect(PlistOracle.read(body) == nil)
+        }
+    }
+
+    @Test("without braces, a stray character where a key belongs ends the file: the rest is ignored and noted")
+    func restIgnored() throws {
+        for text in ["\"a\" = \"b\";\n  ✓ = \"c\";", "\"a\" = \"b\";\n\"c\" = \"d\"", "\"a\" = \"b\";\n\"never ends = d;\n"] {
+            let bytes = Array(text.utf8)
+            if text.hasSuffix("\"d\"") {
+                // A value without its ';' is no such case: the file is refused.
+                #expect(throws: LocalizationFileError.self) { try StringsFileReader.readStrings(bytes, file: "T") }
+                continue
+            }
+            let r = try StringsFileReader.readStrings(bytes, file: "T")
+            #expect(r.table == ["a": "b"])
+            #expect(r.notes.map(\.kind) == [.restOfFileIgnored])
+            #expect(r.notes.first?.line == 2)
+            #expect(PlistOracle.disagreement(bytes) == nil)
         }
     }
 

@@ -14,6 +14,26 @@ extension Diagnostic.Code {
     public static let ignoredEntry = Self(rawValue: "ignored-entry")
     /// A string catalog newer than pushbox knows, read as the newest it knows (lint).
     public static let newerCatalogVersion = Self(rawValue: "newer-catalog-version")
+    /// A control character XML forbids in a `.stringsdict` or XML `.strings` (lint).
+    public static let controlCharacter = Self(rawValue: "control-character")
+    /// Text after an XML plist's top-level element, ignored by CoreFoundation (lint).
+    public static let contentAfterPlist = Self(rawValue: "content-after-plist")
+    /// An XML declaration not at the start of the file (lint).
+    public static let misplacedXMLDeclaration = Self(rawValue: "misplaced-xml-declaration")
+    /// An XML comment holding `--` (lint).
+    public static let commentDoubleHyphen = Self(rawValue: "comment-double-hyphen")
+    /// A `<key>` as a dictionary's value, read as a string (lint).
+    public static let keyAsValue = Self(rawValue: "key-as-value")
+    /// Bytes that are not UTF-8 outside the strings of an XML plist (lint).
+    public static let invalidUTF8OutsideStrings = Self(rawValue: "invalid-utf8-outside-strings")
+    /// A UTF-16/UTF-32 file with a partial unit at its end, ignored (lint).
+    public static let trailingBytes = Self(rawValue: "trailing-bytes")
+    /// UTF-16 without a byte-order mark, read as CoreFoundation reads it (lint).
+    public static let utf16WithoutBOM = Self(rawValue: "utf16-without-bom")
+    /// A `.strings` file CoreFoundation stops reading before its end (lint).
+    public static let restOfFileIgnored = Self(rawValue: "rest-of-file-ignored")
+    /// A 0xA9 byte that is not UTF-8, read as U+FFFD (lint).
+    public static let strayA9Byte = Self(rawValue: "stray-a9-byte")
     /// A catalog entry marked `new` or `needs_review`.
     public static let translationState = Self(rawValue: "translation-state")
     /// A catalog entry with no translation: the source language's value is used.

@@ -36,6 +36,34 @@ public struct FileNote: Sendable, Equatable, CustomStringConvertible {
         case ignoredEntry = "ignored-entry"
         /// A string catalog of a newer version than pushbox knows (read as the newest it knows).
         case newerCatalogVersion = "newer-catalog-version"
+
+        // What CoreFoundation reads though a strict parser would not: the file works on a
+        // device but is fragile (another tool, or a strict XML parser, refuses it).
+
+        /// A control character XML 1.0 forbids (U+0000–U+001F but tab, LF, CR), raw or as `&#…;`.
+        case controlCharacter = "control-character"
+        /// Text after the top-level element of an XML plist, which CoreFoundation ignores.
+        case contentAfterPlist = "content-after-plist"
+        /// An XML declaration that is not at the very start of the file.
+        case misplacedXMLDeclaration = "misplaced-xml-declaration"
+        /// An XML comment holding `--`.
+        case commentDoubleHyphen = "comment-double-hyphen"
+        /// A `<key>` where a dictionary's value belongs, read as a string.
+        case keyAsValue = "key-as-value"
+        /// Bytes that are not UTF-8 outside every string of an XML plist (in a comment, say).
+        case invalidUTF8OutsideStrings = "invalid-utf8-outside-strings"
+        /// UTF-16 or UTF-32 text whose length is not a whole number of units: the rest is ignored.
+        case trailingBytes = "trailing-bytes"
+        /// UTF-16 without a byte-order mark, read as CoreFoundation reads it (the first two
+        /// bytes dropped, the rest little-endian): it works only while the file starts with
+        /// whitespace.
+        case utf16WithoutBOM = "utf16-without-bom"
+        /// Something where a key of a `.strings` file belongs (a stray character, a string
+        /// that never ends): CoreFoundation stops there and ignores the rest of the file.
+        case restOfFileIgnored = "rest-of-file-ignored"
+        /// A byte 0xA9 that starts no UTF-8 character (Mac Roman's ©), read as U+FFFD: the one
+        /// byte CoreFoundation's UTF-8 decoder lets through.
+        case strayA9Byte = "stray-a9-byte"
     }
 
     /// What was found.

@@ -1,18 +1,23 @@
 import PushboxText
 
-/// Reads the text form of a `.strings` file (an old-style property list, CFOldStylePList.c):
-/// `"key" = "value";` pairs with or without enclosing braces, `"key";` meaning value = key,
-/// `//` and `/* */` comments, `"` or `'` quotes, unquoted strings of `A-Z a-z 0-9 _ $ / : . -`,
-/// the escapes `\a \b \f \n \r \t \v`, `\U` with up to four hex digits, `\` with one to three
-/// octal digits, any other escaped character as itself. The last of duplicate keys wins.
+/// Reads the text form of a `.strings` file (an old-style property list) as CoreFoundation
+/// does (`CFOldStylePList.c`): `"key" = "value";` pairs with or without enclosing braces,
+/// `"key";` meaning value = key, `//` and `/* */` comments, `"` or `'` quotes, unquoted strings
+/// of `A-Z a-z 0-9 _ $ / : . -`, the escapes `\a \b \f \n \r \t \v`, `\U` with up to four
+/// hex digits, `\` with one to three octal digits (NeXTSTEP Latin), any other escaped
+/// character as itself. The last of duplicate keys wins. Without braces, CoreFoundation stops
+/// at the first thing that cannot start a key and ignores the rest of the file: so does
+/// pushbox, and notes it.
 struct OldStylePlistParser {
     private let bytes: [UInt8]
     private var index = 0
-    private let file: String
-    private(set) var notes: [FileNote] = []
+    let file: String
+    var notes: [FileNote] = []
     /// The line each key was (last) defined on, for lint and warnings.
     private(set) var keyLines: [String: Int] = [:]
-    private var depth = 0
+
+    /// CoreFoundation's nesting limit on 64-bit systems (`MAX_DEPTH`).
+    static let maxDepth = 512
 
     init(utf8 bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -21,34 +26,45 @@ struct OldStylePlistParser {
 
     typealias Failure = LocalizationFileError
 
-    /// Parses a whole `.strings` file into its top-level dictionary.
+    /// Parses a whole `.strings` file into its top-level dictionary: one value (a dictionary
+    /// in braces), or, when a string comes first and more follows, `key = value;` pairs.
     mutating func parseStringsFile() throws(Failure) -> [String: PlistValue] {
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "{") {
-            guard case .dict(let d) = try parseValue() else { throw error("expected a dictionary") }
-            skipSpace()
-            guard index >= bytes.count else { throw error("unexpected \(describe()) after the dictionary") }
+        guard index < bytes.count else { return [:] }
+        guard let first = try parseObject(required: true, depth: 0) else { throw error("expected a key") }
+        skipSpace()
+        if index >= bytes.count {
+            guard case .dict(let d) = first else {
+                index = 0
+                throw error("the file holds a \(first.typeName), not a dictionary")
+            }
             return d
         }
-        var dict: [String: PlistValue] = [:]
-        try parseDictionaryContent(into: &dict, terminator: nil)
-        return dict
+        guard case .string = first else { throw error("unexpected \(describe()) after the \(first.typeName)") }
+        index = 0
+        return try parseDictionaryContent(depth: 0, braced: false)
     }
 
-    /// `key = value;` pairs until `terminator` (or the end of the file when nil).
-    private mutating func parseDictionaryContent(into dict: inout [String: PlistValue], terminator: UInt8?) throws(Failure) {
+    /// `key = value;` pairs until something that cannot start a key (`parsePlistDictContent`);
+    /// without braces, whatever is left is ignored.
+    private mutating func parseDictionaryContent(depth: Int, braced: Bool) throws(Failure) -> [String: PlistValue] {
+        var dict: [String: PlistValue] = [:]
         while true {
             skipSpace()
-            if index >= bytes.count {
-                if terminator != nil { throw error("unexpected end of file: missing '}'") }
-                return
-            }
-            if let terminator, bytes[index] == terminator {
-                index += 1
-                return
-            }
+            let keyStart = index
             let keyLine = currentLine()
-            guard let key = try parseString() else { throw error("unexpected \(describe()), expected a key (a quoted or unquoted string)") }
+            guard let key = try parseString(required: false) else {
+                if !braced, keyStart < bytes.count {
+                    index = keyStart
+                    let what = bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") ? "a string that never ends" : describe()
+                    notes.append(
+                        FileNote(
+                            .restOfFileIgnored, file: file, line: keyLine,
+                            message: "\(what) where a key belongs: CoreFoundation stops reading here and ignores the rest of the file"))
+                }
+                index = keyStart
+                return dict
+            }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of file after key \"\(key)\": missing ';'") }
             let value: PlistValue
@@ -56,19 +72,11 @@ struct OldStylePlistParser {
                 value = .string(key)
             } else if bytes[index] == UInt8(ascii: "=") {
                 index += 1
-                skipSpace()
-                value = try parseValue()
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
-                    throw error(
-                        index < bytes.count
-                            ? "missing ';' after the value of \"\(key)\" (found \(describe()))"
-                            : "unexpected end of file: missing ';' after the value of \"\(key)\"")
-                }
+                guard let v = try parseObject(required: true, depth: depth + 1) else { throw error("expected a value") }
+                value = v
             } else {
                 throw error("unexpected \(describe()) after key \"\(key)\", expected '=' or ';'")
             }
-            index += 1
             if dict[key] != nil, depth == 0 {
                 notes.append(
                     FileNote(
@@ -77,66 +85,86 @@ struct OldStylePlistParser {
             }
             if depth == 0 { keyLines[key] = keyLine }
             dict[key] = value
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
+                throw error(
+                    index < bytes.count
+                        ? "missing ';' after the value of \"\(key)\" (found \(describe()))"
+                        : "unexpected end of file: missing ';' after the value of \"\(key)\"")
+            }
+            index += 1
         }
     }
 
-    private mutating func parseValue() throws(Failure) -> PlistValue {
-        guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
+    /// One value (`parsePlistObject`); nil when `required` is false and nothing starts here.
+    private mutating func parseObject(required: Bool, depth: Int) throws(Failure) -> PlistValue? {
+        guard depth <= Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels") }
+        skipSpace()
+        guard index < bytes.count else {
+            if required { throw error("unexpected end of file, expected a value") }
+            return nil
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"):
             index += 1
-            depth += 1
-            guard depth < 64 else { throw error("nested more than 64 levels") }
-            var dict: [String: PlistValue] = [:]
-            try parseDictionaryContent(into: &dict, terminator: UInt8(ascii: "}"))
-            depth -= 1
+            let dict = try parseDictionaryContent(depth: depth, braced: true)
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else {
+                throw error(index < bytes.count ? "unexpected \(describe()) in a dictionary: missing '}'" : "unexpected end of file: missing '}'")
+            }
+            index += 1
             return .dict(dict)
         case UInt8(ascii: "("):
             index += 1
-            depth += 1
-            guard depth < 64 else { throw error("nested more than 64 levels") }
             var array: [PlistValue] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: ")") {
-                index += 1
-                depth -= 1
-                return .array(array)
-            }
-            while true {
-                skipSpace()
-                array.append(try parseValue())
+            var item = parseElement(depth: depth + 1)
+            while let value = item {
+                array.append(value)
                 skipSpace()
                 guard index < bytes.count else { throw error("unexpected end of file: missing ')'") }
+                item = nil
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
-                    skipSpace()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: ")") {
-                        index += 1
-                        break
-                    }
-                    continue
+                    item = parseElement(depth: depth + 1)
                 }
-                if bytes[index] == UInt8(ascii: ")") {
-                    index += 1
-                    break
-                }
+            }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ")") else {
                 throw error("unexpected \(describe()) in an array, expected ',' or ')'")
             }
-            depth -= 1
+            index += 1
             return .array(array)
         case UInt8(ascii: "<"):
             return .data(try parseData())
         default:
-            guard let s = try parseString() else { throw error("unexpected \(describe()), expected a value") }
+            guard let s = try parseString(required: required) else {
+                if required { throw error("unexpected \(describe()), expected a value") }
+                return nil
+            }
             return .string(s)
         }
     }
 
-    /// A quoted or unquoted string; nil when the current character starts neither.
-    private mutating func parseString() throws(Failure) -> String? {
+    /// An array's next element: like CoreFoundation, an element that fails to parse ends the
+    /// array where the failure left off, and the array is fine if a `)` is there.
+    private mutating func parseElement(depth: Int) -> PlistValue? {
+        do { return try parseObject(required: false, depth: depth) } catch { return nil }
+    }
+
+    /// A quoted or unquoted string (`parsePlistString`). When not `required`, nothing that
+    /// starts here, and a quoted string that never ends, give nil — CoreFoundation clears that
+    /// error on its way out.
+    private mutating func parseString(required: Bool) throws(Failure) -> String? {
         guard index < bytes.count else { return nil }
         let c = bytes[index]
-        if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { return try parseQuoted(c) }
+        if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+            if required { return try parseQuoted(c) }
+            let open = index
+            do { return try parseQuoted(c) } catch {
+                index = open + 1
+                return nil
+            }
+        }
         guard Self.isUnquoted(c) else { return nil }
         let start = index
         while index < bytes.count, Self.isUnquoted(bytes[index]) { index += 1 }
@@ -226,15 +254,14 @@ struct OldStylePlistParser {
             flushPending(&self)
             switch e {
             case UInt8(ascii: "0")...UInt8(ascii: "7"):
-                var value = UInt32(e - UInt8(ascii: "0"))
+                var value = UInt8(e - UInt8(ascii: "0"))
                 var digits = 1
                 while digits < 3, index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(bytes[index]) {
-                    value = value * 8 + UInt32(bytes[index] - UInt8(ascii: "0"))
+                    value = value &<< 3 &+ (bytes[index] - UInt8(ascii: "0"))  // a byte, as in CF: \777 is 0xFF
                     index += 1
                     digits += 1
                 }
-                // Values of 128 and up are NeXTSTEP-encoded in CF; Latin-1 agrees for the letters in use.
-                ByteText.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}", to: &out)
+                ByteText.appendUTF8(NeXTSTEPLatin.character(value), to: &out)
             case UInt8(ascii: "a"): out.append(0x07)
             case UInt8(ascii: "b"): out.append(0x08)
             case UInt8(ascii: "f"): out.append(0x0C)
@@ -249,30 +276,36 @@ struct OldStylePlistParser {
         throw error("unterminated string (a backslash at the end of the file escapes nothing)")
     }
 
+    /// `<hex bytes>` (`parsePlistData`): pairs of hex digits, with space, tab, CR, LF, U+2028
+    /// or U+2029 between pairs, never inside one.
     private mutating func parseData() throws(Failure) -> [UInt8] {
         index += 1
         var out: [UInt8] = []
-        var high: UInt8?
         while index < bytes.count {
             let c = bytes[index]
-            index += 1
             if c == UInt8(ascii: ">") {
-                guard high == nil else { throw error("odd number of hex digits in data") }
+                index += 1
                 return out
             }
-            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
-            guard let v = ByteText.hexValue(c) else {
-                index -= 1
-                throw error("unexpected \(describe()) in data, expected hex digits")
-            }
-            if let h = high {
-                out.append(h << 4 | v)
-                high = nil
+            if let high = ByteText.hexValue(c) {
+                index += 1
+                guard index < bytes.count, let low = ByteText.hexValue(bytes[index]) else { throw error("odd number of hex digits in data") }
+                out.append(high << 4 | low)
+                index += 1
+            } else if c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D {
+                index += 1
+            } else if let width = lineSeparatorWidth(at: index) {
+                index += width
             } else {
-                high = v
+                throw error("unexpected \(describe()) in data, expected hex digits")
             }
         }
         throw error("unexpected end of file: missing '>'")
+    }
+
+    /// 3 when U+2028 or U+2029 starts at `i`.
+    private func lineSeparatorWidth(at i: Int) -> Int? {
+        i + 2 < bytes.count && bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) ? 3 : nil
     }
 
     /// Skips whitespace (tab to CR, space, U+2028, U+2029) and comments.
@@ -283,14 +316,14 @@ struct OldStylePlistParser {
                 index += 1
                 continue
             }
-            if c == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
-                index += 3
+            if let width = lineSeparatorWidth(at: index) {
+                index += width
                 continue
             }
             if c == UInt8(ascii: "/"), index + 1 < bytes.count {
                 if bytes[index + 1] == UInt8(ascii: "/") {
                     index += 2
-                    while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+                    while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D, lineSeparatorWidth(at: index) == nil { index += 1 }
                     continue
                 }
                 if bytes[index + 1] == UInt8(ascii: "*") {
@@ -318,42 +351,13 @@ struct OldStylePlistParser {
         return "byte 0x\(String(b, radix: 16, uppercase: true))"
     }
 
-    private var lineCursor = 0
-    private var lineAtCursor = 1
+    private var lines = LineCounter()
 
     /// The current line, counted incrementally so a whole file costs one pass.
-    mutating func currentLine() -> Int {
-        if index < lineCursor {
-            lineCursor = 0
-            lineAtCursor = 1
-        }
-        while lineCursor < index {
-            let b = bytes[lineCursor]
-            if b == 0x0A || (b == 0x0D && (lineCursor + 1 >= bytes.count || bytes[lineCursor + 1] != 0x0A)) { lineAtCursor += 1 }
-            lineCursor += 1
-        }
-        return lineAtCursor
-    }
-
-    /// 1-based line and column (in characters) of the current index.
-    private func position() -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        var i = 0
-        let end = min(index, bytes.count)
-        while i < end {
-            if bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
-                line += 1
-                lineStart = i + 1
-            }
-            i += 1
-        }
-        let column = bytes[lineStart..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } + 1
-        return (line, column)
-    }
+    mutating func currentLine() -> Int { lines.line(at: index, in: bytes) }
 
     private func error(_ message: String) -> Failure {
-        let (line, column) = position()
+        let (line, column) = TextPosition.of(index, in: bytes)
         return LocalizationFileError(file: file, line: line, column: column, message: message)
     }
 }
