@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: every parser's fuzz target under libFuzzer with AddressSanitizer, FUZZ_SECONDS each
 # (default 60). Seeds: Tests/Fuzz/seeds/TARGET, the sample payloads and app, the tests' fixtures
-# and ../shared/corpus where present. A crash, a hang over 1 s or more than 256 MB stops a target
+# and ../shared/corpus where present. A crash, a hang over 1 s, more than 512 MB in all or 256 MB at once stops a target
 # and leaves its input in Tests/Fuzz/crashes/TARGET/; keep it in Tests/Fuzz/regressions/TARGET/
 # once fixed, and `make test` replays it.
 set -uo pipefail
@@ -38,7 +38,11 @@ for t in $targets; do
     # Only what this run leaves counts: inputs of earlier runs may still lie there.
     stamp="$work/$t/.started"; touch "$stamp"
     echo "== $t ($seconds s)"
-    LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp" PUSHBOX_FUZZ_TARGET="$t" "$binary" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=256 -print_final_stats=1 \
+    # AddressSanitizer's own quarantine (256 MB by default) and allocator caches fill the
+    # process with freed memory over a long run, so the limits measure pushbox: a small
+    # quarantine, 512 MB for the process, 256 MB for any one allocation.
+    ASAN_OPTIONS="quarantine_size_mb=16" LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp" PUSHBOX_FUZZ_TARGET="$t" "$binary" \
+        -max_total_time="$seconds" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=256 -print_final_stats=1 \
         -artifact_prefix="Tests/Fuzz/crashes/$t/" "$work/$t/found" "Tests/Fuzz/seeds/$t" "$work/$t/generated" 2>&1 \
         | grep -E "^stat::number_of_executed_units|DONE +cov|ERROR|SUMMARY|Test unit written" | tail -4 || true
     if find "Tests/Fuzz/crashes/$t" -type f -newer "$stamp" | grep -q .; then echo "   $t: inputs that broke it are in Tests/Fuzz/crashes/$t/"; status=1; fi
