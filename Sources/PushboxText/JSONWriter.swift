@@ -105,8 +105,12 @@ public enum JSONWriter {
                     (escaped, width) = (UInt32(b), 1)
                 case 0xC2 where i + 1 < n && (0x80...0x9F).contains(u[i + 1]):
                     (escaped, width) = (UInt32(u[i + 1]), 2)
-                case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9):
-                    (escaped, width) = (u[i + 2] == 0xA8 ? 0x2028 : 0x2029, 3)
+                case 0xE2 where i + 2 < n && u[i + 1] == 0x80 && (0xA8...0xAE).contains(u[i + 2]):
+                    // U+2028, U+2029 and the bidi embeddings and overrides U+202A–202E.
+                    (escaped, width) = (0x2000 | UInt32(u[i + 2] & 0x3F), 3)
+                case 0xE2 where i + 2 < n && u[i + 1] == 0x81 && (0xA6...0xA9).contains(u[i + 2]):
+                    // The bidi isolates U+2066–2069.
+                    (escaped, width) = (0x2040 | UInt32(u[i + 2] & 0x3F), 3)
                 default:
                     (escaped, width) = (nil, 1)
                 }

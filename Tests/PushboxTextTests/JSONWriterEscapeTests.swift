@@ -18,8 +18,8 @@ struct JSONWriterEscapeTests {
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028
-                    || scalar.value == 0x2029
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
+                    || (0x2066...0x2069).contains(scalar.value)
                 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
@@ -31,11 +31,14 @@ struct JSONWriterEscapeTests {
         return out + "\""
     }
 
-    @Test("random strings of ASCII, controls, C1, U+2028/9, accents, CJK and emoji: byte-level output equals the reference, and parses back")
+    @Test(
+        "random strings of ASCII, controls, C1, U+2028/9, bidi overrides and isolates, accents, CJK and emoji: byte-level output equals the reference, and parses back"
+    )
     func agreesWithReference() throws {
         let alphabet: [Unicode.Scalar] = [
             "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1B}", "\u{1F}", "\u{7F}",
-            "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202E}", "한", "語", "😀", "\u{FEFF}",
+            "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2065}",
+            "\u{2066}", "\u{2069}", "\u{206A}", "\u{200F}", "한", "語", "😀", "\u{FEFF}",
         ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
