@@ -90,9 +90,12 @@ enum PortOptions {
     /// One access-log line: method, path, status, reason, apns-id, protocol, listener. Never a token.
     static func accessLine(_ head: RequestHead, _ response: HTTPResponse) -> String {
         let id = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
-        let reason = (try? JSONParser.parse(response.body))?.objectValue?["reason"]?.stringValue
+        let body = (try? JSONParser.parse(response.body))?.objectValue
+        // APNs' {"reason": …}, or Google's {"error": {"status": …}}.
+        let reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue
         var line = "\(TerminalText.sanitize(head.method)) \(TerminalText.sanitize(head.path)) \(response.status)"
         if let reason { line += " \(reason)" }
+        if let cause = response.cause { line += " (\(TerminalText.sanitize(cause)))" }
         if let id { line += " apns-id \(id)" }
         return line
             + " \(head.connection.protocolName)\(head.connection.tls && head.connection.protocolName != "h2" ? "+tls" : "") \(head.connection.listener)"

@@ -49,24 +49,28 @@ public struct APNsEndpoint: Sendable {
     /// What APNs judges from a push's head, in its order: authentication, the certificate's
     /// topic, the device token's presence.
     static func check(_ head: RequestHead, authenticator: ProviderAuthenticator) -> Result<Arrival.Authentication, Refusal> {
-        let refuse = { (reason: APNsReason) in Result<Arrival.Authentication, Refusal>.failure(Refusal(refusal(reason, head))) }
+        let refuse = { (reason: APNsReason, cause: String?) in
+            var response = refusal(reason, head)
+            response.cause = cause
+            return Result<Arrival.Authentication, Refusal>.failure(Refusal(response))
+        }
         var authentication = Arrival.Authentication.none
         if head.connection.requiresAuth {
             switch authenticator.judge(
                 authorization: head.headers.last { $0.name == "authorization" }?.value,
                 certificate: head.connection.certificate, connection: head.connection.auth)
             {
-            case .refused(let reason, _): return refuse(reason)
+            case .refused(let reason, let cause): return refuse(reason, cause)
             case .accepted(let how): authentication = how
             }
             if case .certificate(_, let certTopic?) = authentication,
                 let topic = head.headers.last(where: { $0.name == PushHeaders.topic })?.value,
                 topic != certTopic, !topic.hasPrefix(certTopic + ".")
             {
-                return refuse(.topicDisallowed)
+                return refuse(.topicDisallowed, "the client certificate is for \(certTopic), the request's topic is \(topic)")
             }
         }
-        if head.path.count == devicePrefix.count { return refuse(.missingDeviceToken) }
+        if head.path.count == devicePrefix.count { return refuse(.missingDeviceToken, nil) }
         return .success(authentication)
     }
 

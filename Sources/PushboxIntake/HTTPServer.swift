@@ -40,6 +40,9 @@ public struct HTTPResponse: Sendable {
     public var headers: [(String, String)]
     /// The body's bytes.
     public var body: [UInt8]
+    /// Why pushbox refused, in its own words (which check, which key, how old): for the access
+    /// log and the request record, never sent, never the token itself.
+    public var cause: String? = nil
     /// Called once the response was sent (or its connection closed first), by the server that
     /// sent it: an accepted push's arrival is published there, never before its answer.
     public var afterSent: (@Sendable () -> Void)? = nil

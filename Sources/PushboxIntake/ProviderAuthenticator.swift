@@ -123,7 +123,10 @@ public final class ProviderAuthenticator: Sendable {
             connection.tokenFirstUsed = now
         }
         connection.teamID = token.teamID
-        return .accepted(.providerToken(teamID: token.teamID, keyID: token.keyID, ageSeconds: max(0, Int(now - token.issuedAt)), verified: verified))
+        return .accepted(
+            .providerToken(
+                teamID: token.teamID, keyID: token.keyID, ageSeconds: max(0, Int(now - token.issuedAt)), verified: verified,
+                iatIsString: token.issuedAtIsString))
     }
 
     /// The token's form, key and signature, from the cache or checked now (and cached when they pass).

@@ -22,6 +22,8 @@ final class PortFixture {
     let key: ES256Key
     let port: Int
     var caPath: String { authority.certificatePath }
+    /// Every answer the server's access log heard: status, reason body, and pushbox's cause.
+    let answers = Locked<[(status: Int, cause: String?)]>([])
 
     /// `tlsCertificate` serves that PEM certificate and key instead of the CA's.
     init(
@@ -41,7 +43,9 @@ final class PortFixture {
         options.serviceAccountKeys = serviceAccountKeys
         let service = IntakeService(
             store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), renderings: nil)
-        server = try IntakeServer(service: service, options: options)
+        let answers = self.answers
+        server = try IntakeServer(
+            service: service, options: options, accessLog: { _, response in answers.withLock { $0.append((response.status, response.cause)) } })
         port = server.tcpPort ?? 0
     }
 

@@ -34,7 +34,7 @@ struct PortTests {
         #expect(first.listener == "tcp 127.0.0.1:\(f.port)")
         #expect(first.userAgent?.hasPrefix("curl/") == true)
         // The token was made at the test's start: its age is a few seconds at most on a loaded machine.
-        guard case .providerToken(let team, let key, let age, let verified) = first.authentication else {
+        guard case .providerToken(let team, let key, let age, let verified, _) = first.authentication else {
             Issue.record("the first arrival has no provider token: \(first.authentication)")
             return
         }
@@ -115,6 +115,10 @@ struct PortTests {
         #expect(try f.post("not.a.jwt") == (403, "InvalidProviderToken"))
         // A refusal keeps its apns-id and stores nothing.
         #expect(f.store.count == 1)
+        // Every 403 names its cause for the access log (never sent, never the token).
+        let refused = f.answers.withLock { $0 }.filter { $0.status == 403 }
+        #expect(refused.count == 8)
+        #expect(refused.allSatisfy { ($0.cause ?? "").isEmpty == false && $0.cause?.contains(f.token().prefix(20)) == false }, "\(refused)")
     }
 
     @Test("one connection: a token changed within 20 minutes is 429 TooManyProviderTokenUpdates; another team is refused")

@@ -31,7 +31,9 @@ struct ProviderAuthTests {
         let refused = [
             Self.jwt(header: #"{"alg":"ES256","kid":"SHORT"}"#, claims: #"{"iss":"TEAM123456","iat":1}"#),
             Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM","iat":1}"#),
-            Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":"1"}"#),
+            Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":"soon"}"#),
+            Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":""}"#),
+            Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":"-1"}"#),
             Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":1}"#, signature: [1, 2, 3]),
             "a.b", "!!!.???.###", String(repeating: "a", count: 5000),
         ]
@@ -45,6 +47,26 @@ struct ProviderAuthTests {
             Issue.record("Basic auth accepted")
             return
         }
+    }
+
+    @Test("an iat signed as a string of digits is read as APNs reads it, and the arrival says so")
+    func stringIssuedAt() throws {
+        let dir = NSTemporaryDirectory() + "pbauth-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let key = try ES256Key.generate(dir + "/k.p8")
+        let clock = Clock()
+        let auth = ProviderAuthenticator(keys: [RegisteredProviderKey(keyID: "ABCDE12345", teamID: "TEAM123456", key: key)]) { clock.now() }
+        let input =
+            Base64URL.encode(Array(#"{"alg":"ES256","kid":"ABCDE12345"}"#.utf8)) + "."
+            + Base64URL.encode(Array(#"{"iss":"TEAM123456","iat":"\#(Int(clock.now()) - 10)"}"#.utf8))
+        let token = "bearer " + input + "." + Base64URL.encode(key.sign(Array(input.utf8)) ?? [])
+        #expect((try? ProviderToken.fromAuthorization(token).get())?.issuedAtIsString == true)
+        let verdict = auth.judge(authorization: token, certificate: nil, connection: ConnectionAuthState())
+        #expect(verdict == .accepted(.providerToken(teamID: "TEAM123456", keyID: "ABCDE12345", ageSeconds: 10, verified: true, iatIsString: true)))
+        guard case .accepted(let authentication) = verdict else { return }
+        let arrival = Arrival(listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, userAgent: nil, authentication: authentication)
+        #expect(Arrival(json: arrival.json) == arrival)
     }
 
     @Test("a changed token within 20 minutes: 429, and the connection stays refused until 20 minutes after the first use")

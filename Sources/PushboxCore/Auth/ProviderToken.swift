@@ -3,7 +3,7 @@ import PushboxText
 
 /// An APNs provider token as APNs reads it from `authorization: bearer <JWT>`: a header
 /// `{"alg": "ES256", "kid": <10 characters>}`, claims `{"iss": <10-character team id>, "iat":
-/// <seconds, integer or float>}` and a raw r‖s signature, each part base64url without padding.
+/// <seconds, integer or float, or a string of digits>}` and a raw r‖s signature, each part base64url without padding.
 public struct ProviderToken: Sendable, Equatable {
     /// `kid`: the key's id in the developer account.
     public var keyID: String
@@ -11,6 +11,9 @@ public struct ProviderToken: Sendable, Equatable {
     public var teamID: String
     /// `iat`, in seconds since 1970.
     public var issuedAt: Double
+    /// Whether `iat` came as a numeric JSON string (`"1733040000"`): some provider libraries
+    /// sign it so, and APNs accepts it.
+    public var issuedAtIsString = false
     /// `<header>.<claims>` as sent: the bytes the signature covers.
     public var signingInput: [UInt8]
     /// The ES256 signature's bytes (r‖s).
@@ -80,16 +83,23 @@ public struct ProviderToken: Sendable, Equatable {
         guard let iss = claims["iss"]?.stringValue, iss.count == 10 else {
             return .failure(.malformed("the token's iss must be the 10-character team id"))
         }
-        guard let iat = claims["iat"]?.doubleValue, iat.isFinite else {
-            return .failure(.malformed("the token's iat must be a number of seconds"))
+        var iatIsString = false
+        var iat = claims["iat"]?.doubleValue
+        if iat == nil, let text = claims["iat"]?.stringValue, !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            iat = Double(text)
+            iatIsString = true
+        }
+        guard let iat, iat.isFinite else {
+            return .failure(.malformed("the token's iat must be a number of seconds (or a string of digits)"))
         }
         guard signature.count == 64 else {
             return .failure(.malformed("an ES256 signature is 64 bytes (r‖s); this one is \(signature.count)"))
         }
-        return .success(
-            ProviderToken(
-                keyID: kid, teamID: iss, issuedAt: iat,
-                signingInput: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature))
+        var parsed = ProviderToken(
+            keyID: kid, teamID: iss, issuedAt: iat,
+            signingInput: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)), signature: signature)
+        parsed.issuedAtIsString = iatIsString
+        return .success(parsed)
     }
 }
 

@@ -28,8 +28,9 @@ public struct Arrival: Sendable, Equatable {
     public enum Authentication: Sendable, Equatable {
         /// The Unix socket: the user's own, open without auth.
         case none
-        /// A provider token (JWT); `verified` is false when no key was registered for it.
-        case providerToken(teamID: String, keyID: String, ageSeconds: Int, verified: Bool)
+        /// A provider token (JWT); `verified` is false when no key was registered for it;
+        /// `iatIsString` when its `iat` was a numeric string (`"1733040000"`), which APNs accepts.
+        case providerToken(teamID: String, keyID: String, ageSeconds: Int, verified: Bool, iatIsString: Bool = false)
         /// A TLS client certificate.
         case certificate(subject: String, topic: String?)
         /// An OAuth 2 access token pushbox issued to a service account (FCM); `verified` is false
@@ -46,10 +47,11 @@ public struct Arrival: Sendable, Equatable {
         if let userAgent { text += ", user-agent \(userAgent)" }
         switch authentication {
         case .none: text += "; no authentication (the socket is the user's own)"
-        case .providerToken(let team, let key, let age, let verified):
+        case .providerToken(let team, let key, let age, let verified, let iatIsString):
             text +=
                 "; provider token of team \(team), key \(key), \(age) s old, "
                 + (verified ? "signature verified" : "signature NOT checked (no key registered for \(key))")
+                + (iatIsString ? "; iat is a string, which APNs accepts" : "")
         case .certificate(let subject, let topic):
             text += "; client certificate \(subject)\(topic.map { " for \($0)" } ?? "")"
         case .accessToken(let account, let verified):
@@ -66,11 +68,12 @@ public struct Arrival: Sendable, Equatable {
         var auth: [(key: String, value: JSONValue)]
         switch authentication {
         case .none: auth = [("method", .string("none"))]
-        case .providerToken(let team, let key, let age, let verified):
+        case .providerToken(let team, let key, let age, let verified, let iatIsString):
             auth = [
                 ("method", .string("token")), ("teamId", .string(team)), ("keyId", .string(key)),
                 ("tokenAgeSeconds", .number(String(age))), ("signatureVerified", .bool(verified)),
             ]
+            if iatIsString { auth.append(("iatIsString", .bool(true))) }
         case .certificate(let subject, let topic):
             auth = [("method", .string("certificate")), ("subject", .string(subject)), ("topic", topic.map(JSONValue.string) ?? .null)]
         case .accessToken(let account, let verified):
@@ -93,7 +96,8 @@ public struct Arrival: Sendable, Equatable {
         case "token":
             authentication = .providerToken(
                 teamID: auth?["teamId"]?.stringValue ?? "", keyID: auth?["keyId"]?.stringValue ?? "",
-                ageSeconds: auth?["tokenAgeSeconds"]?.intValue ?? 0, verified: auth?["signatureVerified"] == .bool(true))
+                ageSeconds: auth?["tokenAgeSeconds"]?.intValue ?? 0, verified: auth?["signatureVerified"] == .bool(true),
+                iatIsString: auth?["iatIsString"] == .bool(true))
         case "certificate":
             authentication = .certificate(subject: auth?["subject"]?.stringValue ?? "", topic: auth?["topic"]?.stringValue)
         case "oauth":
