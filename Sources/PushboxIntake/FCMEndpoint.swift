@@ -13,11 +13,27 @@ public final class FCMEndpoint: Sendable {
     let accountKeys: [String: RS256Key]
     let now: @Sendable () -> Double
     /// Access tokens handed out and not yet expired.
-    private let issued = Locked<[String: (account: String, scopes: [String], expires: Double, verified: Bool)]>([:])
+    private let issued = Locked<[String: Grant]>([:])
+
+    /// One access token handed out: whose, for what, until when.
+    struct Grant {
+        var account: String
+        var scopes: [String]
+        var expires: Double
+        var verified: Bool
+        /// The project of a service account's address (`name@PROJECT.iam.gserviceaccount.com`);
+        /// nil for an address of another form, whose project pushbox cannot know.
+        var project: String? {
+            let suffix = ".iam.gserviceaccount.com"
+            guard let at = account.lastIndex(of: "@"), account.hasSuffix(suffix) else { return nil }
+            let project = account[account.index(after: at)...].dropLast(suffix.count)
+            return project.isEmpty ? nil : String(project)
+        }
+    }
     static let sendSuffix = "/messages:send"
     static let tokenPaths: Set<String> = ["/token", "/oauth2/v4/token"]
     static let scopesAccepted = ["https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform"]
-    static let maxBody = 64 * 1024
+    static let maxBody = FCMMessage.maxRequestBytes
 
     /// FCM's endpoints in front of `service`, verifying assertions with `accountKeys` (by key id).
     public init(
@@ -64,7 +80,7 @@ public final class FCMEndpoint: Sendable {
                 "fcm-send", methods: ["POST"], paths: .matching { Self.project(of: $0) != nil }, maxBody: limit,
                 check: { [self] head in
                     guard head.connection.requiresAuth else { return .success(.none) }
-                    return accessToken(head.headers.last { $0.name == "authorization" }?.value)
+                    return accessToken(head.headers.last { $0.name == "authorization" }?.value, project: Self.project(of: head.path) ?? "")
                 },
                 refusal: Self.refusal, handle: { [self] in send($0, project: Self.project(of: $0.path) ?? "") }),
         ]
@@ -86,18 +102,41 @@ public final class FCMEndpoint: Sendable {
         return id.isEmpty || id.contains("/") ? nil : String(id)
     }
 
-    /// The access token of `authorization: Bearer …`, if pushbox issued it and it is in force.
-    func accessToken(_ authorization: String?) -> Result<Arrival.Authentication, Refusal> {
-        let unauthenticated = Refusal(
-            Self.googleError(
+    /// The access token of `authorization: Bearer …`, if pushbox issued it, it is in force and
+    /// its service account belongs to `project`, the URL's: as Google answers, a token of
+    /// another project gets 403 `PERMISSION_DENIED` (firebase-admin's `PermissionDeniedError`,
+    /// Node's `messaging/mismatched-credential`, pyfcm's `FCMSenderIdMismatchError`).
+    func accessToken(_ authorization: String?, project: String) -> Result<Arrival.Authentication, Refusal> {
+        func unauthenticated(_ cause: String) -> Refusal {
+            var response = Self.googleError(
                 401, "UNAUTHENTICATED",
                 "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
-            ))
-        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .failure(unauthenticated) }
+            )
+            response.cause = cause
+            return Refusal(response)
+        }
+        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            return .failure(unauthenticated(authorization == nil ? "no authorization header" : "the authorization header is not \"Bearer <token>\""))
+        }
         let token = ByteText.trimmingSpaces(authorization.dropFirst(7))
-        guard let grant = issued.withLock({ $0[token] }), grant.expires > now() else { return .failure(unauthenticated) }
+        guard let grant = issued.withLock({ $0[token] }) else {
+            return .failure(unauthenticated("an access token this pushbox did not issue (or issued before it restarted)"))
+        }
+        guard grant.expires > now() else {
+            return .failure(unauthenticated("an access token of \(grant.account) that expired \(Int(now() - grant.expires)) s ago"))
+        }
         guard grant.scopes.contains(where: Self.scopesAccepted.contains) else {
-            return .failure(Refusal(Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")))
+            var response = Self.googleError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.")
+            response.cause = "the token's scopes are \(grant.scopes.joined(separator: " ")); FCM needs firebase.messaging or cloud-platform"
+            return .failure(Refusal(response))
+        }
+        if let own = grant.project, own != project {
+            var response = Self.googleError(
+                403, "PERMISSION_DENIED",
+                "Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist)."
+            )
+            response.cause = "the access token is of \(grant.account), a service account of project \(own), not \(project)"
+            return .failure(Refusal(response))
         }
         return .success(.accessToken(account: grant.account, verified: grant.verified))
     }
@@ -130,7 +169,7 @@ public final class FCMEndpoint: Sendable {
         let time = now()
         issued.withLock { issued in
             issued = issued.filter { $0.value.expires > time }
-            issued[token] = (assertion.issuer, assertion.scopes, time + 3600, verified)
+            issued[token] = Grant(account: assertion.issuer, scopes: assertion.scopes, expires: time + 3600, verified: verified)
         }
         return Self.json(
             200, .object(JSONObject([("access_token", .string(token)), ("expires_in", .number("3599")), ("token_type", .string("Bearer"))])))

@@ -2,7 +2,8 @@
 in REQUESTS_CA_BUNDLE/SSL_CERT_FILE, with a service-account file from `pushbox fcm-credentials`.
    firebase_send.py SERVICE_ACCOUNT.json
 Prints one line per step: "send <name>", "dry <name>", "invalid <ExceptionClass> <message>",
-"batch <successes> <failures>"."""
+"batch <successes> <failures>", "token <ExceptionClass> <message>" (a registration token of the
+wrong form), "project <ExceptionClass>" (the same credentials sent to another project)."""
 import sys
 import firebase_admin
 from firebase_admin import credentials, exceptions, messaging
@@ -20,3 +21,14 @@ batch = [messaging.Message(notification=messaging.Notification(title="batch", bo
                            condition="'NewsApp' in topics && 'LangEnUS' in topics") for i in range(4)]
 result = messaging.send_each(batch)
 print("batch", result.success_count, result.failure_count, flush=True)
+try:
+    messaging.send(messaging.Message(notification=note, token="not a token!"))
+    print("token none", flush=True)
+except exceptions.FirebaseError as e:
+    print("token", type(e).__name__, e, flush=True)
+other = firebase_admin.initialize_app(credentials.Certificate(sys.argv[1]), {"projectId": "someone-elses-project"}, name="other")
+try:
+    messaging.send(messaging.Message(notification=note, topic="NewsApp"), app=other)
+    print("project none", flush=True)
+except exceptions.FirebaseError as e:
+    print("project", type(e).__name__, flush=True)

@@ -98,7 +98,7 @@ struct ProviderLibraryTests {
     }
 
     @Test(
-        "firebase-admin, unchanged, through HTTPS_PROXY: send, dry_run, InvalidArgumentError with pushbox's message, send_each",
+        "firebase-admin, unchanged, through HTTPS_PROXY: send, dry_run, InvalidArgumentError with pushbox's message, send_each, a token of the wrong form, another project's URL",
         .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
     func firebaseAdmin() throws {
         let python = Self.venvPython("firebase")
@@ -118,15 +118,22 @@ struct ProviderLibraryTests {
         env["SSL_CERT_FILE"] = s.ca
         let run = try Subprocess.run(python, [Self.clients + "/firebase_send.py", account], environment: env)
         let lines = run.out.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4, "\(run.out) \(run.err.suffix(800))")
+        #expect(lines.count == 6, "\(run.out) \(run.err.suffix(800))")
         let listed = try s.list()
         let sent = try #require(listed.first { $0["title"]?.stringValue == "firebase-admin" })
         #expect(lines.first == "send projects/demo-proj/messages/\(sent["apnsId"]?.stringValue ?? "?")")
         #expect(lines.dropFirst().first == "dry projects/demo-proj/messages/fake_message_id")
         #expect(lines.dropFirst(2).first?.hasPrefix("invalid InvalidArgumentError message.condition column") == true)
-        #expect(lines.last == "batch 4 0")
-        // The dry run stored nothing; the refused one is stored with its reason; the batch is rendered.
-        #expect(listed.filter { $0["source"]?.stringValue == "fcm" }.count == 6)
+        #expect(lines.dropFirst(3).first == "batch 4 0")
+        #expect(lines.dropFirst(4).first == "token InvalidArgumentError The registration token is not a valid FCM registration token")
+        // Google's 403 for a token of another project: the SDK's own exception.
+        #expect(lines.last == "project PermissionDeniedError")
+        // The dry run stored nothing; the refused ones are stored with their reasons (the other
+        // project's request never reached the intake); the batch is rendered.
+        #expect(listed.filter { $0["source"]?.stringValue == "fcm" }.count == 7)
+        // What is stored is what was answered: both refusals are 400 INVALID_ARGUMENT.
+        let refused = listed.filter { $0["source"]?.stringValue == "fcm" && $0["delivered"]?.stringValue == "rejected" }
+        #expect(refused.map { $0["status"]?.intValue } == [400, 400], "\(refused)")
         #expect(listed.filter { $0["title"]?.stringValue == "batch" && $0["delivered"]?.stringValue == "original" }.count == 4)
         #expect(sent.value(atPath: "arrival.authentication.signatureVerified") == .bool(true))
         #expect(sent.value(atPath: "arrival.fcmProject")?.stringValue == "demo-proj")

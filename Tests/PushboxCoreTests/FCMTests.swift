@@ -93,7 +93,8 @@ struct FCMTests {
         let text = #"{"message":{"token":"t","notification":{"body":""# + String(repeating: "\u{2028}", count: 1300) + #""}}}"#
         #expect(text.utf8.count <= 4096)
         let report = validate(text)
-        #expect(report.rejection?.reason == .payloadTooLarge)
-        #expect(report.rejection?.detail.contains("the APNs payload FCM sends") == true)
+        // FCM answers INVALID_ARGUMENT (400), and that is what is stored, not APNs' 413.
+        #expect(report.rejection?.reason == .invalidArgument)
+        #expect(report.status == 400)
     }
 }

@@ -40,6 +40,9 @@ public struct FCMMessage: Sendable, Equatable {
             && lhs.apnsHeaders.map(\.1) == rhs.apnsHeaders.map(\.1)
     }
 
+    /// The largest request body FCM's endpoint takes (pushbox's choice; Google does not say).
+    public static let maxRequestBytes = 64 * 1024
+
     /// Reads a message object; throws FCM's INVALID_ARGUMENT with the path of the bad field.
     public init(_ message: JSONObject) throws(Rejection) {
         func bad(_ detail: String, field: String) -> Rejection {

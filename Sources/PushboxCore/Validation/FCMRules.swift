@@ -34,6 +34,9 @@ enum FCMRules {
         switch target {
         case .token(let token):
             if token.isEmpty { throw invalid("message.token is empty", field: "message.token") }
+            guard isRegistrationTokenForm(token) else {
+                throw invalid("The registration token is not a valid FCM registration token", field: "message.token")
+            }
             return .device
         case .fid(let fid):
             if fid.isEmpty { throw invalid("message.fid is empty", field: "message.fid") }
@@ -58,6 +61,16 @@ enum FCMRules {
             return condition.matches(deviceTopics)
                 ? .device
                 : .notTargeted("the condition is false for the device's topics (\(subscribed)): \(condition.explain(deviceTopics))")
+        }
+    }
+
+    /// Whether `token` is of the form of an FCM registration token: letters, digits and
+    /// `-_:.` only (real ones are an instance id, `:` and a long base64url string). FCM
+    /// refuses anything else with INVALID_ARGUMENT before looking the token up; pushbox checks
+    /// the characters, not the length, so short tokens in tests stay this device's.
+    static func isRegistrationTokenForm(_ token: String) -> Bool {
+        token.utf8.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2D || b == 0x5F || b == 0x3A || b == 0x2E
         }
     }
 

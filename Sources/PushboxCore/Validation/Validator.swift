@@ -85,8 +85,11 @@ public enum Validator {
         if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
         let limit = PushType(rawValue: headers[PushHeaders.pushType] ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
 
+        // FCM's endpoint takes a request as large as its own limit; the APNs payload it makes is
+        // held to APNs' limit below.
+        let documentLimit = raw.envelope.source == .fcm ? FCMMessage.maxRequestBytes : limit
         let document: JSONObject
-        switch readDocument(raw.bytes, limit: limit, maxDepth: context.maxDepth) {
+        switch readDocument(raw.bytes, limit: documentLimit, maxDepth: context.maxDepth) {
         case .failure(let r): return rejected(r)
         case .success(let d): document = d
         }
@@ -120,7 +123,11 @@ public enum Validator {
             }
             let size = JSONWriter.compact(.object(payload)).utf8.count
             if size > limit {
-                return rejected(Rejection(.payloadTooLarge, "the APNs payload FCM sends for this message is \(size) bytes; the limit is \(limit)"))
+                // FCM refuses a message too big for APNs itself, with INVALID_ARGUMENT (its error
+                // codes list "message too big" under it; the sentence is pushbox's).
+                return rejected(
+                    Rejection(
+                        .invalidArgument, "Message is too big: the APNs payload FCM sends for this message is \(size) bytes; the limit is \(limit)"))
             }
         }
 
