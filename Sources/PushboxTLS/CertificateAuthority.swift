@@ -45,6 +45,15 @@ public final class CertificateAuthority: @unchecked Sendable {
         }
         let certPath = directory + "/ca.pem"
         let keyPath = directory + "/ca.key"
+        // Processes that start at once (serve, and `cert --path` for its client) agree on one CA:
+        // whoever holds the folder's lock makes it, the others read what it made.
+        let lockFD = open(directory + "/.ca.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else { throw TLSError("cannot open \(directory)/.ca.lock: \(String(cString: strerror(errno)))") }
+        defer { close(lockFD) }
+        while flock(lockFD, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw TLSError("cannot lock \(directory)/.ca.lock: \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(lockFD, LOCK_UN) }
         if !FileManager.default.fileExists(atPath: certPath) && !FileManager.default.fileExists(atPath: keyPath) {
             guard let key = pb_ec_p256_new().map(OwnedKey.init) else { throw .openssl("cannot make a P-256 key") }
             let cert = try Self.makeCA(key: key)

@@ -19,6 +19,52 @@ struct TLSCommandTests {
         CommandIO(out: { _ in }, err: { _ in }, readStdin: { [] }, environment: environment)
     }
 
+    @Test(
+        "serve and cert --path started at the same moment on a fresh machine agree on one CA: curl verifies serve's certificate 50 times of 50",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+    func concurrentStart() throws {
+        let binary = try #require(EndToEndTests.binary)
+        var failures: [String] = []
+        for round in 0..<50 {
+            let dir = Folder()
+            var env = ProcessInfo.processInfo.environment
+            env["XDG_DATA_HOME"] = dir.path + "/data"
+            env["XDG_CACHE_HOME"] = dir.path + "/cache"
+            let log = dir.path + "/serve.err"
+            let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let serve = try Subprocess.Child(
+                binary,
+                [
+                    "serve", "--socket", dir.path + "/s.sock", "--db", dir.path + "/inbox.sqlite", "--quiet", "--no-extension", "--listen",
+                    "127.0.0.1:0",
+                ],
+                environment: env, stderr: fd)
+            close(fd)
+            let cert = try Subprocess.run(binary, ["cert", "--path"], environment: env)
+            var port = 0
+            for _ in 0..<400 where port == 0 {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if let range = text.range(of: #"127\.0\.0\.1:(\d+) \("#, options: .regularExpression) {
+                    port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast(2)) ?? 0
+                } else if serve.poll() != nil {
+                    break
+                } else {
+                    usleep(10_000)
+                }
+            }
+            guard port != 0 else {
+                failures.append("round \(round): serve did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                continue
+            }
+            let ca = cert.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            let curl = try Subprocess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "--cacert", ca, "https://localhost:\(port)/inbox"])
+            // 0: verified (whatever the status); 60 would be a certificate that does not verify.
+            if curl.status != 0 { failures.append("round \(round): curl exit \(curl.status), cert exit \(cert.status) \(cert.err)") }
+            serve.terminate()
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 50: \(failures.prefix(3))")
+    }
+
     @Test("cert makes the CA on first need under XDG_DATA_HOME; --path prints only its path; the help names every client variable")
     func cert() throws {
         let dir = Folder()

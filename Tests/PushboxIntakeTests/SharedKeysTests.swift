@@ -67,4 +67,29 @@ final class SharedKeysTests {
         #expect(table.values.allSatisfy { $0.count == 1 })
         #expect(ca.leaf(for: "example.com") == nil)  // outside the name constraints
     }
+
+    @Test("CAs made at the same moment in one fresh folder are one CA, the one on disk (100 races of 4)")
+    func authorityRace() throws {
+        var mismatches = 0
+        var failures: [String] = []
+        for round in 0..<100 {
+            let folder = dir + "/race-\(round)"
+            let made = Locked<[Result<CertificateAuthority, TLSError>]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                let result: Result<CertificateAuthority, TLSError>
+                do throws(TLSError) { result = .success(try CertificateAuthority(directory: folder)) } catch { result = .failure(error) }
+                made.withLock { $0.append(result) }
+            }
+            let onDisk = try #require(FileManager.default.contents(atPath: folder + "/ca.pem"))
+            for result in made.withLock({ $0 }) {
+                switch result {
+                case .failure(let error): failures.append("\(error)")
+                case .success(let ca):
+                    if PEM.text(of: ca.certificate).map({ Array($0.utf8) }) != Array(onDisk) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        #expect(mismatches == 0)
+    }
 }
