@@ -57,7 +57,8 @@ public enum InboxListing {
             ("collapseId", .optionalString(n.collapseID)),
             ("arrival", n.arrival?.json ?? .null),
         ])
-        let unrendered = RenderedNotification(delivered: .rejected)
+        var unrendered = RenderedNotification(delivered: .rejected)
+        unrendered.intended = n.reason == nil ? nil : AlertContent.literal(of: n.raw)
         for field in RenderedNotification.fields where field.listed {
             if let r {
                 object[field.key] = field.write(r)
@@ -65,6 +66,9 @@ public enum InboxListing {
                 object[field.key] = field.key == "delivered" && n.reason == nil ? JSONValue.null : field.write(unrendered)
             }
         }
+        // Why: the answer's reason when the intake refused it, else the rendering's (NotTargeted).
+        object["reason"] = .optionalString(n.reason ?? r?.reason)
+        object["detail"] = .optionalString(n.detail ?? r?.detail)
         return .object(object)
     }
 }

@@ -88,6 +88,32 @@ final class RenderBacklogTests: Sendable {
         service.drain()
     }
 
+    @Test("GET /inbox keeps the reasons: a message not for this device and a refused one say why, and what they would have shown")
+    func listingReasons() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let context = ValidationContext(bundleID: "dev.example", deviceTopics: ["NewsApp"])
+        let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
+        let service = IntakeService(store: store, context: context, renderings: renderings)
+        let endpoint = APIRouter(service: service)
+        let fcm = Array(#"{"message":{"topic":"Sports","notification":{"title":"Goal!","body":"2–1"}}}"#.utf8)
+        #expect(service.receive(RawPayload(bytes: fcm, envelope: Envelope(source: .fcm))).status == 200)
+        var headers = PushHeaders()
+        headers.add("apns-priority", "7")
+        let refused = Array(#"{"aps":{"alert":{"title":"Late","body":"never shown"}}}"#.utf8)
+        #expect(service.receive(RawPayload(bytes: refused, envelope: Envelope(source: .socket, headers: headers, deviceToken: "abcd"))).status == 400)
+        service.drain()
+        let answer = endpoint.handle(HTTPRequest(method: "GET", path: "/inbox", headers: [], body: []))
+        let listed = try #require(try JSONParser.parse(answer.body).arrayValue?.compactMap(\.objectValue))
+        try #require(listed.count == 2)
+        let (bad, notForUs) = (listed[0], listed[1])
+        #expect(notForUs["reason"] == "NotTargeted" && notForUs["delivered"] == "rejected")
+        #expect(notForUs["detail"]?.stringValue?.isEmpty == false)
+        #expect(notForUs["title"] == .null)
+        #expect(notForUs.value(atPath: "intended.title") == "Goal!" && notForUs.value(atPath: "intended.body") == "2–1")
+        #expect(bad["reason"] == "BadPriority" && bad["status"] == 400)
+        #expect(bad.value(atPath: "intended.title") == "Late")
+    }
+
     @Test("readers of one pair at once share one rendering, and another language list is a rendering of its own")
     func oneRenderingPerPair() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")

@@ -263,6 +263,10 @@ public struct RenderedNotification: Sendable {
     public var reason: String?
     /// Why, in words, when rejected or not meant for this device.
     public var detail: String?
+    /// What a notification that was not shown (rejected, not for this device) would have shown,
+    /// so a script and a person can tell which message it was: localized when it was accepted,
+    /// the payload's own texts when it was refused.
+    public var intended: AlertContent?
     /// What the device would do differently than meant, from validation, localization, the
     /// extension and rendering.
     public var warnings: [Diagnostic] = []

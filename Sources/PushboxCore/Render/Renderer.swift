@@ -74,6 +74,7 @@ public struct Renderer: Sendable {
             out.delivered = .rejected
             out.reason = rejection.reason.rawValue
             out.detail = rejection.detail
+            out.intended = AlertContent.literal(of: raw.bytes)
             out.trace.append(
                 TraceEntry(
                     step: .validate, ms: validateMs, outcome: .rejected, detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))
@@ -97,6 +98,9 @@ public struct Renderer: Sendable {
                 out.delivered = .rejected
                 out.reason = "NotTargeted"
                 out.detail = why
+                var would = out
+                fill(&would, from: validated.aps)
+                out.intended = AlertContent(title: would.title, subtitle: would.subtitle, body: would.body)
                 return out
             }
         }
