@@ -55,3 +55,8 @@ int pb_mhd_add(struct MHD_Daemon *daemon, int fd) {
     }
     return MHD_YES;
 }
+
+int pb_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}

@@ -33,6 +33,7 @@ enum PortOptions {
         options.providerKeys = try providerKeys(args, profile: profile)
         let (accountKeys, problems) = FCMEndpoint.loadAccountKeys(serviceAccountDirectory(io))
         options.serviceAccountKeys = accountKeys
+        options.serviceAccountDirectory = serviceAccountDirectory(io)
         for problem in problems { io.err("pushbox: warning: \(problem)") }
     }
 

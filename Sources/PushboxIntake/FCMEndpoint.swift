@@ -10,7 +10,11 @@ import PushboxText
 public final class FCMEndpoint: Sendable {
     let service: IntakeService
     /// Public keys of the service accounts `pushbox fcm-credentials` made, by `private_key_id`.
-    let accountKeys: [String: RS256Key]
+    private let accountKeys: Locked<[String: RS256Key]>
+    /// The folder they are read from again when an assertion names an unknown key.
+    let keyDirectory: String?
+    /// When the folder was last read for an unknown key (at most once a second).
+    private let lastReload = Locked<Double>(-.infinity)
     let now: @Sendable () -> Double
     /// Access tokens handed out and not yet expired.
     private let issued = Locked<[String: Grant]>([:])
@@ -37,11 +41,30 @@ public final class FCMEndpoint: Sendable {
 
     /// FCM's endpoints in front of `service`, verifying assertions with `accountKeys` (by key id).
     public init(
-        service: IntakeService, accountKeys: [String: RS256Key] = [:], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        service: IntakeService, accountKeys: [String: RS256Key] = [:], keyDirectory: String? = nil,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.service = service
-        self.accountKeys = accountKeys
+        self.accountKeys = Locked(accountKeys)
+        self.keyDirectory = keyDirectory
         self.now = now
+    }
+
+    /// The public key of service-account key `id`: known since start, or in the folder now
+    /// (a service account made while serve runs).
+    func accountKey(_ id: String) -> RS256Key? {
+        if let key = accountKeys.withLock({ $0[id] }) { return key }
+        guard let keyDirectory else { return nil }
+        let time = now()
+        let due = lastReload.withLock { last in
+            guard time - last >= 1 else { return false }
+            last = time
+            return true
+        }
+        guard due else { return nil }
+        let (keys, _) = Self.loadAccountKeys(keyDirectory)
+        accountKeys.withLock { $0.merge(keys) { _, new in new } }
+        return keys[id]
     }
 
     /// The public keys in `directory` (`<private_key_id>.pem`), as `fcm-credentials` leaves
@@ -159,7 +182,7 @@ public final class FCMEndpoint: Sendable {
             return oauthError(problem.error, problem.description)
         }
         var verified = false
-        if let kid = assertion.keyID, let key = accountKeys[kid] {
+        if let kid = assertion.keyID, let key = accountKey(kid) {
             guard key.verify(assertion.signingInput, signature: assertion.signature) else {
                 return oauthError("invalid_grant", "Invalid JWT Signature.")
             }

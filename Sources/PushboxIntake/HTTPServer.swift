@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import PushboxCore
 import PushboxTLS
+import PushboxText
 import Synchronization
 
 /// One HTTP request as the intake sees it.
@@ -163,6 +164,9 @@ public final class HTTPServer: @unchecked Sendable {
     final class Context: Sendable {
         let handler: HTTPRequestHandler
         let connection: ConnectionInfo
+        /// Connections handed over with a description of their own (a tunnel's), by socket, with
+        /// the token of the hand-over so a reused descriptor is never described wrongly.
+        let handedOver = Locked<[Int32: (token: UInt64, connection: ConnectionInfo)]>([:])
         private let bodyBytesSeen = Atomic<Int>(0)
         var bodyBytes: Int { bodyBytesSeen.load(ordering: .relaxed) }
         init(handler: HTTPRequestHandler, connection: ConnectionInfo) {
@@ -219,14 +223,31 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Hands an accepted connection over; the server owns and closes it from then on.
+    /// `connection` describes its requests instead of the server's description (HTTP/1.1 inside
+    /// a CONNECT tunnel says so); `forget(_:)` with the returned token once the caller is done.
     @discardableResult
-    public func add(_ fd: Int32) -> Bool {
+    public func add(_ fd: Int32, connection: ConnectionInfo? = nil) -> UInt64? {
         guard let daemon else {
             close(fd)
-            return false
+            return nil
         }
-        return pb_mhd_add(daemon, fd) == 1
+        let token = Self.handOvers.add(1, ordering: .relaxed).newValue
+        if let connection { context.takeUnretainedValue().handedOver.withLock { $0[fd] = (token, connection) } }
+        guard pb_mhd_add(daemon, fd) == 1 else {
+            forget(fd, token: token)
+            return nil
+        }
+        return token
     }
+
+    /// Drops the description `add` registered for `fd`, unless the descriptor was handed over again since.
+    public func forget(_ fd: Int32, token: UInt64) {
+        context.takeUnretainedValue().handedOver.withLock { table in
+            if table[fd]?.token == token { table[fd] = nil }
+        }
+    }
+
+    private static let handOvers = Atomic<UInt64>(0)
 
     /// Stops serving and closes the listening socket.
     public func stop() {
@@ -280,9 +301,11 @@ public final class HTTPServer: @unchecked Sendable {
                         return .YES
                     }, pointer)
             }
+            let fd = pb_mhd_connection_fd(connection)
+            let described = context.handedOver.withLock { $0[fd]?.connection } ?? context.connection
             var head = RequestHead(
                 method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-                headers: headers, connection: context.connection.freshAuth())
+                headers: headers, connection: described.freshAuth())
             head.query = query
             let state = RequestState(head: head)
             slot.pointee = Unmanaged.passRetained(state).toOpaque()

@@ -38,6 +38,9 @@ public final class IntakeServer: Sendable {
         public var providerKeys: [RegisteredProviderKey] = []
         /// Public keys of the service accounts whose OAuth assertions are verified, by key id.
         public var serviceAccountKeys: [String: RS256Key] = [:]
+        /// Where `fcm-credentials` leaves service accounts' public keys: read again when an
+        /// assertion names a key pushbox does not know yet (a file made after serve started).
+        public var serviceAccountDirectory: String?
 
         /// Options with the socket at `socketPath` and everything else at its default.
         public init(socketPath: String) { self.socketPath = socketPath }
@@ -70,7 +73,8 @@ public final class IntakeServer: Sendable {
         self.options = options
         router = APIRouter(
             service: service, scheduler: scheduler, authenticator: ProviderAuthenticator(keys: options.providerKeys),
-            fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys), accessLog: accessLog)
+            fcm: FCMEndpoint(service: service, accountKeys: options.serviceAccountKeys, keyDirectory: options.serviceAccountDirectory),
+            accessLog: accessLog)
         var servers: [HTTPServer] = []
         if options.socket {
             let fd = try Listeners.unixSocket(options.socketPath)

@@ -180,9 +180,20 @@ public final class PortListener: @unchecked Sendable {
         _ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
         initial: [UInt8], wakeup: Wakeup, tunnel: String? = nil
     ) {
-        let listener = "tcp \(address):\(port)" + (tunnel.map { " via CONNECT \($0)" } ?? "")
-        let info = ConnectionInfo(listener: listener, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
+        let info = ConnectionInfo(
+            listener: listenerName(tunnel: tunnel), protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
         HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
+    }
+
+    /// `tcp ADDRESS:PORT`, and the CONNECT target when the connection came through one.
+    func listenerName(tunnel: String?) -> String { "tcp \(address):\(port)" + (tunnel.map { " via CONNECT \($0)" } ?? "") }
+
+    /// The description of HTTP/1.1 over TLS: the server's own, unless a tunnel or a client
+    /// certificate makes it this connection's.
+    func http1Description(tunnel: String?, certificate: ClientCertificate?) -> ConnectionInfo? {
+        guard tunnel != nil || certificate != nil else { return nil }
+        return ConnectionInfo(
+            listener: listenerName(tunnel: tunnel), protocolName: "http/1.1", tls: true, requiresAuth: true, certificate: certificate)
     }
 
     /// The hosts pushbox stands in for through `CONNECT host:443`; nothing else is tunnelled,
@@ -205,10 +216,14 @@ public final class PortListener: @unchecked Sendable {
         }
         let own = ["localhost", "127.0.0.1", "::1"].contains(host) && port == self.port
         guard (Self.proxiedHosts.contains(host) && port == 443) || own else {
-            answerPlain(
-                fd, 403, "Forbidden",
-                "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused.\n"
-            )
+            let why =
+                "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused."
+            answerPlain(fd, 403, "Forbidden", why + "\n")
+            // The access log hears of it like any answer.
+            var response = HTTPResponse(status: 403)
+            response.cause = "not a host pushbox stands in for"
+            let info = ConnectionInfo(listener: listenerName(tunnel: nil), protocolName: "http/1.1", tls: false, requiresAuth: true)
+            handler.answered(RequestHead(method: "CONNECT", path: target, headers: [], connection: info), response)
             return
         }
         guard
@@ -274,7 +289,10 @@ public final class PortListener: @unchecked Sendable {
         case "h2":
             serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, tunnel: tunnel)
         case "http/1.1":
-            TLSBridge(stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self).run(initial: [])
+            TLSBridge(
+                stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
+                connection: http1Description(tunnel: tunnel, certificate: certificate)
+            ).run(initial: [])
         default:
             // No ALPN (as aioapns connects): the first plaintext bytes say which.
             var initial: [UInt8] = []
@@ -292,7 +310,10 @@ public final class PortListener: @unchecked Sendable {
             if initial.starts(with: Self.h2Preface) {
                 serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, tunnel: tunnel)
             } else {
-                TLSBridge(stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self).run(initial: initial)
+                TLSBridge(
+                    stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
+                    connection: http1Description(tunnel: tunnel, certificate: certificate)
+                ).run(initial: initial)
             }
         }
         stream.shutdown()

@@ -13,13 +13,16 @@ final class TLSBridge {
     let server: HTTPServer
     let wakeup: Wakeup
     let listener: PortListener
+    /// How its requests arrived, when not as the server's own (a CONNECT tunnel).
+    let connection: ConnectionInfo?
 
-    init(stream: TLSStream, fd: Int32, server: HTTPServer, wakeup: Wakeup, listener: PortListener) {
+    init(stream: TLSStream, fd: Int32, server: HTTPServer, wakeup: Wakeup, listener: PortListener, connection: ConnectionInfo? = nil) {
         self.stream = stream
         self.fd = fd
         self.server = server
         self.wakeup = wakeup
         self.listener = listener
+        self.connection = connection
     }
 
     func run(initial: [UInt8]) {
@@ -27,7 +30,9 @@ final class TLSBridge {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
         let inner = pair[1]
         defer { close(inner) }
-        guard server.add(pair[0]) else { return }
+        let served = pair[0]
+        guard let token = server.add(served, connection: connection) else { return }
+        defer { server.forget(served, token: token) }
         _ = fcntl(inner, F_SETFL, fcntl(inner, F_GETFL) | O_NONBLOCK)
         let plain = PlainStream(fd: inner)
         var toServer = initial

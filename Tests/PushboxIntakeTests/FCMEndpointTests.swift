@@ -154,9 +154,21 @@ struct FCMEndpointTests {
             ])
         #expect(apns.out == "200 2", "\(apns.err)")
         #expect(try f.store.history().last?.arrival?.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.sandbox.push.apple.com:443")
+        // The same over HTTP/1.1 inside the tunnel is recorded as having come through it too.
+        let http1 = try f.curl(
+            proxy + [
+                "--http1.1", "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
+                "https://api.push.apple.com/3/device/\(PortFixture.deviceToken)",
+                "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload,
+            ])
+        #expect(http1.out == "200 1.1", "\(http1.err)")
+        let last = try #require(try f.store.history().last?.arrival)
+        #expect(last.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.push.apple.com:443" && last.protocolName == "http/1.1" && last.tls)
         // Another host: 403, and no socket of this process points anywhere but loopback.
         let refused = try f.curl(proxy + ["-o", "/dev/null", "-w", "%{http_connect}", "https://example.com/"])
         #expect(refused.out == "403")
+        // ... and is in the access log, with its cause.
+        #expect(f.answers.withLock { $0 }.contains { $0.status == 403 && $0.cause != nil })
         #expect(
             Self.remoteAddresses().allSatisfy { $0.hasPrefix("127.") || $0 == "0.0.0.0" || $0 == "::1" || $0 == "::" }, "\(Self.remoteAddresses())")
         // A tunnel whose client speaks plain HTTP instead of TLS, or CONNECTs again: 400.

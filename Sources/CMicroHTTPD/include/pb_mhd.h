@@ -34,6 +34,10 @@ struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle
 /// Returns MHD_YES or MHD_NO (the socket is then closed too).
 int pb_mhd_add(struct MHD_Daemon *daemon, int fd);
 
+/// The socket of a connection (MHD_CONNECTION_INFO_CONNECTION_FD; variadic, so Swift cannot call
+/// it); -1 when unknown.
+int pb_mhd_connection_fd(struct MHD_Connection *connection);
+
 /// A response whose body is copied.
 struct MHD_Response *pb_mhd_response(const void *body, size_t length);
 
