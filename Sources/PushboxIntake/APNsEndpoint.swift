@@ -96,7 +96,10 @@ public struct APNsEndpoint: Sendable {
         let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
         var response: HTTPResponse
         if let reason = result.reason {
-            let body = JSONWriter.compact(.object(JSONObject([("reason", .string(reason))])))
+            var fields: [(key: String, value: JSONValue)] = [("reason", .string(reason))]
+            // 410's body says since when the token is invalid.
+            if let timestamp = result.timestamp { fields.append(("timestamp", .number(String(timestamp)))) }
+            let body = JSONWriter.compact(.object(JSONObject(fields)))
             response = HTTPResponse(
                 status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
         } else {

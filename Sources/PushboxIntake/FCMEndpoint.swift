@@ -227,7 +227,10 @@ public final class FCMEndpoint: Sendable {
         }
         let (result, pending) = service.receiveBeforeAnswer(raw)
         var response: HTTPResponse
-        if let reason = result.reason, result.status != 200 {
+        if result.reason == APNsReason.fcmUnregistered.rawValue {
+            // firebase-admin raises UnregisteredError, pyfcm FCMNotRegisteredError.
+            response = Self.googleError(404, "NOT_FOUND", result.detail ?? "Requested entity was not found.", fcmCode: "UNREGISTERED")
+        } else if let reason = result.reason, result.status != 200 {
             response =
                 result.status >= 500
                 ? Self.googleError(500, "INTERNAL", result.detail ?? reason) : Self.invalidArgument(result.detail ?? reason, field: result.field)

@@ -18,6 +18,8 @@ public struct IntakeResult: Sendable {
     public var detail: String?
     /// For FCM's refusals, the field at fault (`message.data[0].value`).
     public var field: String? = nil
+    /// For `410 Unregistered`: when the token stopped being valid (ms since 1970).
+    public var timestamp: Int64? = nil
 
     /// An answer: the row `id` (nil when not stored), the apns-id, status, reason and why.
     public init(id: Int64?, apnsID: String, status: Int, reason: String? = nil, detail: String? = nil, field: String? = nil) {
@@ -38,6 +40,13 @@ public final class IntakeService: Sendable {
     public let store: InboxStore
     /// What validation knows about the device and app.
     public let context: ValidationContext
+    /// The device's registration as it is now (serve reads its file when it changes); nil: the
+    /// app is installed and every token valid.
+    public var registration: (@Sendable () -> DeviceRegistration)? {
+        get { registrationSource.withLock { $0 } }
+        set { registrationSource.withLock { $0 = newValue } }
+    }
+    private let registrationSource = Locked<(@Sendable () -> DeviceRegistration)?>(nil)
     /// The owner of every rendering (nil: nothing is rendered).
     public let renderings: Renderings?
     /// Every payload taken in, once, after it was answered.
@@ -80,7 +89,13 @@ public final class IntakeService: Sendable {
         let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
         // Validation is pure computation; its verdict is committed with the raw bytes, in one
         // write, before the answer goes out.
-        let report = Validator.validate(raw, context: context)
+        var report = Validator.validate(raw, context: context)
+        // A valid payload for a token that is no longer this device's: the device, not the
+        // payload, decides the answer.
+        if let registration = registration?(), let refusal = registration.refusal(of: report, deviceToken: raw.envelope.deviceToken) {
+            report.rejection = refusal
+            report.validated = nil
+        }
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         let verdict = InboxStore.Verdict(
@@ -110,9 +125,10 @@ public final class IntakeService: Sendable {
             onStoreFailure?(result)
             return (result, nil)
         }
-        let result = IntakeResult(
+        var result = IntakeResult(
             id: row.id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
             field: report?.rejection?.field)
+        result.timestamp = report?.rejection?.timestamp
         guard arrivals.hasSubscribers else { return (result, nil) }
         return (result, PendingArrival(ArrivalEvent(stored: row, result: result, report: report), feed: arrivals))
     }

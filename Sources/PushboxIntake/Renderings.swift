@@ -99,6 +99,13 @@ public final class Renderings: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
+    /// The answer of a notification the device refused (its token no longer valid), which the
+    /// payload's own validation would not give again: the rendering shows it as refused.
+    static func deviceReport(_ row: StoredNotification) -> ValidationReport? {
+        guard let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) else { return nil }
+        return .refused(Rejection(known, row.detail ?? reason))
+    }
+
     /// Renders ahead for these languages from now on (the TUI's device languages changed).
     public func renderAhead(for languages: [String]) {
         state.withLock { $0.aheadLanguages = languages }
@@ -113,7 +120,7 @@ public final class Renderings: Sendable {
         lastQueued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         let start = state.withLock { state in
             for e in events {
-                state.remember(e.id, (e.stored.rawPayload, reportsApply ? e.report : nil))
+                state.remember(e.id, (e.stored.rawPayload, reportsApply ? e.report : Self.deviceReport(e.stored)))
                 state.backlog.append(e.id)
                 state.waiting.insert(e.id)
             }
@@ -181,16 +188,17 @@ public final class Renderings: Sendable {
         // Payloads no longer recent are read back in one query; one that is gone has nothing to render.
         let readBack = Dictionary(
             uniqueKeysWithValues: ((try? store.notifications(ids: claimed.filter { $0.recent == nil }.map(\.key.id))) ?? []).map {
-                ($0.id, $0.rawPayload)
+                ($0.id, $0)
             })
         let renderer = renderer(for: languages)
         var made: [(key: RenderKey, note: RenderedNotification?, flight: InFlight)] = []
         for c in claimed {
-            guard let raw = c.recent?.raw ?? readBack[c.key.id] else {
+            guard let raw = c.recent?.raw ?? readBack[c.key.id]?.rawPayload else {
                 made.append((c.key, nil, c.flight))
                 continue
             }
-            made.append((c.key, renderer.render(raw, validated: c.recent?.report), c.flight))
+            let report = c.recent?.report ?? readBack[c.key.id].flatMap(Self.deviceReport)
+            made.append((c.key, renderer.render(raw, validated: report), c.flight))
         }
         // A rendering is a cache of what the stored payload gives: when it cannot be saved, the
         // inbox renders the notification again when it is shown.
@@ -239,10 +247,13 @@ public final class Renderings: Sendable {
             return flight.result.withLock { $0 }
         }
         var note = stored(key)
-        if note == nil, let raw = recent?.raw ?? row?.rawPayload ?? (try? store.notification(id: id))?.rawPayload {
-            let made = renderer(for: key.languages).render(raw, validated: recent?.report)
-            try? store.saveRender(id: id, language: key.languageKey, json: JSONWriter.compact(made.storedJSON))
-            note = made
+        if note == nil {
+            let source = recent == nil ? row ?? (try? store.notification(id: id)) : nil
+            if let raw = recent?.raw ?? source?.rawPayload {
+                let made = renderer(for: key.languages).render(raw, validated: recent?.report ?? source.flatMap(Self.deviceReport))
+                try? store.saveRender(id: id, language: key.languageKey, json: JSONWriter.compact(made.storedJSON))
+                note = made
+            }
         }
         finish([(key, note, flight)])
         return note

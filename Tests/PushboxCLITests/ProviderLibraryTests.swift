@@ -3,6 +3,8 @@ import PushboxTestSupport
 import PushboxText
 import Testing
 
+@testable import PushboxCLI
+
 /// `pushbox serve` on its TCP port, reached by the APNs libraries people use (aioapns and
 /// PyAPNs2 from PyPI, in the venvs `make pyclients` prepares) and by Python's h2 in a burst
 /// that ends with kill -9.
@@ -173,6 +175,54 @@ struct ProviderLibraryTests {
     }
 
     /// A provider token signed with the served key by Python's cryptography (Debian's python3-cryptography).
+    @Test(
+        "an uninstalled app: aioapns gets 410 Unregistered with its timestamp, firebase-admin UnregisteredError; installed again, 200",
+        .enabled(if: venvReady("aioapns") && venvReady("firebase"), "needs the aioapns and firebase venvs that make pyclients installs from PyPI"))
+    func uninstalled() throws {
+        let s = try PortServed()
+        try s.start()
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_HOME"] = s.dir + "/data"
+        let account = s.dir + "/service-account.json"
+        try #require(CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(s.port)"], environment: env).status == 0)
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
+        try #require(CLIRun(["device", "uninstall", "--db", s.db]).status == 0)
+        let apns = try Subprocess.run(
+            Self.venvPython("aioapns"), [Self.clients + "/aioapns_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "2"])
+        let answers = apns.out.split(separator: "\n").map { $0.split(separator: " ") }
+        #expect(answers.count == 2 && answers.allSatisfy { $0.first == "410" && $0.last == "Unregistered" }, "\(apns.out) \(apns.err)")
+        // The body says since when, in milliseconds, as APNs' does.
+        let curl = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-s", "--http2", "--cacert", s.ca, "-H", "authorization: bearer \(try makeToken(s))", "-H", "apns-topic: dev.pushbox.sample",
+                "-d", #"{"aps":{"alert":"x"}}"#, "https://localhost:\(s.port)/3/device/" + String(repeating: "ab", count: 32),
+            ])
+        let body = try #require(try JSONParser.parse(Array(curl.out.utf8)).objectValue, "\(curl.out)")
+        #expect(body["reason"] == "Unregistered")
+        #expect((body["timestamp"]?.intValue).map { Int64($0) >= before - 1000 && Int64($0) <= before + 60_000 } == true, "\(body)")
+        var fcmEnv = env
+        fcmEnv["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
+        fcmEnv["REQUESTS_CA_BUNDLE"] = s.ca
+        fcmEnv["SSL_CERT_FILE"] = s.ca
+        let fcm = try Subprocess.run(
+            Self.venvPython("firebase"), [Self.clients + "/firebase_unregistered.py", account, DeviceCommand.fcmToken], environment: fcmEnv)
+        #expect(fcm.out.trimmingCharacters(in: .whitespacesAndNewlines) == "error UnregisteredError", "\(fcm.out) \(fcm.err.suffix(600))")
+        // Stored as answered, shown as discarded.
+        let listed = try s.list()
+        #expect(listed.count == 4)
+        #expect(listed.allSatisfy { $0["delivered"] == "rejected" }, "\(listed)")
+        #expect(listed.filter { $0["reason"] == "Unregistered" && $0["status"] == 410 }.count == 3)
+        #expect(listed.filter { $0["reason"] == "UNREGISTERED" && $0["status"] == 404 }.count == 1)
+        try #require(CLIRun(["device", "install", "--db", s.db]).status == 0)
+        let again = try Subprocess.run(
+            Self.venvPython("aioapns"), [Self.clients + "/aioapns_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "1"])
+        #expect(again.out.hasPrefix("200 "), "\(again.out)")
+        let fcmAgain = try Subprocess.run(
+            Self.venvPython("firebase"), [Self.clients + "/firebase_unregistered.py", account, DeviceCommand.fcmToken], environment: fcmEnv)
+        #expect(fcmAgain.out.hasPrefix("sent projects/demo-proj/messages/"), "\(fcmAgain.out) \(fcmAgain.err.suffix(600))")
+    }
+
     func makeToken(_ s: PortServed) throws -> String {
         let r = try Subprocess.run("/usr/bin/python3", [Self.clients + "/make_token.py", s.key, Self.keyID, Self.teamID])
         try #require(r.status == 0, "\(r.err)")

@@ -40,6 +40,8 @@ enum InteractiveInbox {
         }
         let renderings = Renderings(base: base, store: store)
         let service = IntakeService(store: store, context: base.context, renderings: renderings)
+        let registration = DeviceRegistrationFile(databasePath: store.path)
+        service.registration = { registration.current() }
         seedSamples(store: store, service: service, environment: env)
         // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
         service.arrivals.flush()

@@ -49,6 +49,9 @@ public struct TraceEntry: Sendable, Equatable {
         public static let background = Step(rawValue: "background")
         /// What the app received for a tap or an action button.
         public static let response = Step(rawValue: "response")
+        /// The device took the notification, or did not (Apple's delivery-log vocabulary:
+        /// delivered, stored — device offline, discarded — token unregistered).
+        public static let deliver = Step(rawValue: "deliver")
     }
 
     /// How a step ended. Open-ended too: `receive` ends with the protocol's name.
@@ -88,6 +91,8 @@ public struct TraceEntry: Sendable, Equatable {
         public static let ok = Outcome(rawValue: "ok")
         /// A step had nothing to do.
         public static let skipped = Outcome(rawValue: "skipped")
+        /// The device threw the notification away (why: the cause).
+        public static let discarded = Outcome(rawValue: "discarded")
         /// A request was dropped (over the pending limit, or refused).
         public static let dropped = Outcome(rawValue: "dropped")
         /// A step was stopped by the deadline.
@@ -141,6 +146,8 @@ public struct TraceEntry: Sendable, Equatable {
         public static let nothingVisible = Cause(rawValue: "nothing-visible")
         /// The extension did not run: switched off for this run (`--no-extension`).
         public static let switchedOff = Cause(rawValue: "switched-off")
+        /// The token is no longer the device's: the app was uninstalled, or the token unregistered.
+        public static let tokenUnregistered = Cause(rawValue: "token-unregistered")
         /// The extension's time limit ran out.
         public static let timeLimit = Cause(rawValue: "time-limit")
         /// A critical step failed, so the fallback applied.

@@ -75,6 +75,13 @@ public struct Renderer: Sendable {
             out.reason = rejection.reason.rawValue
             out.detail = rejection.detail
             out.intended = AlertContent.literal(of: raw.bytes)
+            if rejection.reason == .unregistered || rejection.reason == .fcmUnregistered {
+                out.trace.append(
+                    TraceEntry(
+                        step: .deliver, ms: 0, outcome: .discarded, cause: .tokenUnregistered,
+                        detail: "discarded — token unregistered: \(rejection.detail); answered \(rejection.status) \(rejection.reason)"))
+                return out
+            }
             out.trace.append(
                 TraceEntry(
                     step: .validate, ms: validateMs, outcome: .rejected, detail: "\(rejection.status) \(rejection.reason): \(rejection.detail)"))

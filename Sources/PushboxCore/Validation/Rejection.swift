@@ -11,6 +11,9 @@ public struct Rejection: Error, Sendable, Equatable {
     public var field: String?
     /// Which of the bodies APNs answers `PayloadEmpty` for this was.
     public var cause: EmptyCause?
+    /// For `Unregistered`: when the token stopped being valid, in milliseconds since 1970 (APNs
+    /// answers it as `timestamp`).
+    public var timestamp: Int64?
 
     /// The bodies APNs refuses with `PayloadEmpty`: it has no reason of its own for most of them
     /// (the legacy binary API's "missing payload" became PayloadEmpty in HTTP/2).
@@ -80,6 +83,12 @@ public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible 
     case badCertificate = "BadCertificate"
     /// FCM's answer to a message it refuses itself (HTTP 400, `google.rpc` status INVALID_ARGUMENT).
     case invalidArgument = "INVALID_ARGUMENT"
+    /// The device token is no longer active for the topic (the app was uninstalled): 410, with
+    /// the time it stopped being valid.
+    case unregistered = "Unregistered"
+    /// FCM's answer for a registration token that is no longer valid: 404 `NOT_FOUND` with
+    /// `FcmError` `UNREGISTERED`.
+    case fcmUnregistered = "UNREGISTERED"
 
     /// The reason as APNs (or FCM) writes it.
     public var description: String { rawValue }
@@ -93,6 +102,8 @@ public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible 
         case .badPath: return 404
         case .methodNotAllowed: return 405
         case .payloadTooLarge: return 413
+        case .unregistered: return 410
+        case .fcmUnregistered: return 404
         case .tooManyRequests: return 429
         case .internalServerError: return 500
         case .serviceUnavailable: return 503

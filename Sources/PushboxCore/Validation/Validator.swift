@@ -64,6 +64,12 @@ public struct ValidationReport: Sendable {
 
     /// Whether it was accepted.
     public var ok: Bool { rejection == nil }
+
+    /// The report of a refusal decided outside the payload (the device's registration), for a
+    /// stored notification whose answer validation alone would not give again.
+    public static func refused(_ rejection: Rejection) -> ValidationReport {
+        ValidationReport(rejection: rejection, warnings: [], validated: nil, targeting: .device)
+    }
     /// The HTTP status APNs would answer.
     public var status: Int { rejection?.status ?? 200 }
 }
