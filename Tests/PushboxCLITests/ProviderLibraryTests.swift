@@ -176,8 +176,10 @@ struct ProviderLibraryTests {
 
     /// A provider token signed with the served key by Python's cryptography (Debian's python3-cryptography).
     @Test(
-        "an uninstalled app: aioapns gets 410 Unregistered with its timestamp, firebase-admin UnregisteredError; installed again, 200",
-        .enabled(if: venvReady("aioapns") && venvReady("firebase"), "needs the aioapns and firebase venvs that make pyclients installs from PyPI"))
+        "an uninstalled app: aioapns gets 410 Unregistered with its timestamp, PyAPNs2 raises Unregistered, firebase-admin UnregisteredError; installed again, 200",
+        .enabled(
+            if: venvReady("aioapns") && venvReady("apns2") && venvReady("firebase"),
+            "needs the aioapns, apns2 and firebase venvs that make pyclients installs from PyPI"))
     func uninstalled() throws {
         let s = try PortServed()
         try s.start()
@@ -191,6 +193,9 @@ struct ProviderLibraryTests {
             Self.venvPython("aioapns"), [Self.clients + "/aioapns_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "2"])
         let answers = apns.out.split(separator: "\n").map { $0.split(separator: " ") }
         #expect(answers.count == 2 && answers.allSatisfy { $0.first == "410" && $0.last == "Unregistered" }, "\(apns.out) \(apns.err)")
+        // PyAPNs2 raises its own exception for it.
+        let pyapns2 = try Subprocess.run(Self.venvPython("apns2"), [Self.clients + "/pyapns2_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "1"])
+        #expect(pyapns2.status != 0 && pyapns2.err.contains("apns2.errors.Unregistered"), "\(pyapns2.err.suffix(400))")
         // The body says since when, in milliseconds, as APNs' does.
         let curl = try Subprocess.run(
             "/usr/bin/curl",
@@ -210,9 +215,9 @@ struct ProviderLibraryTests {
         #expect(fcm.out.trimmingCharacters(in: .whitespacesAndNewlines) == "error UnregisteredError", "\(fcm.out) \(fcm.err.suffix(600))")
         // Stored as answered, shown as discarded.
         let listed = try s.list()
-        #expect(listed.count == 4)
+        #expect(listed.count == 5)
         #expect(listed.allSatisfy { $0["delivered"] == "rejected" }, "\(listed)")
-        #expect(listed.filter { $0["reason"] == "Unregistered" && $0["status"] == 410 }.count == 3)
+        #expect(listed.filter { $0["reason"] == "Unregistered" && $0["status"] == 410 }.count == 4)
         #expect(listed.filter { $0["reason"] == "UNREGISTERED" && $0["status"] == 404 }.count == 1)
         try #require(CLIRun(["device", "install", "--db", s.db]).status == 0)
         let again = try Subprocess.run(
