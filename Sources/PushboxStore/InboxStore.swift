@@ -87,7 +87,8 @@ public final class InboxStore: @unchecked Sendable {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw StoreError(message: "cannot create \(dir): \(FileErrorText.describe(error))")
+                throw StoreError(
+                    message: "cannot create \(dir) for the inbox \(path): \(FileErrorText.describe(error)); pass another --db", kind: .unwritable)
             }
         }
         do throws(StoreError) {

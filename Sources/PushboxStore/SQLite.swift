@@ -6,7 +6,7 @@ import Foundation
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure, for the message that says what to do.
     public enum Kind: Sendable, Equatable {
-        case diskFull, locked, notAnInbox, other
+        case diskFull, locked, notAnInbox, unwritable, other
     }
 
     /// What went wrong, naming the file.
@@ -31,6 +31,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case SQLITE_IOERR where [ENOSPC, EFBIG, EDQUOT].contains(systemErrno): kind = .diskFull
         case SQLITE_BUSY, SQLITE_LOCKED: kind = .locked
         case SQLITE_NOTADB, SQLITE_CORRUPT: kind = .notAnInbox
+        case SQLITE_CANTOPEN, SQLITE_READONLY: kind = .unwritable
         default: kind = .other
         }
         let cause = code & 0xff == SQLITE_IOERR && systemErrno != 0 ? " (\(String(cString: strerror(systemErrno))))" : ""
@@ -51,6 +52,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             return StoreError(
                 message:
                     "\(path) is not a pushbox inbox, or it is damaged (SQLite: \(message)); move it aside to start a new inbox, or pass another --db",
+                kind: kind)
+        case .unwritable:
+            let folder = (path as NSString).deletingLastPathComponent
+            let why = FileManager.default.fileExists(atPath: folder) ? "" : " (the folder does not exist)"
+            return StoreError(
+                message:
+                    "cannot open or create \(path) for writing\(why): pushbox keeps its inbox there; make \(folder.isEmpty ? "the folder" : folder) writable for this user, or pass another --db (SQLite: \(message))",
                 kind: kind)
         case .other:
             return message.contains(path) ? self : StoreError(message: "\(path): \(message)", kind: kind)

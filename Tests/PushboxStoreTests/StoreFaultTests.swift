@@ -30,6 +30,20 @@ final class StoreFaultTests {
         #expect(FileManager.default.contents(atPath: path) == Data(bytes))
     }
 
+    @Test("a place the inbox cannot be made (under a file, even for root): a clear error at start, naming the file and what to do")
+    func unwritable() throws {
+        let blocker = dir + "/a-file"
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        // Its folder cannot be made, or the folder is there and the file cannot be (a folder of that name).
+        try FileManager.default.createDirectory(atPath: dir + "/taken.sqlite", withIntermediateDirectories: true)
+        for path in [blocker + "/inbox.sqlite", dir + "/taken.sqlite"] {
+            #expect { try InboxStore(path: path) } throws: { error in
+                guard let error = error as? StoreError else { return false }
+                return error.kind == .unwritable && error.message.contains(path)
+            }
+        }
+    }
+
     @Test("a database another program holds locked: after the busy wait, the message names the file and the other program")
     func lockedByAnother() throws {
         let path = dir + "/held.sqlite"
