@@ -21,6 +21,8 @@ struct ProviderLibraryTests {
         var ca: String { dir + "/data/pushbox/tls/ca.pem" }
         var port = 0
         var process: Subprocess.Child?
+        /// More arguments for serve (a folder to watch).
+        var extraArguments: [String] = []
 
         init() throws {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -41,7 +43,7 @@ struct ProviderLibraryTests {
                 [
                     "serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:\(port)",
                     "--provider-key", key, "--team-id", ProviderLibraryTests.teamID,
-                ], environment: env, stderr: fd)
+                ] + extraArguments, environment: env, stderr: fd)
             for _ in 0..<400 {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 if let range = text.range(of: #"127\.0\.0\.1:(\d+) \("#, options: .regularExpression) {
@@ -194,7 +196,8 @@ struct ProviderLibraryTests {
         let answers = apns.out.split(separator: "\n").map { $0.split(separator: " ") }
         #expect(answers.count == 2 && answers.allSatisfy { $0.first == "410" && $0.last == "Unregistered" }, "\(apns.out) \(apns.err)")
         // PyAPNs2 raises its own exception for it.
-        let pyapns2 = try Subprocess.run(Self.venvPython("apns2"), [Self.clients + "/pyapns2_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "1"])
+        let pyapns2 = try Subprocess.run(
+            Self.venvPython("apns2"), [Self.clients + "/pyapns2_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "1"])
         #expect(pyapns2.status != 0 && pyapns2.err.contains("apns2.errors.Unregistered"), "\(pyapns2.err.suffix(400))")
         // The body says since when, in milliseconds, as APNs' does.
         let curl = try Subprocess.run(
@@ -226,6 +229,64 @@ struct ProviderLibraryTests {
         let fcmAgain = try Subprocess.run(
             Self.venvPython("firebase"), [Self.clients + "/firebase_unregistered.py", account, DeviceCommand.fcmToken], environment: fcmEnv)
         #expect(fcmAgain.out.hasPrefix("sent projects/demo-proj/messages/"), "\(fcmAgain.out) \(fcmAgain.err.suffix(600))")
+    }
+
+    @Test(
+        "serve under mixed load (HTTP/2 over TLS, the socket, a watched folder) killed with SIGKILL 20 times: every acknowledged id stored once, the database intact",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 for PRAGMA integrity_check"))
+    func killedTwentyTimes() throws {
+        let s = try PortServed()
+        let folder = s.dir + "/drop"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        s.extraArguments = ["--watch", folder]
+        var acknowledged: [String] = []
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            try s.start()
+            let token = try makeToken(s)
+            let h2Out = s.dir + "/h2-\(round).txt"
+            let socketOut = s.dir + "/socket-\(round).txt"
+            let h2fd = open(h2Out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let h2 = try Subprocess.Child(
+                "/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "5000", "--token", token],
+                stdout: h2fd)
+            close(h2fd)
+            let sfd = open(socketOut, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let plain = try Subprocess.Child("/usr/bin/python3", [Self.clients + "/socket_send.py", s.dir + "/s.sock", "5000"], stdout: sfd)
+            close(sfd)
+            for i in 0..<5 {
+                let name = folder + "/r\(round)-\(i).json"
+                try Data(#"{"aps":{"alert":{"title":"file r\#(round)-\#(i)","body":"x"}}}"#.utf8).write(to: URL(fileURLWithPath: name + ".tmp"))
+                rename(name + ".tmp", name)
+            }
+            usleep(UInt32.random(in: 150_000...700_000, using: &random))
+            _ = s.process?.kill()
+            s.process = nil
+            _ = h2.wait(timeout: 20) ?? h2.kill()
+            _ = plain.wait(timeout: 20) ?? plain.kill()
+            for file in [h2Out, socketOut] {
+                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+                var lines = text.split(separator: "\n")
+                if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+                acknowledged += lines.compactMap { line in
+                    let f = line.split(separator: " ")
+                    return f.count >= 2 && f[0] == "200" ? String(f[1]) : nil
+                }
+            }
+        }
+        try s.start()
+        let listed = try s.list()
+        let ids = listed.compactMap { $0["apnsId"]?.stringValue }
+        let lost = Set(acknowledged).subtracting(ids)
+        #expect(acknowledged.count > 1000, "only \(acknowledged.count) acknowledged in 20 rounds")
+        #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged ids were lost")
+        #expect(Set(ids).count == ids.count, "\(ids.count - Set(ids).count) stored twice")
+        let titles = listed.compactMap { $0["title"]?.stringValue }.filter { $0.hasPrefix("file ") }
+        #expect(Set(titles).count == titles.count, "a file was stored twice")
+        s.process?.terminate()
+        s.process = nil
+        let check = try Subprocess.run("/usr/bin/sqlite3", [s.db, "PRAGMA integrity_check;"])
+        #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out) \(check.err)")
     }
 
     func makeToken(_ s: PortServed) throws -> String {

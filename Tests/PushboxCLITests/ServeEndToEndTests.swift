@@ -10,7 +10,8 @@ struct ServeEndToEndTests {
     final class Served {
         let dir = "/tmp/pbe-\(UUID().uuidString.prefix(8))"
         var socket: String { dir + "/s.sock" }
-        var db: String { dir + "/inbox.sqlite" }
+        /// The inbox (a test may put it elsewhere before `start`).
+        lazy var db = dir + "/inbox.sqlite"
         var process: Subprocess.Child?
 
         init() throws {
@@ -170,6 +171,73 @@ struct ServeEndToEndTests {
         let listed = Set(try list.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue?["apnsId"]?.stringValue) })
         let lost = acknowledged.filter { !listed.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged notifications lost")
+    }
+
+    /// Whether this process may mount a tmpfs (root, as CI runs).
+    static let canMountTmpfs: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = "/tmp/pb-tmpfs-probe-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard (try? Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]))?.status == 0 else { return false }
+        _ = try? Subprocess.run("/bin/umount", [probe])
+        return true
+    }()
+
+    @Test(
+        "the data folder on a small tmpfs that fills: 500 InternalServerError, never a 200, for what cannot be stored; serving again once space returns",
+        .enabled(if: canMountTmpfs, "needs root to mount a tmpfs"))
+    func tmpfsFull() throws {
+        let s = try Served()
+        let data = s.dir + "/tmpfs"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try #require(try Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", data]).status == 0)
+        defer { _ = try? Subprocess.run("/bin/umount", ["-l", data]) }
+        // A file that takes half the room, removed later to give space back.
+        try Data(repeating: 0x55, count: 1024 * 1024).write(to: URL(fileURLWithPath: data + "/ballast"))
+        s.db = data + "/inbox.sqlite"
+        try s.start()
+        let client = try #require(UnixHTTPClient(socketPath: s.socket))
+        func post(_ i: Int) throws -> (Int, String) {
+            let id = UUID().uuidString.lowercased()
+            let body = Array(#"{"aps":{"alert":"n\#(i)"},"pad":"\#(String(repeating: "y", count: 3000))"}"#.utf8)
+            let r = try client.request(
+                "POST", url: "http://localhost/3/device/abcd", headers: [("apns-id", id), ("apns-topic", "dev.pushbox.sample")], body: body,
+                timeoutMs: 5000
+            ).get()
+            return (r.status, id)
+        }
+        var acknowledged: [String] = []
+        var statuses: [Int] = []
+        for i in 0..<2000 {
+            let (status, id) = try post(i)
+            statuses.append(status)
+            if status == 200 { acknowledged.append(id) } else { break }
+        }
+        #expect(statuses.last == 500, "the tmpfs never filled: \(statuses.count) answers")
+        #expect(Set(statuses).isSubset(of: [200, 500]))
+        // More requests while full: still 500, never a 200 that is not stored.
+        for i in 0..<5 {
+            let (status, _) = try post(10_000 + i)
+            #expect(status == 500)
+        }
+        try FileManager.default.removeItem(atPath: data + "/ballast")
+        // Space is back: serve takes pushes again without a restart.
+        var after = 0
+        for i in 0..<20 where after == 0 {
+            let (status, id) = try post(20_000 + i)
+            if status == 200 {
+                after += 1
+                acknowledged.append(id)
+            } else {
+                usleep(100_000)
+            }
+        }
+        #expect(after == 1, "serve did not recover once space returned")
+        s.stop()
+        let list = CLIRun(["list", "--db", data + "/inbox.sqlite", "--json", "--history", "--no-extension"])
+        let listed = Set(try list.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue?["apnsId"]?.stringValue) })
+        #expect(acknowledged.allSatisfy(listed.contains), "acknowledged notifications are missing")
     }
 
     @Test("send prints APNs' answer per file; list, replay and export work on what was sent")
