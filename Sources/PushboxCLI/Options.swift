@@ -35,6 +35,7 @@ enum Options {
     static let watch = OptionSpec("--watch", value: "DIR", repeatable: true, help: "Ingest .json/.apns files written or moved into this folder.")
     static let poll = OptionSpec("--poll", help: "Poll watched folders instead of using inotify.")
     static let quiet = OptionSpec("--quiet", help: "Do not log each payload taken in.")
+    static let refused = OptionSpec("--refused", help: "Only the refused requests (status 400 and up).")
     static let idleTimeout = OptionSpec("--idle-timeout", value: "SECONDS", help: "Close connections idle this long (APNs' IdleTimeout). Default 30.")
     static let noSocket = OptionSpec(
         "--no-socket", help: "Do not open the socket, nor the port unless --listen is given (another pushbox may be serving).")

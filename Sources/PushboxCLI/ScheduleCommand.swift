@@ -165,23 +165,35 @@ enum CancelCommand {
 
 /// Calls pushbox's own `/pushbox/…` paths on the running instance's socket.
 enum LocalClient {
+    /// The running instance's JSON object answer to `method path`, or why there is none.
     static func call(
         _ method: String, _ path: String, body: [UInt8], headers: [(String, String)],
         _ args: ParsedArguments, _ io: CommandIO
     ) -> Result<JSONObject, Failure> {
+        callJSON(method, path, body: body, headers: headers, args, io).flatMap { value in
+            value.objectValue.map { .success($0) } ?? .failure(Failure("pushbox answered something that is not a JSON object"))
+        }
+    }
+
+    /// The running instance's JSON answer (any value) to `method path`, or why there is none.
+    static func callJSON(
+        _ method: String, _ path: String, body: [UInt8], headers: [(String, String)],
+        _ args: ParsedArguments, _ io: CommandIO
+    ) -> Result<JSONValue, Failure> {
         let socket = IntakeOptions.socketPath(args, io)
         guard let client = UnixHTTPClient(socketPath: socket) else { return .failure(Failure("libcurl could not start")) }
         switch client.request(method, url: "http://localhost" + path, headers: headers, body: body) {
         case .failure(let e):
             return .failure(Failure("cannot reach pushbox on \(socket) (\(e)); is pushbox (the TUI) or `pushbox serve` running?"))
         case .success(let answer):
-            let object = (try? JSONParser.parse(answer.body))?.objectValue
-            guard answer.status == 200, let object else {
+            let value = try? JSONParser.parse(answer.body)
+            guard answer.status == 200, let value else {
+                let object = value?.objectValue
                 let reason = object?["reason"]?.stringValue ?? "HTTP \(answer.status)"
                 let detail = object?["detail"]?.stringValue.map { ": " + $0 } ?? ""
                 return .failure(Failure("\(answer.status) \(reason)\(TerminalText.sanitize(detail))"))
             }
-            return .success(object)
+            return .success(value)
         }
     }
 

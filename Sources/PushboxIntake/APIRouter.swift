@@ -76,6 +76,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     public let scheduler: LocalScheduler?
     /// Told of every answer (`serve`'s access log); set before any server starts.
     public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
+    /// Every answer, kept for `GET /requests`.
+    public let requests = RequestLog()
 
     /// pushbox's API in front of `service`: APNs' `POST /3/device/<token>`, FCM's and OAuth's
     /// routes, `GET /inbox` and the scheduler's `/pushbox/…` routes.
@@ -88,7 +90,9 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         self.accessLog = accessLog
         let apns = APNsEndpoint(service: service, authenticator: authenticator)
         // Pushes first: they are nearly every request, and no other route's paths begin with /3/device/.
-        routes = apns.routes + (fcm ?? FCMEndpoint(service: service)).routes + [InboxListing.route(service)] + ScheduleEndpoint.routes(scheduler)
+        routes =
+            apns.routes + (fcm ?? FCMEndpoint(service: service)).routes + [InboxListing.route(service), RequestLog.route(requests)]
+            + ScheduleEndpoint.routes(scheduler)
     }
 
     /// The route that takes `path`, if any.
@@ -125,6 +129,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
 
     /// Hears every answer given (the access log).
     public func answered(_ head: RequestHead, _ response: HTTPResponse) {
+        requests.record(head, response)
         accessLog?(head, response)
     }
 }

@@ -102,6 +102,7 @@ public struct APNsEndpoint: Sendable {
             let body = JSONWriter.compact(.object(JSONObject(fields)))
             response = HTTPResponse(
                 status: result.status, headers: [("Content-Type", "application/json"), ("apns-id", result.apnsID)], body: Array(body.utf8))
+            response.cause = result.detail
         } else {
             // The development host also names the notification for its delivery log.
             response = HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", FastUUID.make())])

@@ -237,6 +237,7 @@ public final class FCMEndpoint: Sendable {
         } else {
             response = Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/\(result.apnsID)"))])))
         }
+        if result.status != 200 { response.cause = result.detail }
         if let pending { response.afterSent = { pending.publish() } }
         return response
     }

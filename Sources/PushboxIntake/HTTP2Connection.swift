@@ -204,6 +204,8 @@ final class HTTP2Connection: @unchecked Sendable {
         state.response = response.body
         state.responseOffset = 0
         state.afterSent = response.afterSent
+        var head = head
+        head.bodyBytes = state.body.count
         handler.answered(head, response)
         var fields: [(String, String)] = [(":status", String(response.status))]
         fields += response.headers.map { ($0.0.lowercased(), $0.1) }

@@ -97,6 +97,8 @@ public struct RequestHead: Sendable {
     public var headers: [(name: String, value: String)]
     /// The connection it came over.
     public var connection: ConnectionInfo
+    /// The body's size in bytes as far as it was read when the answer went out.
+    public var bodyBytes = 0
 
     /// A request's line and headers, before its body.
     public init(method: String, path: String, headers: [(name: String, value: String)], connection: ConnectionInfo) {
@@ -270,6 +272,7 @@ public final class HTTPServer: @unchecked Sendable {
     static func answer(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
         state.answered = true
         state.afterSent = response.afterSent
+        state.head.bodyBytes = state.body.count
         context.handler.answered(state.head, response)
         return queue(connection, response)
     }

@@ -121,6 +121,27 @@ struct PortTests {
         #expect(refused.allSatisfy { ($0.cause ?? "").isEmpty == false && $0.cause?.contains(f.token().prefix(20)) == false }, "\(refused)")
     }
 
+    @Test("every request is on record, refused ones with their cause, no secret kept: GET /requests")
+    func requestRecords() throws {
+        let f = try PortFixture()
+        #expect(try f.post(f.token()) == (200, nil))
+        #expect(try f.post(nil) == (403, "MissingProviderToken"))
+        #expect(try f.post(f.token(), headers: ["apns-priority: 3"]) == (400, "BadPriority"))
+        let r = try f.curl(["-o", "/dev/stdout", "https://localhost:\(f.port)/requests?limit=10"])
+        let records = try #require(try JSONParser.parse(Array(r.out.utf8)).arrayValue?.compactMap(\.objectValue), "\(r.out) \(r.err)")
+        #expect(records.map { $0["status"]?.intValue } == [400, 403, 200])
+        #expect(records.map { $0["reason"]?.stringValue } == ["BadPriority", "MissingProviderToken", nil])
+        #expect(records.prefix(2).allSatisfy { $0["cause"]?.stringValue?.isEmpty == false })
+        #expect(records.allSatisfy { $0["protocol"] == "h2" && $0["listener"]?.stringValue == "tcp 127.0.0.1:\(f.port)" && $0["apnsId"] != .null })
+        // The body as far as it was read: the 403 was answered from the head, before any body byte.
+        #expect(records.map { $0["bodyBytes"]?.intValue } == [PortFixture.payload.utf8.count, 0, PortFixture.payload.utf8.count])
+        // The token is never kept: no authorization header in any record.
+        let names = records.flatMap { $0["headers"]?.arrayValue ?? [] }.compactMap { $0.arrayValue?.first?.stringValue }
+        #expect(!names.isEmpty && !names.contains("authorization") && !r.out.contains(f.token().prefix(30)))
+        let refusedOnly = try f.curl(["-o", "/dev/stdout", "https://localhost:\(f.port)/requests?refused=1"])
+        #expect(try JSONParser.parse(Array(refusedOnly.out.utf8)).arrayValue?.count == 2)
+    }
+
     @Test("one connection: a token changed within 20 minutes is 429 TooManyProviderTokenUpdates; another team is refused")
     func tokenChanges() throws {
         let f = try PortFixture()

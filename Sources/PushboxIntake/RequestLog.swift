@@ -1,0 +1,104 @@
+import Foundation
+import PushboxCore
+import PushboxText
+
+/// One HTTP request as pushbox answered it, accepted or refused, on any listener: what a sender
+/// most needs to see when a push did not arrive. Never holds a token or a secret header.
+public struct RequestRecord: Sendable {
+    /// When it was answered.
+    public var time: Date
+    /// `unix …`, `tcp 127.0.0.1:2197`, `tcp … via CONNECT host:443`.
+    public var listener: String
+    /// `h2`, `h2c`, `http/1.1`.
+    public var protocolName: String
+    /// Whether the connection was TLS.
+    public var tls: Bool
+    /// The method and path.
+    public var method: String
+    /// The path, without the query.
+    public var path: String
+    /// The status answered.
+    public var status: Int
+    /// APNs' reason or Google's status, when refused.
+    public var reason: String?
+    /// pushbox's cause for a refusal (which check, which key), never sent.
+    public var cause: String?
+    /// The apns-id answered.
+    public var apnsID: String?
+    /// The request's headers, secrets left out (`authorization`, `cookie`, `proxy-authorization`).
+    public var headers: [(name: String, value: String)]
+    /// The body's size in bytes.
+    public var bodyBytes: Int
+
+    /// Headers never kept.
+    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-goog-api-key"]
+
+    /// The record of `head` answered with `response` at `time`.
+    public init(head: RequestHead, response: HTTPResponse, time: Date = Date()) {
+        self.time = time
+        listener = head.connection.listener
+        protocolName = head.connection.protocolName
+        tls = head.connection.tls
+        method = head.method
+        path = head.path
+        status = response.status
+        let body = (try? JSONParser.parse(response.body))?.objectValue
+        reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue
+        cause = response.cause
+        apnsID = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
+        headers = head.headers.filter { !Self.secretHeaders.contains($0.name) }
+        bodyBytes = head.bodyBytes
+    }
+
+    /// Whether pushbox refused it.
+    public var refused: Bool { status >= 400 }
+
+    /// The record as `GET /requests` and `pushbox requests --json` give it.
+    public func json(dates: ISO8601DateFormatter) -> JSONValue {
+        .object(
+            JSONObject([
+                ("time", .string(dates.string(from: time))), ("listener", .string(listener)), ("protocol", .string(protocolName)),
+                ("tls", .bool(tls)), ("method", .string(method)), ("path", .string(path)), ("status", .number(String(status))),
+                ("reason", .optionalString(reason)), ("cause", .optionalString(cause)), ("apnsId", .optionalString(apnsID)),
+                ("bodyBytes", .number(String(bodyBytes))),
+                ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
+            ]))
+    }
+}
+
+/// The most recent requests of a running pushbox, newest last, bounded: `GET /requests`.
+public final class RequestLog: Sendable {
+    /// How many are kept.
+    public static let limit = 1000
+    private let records = Locked<[RequestRecord]>([])
+
+    /// An empty log.
+    public init() {}
+
+    /// Keeps the record of one answer (the oldest goes when the log is full).
+    public func record(_ head: RequestHead, _ response: HTTPResponse) {
+        let record = RequestRecord(head: head, response: response)
+        records.withLock { all in
+            all.append(record)
+            if all.count > Self.limit + Self.limit / 4 { all.removeFirst(all.count - Self.limit) }
+        }
+    }
+
+    /// The records, newest first, at most `limit`; only the refused ones when `refusedOnly`.
+    public func recent(limit: Int = RequestLog.limit, refusedOnly: Bool = false) -> [RequestRecord] {
+        let all = records.withLock { $0.suffix(Self.limit) }
+        return Array(all.reversed().filter { !refusedOnly || $0.refused }.prefix(limit))
+    }
+
+    /// `GET /requests`: newest first; `limit` (default 100) and `refused=1`.
+    static func route(_ log: RequestLog) -> Route {
+        Route(
+            "requests", methods: ["GET"], paths: .exact("/requests"), maxBody: { _ in 0 }, refusal: APNsEndpoint.refusalWithoutID,
+            handle: { request in
+                let limit = min(max(Int(request.query["limit"] ?? "") ?? 100, 1), RequestLog.limit)
+                let dates = InboxListing.dateFormatter()
+                let list = log.recent(limit: limit, refusedOnly: request.query["refused"] == "1").map { $0.json(dates: dates) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.array(list)).utf8))
+            })
+    }
+}
