@@ -289,6 +289,32 @@ struct ProviderLibraryTests {
         #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out) \(check.err)")
     }
 
+    @Test(
+        "pyfcm, unchanged, through HTTPS_PROXY: a send, InvalidDataError for a token of the wrong form, FCMSenderIdMismatchError for another project, FCMNotRegisteredError once the app is uninstalled",
+        .enabled(if: venvReady("pyfcm"), "needs the pyfcm venv that make pyclients installs from PyPI"))
+    func pyfcm() throws {
+        let s = try PortServed()
+        try s.start()
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_HOME"] = s.dir + "/data"
+        let account = s.dir + "/service-account.json"
+        try #require(CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(s.port)"], environment: env).status == 0)
+        env["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
+        env["REQUESTS_CA_BUNDLE"] = s.ca
+        env["SSL_CERT_FILE"] = s.ca
+        func run() throws -> [String] {
+            let r = try Subprocess.run(
+                Self.venvPython("pyfcm"), [Self.clients + "/pyfcm_send.py", account, "demo-proj", DeviceCommand.fcmToken], environment: env)
+            return r.out.split(separator: "\n").map(String.init) + (r.status == 0 ? [] : ["exit \(r.status): \(r.err.suffix(600))"])
+        }
+        let first = try run()
+        #expect(first.count == 3, "\(first)")
+        #expect(first.first?.hasPrefix("send projects/demo-proj/messages/") == true, "\(first)")
+        #expect(Array(first.dropFirst()) == ["invalid InvalidDataError", "project FCMSenderIdMismatchError"])
+        try #require(CLIRun(["device", "uninstall", "--db", s.db]).status == 0)
+        #expect(try run().first == "send FCMNotRegisteredError")
+    }
+
     func makeToken(_ s: PortServed) throws -> String {
         let r = try Subprocess.run("/usr/bin/python3", [Self.clients + "/make_token.py", s.key, Self.keyID, Self.teamID])
         try #require(r.status == 0, "\(r.err)")
