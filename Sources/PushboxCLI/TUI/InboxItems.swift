@@ -8,7 +8,17 @@ import PushboxUI
 enum InboxItems {
     /// The payload pretty-printed (or as text when it is not JSON), for the raw view.
     static func prettyRaw(_ n: StoredNotification) -> String {
-        (try? JSONParser.parse(n.raw))?.objectValue.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
+        var head: [String] = []
+        // The request as it came: its path and its apns-* headers, and how it arrived.
+        switch n.source {
+        case .socket, .replay: head.append("POST /3/device/\(n.deviceToken ?? "")")
+        case .fcm: head.append("POST /v1/projects/\(n.arrival?.fcmProject ?? "…")/messages:send")
+        default: if let file = n.file { head.append("file \(file)") }
+        }
+        head += n.headers.fields.map { "\($0.name): \($0.value)" }
+        if let arrival = n.arrival { head.append("(\(arrival.summary))") }
+        let body = (try? JSONParser.parse(n.raw))?.objectValue.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)
+        return (head + ["", body]).joined(separator: "\n")
     }
 
     /// The item for a stored notification. `validated` is the intake's validation when it has
