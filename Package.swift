@@ -116,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "PushboxCLITests",
             dependencies: [
-                "PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxTestSupport",
+                "PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxStore",
+                "PushboxTestSupport",
             ], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

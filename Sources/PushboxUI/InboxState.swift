@@ -95,6 +95,8 @@ public enum Overlay: Sendable, Equatable {
     case response(AppResponse)
     /// The pending local notifications, the clock, and what was dropped.
     case scheduled
+    /// The HTTP requests on record, newest first.
+    case requests
 }
 
 /// What the footer says after an action, as a value; the view words it.
@@ -179,6 +181,8 @@ public struct InboxState: Sendable {
     public var matrix: [(language: String, note: RenderedNotification)] = []
     /// The running instance's local notifications and device clock (nil: none kept).
     public var scheduled: ScheduledInfo?
+    /// The HTTP requests on record as the runtime last reported them, newest first.
+    public var requests: [RequestLine] = []
     /// What the header says the intake listens on.
     public var intake = IntakeStatus()
     /// The theme names `t` cycles through; the first is the one chosen at start.
@@ -260,4 +264,33 @@ public struct ScheduledInfo: Sendable, Equatable {
         self.dropped = dropped
         self.delivered = delivered
     }
+}
+
+/// One HTTP request as the Requests view lists it.
+public struct RequestLine: Sendable, Equatable {
+    /// When it was answered (`12:40:01`).
+    public var time: String
+    /// The status answered.
+    public var status: Int
+    /// APNs' reason or Google's status, when refused.
+    public var reason: String?
+    /// `POST /3/device/…`.
+    public var request: String
+    /// How it came: protocol and listener.
+    public var via: String
+    /// pushbox's cause for a refusal.
+    public var cause: String?
+
+    /// A line of the view.
+    public init(time: String, status: Int, reason: String?, request: String, via: String, cause: String?) {
+        self.time = time
+        self.status = status
+        self.reason = reason
+        self.request = request
+        self.via = via
+        self.cause = cause
+    }
+
+    /// Whether pushbox refused it.
+    public var refused: Bool { status >= 400 }
 }

@@ -22,6 +22,8 @@ extension InboxView {
             box(&s, title: "Action", lines: response.lines.map { (DisplayText.clean($0), .overlay) })
         case .scheduled?:
             box(&s, title: "Scheduled", lines: scheduledLines(state, height: s.height - 4))
+        case .requests?:
+            box(&s, title: "Requests", lines: requestLines(state, height: s.height - 4))
         case .search?, nil:
             break
         }
@@ -43,6 +45,22 @@ extension InboxView {
                 + text
             return (line, flags.isEmpty ? .overlay : .warning)
         }
+    }
+
+    /// The requests on record, newest first; a refused one marked ×, with its reason and why.
+    static func requestLines(_ state: InboxState, height: Int) -> [(String, Role)] {
+        var lines: [(String, Role)] = [
+            ("\(state.requests.count) on record, \(state.requests.filter(\.refused).count) refused · Esc close · pushbox requests --json", .muted),
+            ("", .overlay),
+        ]
+        if state.requests.isEmpty { lines.append(("no request yet", .muted)) }
+        for r in state.requests.prefix(max(1, height - lines.count)) {
+            let mark = r.refused ? "×" : " "
+            var text = "\(mark) \(r.time) \(r.status)\(r.reason.map { " " + $0 } ?? "") \(r.request) · \(r.via)"
+            if let cause = r.cause { text += " — \(cause)" }
+            lines.append((DisplayText.clean(text), r.refused ? .warning : .overlay))
+        }
+        return lines
     }
 
     /// A centered box over the screen.

@@ -20,6 +20,8 @@ public enum Message: Sendable {
     case matrixReady([(language: String, note: RenderedNotification)])
     /// The pending local notifications and the clock changed.
     case scheduled(ScheduledInfo)
+    /// The requests on record, newest first.
+    case requests([RequestLine])
     /// What the runtime has to say in the footer (a replay's answer, a failure).
     case status(String)
     /// The terminal's palette for thumbnails changed (256, 16 or 8 colours; 0 draws none).
@@ -34,6 +36,8 @@ public enum Command: Sendable, Equatable {
     case render(ids: [Int64], languages: [String])
     /// Load the pretty-printed payload of a notification.
     case loadRaw(id: Int64)
+    /// Read the requests on record (for the Requests view).
+    case loadRequests
     /// Make the thumbnail of an image file in this many cells, for this palette.
     case thumbnail(ThumbnailRequest)
     case matrix(id: Int64, languages: [String])
@@ -68,6 +72,7 @@ extension InboxState {
             if key == device.key { renders.merge(map) { _, new in new } }
         case .matrixReady(let results): matrix = results
         case .scheduled(let info): scheduled = info
+        case .requests(let lines): requests = lines
         case .status(let text): status = .message(text)
         case .palette(let colours): palette = colours
         case .click(_, let y):
@@ -158,6 +163,9 @@ extension InboxState {
         case .pressAction: return pressAction()
         case .tap: return tap()
         case .scheduledView: overlay = .scheduled
+        case .requestsView:
+            overlay = .requests
+            return [.loadRequests]
         case .fastForward: return [.advanceClock(seconds: 60)]
         case .jumpClock: return [.jumpClock]
         case .cycleTheme:

@@ -18,7 +18,8 @@ struct RawViewTests {
         headers.add("apns-collapse-id", "score")
         let arrival = Arrival(listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, userAgent: "aioapns")
         let raw = RawPayload(
-            bytes: Array(#"{"aps":{"alert":"goal"}}"#.utf8), envelope: Envelope(source: .socket, headers: headers, deviceToken: "abcd", arrival: arrival))
+            bytes: Array(#"{"aps":{"alert":"goal"}}"#.utf8),
+            envelope: Envelope(source: .socket, headers: headers, deviceToken: "abcd", arrival: arrival))
         let row = try store.insertRow(raw, apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000001", verdict: .init(status: 200))
         let lines = InboxItems.prettyRaw(row).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == "POST /3/device/abcd")

@@ -63,6 +63,7 @@ enum InteractiveInbox {
         do {
             let (started, problem) = try startIntake(args, io: io, device: device, service: service, scheduler: scheduler, app: app)
             server = started
+            app.requestLog.withLock { $0 = started?.router.requests }
             if let problem { startStatus = problem }
             let (found, name, themeProblem) = try chooseTheme(args, saved: config.theme, environment: env)
             (themes, chosen) = (found, name)

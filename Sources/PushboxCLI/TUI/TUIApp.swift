@@ -72,6 +72,8 @@ final class TUIApp: Sendable {
     let environment: [String: String]
     /// Local notifications and the device clock, when the intake keeps them.
     let scheduler: LocalScheduler?
+    /// The intake's record of requests, once it listens (none with --no-socket).
+    let requestLog = Locked<RequestLog?>(nil)
     init(store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
         self.store = store
         self.renderings = renderings
@@ -89,6 +91,7 @@ final class TUIApp: Sendable {
             work.async { [self] in
                 if let t = ThumbnailMaker.make(request) { queue.post(.thumbnailReady(request, t)) }
             }
+        case .loadRequests: postRequests()
         case .loadRaw(let id):
             work.async { [self] in
                 guard let n = load(id) else { return }
@@ -172,6 +175,19 @@ final class TUIApp: Sendable {
         }
     }
 
+    /// Tells the UI the requests on record, newest first.
+    func postRequests() {
+        guard let log = requestLog.withLock({ $0 }) else { return queue.post(.requests([])) }
+        let time = DateFormatter()
+        time.dateFormat = "HH:mm:ss"
+        let lines = log.recent(limit: 200).map { r in
+            RequestLine(
+                time: time.string(from: r.time), status: r.status, reason: r.reason, request: "\(r.method) \(r.path)",
+                via: "\(r.protocolName) \(r.listener)", cause: r.cause)
+        }
+        queue.post(.requests(lines))
+    }
+
     /// Tells the UI what is pending and what the clock says.
     func postScheduled() {
         guard let scheduler else { return }
@@ -210,11 +226,17 @@ final class TUIApp: Sendable {
         var arrivals: [InboxItem] = []
         var lastFold = Date.distantPast
         var lastClock = Date.distantPast
+        var lastRequests = Date.distantPast
         while true {
             // The device clock in the header moves on its own (faster with --speed).
             if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty, Date().timeIntervalSince(lastClock) >= 0.5 {
                 postScheduled()
                 lastClock = Date()
+            }
+            // The Requests view follows new requests while it is open.
+            if state.overlay == .requests, Date().timeIntervalSince(lastRequests) >= 0.5 {
+                postRequests()
+                lastRequests = Date()
             }
             var commands: [Command] = []
             var messages: [Message] = []
