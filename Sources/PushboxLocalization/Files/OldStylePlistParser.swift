@@ -24,11 +24,24 @@ struct OldStylePlistParser {
         self.file = file
     }
 
-    typealias Failure = LocalizationFileError
+    /// A failure at a byte offset: its line and column are worked out only for the one that
+    /// ends the parse, since CoreFoundation's arrays swallow their elements' failures (a file of
+    /// nested arrays would otherwise cost a line count per level).
+    struct Failure: Error {
+        let offset: Int
+        let message: String
+    }
 
     /// Parses a whole `.strings` file into its top-level dictionary: one value (a dictionary
     /// in braces), or, when a string comes first and more follows, `key = value;` pairs.
-    mutating func parseStringsFile() throws(Failure) -> [String: PlistValue] {
+    mutating func parseStringsFile() throws(LocalizationFileError) -> [String: PlistValue] {
+        do throws(Failure) { return try parseWholeFile() } catch {
+            let (line, column) = TextPosition.of(error.offset, in: bytes)
+            throw LocalizationFileError(file: file, line: line, column: column, message: error.message)
+        }
+    }
+
+    private mutating func parseWholeFile() throws(Failure) -> [String: PlistValue] {
         skipSpace()
         guard index < bytes.count else { return [:] }
         guard let first = try parseObject(required: true, depth: 0) else { throw error("expected a key") }
@@ -356,8 +369,5 @@ struct OldStylePlistParser {
     /// The current line, counted incrementally so a whole file costs one pass.
     mutating func currentLine() -> Int { lines.line(at: index, in: bytes) }
 
-    private func error(_ message: String) -> Failure {
-        let (line, column) = TextPosition.of(index, in: bytes)
-        return LocalizationFileError(file: file, line: line, column: column, message: message)
-    }
+    private func error(_ message: String) -> Failure { Failure(offset: index, message: message) }
 }
