@@ -183,6 +183,9 @@ public struct InboxState: Sendable {
     public var scheduled: ScheduledInfo?
     /// The HTTP requests on record as the runtime last reported them, newest first.
     public var requests: [RequestLine] = []
+    /// Whether the device's app is installed (`U` uninstalls and installs it: APNs then answers
+    /// 410 Unregistered, FCM 404 UNREGISTERED).
+    public var appInstalled = true
     /// What the header says the intake listens on.
     public var intake = IntakeStatus()
     /// The theme names `t` cycles through; the first is the one chosen at start.

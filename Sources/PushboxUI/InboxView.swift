@@ -42,6 +42,8 @@ public enum InboxView {
         // What narrows the list matters more than where the socket is: it comes first.
         if state.list.filter != .all { parts.append("filter: \(state.list.filter.label)") }
         if !state.list.search.isEmpty { parts.append("search: \(DisplayText.clean(state.list.search))") }
+        // A device that refuses every push is the first thing to know.
+        if !state.appInstalled { parts.append("app uninstalled") }
         if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
             parts.append("clock \(sched.clock) · \(sched.pending.count)/\(sched.limit) scheduled")
         }

@@ -22,6 +22,8 @@ public enum Message: Sendable {
     case scheduled(ScheduledInfo)
     /// The requests on record, newest first.
     case requests([RequestLine])
+    /// Whether the device's app is installed, as its registration now says.
+    case appInstalled(Bool)
     /// What the runtime has to say in the footer (a replay's answer, a failure).
     case status(String)
     /// The terminal's palette for thumbnails changed (256, 16 or 8 colours; 0 draws none).
@@ -38,6 +40,8 @@ public enum Command: Sendable, Equatable {
     case loadRaw(id: Int64)
     /// Read the requests on record (for the Requests view).
     case loadRequests
+    /// Install or uninstall the device's app.
+    case setAppInstalled(Bool)
     /// Make the thumbnail of an image file in this many cells, for this palette.
     case thumbnail(ThumbnailRequest)
     case matrix(id: Int64, languages: [String])
@@ -73,6 +77,7 @@ extension InboxState {
         case .matrixReady(let results): matrix = results
         case .scheduled(let info): scheduled = info
         case .requests(let lines): requests = lines
+        case .appInstalled(let installed): appInstalled = installed
         case .status(let text): status = .message(text)
         case .palette(let colours): palette = colours
         case .click(_, let y):
@@ -166,6 +171,7 @@ extension InboxState {
         case .requestsView:
             overlay = .requests
             return [.loadRequests]
+        case .toggleInstalled: return [.setAppInstalled(!appInstalled)]
         case .fastForward: return [.advanceClock(seconds: 60)]
         case .jumpClock: return [.jumpClock]
         case .cycleTheme:

@@ -41,3 +41,18 @@ struct RequestsViewTests {
         try ViewSnapshotTests().check("requests-120x40", InboxView.screen(s))
     }
 }
+
+/// The device's app, installed or not, from the inbox.
+@Suite("Uninstalling the app from the inbox")
+struct AppInstalledUITests {
+    @Test("U asks to uninstall, then to install; the header says when the app is gone")
+    func toggle() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        #expect(s.update(.key(.char("U"))) == [.setAppInstalled(false)])
+        _ = s.update(.appInstalled(false))
+        #expect(InboxView.screen(s).lines[0].contains("app uninstalled"))
+        #expect(s.update(.key(.char("U"))) == [.setAppInstalled(true)])
+        _ = s.update(.appInstalled(true))
+        #expect(!InboxView.screen(s).lines[0].contains("app uninstalled"))
+    }
+}

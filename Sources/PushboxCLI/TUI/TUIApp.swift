@@ -74,6 +74,8 @@ final class TUIApp: Sendable {
     let scheduler: LocalScheduler?
     /// The intake's record of requests, once it listens (none with --no-socket).
     let requestLog = Locked<RequestLog?>(nil)
+    /// The device's registration, beside the inbox.
+    var registrationFile: DeviceRegistrationFile { DeviceRegistrationFile(databasePath: store.path) }
     init(store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
         self.store = store
         self.renderings = renderings
@@ -92,6 +94,17 @@ final class TUIApp: Sendable {
                 if let t = ThumbnailMaker.make(request) { queue.post(.thumbnailReady(request, t)) }
             }
         case .loadRequests: postRequests()
+        case .setAppInstalled(let installed):
+            work.async { [self] in
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                do {
+                    let registration = try registrationFile.update { $0.uninstalledAt = installed ? nil : ($0.uninstalledAt ?? now) }
+                    queue.post(.appInstalled(registration.installed))
+                    queue.post(.status(installed ? "app installed" : "app uninstalled: APNs answers 410 Unregistered, FCM 404 UNREGISTERED"))
+                } catch {
+                    queue.post(.status("\(error)"))
+                }
+            }
         case .loadRaw(let id):
             work.async { [self] in
                 guard let n = load(id) else { return }
