@@ -55,6 +55,20 @@ struct ProviderLibraryTests {
             Issue.record("serve did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         }
 
+        /// A service account of project demo-proj made for this serve, and the environment an
+        /// unchanged Firebase client needs to reach it: the data folder, HTTPS_PROXY, the CA.
+        func firebaseClient() throws -> (account: String, environment: [String: String]) {
+            var env = ProcessInfo.processInfo.environment
+            env["XDG_DATA_HOME"] = dir + "/data"
+            let account = dir + "/service-account.json"
+            let made = CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(port)"], environment: env)
+            try #require(made.status == 0, "\(made.err)")
+            env["HTTPS_PROXY"] = "http://127.0.0.1:\(port)"
+            env["REQUESTS_CA_BUNDLE"] = ca
+            env["SSL_CERT_FILE"] = ca
+            return (account, env)
+        }
+
         func list() throws -> [JSONObject] {
             let run = CLIRun(["list", "--db", db, "--json", "--history", "--no-extension"])
             return try run.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
@@ -108,15 +122,8 @@ struct ProviderLibraryTests {
         let python = Self.venvPython("firebase")
         let s = try PortServed()
         try s.start()
-        let account = s.dir + "/service-account.json"
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_DATA_HOME"] = s.dir + "/data"
-        let made = CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(s.port)"], environment: env)
-        try #require(made.status == 0, "\(made.err)")
         // The service account is made while serve runs: serve reads its key when it first sees it.
-        env["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
-        env["REQUESTS_CA_BUNDLE"] = s.ca
-        env["SSL_CERT_FILE"] = s.ca
+        let (account, env) = try s.firebaseClient()
         let run = try Subprocess.run(python, [Self.clients + "/firebase_send.py", account], environment: env)
         let lines = run.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 6, "\(run.out) \(run.err.suffix(800))")
@@ -185,10 +192,7 @@ struct ProviderLibraryTests {
     func uninstalled() throws {
         let s = try PortServed()
         try s.start()
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_DATA_HOME"] = s.dir + "/data"
-        let account = s.dir + "/service-account.json"
-        try #require(CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(s.port)"], environment: env).status == 0)
+        let (account, fcmEnv) = try s.firebaseClient()
         let before = Int64(Date().timeIntervalSince1970 * 1000)
         try #require(CLIRun(["device", "uninstall", "--db", s.db]).status == 0)
         let apns = try Subprocess.run(
@@ -209,10 +213,6 @@ struct ProviderLibraryTests {
         let body = try #require(try JSONParser.parse(Array(curl.out.utf8)).objectValue, "\(curl.out)")
         #expect(body["reason"] == "Unregistered")
         #expect((body["timestamp"]?.intValue).map { Int64($0) >= before - 1000 && Int64($0) <= before + 60_000 } == true, "\(body)")
-        var fcmEnv = env
-        fcmEnv["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
-        fcmEnv["REQUESTS_CA_BUNDLE"] = s.ca
-        fcmEnv["SSL_CERT_FILE"] = s.ca
         let fcm = try Subprocess.run(
             Self.venvPython("firebase"), [Self.clients + "/firebase_unregistered.py", account, DeviceCommand.fcmToken], environment: fcmEnv)
         #expect(fcm.out.trimmingCharacters(in: .whitespacesAndNewlines) == "error UnregisteredError", "\(fcm.out) \(fcm.err.suffix(600))")
@@ -295,13 +295,7 @@ struct ProviderLibraryTests {
     func pyfcm() throws {
         let s = try PortServed()
         try s.start()
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_DATA_HOME"] = s.dir + "/data"
-        let account = s.dir + "/service-account.json"
-        try #require(CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(s.port)"], environment: env).status == 0)
-        env["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
-        env["REQUESTS_CA_BUNDLE"] = s.ca
-        env["SSL_CERT_FILE"] = s.ca
+        let (account, env) = try s.firebaseClient()
         func run() throws -> [String] {
             let r = try Subprocess.run(
                 Self.venvPython("pyfcm"), [Self.clients + "/pyfcm_send.py", account, "demo-proj", DeviceCommand.fcmToken], environment: env)
