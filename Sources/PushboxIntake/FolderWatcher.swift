@@ -6,8 +6,8 @@ import PushboxCrypto
     import Glibc
 #endif
 
-// @unchecked: the descriptors and `watches` are set in init and then touched only by the watch
-// thread; `stopped` is under `lock`, and stop() waits for the thread before closing them.
+// @unchecked: the descriptors, `watches` and `scanned` are set in init and then touched only by
+// the watch thread; `stopped` is under `lock`, and stop() waits for the thread before closing them.
 /// Watches folders for `.json` and `.apns` payload files: written in place (`IN_CLOSE_WRITE`)
 /// or moved in (`IN_MOVED_TO`), each ingested once. Files already there at start are ingested
 /// unless the store holds that path with the same content. Files are never modified or
@@ -20,6 +20,9 @@ public final class FolderWatcher: @unchecked Sendable {
     private var inotifyFD: Int32 = -1
     private var wakePipe: [Int32] = [-1, -1]
     private var watches: [Int32: String] = [:]
+    /// What the start-up scan took (path → content hash): a file moved in between the watch's
+    /// start and the scan raises an event too, which must not take it in a second time.
+    private var scanned: [String: String] = [:]
     private let lock = NSLock()
     private var stopped = false
     private let finished = DispatchSemaphore(value: 0)
@@ -97,7 +100,13 @@ public final class FolderWatcher: @unchecked Sendable {
 
     private func ingest(_ path: String, skipIfKnown: Bool) {
         guard let raw = PayloadFile.read(path, source: .folder) else { return }
-        if skipIfKnown, service.store.contains(file: path, contentHash: Digest.sha256Hex(raw.bytes)) { return }
+        let hash = Digest.sha256Hex(raw.bytes)
+        if skipIfKnown {
+            if service.store.contains(file: path, contentHash: hash) { return }
+            scanned[path] = hash
+        } else if let taken = scanned.removeValue(forKey: path), taken == hash {
+            return  // the scan took this very file; its event is the same arrival
+        }
         _ = service.receive(raw)
     }
 

@@ -60,7 +60,8 @@ struct ProviderLibraryTests {
         func firebaseClient() throws -> (account: String, environment: [String: String]) {
             var env = ProcessInfo.processInfo.environment
             env["XDG_DATA_HOME"] = dir + "/data"
-            let account = dir + "/service-account.json"
+            // A file of its own each time: fcm-credentials never replaces one.
+            let account = dir + "/service-account-\(UUID().uuidString.prefix(8)).json"
             let made = CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(port)"], environment: env)
             try #require(made.status == 0, "\(made.err)")
             env["HTTPS_PROXY"] = "http://127.0.0.1:\(port)"
@@ -232,7 +233,7 @@ struct ProviderLibraryTests {
     }
 
     @Test(
-        "serve under mixed load (HTTP/2 over TLS, the socket, a watched folder) killed with SIGKILL 20 times: every acknowledged id stored once, the database intact",
+        "serve under mixed load (HTTP/2 over TLS, the socket, a watched folder, FCM through the tunnel) killed with SIGKILL 20 times: every acknowledged id stored once, the database intact",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 for PRAGMA integrity_check"))
     func killedTwentyTimes() throws {
         let s = try PortServed()
@@ -240,6 +241,7 @@ struct ProviderLibraryTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         s.extraArguments = ["--watch", folder]
         var acknowledged: [String] = []
+        var fcmAcknowledged = 0
         var random = SystemRandomNumberGenerator()
         for round in 0..<20 {
             try s.start()
@@ -254,6 +256,19 @@ struct ProviderLibraryTests {
             let sfd = open(socketOut, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             let plain = try Subprocess.Child("/usr/bin/python3", [Self.clients + "/socket_send.py", s.dir + "/s.sock", "5000"], stdout: sfd)
             close(sfd)
+            // FCM through the tunnel, with firebase-admin where its venv was made, every fourth
+            // round (it takes a second to start): the kill waits for its first answer.
+            let fcmOut = s.dir + "/fcm-\(round).txt"
+            var fcm: Subprocess.Child?
+            if Self.venvReady("firebase"), round % 4 == 0 {
+                let (account, env) = try s.firebaseClient()
+                let ffd = open(fcmOut, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                fcm = try Subprocess.Child(
+                    Self.venvPython("firebase"), [Self.clients + "/firebase_load.py", account, "5000"], environment: env, stdout: ffd)
+                close(ffd)
+                let deadline = Date().addingTimeInterval(20)
+                while ((try? String(contentsOfFile: fcmOut, encoding: .utf8)) ?? "").isEmpty, Date() < deadline { usleep(20_000) }
+            }
             for i in 0..<5 {
                 let name = folder + "/r\(round)-\(i).json"
                 try Data(#"{"aps":{"alert":{"title":"file r\#(round)-\#(i)","body":"x"}}}"#.utf8).write(to: URL(fileURLWithPath: name + ".tmp"))
@@ -264,14 +279,17 @@ struct ProviderLibraryTests {
             s.process = nil
             _ = h2.wait(timeout: 20) ?? h2.kill()
             _ = plain.wait(timeout: 20) ?? plain.kill()
-            for file in [h2Out, socketOut] {
+            if let fcm { _ = fcm.wait(timeout: 30) ?? fcm.kill() }
+            for file in [h2Out, socketOut, fcmOut] {
                 let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
                 var lines = text.split(separator: "\n")
                 if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
-                acknowledged += lines.compactMap { line in
+                let ids = lines.compactMap { line in
                     let f = line.split(separator: " ")
                     return f.count >= 2 && f[0] == "200" ? String(f[1]) : nil
                 }
+                acknowledged += ids
+                if file == fcmOut { fcmAcknowledged += ids.count }
             }
         }
         try s.start()
@@ -279,6 +297,7 @@ struct ProviderLibraryTests {
         let ids = listed.compactMap { $0["apnsId"]?.stringValue }
         let lost = Set(acknowledged).subtracting(ids)
         #expect(acknowledged.count > 1000, "only \(acknowledged.count) acknowledged in 20 rounds")
+        if Self.venvReady("firebase") { #expect(fcmAcknowledged > 0, "no FCM message got through the tunnel") }
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged ids were lost")
         #expect(Set(ids).count == ids.count, "\(ids.count - Set(ids).count) stored twice")
         let titles = listed.compactMap { $0["title"]?.stringValue }.filter { $0.hasPrefix("file ") }
