@@ -328,6 +328,30 @@ struct ProviderLibraryTests {
         #expect(try run().first == "send FCMNotRegisteredError")
     }
 
+    @Test(
+        "pyapns_client, with only its documented CA and HTTPS_PROXY: 200 for each, listed; once the app is uninstalled its UnregisteredException with the timestamp",
+        .enabled(if: venvReady("pyapns_client"), "needs the pyapns_client venv that make pyclients installs from PyPI"))
+    func pyapnsClient() throws {
+        let s = try PortServed()
+        try s.start()
+        var env = ProcessInfo.processInfo.environment
+        // Its host is api.development.push.apple.com: the proxy stands in for it, nothing else changes.
+        env["HTTPS_PROXY"] = "http://127.0.0.1:\(s.port)"
+        func run(_ count: Int) throws -> [String] {
+            let r = try Subprocess.run(
+                Self.venvPython("pyapns_client"), [Self.clients + "/pyapns_client_send.py", s.ca, s.key, Self.keyID, Self.teamID, String(count)],
+                environment: env)
+            return r.out.split(separator: "\n").map(String.init) + (r.status == 0 ? [] : ["exit \(r.status): \(r.err.suffix(600))"])
+        }
+        #expect(try run(2) == ["200 sent", "200 sent"])
+        let listed = try s.list()
+        #expect(listed.filter { $0["title"] == "pyapns_client" && $0["delivered"] == "original" }.count == 2)
+        #expect(listed.first?.value(atPath: "arrival.listener")?.stringValue?.hasSuffix("via CONNECT api.development.push.apple.com:443") == true)
+        try #require(CLIRun(["device", "uninstall", "--db", s.db]).status == 0)
+        let refused = try run(1)
+        #expect(refused.first?.hasPrefix("error UnregisteredException ") == true && refused.first?.hasSuffix(" -") == false, "\(refused)")
+    }
+
     func makeToken(_ s: PortServed) throws -> String {
         let r = try Subprocess.run("/usr/bin/python3", [Self.clients + "/make_token.py", s.key, Self.keyID, Self.teamID])
         try #require(r.status == 0, "\(r.err)")
