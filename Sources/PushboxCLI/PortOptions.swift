@@ -89,16 +89,11 @@ enum PortOptions {
     }
 
     /// One access-log line: method, path, status, reason, apns-id, protocol, listener. Never a token.
-    static func accessLine(_ head: RequestHead, _ response: HTTPResponse) -> String {
-        let id = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
-        let body = (try? JSONParser.parse(response.body))?.objectValue
-        // APNs' {"reason": …}, or Google's {"error": {"status": …}}.
-        let reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue
-        var line = "\(TerminalText.sanitize(head.method)) \(TerminalText.sanitize(head.path)) \(response.status)"
-        if let reason { line += " \(reason)" }
-        if let cause = response.cause { line += " (\(TerminalText.sanitize(cause)))" }
-        if let id { line += " apns-id \(id)" }
-        return line
-            + " \(head.connection.protocolName)\(head.connection.tls && head.connection.protocolName != "h2" ? "+tls" : "") \(head.connection.listener)"
+    static func accessLine(_ r: RequestRecord) -> String {
+        var line = "\(TerminalText.sanitize(r.method)) \(TerminalText.sanitize(r.path)) \(r.status)"
+        if let reason = r.reason { line += " \(reason)" }
+        if let cause = r.cause { line += " (\(TerminalText.sanitize(cause)))" }
+        if let id = r.apnsID { line += " apns-id \(id)" }
+        return line + " \(r.protocolName)\(r.tls && r.protocolName != "h2" ? "+tls" : "") \(r.listener)"
     }
 }

@@ -44,7 +44,7 @@ enum ServeCommand {
             let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8)) }
             // The sender only sees InternalServerError; this is where its reason is said.
             service.onStoreFailure = { result in say("apns-id \(result.apnsID) answered 500: \(result.detail ?? "")") }
-            var accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
+            var accessLog: (@Sendable (RequestRecord) -> Void)?
             if !args.flag(Options.quiet) {
                 let out = LogWriter.standardOutput
                 // Requests on the socket and the port are logged as they are answered; files and
@@ -57,7 +57,7 @@ enum ServeCommand {
                         out("\(n.source.rawValue)\(name): \(event.result.status)\(event.result.reason.map { " " + $0 } ?? "") apns-id \(n.apnsID)")
                     }
                 }
-                accessLog = { head, response in out(PortOptions.accessLine(head, response)) }
+                accessLog = { record in out(PortOptions.accessLine(record)) }
             }
             var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
             try PortOptions.apply(args, profile: device.profile, io: io, to: &options)

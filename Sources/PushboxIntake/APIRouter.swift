@@ -74,8 +74,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     public let service: IntakeService
     /// Local notifications of the running instance (`/pushbox/…` routes), when it keeps them.
     public let scheduler: LocalScheduler?
-    /// Told of every answer (`serve`'s access log); set before any server starts.
-    public let accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)?
+    /// Told of every answer, as its record (`serve`'s access log); set before any server starts.
+    public let accessLog: (@Sendable (RequestRecord) -> Void)?
     /// Every answer, kept for `GET /requests`.
     public let requests = RequestLog()
 
@@ -83,7 +83,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     /// routes, `GET /inbox` and the scheduler's `/pushbox/…` routes.
     public init(
         service: IntakeService, scheduler: LocalScheduler? = nil, authenticator: ProviderAuthenticator = ProviderAuthenticator(keys: []),
-        fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
+        fcm: FCMEndpoint? = nil, accessLog: (@Sendable (RequestRecord) -> Void)? = nil
     ) {
         self.service = service
         self.scheduler = scheduler
@@ -129,7 +129,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
 
     /// Hears every answer given (the access log).
     public func answered(_ head: RequestHead, _ response: HTTPResponse) {
-        requests.record(head, response)
-        accessLog?(head, response)
+        // One record per answer: the request log keeps it, the access log prints it.
+        let record = requests.record(head, response)
+        accessLog?(record)
     }
 }

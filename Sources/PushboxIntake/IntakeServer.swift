@@ -67,7 +67,7 @@ public final class IntakeServer: Sendable {
     public init(
         service: IntakeService, options: Options, scheduler: LocalScheduler? = nil,
         onWatchEnded: @escaping @Sendable (String) -> Void = { _ in },
-        accessLog: (@Sendable (RequestHead, HTTPResponse) -> Void)? = nil
+        accessLog: (@Sendable (RequestRecord) -> Void)? = nil
     ) throws(ListenError) {
         self.service = service
         self.options = options

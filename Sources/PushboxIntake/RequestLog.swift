@@ -42,7 +42,8 @@ public struct RequestRecord: Sendable {
         method = head.method
         path = head.path
         status = response.status
-        let body = (try? JSONParser.parse(response.body))?.objectValue
+        // APNs' {"reason": …}, or Google's {"error": {"status": …}}; an answer of 200 has none.
+        let body = response.status < 400 ? nil : (try? JSONParser.parse(response.body))?.objectValue
         reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue
         cause = response.cause
         apnsID = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
@@ -75,13 +76,15 @@ public final class RequestLog: Sendable {
     /// An empty log.
     public init() {}
 
-    /// Keeps the record of one answer (the oldest goes when the log is full).
-    public func record(_ head: RequestHead, _ response: HTTPResponse) {
+    /// Keeps the record of one answer (the oldest goes when the log is full), and gives it.
+    @discardableResult
+    public func record(_ head: RequestHead, _ response: HTTPResponse) -> RequestRecord {
         let record = RequestRecord(head: head, response: response)
         records.withLock { all in
             all.append(record)
             if all.count > Self.limit + Self.limit / 4 { all.removeFirst(all.count - Self.limit) }
         }
+        return record
     }
 
     /// The records, newest first, at most `limit`; only the refused ones when `refusedOnly`.

@@ -45,7 +45,7 @@ final class PortFixture {
             store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), renderings: nil)
         let answers = self.answers
         server = try IntakeServer(
-            service: service, options: options, accessLog: { _, response in answers.withLock { $0.append((response.status, response.cause)) } })
+            service: service, options: options, accessLog: { record in answers.withLock { $0.append((record.status, record.cause)) } })
         port = server.tcpPort ?? 0
     }
 
