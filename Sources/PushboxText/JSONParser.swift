@@ -327,9 +327,10 @@ public struct JSONParser {
 
 /// UTF-8 validation that says where the first bad byte is.
 public enum UTF8Check {
-    /// The offset of the first byte that does not start or continue a valid UTF-8 sequence.
-    public static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
-        var i = 0
+    /// The offset of the first byte at or after `start` that does not start or continue a valid
+    /// UTF-8 sequence, reading as if a sequence began at `start`.
+    public static func firstInvalidOffset(in bytes: [UInt8], from start: Int = 0) -> Int? {
+        var i = start
         let n = bytes.count
         while i < n {
             let b = bytes[i]

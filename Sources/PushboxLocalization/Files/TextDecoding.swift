@@ -120,22 +120,21 @@ enum TextDecoding {
         var out = Array(bytes[..<bad])
         var replaced = 0
         var firstInvalid: Int?
-        var rest = bytes[bad...]
         while true {
-            if rest[bad] == 0xA9 {
+            if bytes[bad] == 0xA9 {
                 out += [0xEF, 0xBF, 0xBD]
                 replaced += 1
             } else {
                 if firstInvalid == nil { firstInvalid = out.count }
-                out.append(rest[bad])
+                out.append(bytes[bad])
             }
-            rest = rest[(bad + 1)...]
-            guard let next = UTF8Check.firstInvalidOffset(in: Array(rest)) else {
-                out += rest
+            // The scan goes on from the next byte, in place: no copy of the rest per bad byte.
+            guard let next = UTF8Check.firstInvalidOffset(in: bytes, from: bad + 1) else {
+                out += bytes[(bad + 1)...]
                 return (out, replaced, firstInvalid)
             }
-            bad = rest.startIndex + next
-            out += rest[..<bad]
+            out += bytes[(bad + 1)..<next]
+            bad = next
         }
     }
 
