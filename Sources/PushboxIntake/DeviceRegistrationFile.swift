@@ -22,10 +22,15 @@ public final class DeviceRegistrationFile: Sendable {
         var info = stat()
         let stamp = stat(path, &info) == 0 ? [info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int(info.st_size), Int(info.st_ino)] : nil
         if let hit = cache.withLock({ $0.stamp == stamp ? $0.value : nil }) { return hit }
-        let value = FileManager.default.contents(atPath: path).flatMap { try? JSONParser.parse(Array($0)) }.map(DeviceRegistration.init(json:))
-        let registration = value ?? DeviceRegistration()
+        let registration = read()
         cache.withLock { $0 = (stamp, registration) }
         return registration
+    }
+
+    /// The registration as the file holds it now (the default when there is none).
+    private func read() -> DeviceRegistration {
+        FileManager.default.contents(atPath: path).flatMap { try? JSONParser.parse(Array($0)) }.map(DeviceRegistration.init(json:))
+            ?? DeviceRegistration()
     }
 
     /// Changes the registration under a lock and writes it whole (a new file renamed into place).
@@ -35,9 +40,7 @@ public final class DeviceRegistrationFile: Sendable {
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
         defer { flock(lock, LOCK_UN) }
-        var registration =
-            FileManager.default.contents(atPath: path).flatMap { try? JSONParser.parse(Array($0)) }.map(DeviceRegistration.init(json:))
-            ?? DeviceRegistration()
+        var registration = read()
         change(&registration)
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data((JSONWriter.pretty(registration.json) + "\n").utf8)),

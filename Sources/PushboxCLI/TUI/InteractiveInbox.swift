@@ -47,7 +47,7 @@ enum InteractiveInbox {
         service.arrivals.flush()
         // Everything a request or a fired notification reaches is in place before the intake starts.
         let scheduler = LocalScheduler(service: service, clock: clock)
-        let app = TUIApp(store: store, renderings: renderings, service: service, scheduler: scheduler, environment: env)
+        let app = TUIApp(store: store, renderings: renderings, service: service, scheduler: scheduler, registration: registration, environment: env)
         scheduler.onChange = { [app] in app.postScheduled() }
         if !registration.current().installed { app.queue.post(.appInstalled(false)) }
         var startStatus: String?

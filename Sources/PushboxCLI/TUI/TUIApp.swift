@@ -74,10 +74,14 @@ final class TUIApp: Sendable {
     let scheduler: LocalScheduler?
     /// The intake's record of requests, once it listens (none with --no-socket).
     let requestLog = Locked<RequestLog?>(nil)
-    /// The device's registration, beside the inbox.
-    var registrationFile: DeviceRegistrationFile { DeviceRegistrationFile(databasePath: store.path) }
-    init(store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, environment: [String: String]) {
+    /// The device's registration, beside the inbox: the intake reads it, `U` writes it.
+    let registrationFile: DeviceRegistrationFile
+    init(
+        store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, registration: DeviceRegistrationFile,
+        environment: [String: String]
+    ) {
         self.store = store
+        registrationFile = registration
         self.renderings = renderings
         self.service = service
         self.scheduler = scheduler
