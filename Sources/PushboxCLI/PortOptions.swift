@@ -31,9 +31,10 @@ enum PortOptions {
         options.tcp = listen
         options.tls = try tlsContext(args, io: io)
         options.providerKeys = try providerKeys(args, profile: profile)
-        let (accountKeys, problems) = FCMEndpoint.loadAccountKeys(serviceAccountDirectory(io))
+        let accounts = serviceAccountDirectory(io)
+        let (accountKeys, problems) = FCMEndpoint.loadAccountKeys(accounts)
         options.serviceAccountKeys = accountKeys
-        options.serviceAccountDirectory = serviceAccountDirectory(io)
+        options.serviceAccountDirectory = accounts
         for problem in problems { io.err("pushbox: warning: \(problem)") }
     }
 
