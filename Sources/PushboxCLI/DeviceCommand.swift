@@ -10,8 +10,8 @@ enum DeviceCommand {
     static let spec = CommandSpec(
         name: "device",
         summary:
-            "The simulated device: print its APNs device token, its FCM registration token and its app's state; or change it: uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN. A running pushbox applies the change from its next push.",
-        operands: "[install|uninstall|unregister TOKEN|register TOKEN]",
+            "The simulated device: print its APNs device token, its FCM registration token and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN. A running pushbox applies the change from its next push.",
+        operands: "[online|offline|install|uninstall|unregister TOKEN|register TOKEN]",
         options: [Options.database, Options.json.with(help: "Print the state as one JSON object.")],
         run: run)
 
@@ -29,17 +29,32 @@ enum DeviceCommand {
         if let action = operands.first {
             let change: (inout DeviceRegistration) -> Void
             switch (action, operands.count) {
+            case ("offline", 1): change = { if $0.online { $0.offlineSince = now } }
+            case ("online", 1): change = { $0.offlineSince = nil }
             case ("uninstall", 1): change = { if $0.installed { $0.uninstalledAt = now } }
             case ("install", 1): change = { $0.uninstalledAt = nil }
             case ("unregister", 2): change = { $0.unregistered[operands[1]] = $0.unregistered[operands[1]] ?? now }
             case ("register", 2): change = { $0.unregistered[operands[1]] = nil }
             default:
-                io.err("pushbox device: give install, uninstall, unregister TOKEN or register TOKEN; see pushbox device --help")
+                io.err("pushbox device: give online, offline, install, uninstall, unregister TOKEN or register TOKEN; see pushbox device --help")
                 return 2
             }
             do { registration = try file.update(change) } catch {
                 io.err("pushbox device: \(error)")
                 return 1
+            }
+            if action == "online" {
+                do {
+                    let changed = try InboxStore(path: database).deliverStored(at: Date(timeIntervalSince1970: Double(now) / 1000))
+                    let delivered = changed.values.filter { $0.state == .deliveredFromStorage }.count
+                    if !args.flag(Options.json) {
+                        io.out("delivered from storage  \(delivered)")
+                        io.out("discarded — expired     \(changed.count - delivered)")
+                    }
+                } catch {
+                    io.err("pushbox device: \(error)")
+                    return 1
+                }
             }
         }
         let dates = ISO8601DateFormatter()
@@ -53,6 +68,11 @@ enum DeviceCommand {
         }
         io.out("APNs device token       \(apnsToken)")
         io.out("FCM registration token  \(fcmToken)")
+        io.out(
+            "device                  "
+                + (registration.offlineSince.map {
+                    "offline since \(date($0)): the push service keeps what it accepts (pushbox device online delivers it)"
+                } ?? "online"))
         io.out(
             "app                     "
                 + (registration.uninstalledAt.map { "uninstalled at \(date($0)): APNs answers 410 Unregistered, FCM 404 UNREGISTERED" } ?? "installed")

@@ -32,7 +32,7 @@ enum ListCommand {
             time.dateFormat = "yyyy-MM-dd HH:mm:ss"
             let dates = InboxListing.dateFormatter()
             for n in items {
-                let rendered = n.status == 200 ? renderings.rendering(id: n.id, row: n) : nil
+                let rendered = n.status == 200 ? renderings.shown(n) : nil
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
@@ -44,6 +44,9 @@ enum ListCommand {
                     let text = [rendered?.title, rendered?.body].compactMap { $0 }.map { TerminalText.sanitize($0) }.joined(separator: " — ")
                     if rendered?.delivered == .rejected {
                         line += "(not for this device: \(TerminalText.sanitize(rendered?.detail ?? "")))"
+                    } else if let rendered, rendered.delivered == .stored || rendered.delivered == .discarded, let would = rendered.intended {
+                        let text = [would.title, would.body].compactMap { $0 }.map { TerminalText.sanitize($0) }.joined(separator: " — ")
+                        line += "(\(InboxListing.deliveryLog(n, rendered: rendered, now: Date()).last?.event ?? "")) " + text
                     } else {
                         line += text.isEmpty ? "(no alert: a background or badge/sound-only push)" : text
                     }

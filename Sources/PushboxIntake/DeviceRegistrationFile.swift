@@ -35,6 +35,8 @@ public final class DeviceRegistrationFile: Sendable {
 
     /// Changes the registration under a lock and writes it whole (a new file renamed into place).
     public func update(_ change: (inout DeviceRegistration) -> Void) throws(FileWriteError) -> DeviceRegistration {
+        // The first change may come before any inbox was made.
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(lock) }

@@ -31,7 +31,7 @@ public enum InboxListing {
         }
         let dates = dateFormatter()
         // A rendering still waiting behind a burst is made now, as the TUI and `list` do.
-        let json = JSONValue.array(items.map { n in self.json(n, rendered: service.renderings?.rendering(id: n.id, row: n), dates: dates) })
+        let json = JSONValue.array(items.map { n in self.json(n, rendered: service.renderings?.shown(n), dates: dates) })
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(json).utf8))
     }
 
@@ -45,7 +45,8 @@ public enum InboxListing {
     /// One notification as `GET /inbox` and `list --json` show it: the stored row's fields, then
     /// its rendering's listed fields as the rendering's one field list writes them (a row refused
     /// at intake has no rendering and is listed as rejected).
-    public static func json(_ n: StoredNotification, rendered r: RenderedNotification?, dates: ISO8601DateFormatter) -> JSONValue {
+    public static func json(_ n: StoredNotification, rendered r: RenderedNotification?, dates: ISO8601DateFormatter, now: Date = Date()) -> JSONValue
+    {
         var object = JSONObject([
             ("id", .number(String(n.id))),
             ("apnsId", .string(n.apnsID)),
@@ -69,6 +70,29 @@ public enum InboxListing {
         // Why: the answer's reason when the intake refused it, else the rendering's (NotTargeted).
         object["reason"] = .optionalString(n.reason ?? r?.reason)
         object["detail"] = .optionalString(n.detail ?? r?.detail)
+        let log = deliveryLog(n, rendered: r, now: now)
+        object["delivery"] = .string(log.last?.event ?? "")
+        object["deliveryLog"] = .array(log.map { .object(JSONObject([("event", .string($0.event)), ("at", .string(dates.string(from: $0.at)))])) })
         return .object(object)
+    }
+
+    /// What happened to a stored notification in the words of Apple's delivery log, each with
+    /// its time: received, then delivered; stored — device offline, then delivered from storage
+    /// or discarded — expired / replaced; discarded — token unregistered; or refused / not for
+    /// this device, where the push service never delivers it.
+    public static func deliveryLog(_ n: StoredNotification, rendered r: RenderedNotification?, now: Date) -> [(event: String, at: Date)] {
+        var log: [(event: String, at: Date)] = [("received", n.receivedAt)]
+        if let reason = n.reason {
+            log.append((DeviceRegistration.reasons.contains(reason) ? "discarded — token unregistered" : "refused", n.receivedAt))
+        } else if r?.delivered == .rejected {
+            log.append(("not for this device", n.receivedAt))
+        } else if let record = n.delivery {
+            if record.expiresAt != nil { log.append((DeliveryState.stored.phrase, n.receivedAt)) }
+            let state = record.state(at: now)
+            if state != .stored { log.append((state.phrase, state == record.state ? record.at : record.expiresAt ?? now)) }
+        } else {
+            log.append((DeliveryState.delivered.phrase, n.receivedAt))
+        }
+        return log
     }
 }

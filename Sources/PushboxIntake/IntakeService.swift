@@ -92,15 +92,17 @@ public final class IntakeService: Sendable {
         var report = Validator.validate(raw, context: context)
         // A valid payload for a token that is no longer this device's: the device, not the
         // payload, decides the answer.
-        if let registration = registration?(), let refusal = registration.refusal(of: report, deviceToken: raw.envelope.deviceToken) {
+        let device = registration?()
+        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken) {
             report.rejection = refusal
             report.validated = nil
         }
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
+        // Offline, the service answers as usual and keeps (or drops) what it accepted.
         let verdict = InboxStore.Verdict(
             status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
-            collapseID: report.ok ? collapse : nil, topic: topic)
+            collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt))
         return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
     }
 

@@ -259,6 +259,12 @@ public final class Renderings: Sendable {
         return note
     }
 
+    /// The rendering of a stored notification as the device has it at `now`: its rendering for
+    /// `languages` (default: the device's), with where it stands in delivery applied.
+    public func shown(_ row: StoredNotification, languages: [String]? = nil, now: Date = Date()) -> RenderedNotification? {
+        rendering(id: row.id, languages: languages, row: row)?.delivering(row.delivery, receivedAt: row.receivedAt, now: now)
+    }
+
     /// Renders (or reads) these notifications for `languages` on the caller's thread and pushes
     /// them to the listeners as one batch.
     public func request(_ ids: [Int64], languages: [String]) {

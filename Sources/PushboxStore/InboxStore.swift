@@ -35,6 +35,8 @@ public struct StoredNotification: Sendable, Equatable {
     public var topic: String?
     /// How it reached the HTTP API (listener, protocol, client, authentication).
     public var arrival: Arrival? = nil
+    /// Where it stands when the device was offline as it arrived; nil: delivered then (or refused).
+    public var delivery: DeliveryRecord? = nil
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
@@ -53,7 +55,8 @@ extension StoredNotification {
             id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
             contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
             raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
-            collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival)
+            collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival,
+            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) })
     }
 }
 
@@ -71,6 +74,8 @@ public final class InboxStore: @unchecked Sendable {
     private let beginStatement: Statement
     private let commitStatement: Statement
     private let renderStatement: Statement
+    /// Marks the notification stored under a key replaced (APNs keeps one per app while offline).
+    private let replaceStatement: Statement
     /// Checkpoints the log off the commit path.
     private let checkpointer: WALCheckpointer
 
@@ -102,9 +107,10 @@ public final class InboxStore: @unchecked Sendable {
         insertStatement = try db.prepare(
             """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
-                                       status, reason, detail, collapse_id, topic, arrival)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
         commitStatement = try db.prepare("COMMIT")
         renderStatement = try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
@@ -164,22 +170,41 @@ public final class InboxStore: @unchecked Sendable {
         public var collapseID: String?
         /// `apns-topic`.
         public var topic: String?
+        /// What the push service does with it because the device is offline (nil: online).
+        public var storage: OfflineStorage.Decision?
 
         /// APNs' answer for a payload, stored with it.
-        public init(status: Int, reason: String? = nil, detail: String? = nil, collapseID: String? = nil, topic: String? = nil) {
+        public init(
+            status: Int, reason: String? = nil, detail: String? = nil, collapseID: String? = nil, topic: String? = nil,
+            storage: OfflineStorage.Decision? = nil
+        ) {
             self.status = status
             self.reason = reason
             self.detail = detail
             self.collapseID = collapseID
             self.topic = topic
+            self.storage = storage
+        }
+    }
+
+    /// The delivery a storage decision gives a notification received at `at`.
+    static func delivery(of decision: OfflineStorage.Decision, at: Date) -> DeliveryRecord {
+        switch decision {
+        case .store(let expiresAt, _): return DeliveryRecord(state: .stored, at: at, expiresAt: expiresAt)
+        case .notStored: return DeliveryRecord(state: .discardedExpired, at: at)
         }
     }
 
     /// A write waiting for the next group commit.
     private final class PendingInsert {
         let values: [Statement.Value]
+        /// The key under which an earlier stored notification is replaced by this one, and when.
+        let replacing: (key: String, at: Double)?
         var result: Result<Int64, StoreError>?
-        init(values: [Statement.Value]) { self.values = values }
+        init(values: [Statement.Value], replacing: (key: String, at: Double)?) {
+            self.values = values
+            self.replacing = replacing
+        }
     }
 
     private let commitCondition = NSCondition()
@@ -205,13 +230,19 @@ public final class InboxStore: @unchecked Sendable {
     private func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String) throws(StoreError) -> Int64 {
         let headers = JSONWriter.compactPairs(raw.envelope.headers.fields)
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
-        let item = PendingInsert(values: [
-            .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
-            opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
-            verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
-            opt(verdict?.topic),
-            opt(raw.envelope.arrival.map(arrivalJSON)),
-        ])
+        let received = raw.envelope.receivedAt.timeIntervalSince1970
+        let delivery = verdict?.storage.map { Self.delivery(of: $0, at: raw.envelope.receivedAt) }
+        var holdKey: String? = nil
+        if case .store(_, let key)? = verdict?.storage { holdKey = key }
+        let item = PendingInsert(
+            values: [
+                .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
+                opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
+                verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
+                opt(verdict?.topic),
+                opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
+                delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
+            ], replacing: holdKey.map { ($0, received) })
         commitCondition.lock()
         pending.append(item)
         while item.result == nil && committing { commitCondition.wait() }
@@ -254,6 +285,7 @@ public final class InboxStore: @unchecked Sendable {
         do {
             try beginStatement.run()
             for item in batch {
+                if let r = item.replacing { try replaceStatement.run([.real(r.at), .text(r.key)]) }
                 try insertStatement.run(item.values)
                 item.result = .success(db.lastInsertID)
             }
@@ -355,6 +387,40 @@ public final class InboxStore: @unchecked Sendable {
         try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 1 WHERE id = ?").run([.int(id)]) }
     }
 
+    /// Marks what is stored under a key replaced by a newer notification (through the partial index).
+    static let replaceSQL = "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ? WHERE delivery = 'stored' AND hold_key = ?"
+    /// Everything stored while the device was offline (through the partial index).
+    static let storedSQL = "SELECT id, expires_at FROM notifications WHERE delivery = 'stored'"
+
+    /// Delivers what the push service kept while the device was offline, now that it is back
+    /// (`now`): each stored notification whose expiration passed is discarded, the rest are
+    /// delivered from storage. Gives the notifications changed and where they now stand.
+    @discardableResult
+    public func deliverStored(at now: Date) throws(StoreError) -> [Int64: DeliveryRecord] {
+        try locked { () throws(StoreError) in
+            try beginStatement.run()
+            do throws(StoreError) {
+                let held = try db.prepare(Self.storedSQL).rows { row in
+                    (row.int(0), row.isNull(1) ? nil : Date(timeIntervalSince1970: row.real(1)))
+                }
+                let update = try db.prepare("UPDATE notifications SET delivery = ?, delivery_at = ? WHERE id = ?")
+                var changed: [Int64: DeliveryRecord] = [:]
+                for (id, expiresAt) in held {
+                    let expired = expiresAt.map { $0 <= now } ?? false
+                    let record = DeliveryRecord(
+                        state: expired ? .discardedExpired : .deliveredFromStorage, at: expired ? expiresAt! : now, expiresAt: expiresAt)
+                    try update.run([.text(record.state.rawValue), .real(record.at.timeIntervalSince1970), .int(id)])
+                    changed[id] = record
+                }
+                try commitStatement.run()
+                return changed
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
     /// Stored renderings (any language): the benchmark watches the rendering backlog drain.
     public var renderCount: Int {
         locked { Int((try? db.prepare("SELECT COUNT(*) FROM renders").rows { $0.int(0) }.first) ?? 0) }
@@ -368,7 +434,8 @@ public final class InboxStore: @unchecked Sendable {
     /// The query that reads whole notifications: every column, rows chosen by `clause`.
     static func selectSQL(_ clause: String, limit: Int?, offset: Int = 0) -> String {
         """
-        SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival
+        SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
+               delivery, delivery_at, expires_at
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -388,7 +455,12 @@ public final class InboxStore: @unchecked Sendable {
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",
                     deviceToken: row.text(6), headers: headers, raw: row.blob(8), status: row.isNull(9) ? nil : Int(row.int(9)),
                     reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13),
-                    arrival: row.text(14).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(Arrival.init(json:)))
+                    arrival: row.text(14).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(Arrival.init(json:)),
+                    delivery: row.text(15).flatMap(DeliveryState.init(rawValue:)).map {
+                        DeliveryRecord(
+                            state: $0, at: Date(timeIntervalSince1970: row.real(16)),
+                            expiresAt: row.isNull(17) ? nil : Date(timeIntervalSince1970: row.real(17)))
+                    })
             }
         }
     }

@@ -55,6 +55,17 @@ enum Schema {
         """
         DROP INDEX notifications_received;
         """,
+        // 6: where a notification stands in delivery while the device was offline (NULL:
+        // delivered when it arrived, or refused): stored (until expires_at, replaced by a newer
+        // one under the same hold_key), delivered-from-storage or discarded-*, since delivery_at.
+        // Only stored rows are looked up, by their key or all at once when the device is back.
+        """
+        ALTER TABLE notifications ADD COLUMN delivery TEXT;
+        ALTER TABLE notifications ADD COLUMN delivery_at REAL;
+        ALTER TABLE notifications ADD COLUMN expires_at REAL;
+        ALTER TABLE notifications ADD COLUMN hold_key TEXT;
+        CREATE INDEX notifications_stored ON notifications(hold_key) WHERE delivery = 'stored';
+        """,
     ]
 
     static var version: Int { migrations.count }

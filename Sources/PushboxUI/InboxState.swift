@@ -34,6 +34,8 @@ public struct InboxItem: Sendable, Equatable {
     public var app: String?
     /// A banner, a background event (no alert: nothing shown), or a fired local notification.
     public var kind: Kind = .push
+    /// Where it stands in delivery when the device was offline as it arrived (nil: delivered).
+    public var delivery: DeliveryRecord? = nil
 
     /// What kind of notification a row is.
     public enum Kind: Sendable, Equatable {
@@ -186,6 +188,9 @@ public struct InboxState: Sendable {
     /// Whether the device's app is installed (`U` uninstalls and installs it: APNs then answers
     /// 410 Unregistered, FCM 404 UNREGISTERED).
     public var appInstalled = true
+    /// Whether the device is online (`O` takes it offline and back: the push service keeps
+    /// what it accepts meanwhile, and delivers it from storage).
+    public var deviceOnline = true
     /// What the header says the intake listens on.
     public var intake = IntakeStatus()
     /// The theme names `t` cycles through; the first is the one chosen at start.
@@ -201,6 +206,14 @@ public struct InboxState: Sendable {
     /// The clock and zone the view shows times in: set by the loop before each frame (fixed in
     /// tests); with no clock, cards show no age.
     public var now: Date?
+
+    /// The rendering of `item` as the device has it now: with where it stands in delivery
+    /// (stored while offline, delivered from storage, discarded) applied.
+    public func shown(_ item: InboxItem) -> RenderedNotification? {
+        guard let r = renders[item.id] else { return nil }
+        guard let delivery = item.delivery else { return r }
+        return r.delivering(delivery, receivedAt: item.receivedAt, now: now ?? item.receivedAt)
+    }
     /// The zone times are shown in.
     public var timeZone: TimeZone = .current
     /// An empty inbox for the app, the device's languages, and the languages `L` cycles through.

@@ -32,12 +32,18 @@ extension InboxView {
             return notShown(
                 &s, "Not delivered: \(item.status) \(item.reason ?? "")", role: .error, detail: item.detail, x: x, y: y, width: width, height: height)
         }
-        guard let r = state.renders[item.id] else {
+        guard let r = state.shown(item) else {
             s.put("rendering…", x: x, y: y, role: .muted)
             return
         }
         if r.delivered == .rejected {
             return notShown(&s, "Not shown on this device", role: .warning, detail: r.detail, x: x, y: y, width: width, height: height)
+        }
+        if r.delivered == .stored || r.delivered == .discarded {
+            let would = [r.intended?.title, r.intended?.subtitle, r.intended?.body].compactMap { $0 }.map(DisplayText.line).joined(separator: " — ")
+            return notShown(
+                &s, r.delivered == .stored ? "Not delivered yet: the device is offline" : "Never delivered", role: .warning,
+                detail: (r.detail ?? "") + (would.isEmpty ? "" : "\n\nWould show: " + would), x: x, y: y, width: width, height: height)
         }
         var row: Int
         if item.kind == .background {
@@ -154,7 +160,7 @@ extension InboxView {
     /// The thumbnail the selected card shows: its file, its size in cells (the card's text width
     /// at most 32 columns, two pixels rows per cell row, at most 10 rows), and its cache key.
     public static func thumbnailRequest(_ state: InboxState, _ item: InboxItem) -> ThumbnailRequest? {
-        guard state.palette > 0, state.card.tab == .card, let r = state.renders[item.id],
+        guard state.palette > 0, state.card.tab == .card, let r = state.shown(item),
             let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0
         else { return nil }
         let columns = min(32, cardBoxWidth(state, available: cardPaneWidth(state) - 2) - 4)
@@ -164,7 +170,7 @@ extension InboxView {
     }
 
     static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
-        guard let r = state.renders[item.id] else {
+        guard let r = state.shown(item) else {
             s.put("rendering…", x: x, y: y, role: .muted)
             return
         }
@@ -192,7 +198,7 @@ extension InboxView {
     }
 
     static func compare(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
-        let r = state.renders[item.id]
+        let r = state.shown(item)
         let rows: [(String, String?, String?)] = [
             ("As sent", item.sentTitle, item.sentBody),
             ("As delivered (\(r?.delivered.rawValue ?? "…"), \(r?.language ?? "-"))", r?.title, r?.body),

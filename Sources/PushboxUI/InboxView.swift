@@ -44,6 +44,7 @@ public enum InboxView {
         if !state.list.search.isEmpty { parts.append("search: \(DisplayText.clean(state.list.search))") }
         // A device that refuses every push is the first thing to know.
         if !state.appInstalled { parts.append("app uninstalled") }
+        if !state.deviceOnline { parts.append("device offline") }
         if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
             parts.append("clock \(sched.clock) · \(sched.pending.count)/\(sched.limit) scheduled")
         }
@@ -88,11 +89,11 @@ public enum InboxView {
                     maxWidth: width - 2)
             case .item(let i):
                 let item = state.list.items[i]
-                let r = state.renders[item.id]
+                let r = state.shown(item)
                 var col = x + 1 + (isInThread(item, rows) ? 2 : 0)
                 col += s.put(clockText(item.receivedAt, zone: state.timeZone) + " ", x: col, y: line, role: isSelected ? .selected : .muted)
                 col += s.put(markers(item, r), x: col, y: line, role: isSelected ? .selected : .marker, maxWidth: 3)
-                s.put(summary(item, r), x: col, y: line, role: base, maxWidth: x + width - col - 1)
+                s.put(summary(item, r, now: state.now ?? item.receivedAt), x: col, y: line, role: base, maxWidth: x + width - col - 1)
             }
         }
     }
@@ -121,20 +122,26 @@ public enum InboxView {
         return rows.contains { if case .thread(let id, _, _) = $0 { return id == t } else { return false } }
     }
 
-    /// × rejected, ! warnings, @ attachment, * encrypted, ⌁ background event, L local.
+    /// × rejected or discarded, s stored while the device is offline, ! warnings, @ attachment,
+    /// * encrypted, ⌁ background event, L local.
     static func markers(_ item: InboxItem, _ r: RenderedNotification?) -> String {
         var m = item.kind == .background ? "⌁" : item.kind == .local ? "L" : ""
-        if item.isRejected || r?.delivered == .rejected { m += "×" }
+        if item.isRejected || r?.delivered == .rejected || r?.delivered == .discarded { m += "×" }
+        if r?.delivered == .stored { m += "s" }
         if !(r?.warnings.isEmpty ?? true) { m += "!" }
         if !(r?.attachments.isEmpty ?? true) { m += "@" }
         if item.encrypted { m += "*" }
         return String(m.prefix(2)).padding(toLength: 2, withPad: " ", startingAt: 0) + " "
     }
 
-    static func summary(_ item: InboxItem, _ r: RenderedNotification?) -> String {
+    static func summary(_ item: InboxItem, _ r: RenderedNotification?, now: Date) -> String {
         if item.isRejected { return "\(item.status) \(item.reason ?? "")" }
         guard let r else { return "…" }
         if r.delivered == .rejected { return "not for this device: \(r.reason ?? "")" }
+        if r.delivered == .stored || r.delivered == .discarded, let would = r.intended {
+            let text = [would.title, would.body].compactMap { $0 }.filter { !$0.isEmpty }.map(DisplayText.line).joined(separator: " — ")
+            return "(\(item.delivery?.state(at: now).phrase ?? "")) " + text
+        }
         let parts = [r.title, r.body].compactMap { $0 }.filter { !$0.isEmpty }.map(DisplayText.line)
         if item.kind == .background { return "background event: " + (parts.first ?? "no banner") }
         return parts.isEmpty ? "(no alert: background or badge/sound only)" : parts.joined(separator: " — ")

@@ -22,8 +22,10 @@ public enum Message: Sendable {
     case scheduled(ScheduledInfo)
     /// The requests on record, newest first.
     case requests([RequestLine])
-    /// Whether the device's app is installed, as its registration now says.
-    case appInstalled(Bool)
+    /// The device's registration as its file now says (installed, online).
+    case registration(DeviceRegistration)
+    /// Where notifications now stand in delivery, by id.
+    case deliveries([Int64: DeliveryRecord])
     /// What the runtime has to say in the footer (a replay's answer, a failure).
     case status(String)
     /// The terminal's palette for thumbnails changed (256, 16 or 8 colours; 0 draws none).
@@ -42,6 +44,10 @@ public enum Command: Sendable, Equatable {
     case loadRequests
     /// Install or uninstall the device's app.
     case setAppInstalled(Bool)
+    /// Take the device offline, or bring it back (what was kept is delivered from storage).
+    case setDeviceOnline(Bool)
+    /// Read again where these notifications stand in delivery.
+    case refreshDeliveries([Int64])
     /// Make the thumbnail of an image file in this many cells, for this palette.
     case thumbnail(ThumbnailRequest)
     case matrix(id: Int64, languages: [String])
@@ -68,8 +74,12 @@ extension InboxState {
             height = h
         case .loaded(let items): list.load(items)
         case .older(let items): list.appendOlder(items)
-        case .added(let item): list.insertNew([item])
-        case .addedMany(let items): list.insertNew(items)
+        case .added(let item):
+            list.insertNew([item])
+            commands += refreshStored(after: [item])
+        case .addedMany(let items):
+            list.insertNew(items)
+            commands += refreshStored(after: items)
         case .thumbnailReady(let request, let thumbnail): thumbnails[request] = thumbnail
         case .rawLoaded(let id, let text): list.setRawText(text, id: id)
         case .rendered(let map, let key):
@@ -77,7 +87,12 @@ extension InboxState {
         case .matrixReady(let results): matrix = results
         case .scheduled(let info): scheduled = info
         case .requests(let lines): requests = lines
-        case .appInstalled(let installed): appInstalled = installed
+        case .registration(let registration):
+            appInstalled = registration.installed
+            // Back online (here or from `pushbox device online`): what was kept was delivered or discarded.
+            if registration.online && !deviceOnline, !list.storedIDs.isEmpty { commands.append(.refreshDeliveries(list.storedIDs)) }
+            deviceOnline = registration.online
+        case .deliveries(let changed): list.setDeliveries(changed)
         case .status(let text): status = .message(text)
         case .palette(let colours): palette = colours
         case .click(_, let y):
@@ -91,6 +106,14 @@ extension InboxState {
         list.clamp(rowCount: rows.count, visible: listHeight)
         commands += missingRenders()
         return commands
+    }
+
+    /// A stored arrival may replace one stored before it (one per app for APNs, one per collapse
+    /// key for FCM): where the others stand is read again.
+    private func refreshStored(after arrived: [InboxItem]) -> [Command] {
+        guard arrived.contains(where: { $0.delivery?.state == .stored }) else { return [] }
+        let others = list.storedIDs.filter { id in !arrived.contains { $0.id == id } }
+        return others.isEmpty ? [] : [.refreshDeliveries(others)]
     }
 
     /// A key goes to what has the focus: the search box, an open overlay, or the inbox. Every
@@ -172,6 +195,7 @@ extension InboxState {
             overlay = .requests
             return [.loadRequests]
         case .toggleInstalled: return [.setAppInstalled(!appInstalled)]
+        case .toggleOnline: return [.setDeviceOnline(!deviceOnline)]
         case .fastForward: return [.advanceClock(seconds: 60)]
         case .jumpClock: return [.jumpClock]
         case .cycleTheme:

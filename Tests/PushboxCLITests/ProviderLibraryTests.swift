@@ -233,6 +233,66 @@ struct ProviderLibraryTests {
     }
 
     @Test(
+        "an offline device: aioapns and firebase-admin get 200s; APNs keeps the latest per app, FCM by ttl and collapse key; back online, delivered from storage or discarded",
+        .enabled(if: venvReady("aioapns") && venvReady("firebase"), "needs the aioapns and firebase venvs that make pyclients installs from PyPI"))
+    func offline() throws {
+        let s = try PortServed()
+        try s.start()
+        let (account, fcmEnv) = try s.firebaseClient()
+        try #require(CLIRun(["device", "offline", "--db", s.db]).status == 0)
+        let apns = try Subprocess.run(
+            Self.venvPython("aioapns"), [Self.clients + "/aioapns_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "2"])
+        #expect(
+            apns.out.split(separator: "\n").count == 2 && apns.out.split(separator: "\n").allSatisfy { $0.hasPrefix("200 ") },
+            "\(apns.out) \(apns.err)")
+        // apns-expiration 0 while offline: answered 200, never stored, and the stored one stays.
+        let once = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2", "--cacert", s.ca, "-H", "authorization: bearer \(try makeToken(s))",
+                "-H", "apns-topic: dev.pushbox.sample", "-H", "apns-expiration: 0", "-d", #"{"aps":{"alert":"once"}}"#,
+                "https://localhost:\(s.port)/3/device/" + String(repeating: "ab", count: 32),
+            ])
+        #expect(once.out == "200")
+        let fcm = try Subprocess.run(
+            Self.venvPython("firebase"), [Self.clients + "/firebase_offline.py", account, DeviceCommand.fcmToken], environment: fcmEnv)
+        #expect(
+            fcm.out.split(separator: "\n").count == 5
+                && fcm.out.split(separator: "\n").allSatisfy { $0.contains(" sent projects/demo-proj/messages/") },
+            "\(fcm.out) \(fcm.err.suffix(600))")
+        func states() throws -> [String] { try s.list().map { $0["delivery"]?.stringValue ?? "?" } }
+        // Oldest first: aioapns 1 and 2, curl's, then firebase-admin's five.
+        #expect(
+            try states() == [
+                "discarded — replaced", "stored — device offline", "discarded — expired", "discarded — expired", "discarded — replaced",
+                "stored — device offline", "stored — device offline", "stored — device offline",
+            ])
+        let stored = try s.list()[1]
+        #expect(stored["delivered"] == "stored" && stored["title"] == .null && stored["intended"]?.objectValue?["title"] == "aioapns", "\(stored)")
+        usleep(1_200_000)  // the one-second message expires in storage
+        let online = CLIRun(["device", "online", "--db", s.db])
+        #expect(
+            online.status == 0 && online.out.contains("delivered from storage  3") && online.out.contains("discarded — expired     1"),
+            "\(online.out)")
+        let after = try s.list()
+        #expect(
+            after.map { $0["delivery"]?.stringValue ?? "?" } == [
+                "discarded — replaced", "delivered from storage", "discarded — expired", "discarded — expired", "discarded — replaced",
+                "delivered from storage", "delivered from storage", "discarded — expired",
+            ])
+        #expect(after[1]["title"] == "aioapns" && after[1]["delivered"] != "stored")
+        #expect(
+            after[1]["deliveryLog"]?.arrayValue?.compactMap { $0.objectValue?["event"]?.stringValue } == [
+                "received", "stored — device offline", "delivered from storage",
+            ])
+        // Online again, a push is delivered when it arrives.
+        let again = try Subprocess.run(
+            Self.venvPython("aioapns"), [Self.clients + "/aioapns_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "1"])
+        #expect(again.out.hasPrefix("200 "))
+        #expect(try s.list().last?["delivery"] == "delivered")
+    }
+
+    @Test(
         "serve under mixed load (HTTP/2 over TLS, the socket, a watched folder, FCM through the tunnel) killed with SIGKILL 20 times: every acknowledged id stored once, the database intact",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3 for PRAGMA integrity_check"))
     func killedTwentyTimes() throws {

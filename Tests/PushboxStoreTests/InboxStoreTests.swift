@@ -121,3 +121,60 @@ final class InboxStoreTests: Sendable {
         #expect(try store.history().allSatisfy { $0.status == 200 && $0.topic == "t" })
     }
 }
+
+/// What the push service keeps while the device is offline, as the inbox stores it.
+@Suite("The inbox while the device is offline")
+final class OfflineInboxStoreTests: Sendable {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-offline-\(UUID().uuidString)/inbox.sqlite").path
+    deinit { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+
+    func push(_ n: Int) -> RawPayload {
+        RawPayload(bytes: Array("{\"n\":\(n)}".utf8), envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSince1970: Double(1_000 + n))))
+    }
+
+    func verdict(_ decision: OfflineStorage.Decision) -> InboxStore.Verdict { .init(status: 200, topic: "app", storage: decision) }
+
+    @Test("a newer notification under the same key replaces the stored one, also within one group commit; other keys stay")
+    func replaces() throws {
+        let store = try InboxStore(path: path)
+        let until = Date(timeIntervalSince1970: 9_000)
+        let first = try store.insert(push(1), apnsID: "1", verdict: verdict(.store(expiresAt: until, key: "apns:app")))
+        let other = try store.insert(push(2), apnsID: "2", verdict: verdict(.store(expiresAt: until, key: nil)))
+        // Eight at once share a commit: only the last of them stays stored.
+        let ids = Locked<[Int64]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            if let id = try? store.insert(push(10 + i), apnsID: "c\(i)", verdict: verdict(.store(expiresAt: until, key: "apns:app"))) {
+                ids.withLock { $0.append(id) }
+            }
+        }
+        let all = try store.history()
+        #expect(all.count == 10)
+        #expect(all.first { $0.id == first }?.delivery?.state == .discardedReplaced)
+        // Replaced when the first of the eight arrived.
+        #expect((all.first { $0.id == first }?.delivery?.at.timeIntervalSince1970 ?? 0) >= 1_010)
+        #expect(all.first { $0.id == other }?.delivery == DeliveryRecord(state: .stored, at: Date(timeIntervalSince1970: 1_002), expiresAt: until))
+        let stillStored = all.filter { $0.delivery?.state == .stored }.map(\.id)
+        #expect(stillStored == [other, ids.withLock { $0.max()! }])
+        let notStored = try store.insert(push(30), apnsID: "0", verdict: verdict(.notStored("ttl 0s")))
+        #expect(try store.notification(id: notStored)?.delivery?.state == .discardedExpired)
+        #expect(try store.notification(id: notStored)?.delivery?.expiresAt == nil)
+    }
+
+    @Test("back online: expired ones are discarded at their expiration, the rest delivered from storage, once")
+    func deliverStored() throws {
+        let store = try InboxStore(path: path)
+        let soon = try store.insert(push(1), apnsID: "1", verdict: verdict(.store(expiresAt: Date(timeIntervalSince1970: 1_500), key: nil)))
+        let later = try store.insert(push(2), apnsID: "2", verdict: verdict(.store(expiresAt: Date(timeIntervalSince1970: 5_000), key: nil)))
+        let online = try store.insert(push(3), apnsID: "3", verdict: .init(status: 200))
+        let back = Date(timeIntervalSince1970: 2_000)
+        let changed = try store.deliverStored(at: back)
+        #expect(
+            changed[soon]
+                == DeliveryRecord(state: .discardedExpired, at: Date(timeIntervalSince1970: 1_500), expiresAt: Date(timeIntervalSince1970: 1_500)))
+        #expect(changed[later] == DeliveryRecord(state: .deliveredFromStorage, at: back, expiresAt: Date(timeIntervalSince1970: 5_000)))
+        #expect(changed.count == 2)
+        #expect(try store.notification(id: online)?.delivery == nil)
+        #expect(try store.notification(id: later)?.delivery?.state == .deliveredFromStorage)
+        #expect(try store.deliverStored(at: back).isEmpty)
+    }
+}

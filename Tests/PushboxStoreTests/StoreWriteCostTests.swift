@@ -39,7 +39,11 @@ final class StoreWriteCostTests: Sendable {
         #expect(inbox.contains("SCAN notifications") && !inbox.contains("TEMP B-TREE"), "\(inbox)")
         let history = store.queryPlan(InboxStore.selectSQL(InboxStore.historyClause, limit: 100)).joined(separator: " | ")
         #expect(history.contains("SCAN notifications") && !history.contains("TEMP B-TREE"), "\(history)")
-        #expect(try indexNames() == ["notifications_collapse", "notifications_file"])
+        for sql in [InboxStore.storedSQL, InboxStore.replaceSQL] {
+            let plan = store.queryPlan(sql).joined(separator: " | ")
+            #expect(plan.contains("INDEX notifications_stored"), "\(plan)")
+        }
+        #expect(try indexNames() == ["notifications_collapse", "notifications_file", "notifications_stored"])
     }
 
     @Test("a push from the socket with no collapse id adds no entry to the file or collapse index")

@@ -49,10 +49,70 @@ struct AppInstalledUITests {
     func toggle() {
         var s = UIFixtures.state(width: 120, height: 40)
         #expect(s.update(.key(.char("U"))) == [.setAppInstalled(false)])
-        _ = s.update(.appInstalled(false))
+        _ = s.update(.registration(DeviceRegistration(uninstalledAt: 1)))
         #expect(InboxView.screen(s).lines[0].contains("app uninstalled"))
         #expect(s.update(.key(.char("U"))) == [.setAppInstalled(true)])
-        _ = s.update(.appInstalled(true))
+        _ = s.update(.registration(DeviceRegistration()))
         #expect(!InboxView.screen(s).lines[0].contains("app uninstalled"))
+    }
+}
+
+/// The device offline and back, from the inbox: what the push service keeps, and delivers.
+@Suite("An offline device in the inbox")
+struct DeviceOfflineUITests {
+    /// The fixture with notification 6 kept by the service and 3 replaced while offline.
+    static func offline() -> InboxState {
+        var s = UIFixtures.state(width: 120, height: 40)
+        _ = s.update(.registration(DeviceRegistration(offlineSince: 1)))
+        let at = UIFixtures.now.addingTimeInterval(-30)
+        s.list.items[0].delivery = DeliveryRecord(state: .stored, at: at, expiresAt: at.addingTimeInterval(3600))
+        s.list.items[3].delivery = DeliveryRecord(state: .discardedReplaced, at: at, expiresAt: at.addingTimeInterval(3600))
+        return s
+    }
+
+    @Test("O asks to go offline and back; the header says the device is offline")
+    func toggle() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        #expect(s.update(.key(.char("O"))) == [.setDeviceOnline(false)])
+        _ = s.update(.registration(DeviceRegistration(offlineSince: 1)))
+        #expect(InboxView.screen(s).lines[0].contains("device offline"))
+        #expect(s.update(.key(.char("O"))) == [.setDeviceOnline(true)])
+    }
+
+    @Test("A stored notification shows nothing yet and says so; a replaced one is marked discarded")
+    func storedRows() {
+        let s = Self.offline()
+        let text = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(text.contains("(stored — device offline) 게임 초대"))
+        #expect(text.contains("(discarded — replaced) ") && text.contains("دعوة"))
+        #expect(s.shown(s.list.items[0])?.delivered == .stored)
+        #expect(s.shown(s.list.items[0])?.intended?.title == "게임 초대")
+        #expect(s.shown(s.list.items[3])?.trace.last?.cause == .replaced)
+    }
+
+    @Test("Back online, the stored ones are read again and then shown as delivered from storage")
+    func backOnline() {
+        var s = Self.offline()
+        #expect(s.update(.registration(DeviceRegistration())).contains(.refreshDeliveries([6])))
+        #expect(!InboxView.screen(s).lines[0].contains("device offline"))
+        _ = s.update(.deliveries([6: DeliveryRecord(state: .deliveredFromStorage, at: UIFixtures.now, expiresAt: UIFixtures.now)]))
+        let shown = s.shown(s.list.items[0])
+        #expect(shown?.title == "게임 초대")
+        #expect(shown?.trace.suffix(2).map(\.cause) == [.deviceOffline, .fromStorage])
+        #expect(!InboxView.screen(s).lines.joined().contains("stored — device offline"))
+    }
+
+    @Test("A stored arrival makes the inbox read again where the earlier stored ones stand")
+    func arrivalReplaces() {
+        var s = Self.offline()
+        var item = InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "socket", status: 200)
+        item.delivery = DeliveryRecord(state: .stored, at: UIFixtures.now, expiresAt: UIFixtures.now.addingTimeInterval(60))
+        #expect(s.update(.added(item)).contains(.refreshDeliveries([6])))
+    }
+
+    @Test("The card of a stored notification, and its trace")
+    func snapshot() throws {
+        let s = Self.offline()
+        try ViewSnapshotTests().check("offline-stored-120x40", InboxView.screen(s))
     }
 }

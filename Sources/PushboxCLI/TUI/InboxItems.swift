@@ -46,6 +46,7 @@ enum InboxItems {
             sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
             app: n.topic.map(PushType.bundleID(fromTopic:)))
         item.kind = kind
+        item.delivery = n.delivery
         return item
     }
 }

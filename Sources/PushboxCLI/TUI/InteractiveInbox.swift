@@ -49,7 +49,7 @@ enum InteractiveInbox {
         let scheduler = LocalScheduler(service: service, clock: clock)
         let app = TUIApp(store: store, renderings: renderings, service: service, scheduler: scheduler, registration: registration, environment: env)
         scheduler.onChange = { [app] in app.postScheduled() }
-        if !registration.current().installed { app.queue.post(.appInstalled(false)) }
+        app.queue.post(.registration(registration.current()))
         var startStatus: String?
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onStoreFailure = { [app] result in app.queue.post(.status("not stored, answered 500: \(result.detail ?? "")")) }

@@ -103,11 +103,36 @@ final class TUIApp: Sendable {
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
                 do {
                     let registration = try registrationFile.update { $0.uninstalledAt = installed ? nil : ($0.uninstalledAt ?? now) }
-                    queue.post(.appInstalled(registration.installed))
+                    queue.post(.registration(registration))
                     queue.post(.status(installed ? "app installed" : "app uninstalled: APNs answers 410 Unregistered, FCM 404 UNREGISTERED"))
                 } catch {
                     queue.post(.status("\(error)"))
                 }
+            }
+        case .setDeviceOnline(let online):
+            work.async { [self] in
+                let now = Date()
+                do {
+                    let registration = try registrationFile.update {
+                        $0.offlineSince = online ? nil : ($0.offlineSince ?? Int64(now.timeIntervalSince1970 * 1000))
+                    }
+                    var note = "device offline: the push service answers as usual and keeps what it accepts"
+                    if online {
+                        let changed = try store.deliverStored(at: now)
+                        let delivered = changed.values.filter { $0.state == .deliveredFromStorage }.count
+                        queue.post(.deliveries(changed))
+                        note = "device online: \(delivered) delivered from storage, \(changed.count - delivered) discarded — expired"
+                    }
+                    queue.post(.registration(registration))
+                    queue.post(.status(note))
+                } catch {
+                    queue.post(.status("\(error)"))
+                }
+            }
+        case .refreshDeliveries(let ids):
+            work.async { [self] in
+                guard let rows = try? store.notifications(ids: ids) else { return }
+                queue.post(.deliveries(Dictionary(uniqueKeysWithValues: rows.compactMap { row in row.delivery.map { (row.id, $0) } })))
             }
         case .loadRaw(let id):
             work.async { [self] in
@@ -244,7 +269,15 @@ final class TUIApp: Sendable {
         var lastFold = Date.distantPast
         var lastClock = Date.distantPast
         var lastRequests = Date.distantPast
+        var lastRegistration = (checked: Date.distantPast, value: registrationFile.current())
         while true {
+            // `pushbox device` in another shell changes the registration: the header and the
+            // stored notifications follow within a second.
+            if Date().timeIntervalSince(lastRegistration.checked) >= 1 {
+                let now = registrationFile.current()
+                if now != lastRegistration.value { queue.post(.registration(now)) }
+                lastRegistration = (Date(), now)
+            }
             // The device clock in the header moves on its own (faster with --speed).
             if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty, Date().timeIntervalSince(lastClock) >= 0.5 {
                 postScheduled()

@@ -10,6 +10,10 @@ public enum Delivery: String, Sendable {
     case original
     /// Not delivered: refused by validation, or not meant for this device.
     case rejected
+    /// Not delivered yet: the push service keeps it while the device is offline.
+    case stored
+    /// Never delivered: the push service threw it away (expired, or replaced by a newer one).
+    case discarded
 }
 
 /// One step of what happened to a notification, with how long it took: the trace the card's
@@ -93,6 +97,8 @@ public struct TraceEntry: Sendable, Equatable {
         public static let skipped = Outcome(rawValue: "skipped")
         /// The device threw the notification away (why: the cause).
         public static let discarded = Outcome(rawValue: "discarded")
+        /// The push service keeps it until the device is online.
+        public static let stored = Outcome(rawValue: "stored")
         /// A request was dropped (over the pending limit, or refused).
         public static let dropped = Outcome(rawValue: "dropped")
         /// A step was stopped by the deadline.
@@ -148,6 +154,14 @@ public struct TraceEntry: Sendable, Equatable {
         public static let switchedOff = Cause(rawValue: "switched-off")
         /// The token is no longer the device's: the app was uninstalled, or the token unregistered.
         public static let tokenUnregistered = Cause(rawValue: "token-unregistered")
+        /// The device was offline: the push service kept the notification.
+        public static let deviceOffline = Cause(rawValue: "device-offline")
+        /// Its expiration passed (or was 0) while the device was offline.
+        public static let expired = Cause(rawValue: "expired")
+        /// A newer notification for the same app or collapse key took its place in storage.
+        public static let replaced = Cause(rawValue: "replaced")
+        /// Kept while the device was offline, delivered when it came back.
+        public static let fromStorage = Cause(rawValue: "from-storage")
         /// The extension's time limit ran out.
         public static let timeLimit = Cause(rawValue: "time-limit")
         /// A critical step failed, so the fallback applied.

@@ -1,3 +1,4 @@
+import Foundation
 import PushboxText
 
 /// Whether the simulated device's app is installed, and which of its tokens are no longer
@@ -8,15 +9,21 @@ public struct DeviceRegistration: Sendable, Equatable {
     public var uninstalledAt: Int64?
     /// Tokens the user made unregistered while the app stays installed, with when.
     public var unregistered: [String: Int64] = [:]
+    /// When the device went offline (ms since 1970); nil while it is online. While offline the
+    /// push service answers as usual and keeps what it accepted (`OfflineStorage`).
+    public var offlineSince: Int64?
 
-    /// An installed app with every token valid.
-    public init(uninstalledAt: Int64? = nil, unregistered: [String: Int64] = [:]) {
+    /// An installed app with every token valid, on a device that is online.
+    public init(uninstalledAt: Int64? = nil, unregistered: [String: Int64] = [:], offlineSince: Int64? = nil) {
         self.uninstalledAt = uninstalledAt
         self.unregistered = unregistered
+        self.offlineSince = offlineSince
     }
 
     /// Whether the app is installed.
     public var installed: Bool { uninstalledAt == nil }
+    /// Whether the device is online.
+    public var online: Bool { offlineSince == nil }
 
     /// When `token` stopped being valid, or nil while it is this device's.
     public func unregisteredAt(_ token: String?) -> Int64? {
@@ -47,6 +54,13 @@ public struct DeviceRegistration: Sendable, Equatable {
         return rejection
     }
 
+    /// What the push service does with a payload it accepted while the device is offline; nil
+    /// when the device is online or the payload reaches no device (refused, not for this one).
+    public func storage(of report: ValidationReport, receivedAt: Date) -> OfflineStorage.Decision? {
+        guard !online, report.ok, report.targeting == .device, let validated = report.validated else { return nil }
+        return OfflineStorage.decide(validated, receivedAt: receivedAt)
+    }
+
     /// The reasons a device, not a payload, gives: a stored notification with one of them is
     /// shown as refused whatever its payload's own validation says.
     public static let reasons: Set<String> = [APNsReason.unregistered.rawValue, APNsReason.fcmUnregistered.rawValue]
@@ -57,6 +71,7 @@ public struct DeviceRegistration: Sendable, Equatable {
             JSONObject([
                 ("installed", .bool(installed)), ("uninstalledAt", uninstalledAt.map { .number(String($0)) } ?? .null),
                 ("unregistered", .object(JSONObject(unregistered.sorted { $0.key < $1.key }.map { ($0.key, .number(String($0.value))) }))),
+                ("online", .bool(online)), ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null),
             ]))
     }
 
@@ -64,6 +79,7 @@ public struct DeviceRegistration: Sendable, Equatable {
     public init(json: JSONValue) {
         let o = json.objectValue
         uninstalledAt = o?["installed"] == .bool(false) ? Int64(o?["uninstalledAt"]?.intValue ?? 0) : nil
+        offlineSince = o?["online"] == .bool(false) ? Int64(o?["offlineSince"]?.intValue ?? 0) : nil
         for entry in o?["unregistered"]?.objectValue?.entries ?? [] {
             if let ms = entry.value.intValue { unregistered[entry.key] = Int64(ms) }
         }

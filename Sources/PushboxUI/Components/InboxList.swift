@@ -93,6 +93,18 @@ public struct InboxList: Sendable {
         items.removeAll { $0.id == id }
     }
 
+    /// Where notifications now stand in delivery (the device came back online, or a newer one
+    /// replaced a stored one).
+    mutating func setDeliveries(_ changed: [Int64: DeliveryRecord]) {
+        guard !changed.isEmpty else { return }
+        for i in items.indices {
+            if let record = changed[items[i].id], items[i].delivery != record { items[i].delivery = record }
+        }
+    }
+
+    /// The notifications the push service still keeps for the device.
+    var storedIDs: [Int64] { items.filter { $0.delivery?.state == .stored }.map(\.id) }
+
     /// Keeps the pretty-printed payload of notification `id` for the raw view, apart from the
     /// items: a payload is loaded whenever the selection moves, and the rows do not depend on it.
     mutating func setRawText(_ text: String, id: Int64) {

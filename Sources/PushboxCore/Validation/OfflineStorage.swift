@@ -1,0 +1,115 @@
+import Foundation
+import PushboxText
+
+/// What the push service keeps for a device that is offline (Apple's "Sending notification
+/// requests to APNs": it stores "only one notification per bundle ID", "for 30 days or less,
+/// depending on the date you specify in the apns-expiration header", and with an expiration of
+/// 0 "attempts to deliver the notification only once and doesn't store it"; FCM's "Setting the
+/// lifespan of a message" and "Collapsible messages": a message is kept for its `ttl`, 4 weeks
+/// by default, `0s` is now or never, and of messages sharing a collapse key only the latest).
+public enum OfflineStorage {
+    /// How long APNs keeps a notification sent without `apns-expiration` (its 30-day ceiling).
+    public static let apnsDefault: TimeInterval = 30 * 86_400
+    /// How long FCM keeps a message without `ttl` (4 weeks, also its ceiling).
+    public static let fcmDefault: TimeInterval = 28 * 86_400
+
+    /// What the service does with an accepted push while the device is offline.
+    public enum Decision: Sendable, Equatable {
+        /// Kept until `expiresAt`; an earlier one kept under the same `key` is replaced (nil: no
+        /// other message replaces it).
+        case store(expiresAt: Date, key: String?)
+        /// Not kept at all: it would be delivered now or never (why, in words).
+        case notStored(String)
+    }
+
+    /// The decision for `validated`, received at `receivedAt` while the device is offline.
+    public static func decide(_ validated: ValidatedPayload, receivedAt: Date) -> Decision {
+        if let message = validated.fcm { return decideFCM(message, headers: validated.headers, receivedAt: receivedAt) }
+        let app = validated.headers[PushHeaders.topic].map(PushType.bundleID(fromTopic:)) ?? ""
+        switch validated.headers[PushHeaders.expiration].flatMap({ Int64($0) }) {
+        case 0?:
+            return .notStored("apns-expiration 0: APNs delivers it once, now, and does not store it")
+        case let seconds?:
+            let until = min(Date(timeIntervalSince1970: TimeInterval(seconds)), receivedAt.addingTimeInterval(apnsDefault))
+            return .store(expiresAt: until, key: "apns:" + app)
+        case nil:
+            return .store(expiresAt: receivedAt.addingTimeInterval(apnsDefault), key: "apns:" + app)
+        }
+    }
+
+    /// FCM's storage: `android.ttl` (or, for the APNs leg, `apns-expiration`), the collapse key
+    /// (`android.collapse_key`, or `apns-collapse-id`).
+    static func decideFCM(_ message: FCMMessage, headers: PushHeaders, receivedAt: Date) -> Decision {
+        let lifespan: TimeInterval
+        if let ttl = message.android?["ttl"]?.stringValue.flatMap(seconds(ofDuration:)) {
+            lifespan = min(ttl, fcmDefault)
+        } else if let expiration = headers[PushHeaders.expiration].flatMap({ Int64($0) }) {
+            lifespan = expiration == 0 ? 0 : max(0, TimeInterval(expiration) - receivedAt.timeIntervalSince1970)
+        } else {
+            lifespan = fcmDefault
+        }
+        guard lifespan > 0 else { return .notStored("ttl 0s: FCM delivers it now or never, and the device is offline") }
+        let collapse = message.android?["collapse_key"]?.stringValue ?? headers[PushHeaders.collapseID]
+        return .store(expiresAt: receivedAt.addingTimeInterval(lifespan), key: collapse.map { "fcm:" + $0 })
+    }
+
+    /// Seconds of a protobuf JSON duration (`"3.5s"`), nil when it is not one.
+    static func seconds(ofDuration text: String) -> TimeInterval? {
+        guard text.hasSuffix("s"), let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
+        return value
+    }
+}
+
+/// Where a notification stands on the device's side of the push service, in the words of
+/// Apple's delivery log (Push Notifications Console): delivered at once, stored while the
+/// device was offline and then delivered, or discarded.
+public enum DeliveryState: String, Sendable, Equatable, CaseIterable {
+    /// Delivered when it arrived.
+    case delivered
+    /// Kept by the push service: the device is offline.
+    case stored
+    /// Delivered when the device came back online.
+    case deliveredFromStorage = "delivered-from-storage"
+    /// Thrown away: its expiration passed (or was 0) before the device came back.
+    case discardedExpired = "discarded-expired"
+    /// Thrown away: a newer notification for the same app (APNs) or collapse key (FCM) replaced it.
+    case discardedReplaced = "discarded-replaced"
+
+    /// The delivery log's words.
+    public var phrase: String {
+        switch self {
+        case .delivered: return "delivered"
+        case .stored: return "stored — device offline"
+        case .deliveredFromStorage: return "delivered from storage"
+        case .discardedExpired: return "discarded — expired"
+        case .discardedReplaced: return "discarded — replaced"
+        }
+    }
+
+    /// Whether the device shows it (now or since it came back).
+    public var reachedDevice: Bool { self == .delivered || self == .deliveredFromStorage }
+}
+
+/// A stored notification's delivery: its state, since when, and for one the service keeps,
+/// until when and under which key.
+public struct DeliveryRecord: Sendable, Equatable {
+    /// Where it stands.
+    public var state: DeliveryState
+    /// When it came to stand there (real time).
+    public var at: Date
+    /// Until when the service keeps it, for one it stored.
+    public var expiresAt: Date?
+
+    /// A record.
+    public init(state: DeliveryState, at: Date, expiresAt: Date? = nil) {
+        self.state = state
+        self.at = at
+        self.expiresAt = expiresAt
+    }
+
+    /// The state as the device sees it at `now`: a stored notification whose expiration passed
+    /// while the device stayed offline is already gone.
+    public func state(at now: Date) -> DeliveryState {
+        state == .stored && (expiresAt.map { $0 <= now } ?? false) ? .discardedExpired : state
+    }
+}
