@@ -4,39 +4,72 @@ import PushboxIntake
 import PushboxStore
 import PushboxText
 
-/// `pushbox device`: the simulated device's tokens and its app's registration — installed or
-/// uninstalled, and tokens made unregistered — which a running pushbox applies from the next push.
+/// `pushbox device`: the simulated device's tokens, its topics and its state — online or
+/// offline, its app installed or not, tokens made unregistered or registered — which a running
+/// pushbox applies from its next push.
 enum DeviceCommand {
     static let spec = CommandSpec(
         name: "device",
         summary:
-            "The simulated device: print its APNs device token, its FCM registration token and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN. A running pushbox applies the change from its next push.",
-        operands: "[online|offline|install|uninstall|unregister TOKEN|register TOKEN]",
-        options: [Options.database, Options.json.with(help: "Print the state as one JSON object.")],
+            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would). A running pushbox applies the change from its next push.",
+        operands: "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC]",
+        options: [Options.database, Options.json.with(help: "Print the state as one JSON object.")] + RenderCommand.deviceOptions,
         run: run)
 
     /// The token a file or test names when it gives none: this device's APNs token.
-    static let apnsToken = IntakeOptions.defaultDeviceToken
-    /// This device's FCM registration token (of FCM's form: instance id, `:`, a long id).
-    static let fcmToken = "pushboxDevice0000000A:APA91b" + String(repeating: "pushboxSimulatedDevice", count: 6)
+    static let apnsToken = DeviceRegistration.apnsToken
+    /// This device's FCM registration token.
+    static let fcmToken = DeviceRegistration.fcmToken
+    /// This device's Firebase installation id.
+    static let installationID = DeviceRegistration.installationID
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         let file = DeviceRegistrationFile(databasePath: database)
+        let device: Device
+        do { device = try Device.from(args, defaultApp: true, io: io) } catch {
+            io.err("pushbox device: \(error)")
+            return 2
+        }
+        let base = device.validationContext.deviceTopics ?? []
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var registration = file.current()
         let operands = args.operands
         if let action = operands.first {
             let change: (inout DeviceRegistration) -> Void
+            let value = operands.count == 2 ? operands[1] : ""
             switch (action, operands.count) {
             case ("offline", 1): change = { if $0.online { $0.offlineSince = now } }
             case ("online", 1): change = { $0.offlineSince = nil }
             case ("uninstall", 1): change = { if $0.installed { $0.uninstalledAt = now } }
             case ("install", 1): change = { $0.uninstalledAt = nil }
-            case ("unregister", 2): change = { $0.unregistered[operands[1]] = $0.unregistered[operands[1]] ?? now }
-            case ("register", 2): change = { $0.unregistered[operands[1]] = nil }
+            case ("unregister", 2):
+                change = {
+                    $0.unregistered[value] = $0.unregistered[value] ?? now
+                    $0.registered[value] = nil
+                }
+            case ("register", 2):
+                change = {
+                    $0.unregistered[value] = nil
+                    if !$0.isOwn(value) { $0.registered[value] = now }
+                }
+            case ("subscribe", 2), ("unsubscribe", 2):
+                let topic = value.hasPrefix("/topics/") ? String(value.dropFirst("/topics/".count)) : value
+                guard TopicCondition.isValidTopicName(topic) else {
+                    io.err("pushbox device: \(TerminalText.sanitize(value)) is not a topic name (letters, digits and -_.~% only)")
+                    return 2
+                }
+                change = {
+                    if action == "subscribe" {
+                        $0.subscribe(topic, base: base, at: now, by: "app")
+                    } else {
+                        $0.unsubscribe(topic, base: base, at: now, by: "app")
+                    }
+                }
             default:
-                io.err("pushbox device: give online, offline, install, uninstall, unregister TOKEN or register TOKEN; see pushbox device --help")
+                io.err(
+                    "pushbox device: give online, offline, install, uninstall, unregister TOKEN, register TOKEN, subscribe TOPIC or unsubscribe TOPIC; see pushbox device --help"
+                )
                 return 2
             }
             do { registration = try file.update(change) } catch {
@@ -57,17 +90,31 @@ enum DeviceCommand {
                 }
             }
         }
+        let topics = DeviceTopics.sources(
+            preferredLanguages: device.languages, profileTopics: device.profile?.fcmTopics ?? [], registration: registration)
+        print(registration, topics: topics, json: args.flag(Options.json), io: &io)
+        return 0
+    }
+
+    /// The device as text or as one JSON object.
+    static func print(_ registration: DeviceRegistration, topics: [DeviceTopics.Source], json: Bool, io: inout CommandIO) {
         let dates = ISO8601DateFormatter()
         func date(_ ms: Int64) -> String { dates.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
-        if args.flag(Options.json) {
+        if json {
             var object = registration.json.objectValue ?? JSONObject()
             object["apnsToken"] = .string(apnsToken)
             object["fcmToken"] = .string(fcmToken)
+            object["fid"] = .string(DeviceRegistration.installationID)
+            object["topics"] = .array(
+                topics.map {
+                    .object(JSONObject([("topic", .string($0.topic)), ("by", .string($0.by)), ("at", $0.at.map { .string(date($0)) } ?? .null)]))
+                })
             io.out(JSONWriter.compact(.object(object)))
-            return 0
+            return
         }
         io.out("APNs device token       \(apnsToken)")
         io.out("FCM registration token  \(fcmToken)")
+        io.out("Firebase installation   \(DeviceRegistration.installationID)")
         io.out(
             "device                  "
                 + (registration.offlineSince.map {
@@ -80,6 +127,24 @@ enum DeviceCommand {
         for (token, at) in registration.unregistered.sorted(by: { $0.key < $1.key }) {
             io.out("unregistered            \(TerminalText.sanitize(token)) since \(date(at))")
         }
-        return 0
+        for (token, at) in registration.registered.sorted(by: { $0.key < $1.key }) {
+            io.out("registered              \(TerminalText.sanitize(token)) since \(date(at))")
+        }
+        for t in topics {
+            let by =
+                switch t.by {
+                case "language": "the device's language topic"
+                case "profile": "the app's profile (fcmTopics)"
+                case "api": "subscribed through FCM's API"
+                default: "subscribed by the app (pushbox device subscribe)"
+                }
+            io.out(
+                "topic                   \(t.topic.padding(toLength: 16, withPad: " ", startingAt: 0)) \(by)\(t.at.map { " at \(date($0))" } ?? "")")
+        }
+        for (topic, change) in registration.unsubscribed.sorted(by: { $0.key < $1.key }) {
+            io.out(
+                "unsubscribed            \(topic.padding(toLength: 16, withPad: " ", startingAt: 0)) \(change.by == "api" ? "through FCM's API" : "by the app") at \(date(change.at))"
+            )
+        }
     }
 }

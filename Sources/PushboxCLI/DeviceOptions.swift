@@ -10,9 +10,21 @@ struct Device {
     var languages: [String]
     /// Whether `--app` or `--lang` described a device (else FCM targeting is not judged).
     var described = true
+    /// `--fcm-tokens`, when given (else the profile's, else any).
+    var fcmTokens: FCMTokenMode? = nil
 
     /// Reads `--app` (or the bundled sample app when `defaultApp` is set) and `--lang`.
     static func from(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
+        var device = try describedBy(args, defaultApp: defaultApp, io: io)
+        if let mode = args.value(Options.fcmTokens) {
+            guard let known = FCMTokenMode(rawValue: mode) else { throw UsageError(message: "--fcm-tokens is any or strict, not \(mode)") }
+            device.fcmTokens = known
+        }
+        return device
+    }
+
+    /// The device `--app` and `--lang` describe.
+    private static func describedBy(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
         var languages = Device.defaultLanguages
         if let list = args.value(Options.lang) {
             languages = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -41,9 +53,11 @@ struct Device {
     }
 
     var validationContext: ValidationContext {
-        ValidationContext(
+        var context = ValidationContext(
             bundleID: profile?.bundleID,
             deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
+        context.fcmTokens = fcmTokens ?? profile?.fcmTokens ?? .any
+        return context
     }
 
     /// The renderer for this device: its app's context, languages, localizations and

@@ -20,7 +20,7 @@ enum IntakeOptions {
     }
 
     /// The device token used when a file names none (the simulated device's).
-    static let defaultDeviceToken = "5e1ec7ed" + String(repeating: "00", count: 28)
+    static let defaultDeviceToken = DeviceRegistration.apnsToken
 
     static func socketPath(_ args: ParsedArguments, _ io: CommandIO) -> String {
         args.value(Options.socket) ?? Listeners.defaultSocketPath(environment: io.environment)

@@ -53,6 +53,11 @@ enum Options {
     static let teamID = OptionSpec("--team-id", value: "ID", help: "The team id of the --provider-key keys (default: any team).")
     static let keyID = OptionSpec("--key-id", value: "ID", help: "The key's 10-character id. Default: from the file name AuthKey_KEYID.p8.")
     static let project = OptionSpec("--project", value: "ID", help: "The Firebase project id. Default pushbox-sample.")
+    static let fcmTokens = OptionSpec(
+        "--fcm-tokens", value: "MODE",
+        help:
+            "How FCM token and fid targets are judged: any (every well-formed one is this device's; the default) or strict (404 UNREGISTERED unless it is the device's own, as FCM answers). Default: the profile's fcmTokens, else any."
+    )
     static let path = OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")
 
     // The device clock and local notifications

@@ -17,6 +17,7 @@ enum PortOptions {
         Options.tlsKey,
         Options.providerKey,
         Options.teamID,
+        Options.fcmTokens,
     ]
 
     /// Sets the port, its TLS and the provider keys on `options` from the command line and the

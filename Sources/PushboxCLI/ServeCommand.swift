@@ -39,7 +39,7 @@ enum ServeCommand {
             let (renderings, device) = try IntakeOptions.renderings(args, store: store, io: io)
             let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
             let registration = DeviceRegistrationFile(databasePath: store.path)
-            service.registration = { registration.current() }
+            service.registrationFile = registration
             // What the intake's threads have to say on stderr, --quiet or not.
             let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8)) }
             // The sender only sees InternalServerError; this is where its reason is said.

@@ -98,9 +98,25 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     /// The route that takes `path`, if any.
     public func route(for path: String) -> Route? { routes.first { $0.paths.matches(path) } }
 
+    /// The answer for a path no route takes, in the shape of the host asked: Google's 404 on a
+    /// Google host (by `:authority`/`Host`, or the tunnel's), APNs' `BadPath` elsewhere.
+    static func notFound(headers: [(name: String, value: String)], listener: String) -> HTTPResponse {
+        let host = headers.last { $0.name == "host" }?.value.lowercased() ?? ""
+        let name = host.split(separator: ":").first.map(String.init) ?? host
+        let google = ["googleapis.com", "google.com"].contains {
+            name == $0 || name.hasSuffix("." + $0) || listener.contains("CONNECT \($0)") || listener.contains(".\($0):")
+        }
+        guard google else { return APNsEndpoint.refusal(.badPath, headers: headers) }
+        var response = FCMEndpoint.googleError(404, "NOT_FOUND", "Requested entity was not found.")
+        response.cause = "no route of pushbox's takes this path"
+        return response
+    }
+
     /// Judges a request from its line and headers alone: route, method, check, declared size.
     public func early(_ head: RequestHead) -> EarlyAnswer {
-        guard let route = route(for: head.path) else { return EarlyAnswer(response: APNsEndpoint.refusal(.badPath, head), maxBody: 0) }
+        guard let route = route(for: head.path) else {
+            return EarlyAnswer(response: Self.notFound(headers: head.headers, listener: head.connection.listener), maxBody: 0)
+        }
         if let methods = route.methods, !methods.contains(head.method) {
             return EarlyAnswer(response: route.refusal(.methodNotAllowed, head), maxBody: 0)
         }
@@ -118,7 +134,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
 
     /// Answers a whole request `early` let through.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard let route = route(for: request.path) else { return APNsEndpoint.refusal(.badPath, headers: request.headers) }
+        guard let route = route(for: request.path) else { return Self.notFound(headers: request.headers, listener: request.arrival?.listener ?? "") }
         return route.handle(request)
     }
 

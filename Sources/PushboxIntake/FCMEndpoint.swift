@@ -106,7 +106,7 @@ public final class FCMEndpoint: Sendable {
                     return accessToken(head.headers.last { $0.name == "authorization" }?.value, project: Self.project(of: head.path) ?? "")
                 },
                 refusal: Self.refusal, handle: { [self] in send($0, project: Self.project(of: $0.path) ?? "") }),
-        ]
+        ] + topicRoutes
     }
 
     /// The router's refusals in Google's shape.
@@ -129,7 +129,7 @@ public final class FCMEndpoint: Sendable {
     /// its service account belongs to `project`, the URL's: as Google answers, a token of
     /// another project gets 403 `PERMISSION_DENIED` (firebase-admin's `PermissionDeniedError`,
     /// Node's `messaging/mismatched-credential`, pyfcm's `FCMSenderIdMismatchError`).
-    func accessToken(_ authorization: String?, project: String) -> Result<Arrival.Authentication, Refusal> {
+    func accessToken(_ authorization: String?, project: String?) -> Result<Arrival.Authentication, Refusal> {
         func unauthenticated(_ cause: String) -> Refusal {
             var response = Self.googleError(
                 401, "UNAUTHENTICATED",
@@ -153,7 +153,7 @@ public final class FCMEndpoint: Sendable {
             response.cause = "the token's scopes are \(grant.scopes.joined(separator: " ")); FCM needs firebase.messaging or cloud-platform"
             return .failure(Refusal(response))
         }
-        if let own = grant.project, own != project {
+        if let own = grant.project, let project, own != project {
             var response = Self.googleError(
                 403, "PERMISSION_DENIED",
                 "Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist)."
@@ -221,7 +221,7 @@ public final class FCMEndpoint: Sendable {
         arrival?.fcmProject = project
         let raw = RawPayload(bytes: request.body, envelope: Envelope(source: .fcm, arrival: arrival))
         if body["validate_only"] == .bool(true) {
-            let report = Validator.validate(raw, context: service.context)
+            let report = Validator.validate(raw, context: service.context(for: service.registration()))
             if let r = report.rejection { return Self.invalidArgument(r.detail, field: r.field) }
             return Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/fake_message_id"))])))
         }
@@ -229,7 +229,7 @@ public final class FCMEndpoint: Sendable {
         var response: HTTPResponse
         if result.reason == APNsReason.fcmUnregistered.rawValue {
             // firebase-admin raises UnregisteredError, pyfcm FCMNotRegisteredError.
-            response = Self.googleError(404, "NOT_FOUND", result.detail ?? "Requested entity was not found.", fcmCode: "UNREGISTERED")
+            response = Self.googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
         } else if let reason = result.reason, result.status != 200 {
             response =
                 result.status >= 500

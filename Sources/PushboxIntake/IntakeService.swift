@@ -38,15 +38,20 @@ public struct IntakeResult: Sendable {
 public final class IntakeService: Sendable {
     /// Where payloads are committed.
     public let store: InboxStore
-    /// What validation knows about the device and app.
-    public let context: ValidationContext
-    /// The device's registration as it is now (serve reads its file when it changes); nil: the
-    /// app is installed and every token valid.
-    public var registration: (@Sendable () -> DeviceRegistration)? {
+    /// What validation knows about the device and app now (its language topic follows the
+    /// device's language when the inbox switches it).
+    public var context: ValidationContext { contextNow.withLock { $0 } }
+    private let contextNow: Locked<ValidationContext>
+    /// The device's registration beside the inbox (read again whenever its file changed; FCM's
+    /// topic API writes it); nil: the app is installed, the device online, every token valid.
+    public var registrationFile: DeviceRegistrationFile? {
         get { registrationSource.withLock { $0 } }
         set { registrationSource.withLock { $0 = newValue } }
     }
-    private let registrationSource = Locked<(@Sendable () -> DeviceRegistration)?>(nil)
+    private let registrationSource = Locked<DeviceRegistrationFile?>(nil)
+
+    /// The device's registration as it is now; nil when none is kept.
+    public func registration() -> DeviceRegistration? { registrationFile?.current() }
     /// The owner of every rendering (nil: nothing is rendered).
     public let renderings: Renderings?
     /// Every payload taken in, once, after it was answered.
@@ -64,7 +69,7 @@ public final class IntakeService: Sendable {
     /// (nil: no rendering), which hears of every arrival first.
     public init(store: InboxStore, context: ValidationContext, renderings: Renderings?) {
         self.store = store
-        self.context = context
+        contextNow = Locked(context)
         self.renderings = renderings
         if let renderings {
             // Decided once: the intake's report stands in for the renderer's validation when both
@@ -89,21 +94,44 @@ public final class IntakeService: Sendable {
         let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
         // Validation is pure computation; its verdict is committed with the raw bytes, in one
         // write, before the answer goes out.
+        let device = registration()
+        let context = self.context(for: device)
         var report = Validator.validate(raw, context: context)
         // A valid payload for a token that is no longer this device's: the device, not the
         // payload, decides the answer.
-        let device = registration?()
-        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken) {
+        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) {
             report.rejection = refusal
             report.validated = nil
+        } else if let device {
+            report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: device.isOwn)
         }
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         // Offline, the service answers as usual and keeps (or drops) what it accepted.
         let verdict = InboxStore.Verdict(
             status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
-            collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt))
+            collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
+            targeting: TargetingRecord(report))
         return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
+    }
+
+    /// The device's languages changed (the inbox's language picker): its FCM language topic
+    /// follows the first, as the app re-subscribes on a locale change.
+    public func deviceLanguagesChanged(to languages: [String], profileTopics: [String]) {
+        contextNow.withLock { context in
+            if context.deviceTopics != nil { context.deviceTopics = DeviceTopics.topics(preferredLanguages: languages, profileTopics: profileTopics) }
+        }
+    }
+
+    /// What validation knows of the device now: its topics as subscriptions since changed them.
+    public func context(for device: DeviceRegistration?) -> ValidationContext {
+        let context = self.context
+        guard let device, let base = context.deviceTopics, !(device.subscribed.isEmpty && device.unsubscribed.isEmpty) || !device.installed
+        else { return context }
+        var now = context
+        // An uninstalled app's registration, and with it every topic subscription, is gone.
+        now.deviceTopics = device.installed ? device.topics(base: base) : []
+        return now
     }
 
     /// The id APNs echoes on every answer: the one sent when it is a canonical UUID (lowercased),

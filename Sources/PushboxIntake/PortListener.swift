@@ -200,7 +200,7 @@ public final class PortListener: @unchecked Sendable {
     /// and no outbound connection is ever opened: the tunnel is served by pushbox itself.
     public static let proxiedHosts: Set<String> = [
         "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-        "fcm.googleapis.com", "oauth2.googleapis.com",
+        "fcm.googleapis.com", "oauth2.googleapis.com", "www.googleapis.com", "iid.googleapis.com",
     ]
 
     /// An HTTPS proxy that never connects out: `CONNECT` to a host pushbox stands in for (or to

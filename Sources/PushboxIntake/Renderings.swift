@@ -99,11 +99,14 @@ public final class Renderings: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
-    /// The answer of a notification the device refused (its token no longer valid), which the
-    /// payload's own validation would not give again: the rendering shows it as refused.
-    static func deviceReport(_ row: StoredNotification) -> ValidationReport? {
-        guard let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) else { return nil }
-        return .refused(Rejection(known, row.detail ?? reason))
+    /// What validating a stored notification again would not give: the refusal of a device
+    /// whose token was no longer valid, or an FCM message's targeting as judged when it arrived
+    /// (the device's topics and tokens change); nil when validating again gives the answer.
+    func storedReport(_ row: StoredNotification) -> ValidationReport? {
+        if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
+            return .refused(Rejection(known, row.detail ?? reason))
+        }
+        return row.targeting.map { $0.applied(to: Validator.validate(row.rawPayload, context: base.context)) }
     }
 
     /// Renders ahead for these languages from now on (the TUI's device languages changed).
@@ -120,7 +123,7 @@ public final class Renderings: Sendable {
         lastQueued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         let start = state.withLock { state in
             for e in events {
-                state.remember(e.id, (e.stored.rawPayload, reportsApply ? e.report : Self.deviceReport(e.stored)))
+                state.remember(e.id, (e.stored.rawPayload, reportsApply ? e.report : storedReport(e.stored)))
                 state.backlog.append(e.id)
                 state.waiting.insert(e.id)
             }
@@ -197,7 +200,7 @@ public final class Renderings: Sendable {
                 made.append((c.key, nil, c.flight))
                 continue
             }
-            let report = c.recent?.report ?? readBack[c.key.id].flatMap(Self.deviceReport)
+            let report = c.recent?.report ?? readBack[c.key.id].flatMap(storedReport)
             made.append((c.key, renderer.render(raw, validated: report), c.flight))
         }
         // A rendering is a cache of what the stored payload gives: when it cannot be saved, the
@@ -250,7 +253,7 @@ public final class Renderings: Sendable {
         if note == nil {
             let source = recent == nil ? row ?? (try? store.notification(id: id)) : nil
             if let raw = recent?.raw ?? source?.rawPayload {
-                let made = renderer(for: key.languages).render(raw, validated: recent?.report ?? source.flatMap(Self.deviceReport))
+                let made = renderer(for: key.languages).render(raw, validated: recent?.report ?? source.flatMap(storedReport))
                 try? store.saveRender(id: id, language: key.languageKey, json: JSONWriter.compact(made.storedJSON))
                 note = made
             }

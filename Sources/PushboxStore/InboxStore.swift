@@ -37,6 +37,8 @@ public struct StoredNotification: Sendable, Equatable {
     public var arrival: Arrival? = nil
     /// Where it stands when the device was offline as it arrived; nil: delivered then (or refused).
     public var delivery: DeliveryRecord? = nil
+    /// For an accepted FCM message, its targeting as judged when it arrived.
+    public var targeting: TargetingRecord? = nil
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
@@ -56,7 +58,7 @@ extension StoredNotification {
             contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
             raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
             collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival,
-            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) })
+            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) }, targeting: verdict?.targeting)
     }
 }
 
@@ -107,8 +109,9 @@ public final class InboxStore: @unchecked Sendable {
         insertStatement = try db.prepare(
             """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
-                                       status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
+                                       targeting)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -172,11 +175,13 @@ public final class InboxStore: @unchecked Sendable {
         public var topic: String?
         /// What the push service does with it because the device is offline (nil: online).
         public var storage: OfflineStorage.Decision?
+        /// An accepted FCM message's targeting, as judged now.
+        public var targeting: TargetingRecord?
 
         /// APNs' answer for a payload, stored with it.
         public init(
             status: Int, reason: String? = nil, detail: String? = nil, collapseID: String? = nil, topic: String? = nil,
-            storage: OfflineStorage.Decision? = nil
+            storage: OfflineStorage.Decision? = nil, targeting: TargetingRecord? = nil
         ) {
             self.status = status
             self.reason = reason
@@ -184,6 +189,7 @@ public final class InboxStore: @unchecked Sendable {
             self.collapseID = collapseID
             self.topic = topic
             self.storage = storage
+            self.targeting = targeting
         }
     }
 
@@ -242,6 +248,7 @@ public final class InboxStore: @unchecked Sendable {
                 opt(verdict?.topic),
                 opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
+                opt(verdict?.targeting.map { JSONWriter.compact($0.json) }),
             ], replacing: holdKey.map { ($0, received) })
         commitCondition.lock()
         pending.append(item)
@@ -435,7 +442,7 @@ public final class InboxStore: @unchecked Sendable {
     static func selectSQL(_ clause: String, limit: Int?, offset: Int = 0) -> String {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
-               delivery, delivery_at, expires_at
+               delivery, delivery_at, expires_at, targeting
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -460,7 +467,8 @@ public final class InboxStore: @unchecked Sendable {
                         DeliveryRecord(
                             state: $0, at: Date(timeIntervalSince1970: row.real(16)),
                             expiresAt: row.isNull(17) ? nil : Date(timeIntervalSince1970: row.real(17)))
-                    })
+                    },
+                    targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)))
             }
         }
     }

@@ -59,12 +59,14 @@ enum Schema {
         // delivered when it arrived, or refused): stored (until expires_at, replaced by a newer
         // one under the same hold_key), delivered-from-storage or discarded-*, since delivery_at.
         // Only stored rows are looked up, by their key or all at once when the device is back.
+        // targeting: an FCM message's targeting as judged when it arrived (TargetingRecord JSON).
         """
         ALTER TABLE notifications ADD COLUMN delivery TEXT;
         ALTER TABLE notifications ADD COLUMN delivery_at REAL;
         ALTER TABLE notifications ADD COLUMN expires_at REAL;
         ALTER TABLE notifications ADD COLUMN hold_key TEXT;
         CREATE INDEX notifications_stored ON notifications(hold_key) WHERE delivery = 'stored';
+        ALTER TABLE notifications ADD COLUMN targeting TEXT;
         """,
     ]
 

@@ -99,6 +99,8 @@ public enum Overlay: Sendable, Equatable {
     case scheduled
     /// The HTTP requests on record, newest first.
     case requests
+    /// The simulated device: its tokens, state and FCM topics with who set each.
+    case device
 }
 
 /// What the footer says after an action, as a value; the view words it.
@@ -191,6 +193,10 @@ public struct InboxState: Sendable {
     /// Whether the device is online (`O` takes it offline and back: the push service keeps
     /// what it accepts meanwhile, and delivers it from storage).
     public var deviceOnline = true
+    /// The device's registration as its file last said (tokens, topics subscribed since).
+    public var registration = DeviceRegistration()
+    /// The app profile's FCM topics (`fcmTopics`), for the Device view's "who set each".
+    public var profileTopics: [String] = []
     /// What the header says the intake listens on.
     public var intake = IntakeStatus()
     /// The theme names `t` cycles through; the first is the one chosen at start.

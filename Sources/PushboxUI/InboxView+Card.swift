@@ -57,6 +57,10 @@ extension InboxView {
             if let level = r.interruptionLevel { facts.append(level) }
             s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width)
             row += 1
+            if let to = r.addressedTo {
+                s.put("to " + DisplayText.line(to), x: x, y: row, role: .muted, maxWidth: width)
+                row += 1
+            }
         }
         for w in r.warnings where row < y + height {
             s.put("! " + DisplayText.clean(w.message), x: x, y: row, role: .warning, maxWidth: width)

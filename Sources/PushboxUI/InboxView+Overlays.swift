@@ -8,7 +8,8 @@ extension InboxView {
         case .help?:
             let lines =
                 Keymap.helpLines(Keymap.inbox) + [
-                    "", "markers: × rejected · ! warnings · @ attachment · * encrypted · ⌁ background event · L local notification",
+                    "",
+                    "markers: × rejected or discarded · s stored while offline · ! warnings · @ attachment · * encrypted · ⌁ background · L local",
                 ]
             box(&s, title: "Keys", lines: lines.map { ($0, .overlay) })
         case .languagePicker(let selection)?:
@@ -24,9 +25,42 @@ extension InboxView {
             box(&s, title: "Scheduled", lines: scheduledLines(state, height: s.height - 4))
         case .requests?:
             box(&s, title: "Requests", lines: requestLines(state, height: s.height - 4))
+        case .device?:
+            box(&s, title: "Device", lines: deviceLines(state))
         case .search?, nil:
             break
         }
+    }
+
+    /// The device: its tokens, whether it is online and its app installed, and its FCM topics,
+    /// each with who set it (its language, the app's profile, FCM's API, the app).
+    static func deviceLines(_ state: InboxState) -> [(String, Role)] {
+        let r = state.registration
+        var lines: [(String, Role)] = [
+            ("APNs device token       " + DeviceRegistration.apnsToken, .overlay),
+            ("FCM registration token  " + DeviceRegistration.fcmToken.prefix(40) + "…", .overlay),
+            ("Firebase installation   " + DeviceRegistration.installationID, .overlay),
+            ("device                  " + (r.online ? "online" : "offline (O brings it back)"), r.online ? .overlay : .warning),
+            ("app                     " + (r.installed ? "installed" : "uninstalled (U installs it)"), r.installed ? .overlay : .warning),
+            ("", .overlay), ("FCM topics", .title),
+        ]
+        let zone = state.timeZone
+        for t in DeviceTopics.sources(preferredLanguages: state.device.languages, profileTopics: state.profileTopics, registration: r) {
+            let by =
+                switch t.by {
+                case "language": "the device's language"
+                case "profile": "the app's profile (fcmTopics)"
+                case "api": "subscribed through FCM's API"
+                default: "subscribed by the app"
+                }
+            let when = t.at.map { " at " + clockText(Date(timeIntervalSince1970: Double($0) / 1000), zone: zone) } ?? ""
+            lines.append(("  " + DisplayText.clean(t.topic).padding(toLength: 20, withPad: " ", startingAt: 0) + by + when, .overlay))
+        }
+        for (topic, change) in r.unsubscribed.sorted(by: { $0.key < $1.key }) {
+            let when = clockText(Date(timeIntervalSince1970: Double(change.at) / 1000), zone: zone)
+            lines.append(("  " + DisplayText.clean(topic).padding(toLength: 20, withPad: " ", startingAt: 0) + "unsubscribed at \(when)", .muted))
+        }
+        return lines
     }
 
     /// The selected notification in every language; missing keys and text that overflows a

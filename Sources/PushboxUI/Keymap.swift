@@ -32,7 +32,7 @@ public enum Action: String, Sendable, CaseIterable {
     case pickLanguage, nextLanguage, previousLanguage, localeMatrix, lockScreenPreview
     case cycleTheme, search, cycleFilter, replay, delete, export, help, quit, close
     case pressAction, tap
-    case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline
+    case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView
 }
 
 /// Why an action cannot be done now; the footer says it (the view words it).
@@ -101,6 +101,7 @@ public enum Keymap {
         KeyBinding([.char("+")], .fastForward, "fast-forward the device clock one minute", unavailable: needsScheduler),
         KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
         KeyBinding([.char("R")], .requestsView, "requests: every HTTP request on record, refused ones marked with why"),
+        KeyBinding([.char("D")], .deviceView, "the device: its tokens, whether it is online, its FCM topics and who subscribed it"),
         KeyBinding([.char("U")], .toggleInstalled, "uninstall or install the app (APNs 410 Unregistered, FCM 404 UNREGISTERED)"),
         KeyBinding([.char("O")], .toggleOnline, "take the device offline or back online (the push service keeps pushes meanwhile)"),
         KeyBinding([.char("t")], .cycleTheme, "next theme"),

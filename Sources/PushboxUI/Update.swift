@@ -88,6 +88,7 @@ extension InboxState {
         case .scheduled(let info): scheduled = info
         case .requests(let lines): requests = lines
         case .registration(let registration):
+            self.registration = registration
             appInstalled = registration.installed
             // Back online (here or from `pushbox device online`): what was kept was delivered or discarded.
             if registration.online && !deviceOnline, !list.storedIDs.isEmpty { commands.append(.refreshDeliveries(list.storedIDs)) }
@@ -196,6 +197,7 @@ extension InboxState {
             return [.loadRequests]
         case .toggleInstalled: return [.setAppInstalled(!appInstalled)]
         case .toggleOnline: return [.setDeviceOnline(!deviceOnline)]
+        case .deviceView: overlay = .device
         case .fastForward: return [.advanceClock(seconds: 60)]
         case .jumpClock: return [.jumpClock]
         case .cycleTheme:

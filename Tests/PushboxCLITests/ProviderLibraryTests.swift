@@ -233,6 +233,58 @@ struct ProviderLibraryTests {
     }
 
     @Test(
+        "firebase-admin with strict FCM tokens: malformed and stale tokens and fids get the SDK's own errors, send_each and multicast the per-message mix, subscribe_to_topic changes the device's topics",
+        .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
+    func fcmTokensAndTopics() throws {
+        let s = try PortServed()
+        s.extraArguments = ["--fcm-tokens", "strict"]
+        try s.start()
+        let (account, env) = try s.firebaseClient()
+        let run = try Subprocess.run(
+            Self.venvPython("firebase"),
+            [Self.clients + "/firebase_tokens.py", account, DeviceCommand.fcmToken, DeviceCommand.installationID], environment: env)
+        var steps: [String: String] = [:]
+        for line in run.out.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map { String($0) }
+            if parts.count == 2 { steps[parts[0]] = parts[1] }
+        }
+        #expect(steps.count == 14, "\(run.out) \(run.err.suffix(800))")
+        #expect(steps["malformed-token"] == "error InvalidArgumentError")
+        #expect(steps["stale-token"] == "error UnregisteredError")
+        #expect(steps["malformed-fid"] == "error UnregisteredError")
+        #expect(steps["device-fid"]?.hasPrefix("sent projects/demo-proj/messages/") == true)
+        #expect(steps["device-token"]?.hasPrefix("sent ") == true)
+        #expect(steps["send-each"] == "2 1")
+        #expect(steps["multicast"] == "0 2 UnregisteredError UnregisteredError")
+        #expect(steps["subscribe"] == "1 2 1:INVALID_ARGUMENT 2:UNREGISTERED")
+        #expect(steps["unsubscribe"] == "1 0 ")
+        #expect(steps["legacy-subscribe"] == "1 1 1:NOT_FOUND")
+        // The condition on the language topic reached the device only while it was subscribed.
+        let listed = try s.list()
+        func delivered(_ title: String) -> String? {
+            listed.first { $0["intended"]?.objectValue?["title"]?.stringValue == title || $0["title"]?.stringValue == title }?["delivered"]?
+                .stringValue
+        }
+        #expect(delivered("ko-before") == "rejected")
+        #expect(delivered("ko-subscribed") == "original")
+        #expect(delivered("ko-unsubscribed") == "rejected")
+        #expect(delivered("legacy-subscribed") == "original")
+        #expect(listed.first { $0["title"] == "device-fid" }?["addressedTo"]?.stringValue?.hasSuffix("(this device's own)") == true)
+        // pushbox device shows what the API did.
+        let device = CLIRun(["device", "--db", s.db, "--json"])
+        let topics = try #require(try JSONParser.parse(Array(device.out.utf8)).objectValue?["topics"]?.arrayValue)
+        #expect(topics.compactMap { $0.objectValue?["topic"]?.stringValue }.sorted() == ["LangEnUS", "Legacy", "NewsApp"], "\(device.out)")
+        #expect(topics.first { $0.objectValue?["topic"] == "Legacy" }?.objectValue?["by"] == "api")
+        // An unknown path on Google's host is answered in Google's shape, on Apple's in APNs'.
+        let google = try Subprocess.run(
+            "/usr/bin/curl", ["-s", "-x", "http://127.0.0.1:\(s.port)", "--cacert", s.ca, "https://fcm.googleapis.com/v1/projects/demo-proj/nothing"])
+        #expect(try JSONParser.parse(Array(google.out.utf8)).objectValue?.value(atPath: "error.status") == .string("NOT_FOUND"), "\(google.out)")
+        let apple = try Subprocess.run(
+            "/usr/bin/curl", ["-s", "--http2", "-x", "http://127.0.0.1:\(s.port)", "--cacert", s.ca, "https://api.push.apple.com/nothing"])
+        #expect(try JSONParser.parse(Array(apple.out.utf8)).objectValue?["reason"] == "BadPath", "\(apple.out)")
+    }
+
+    @Test(
         "an offline device: aioapns and firebase-admin get 200s; APNs keeps the latest per app, FCM by ttl and collapse key; back online, delivered from storage or discarded",
         .enabled(if: venvReady("aioapns") && venvReady("firebase"), "needs the aioapns and firebase venvs that make pyclients installs from PyPI"))
     func offline() throws {

@@ -51,3 +51,76 @@ struct DeviceRegistrationTests {
         #expect(note.intended?.title == "Hi")
     }
 }
+
+/// FCM's judgement of a message's `token` and `fid`, in the two modes, and the device's topics.
+@Suite("FCM tokens, installation ids and the device's topics")
+struct FCMTokenModeTests {
+    static func report(_ target: String, context: ValidationContext = ValidationContext(deviceTopics: ["NewsApp"])) -> ValidationReport {
+        Validator.validate(
+            RawPayload(bytes: Array((#"{"message":{"# + target + #","notification":{"title":"x"}}}"#).utf8), envelope: Envelope(source: .fcm)),
+            context: context)
+    }
+
+    static let stale = "staleInstance01:APA91b" + String(repeating: "x", count: 40)
+
+    @Test("any: every well-formed token is the device's; strict: only its own (and registered ones), others 404 UNREGISTERED")
+    func modes() throws {
+        var device = DeviceRegistration()
+        #expect(device.refusal(of: Self.report(#""token":"\#(Self.stale)""#), deviceToken: nil, mode: .any) == nil)
+        let strict = try #require(device.refusal(of: Self.report(#""token":"\#(Self.stale)""#), deviceToken: nil, mode: .strict))
+        #expect(strict.reason == .fcmUnregistered && strict.status == 404)
+        #expect(device.refusal(of: Self.report(#""token":"\#(DeviceRegistration.fcmToken)""#), deviceToken: nil, mode: .strict) == nil)
+        #expect(device.refusal(of: Self.report(#""fid":"\#(DeviceRegistration.installationID)""#), deviceToken: nil, mode: .strict) == nil)
+        device.registered[Self.stale] = 1
+        #expect(device.refusal(of: Self.report(#""token":"\#(Self.stale)""#), deviceToken: nil, mode: .strict) == nil)
+        // Unregistered wins in either mode.
+        device.unregistered[DeviceRegistration.fcmToken] = 2
+        #expect(
+            device.refusal(of: Self.report(#""token":"\#(DeviceRegistration.fcmToken)""#), deviceToken: nil, mode: .any)?.reason == .fcmUnregistered)
+    }
+
+    @Test("an fid that cannot be an installation id is 404 UNREGISTERED in any mode; a well-formed one is accepted")
+    func installationIDs() {
+        for bad in ["cXd2Z...", "aPushboxDeviceFid00000", "cPushboxDeviceFid0000", "cPushboxDeviceFid00000x", "cPushbox/eviceFid00000"] {
+            #expect(Self.report(#""fid":"\#(bad)""#).rejection?.reason == .fcmUnregistered, "\(bad)")
+        }
+        #expect(FCMRules.isInstallationIDForm("f-_09AZaz000000000000x"))
+        #expect(Self.report(#""fid":"dAbcdefghijklmnopqrstu""#).ok)
+    }
+
+    @Test("the report says to whom a message was addressed and whether it is the device's own")
+    func addressee() {
+        #expect(Self.report(#""token":"\#(DeviceRegistration.fcmToken)""#).addressee?.hasSuffix("(this device's own)") == true)
+        #expect(Self.report(#""token":"\#(Self.stale)""#).addressee?.hasSuffix("(not this device's own)") == true)
+        #expect(Self.report(#""topic":"NewsApp""#).addressee == "topic NewsApp")
+    }
+
+    @Test("subscribing adds a topic, unsubscribing removes one of the device's own; who and when are kept, and survive the file")
+    func topics() {
+        let base: Set<String> = ["NewsApp", "LangEnUS"]
+        var device = DeviceRegistration()
+        device.subscribe("LangKoKR", base: base, at: 5, by: "api")
+        device.subscribe("NewsApp", base: base, at: 6, by: "api")  // already its own: nothing to keep
+        #expect(device.topics(base: base) == ["NewsApp", "LangEnUS", "LangKoKR"])
+        let was = device.unsubscribe("NewsApp", base: base, at: 7, by: "app")
+        let wasNot = device.unsubscribe("Sport", base: base, at: 8, by: "api")
+        #expect(was && !wasNot)
+        #expect(device.topics(base: base) == ["LangEnUS", "LangKoKR"])
+        #expect(device.subscribed["LangKoKR"] == .init(at: 5, by: "api") && device.unsubscribed["NewsApp"] == .init(at: 7, by: "app"))
+        device.registered["t"] = 9
+        #expect(DeviceRegistration(json: device.json) == device)
+        let sources = DeviceTopics.sources(preferredLanguages: ["en-US"], profileTopics: ["NewsApp"], registration: device)
+        #expect(sources.map { "\($0.topic) \($0.by)" } == ["LangEnUS language", "LangKoKR api"])
+    }
+
+    @Test("a targeting kept with the row stands when the message is validated again against other topics")
+    func targetingRecord() throws {
+        let subscribed = Self.report(#""condition":"'LangKoKR' in topics""#, context: ValidationContext(deviceTopics: ["LangKoKR"]))
+        let record = try #require(TargetingRecord(subscribed))
+        #expect(record.targeted && TargetingRecord(json: record.json) == record)
+        let later = Self.report(#""condition":"'LangKoKR' in topics""#, context: ValidationContext(deviceTopics: ["LangEnUS"]))
+        #expect(later.targeting != .device)
+        #expect(record.applied(to: later).targeting == .device)
+        #expect(TargetingRecord(Self.report(#""token":"""#)) == nil)
+    }
+}

@@ -29,6 +29,8 @@ struct SupportTests {
         #expect(p.bundleID == "dev.pushbox.sample")
         #expect(p.fcmTopics == ["NewsApp"])
         #expect(p.developmentRegion == "en")
+        #expect(p.fcmTokens == .any)
+        #expect(try AppProfile.parse(Array(#"{"fcmTokens": "strict"}"#.utf8), directory: "/x").fcmTokens == .strict)
     }
 
     @Test(
@@ -38,6 +40,7 @@ struct SupportTests {
             (#"{"bundleID": "x"}"#, "bundleID: unknown key"),
             (#"{"fcmTopics": ["ok", "bad topic"]}"#, "fcmTopics[1]: must be a topic name"),
             (#"{"fcmTopics": "NewsApp"}"#, "fcmTopics: must be an array"),
+            (#"{"fcmTokens": "lenient"}"#, "fcmTokens: must be \"any\" or \"strict\""),
             (#"{"name": "x",}"#, "line 1, column 14"),
             (#"[]"#, "must be a JSON object"),
             (#"{"extension": {"steps": [{"type": "attach"}]}}"#, "extension.steps[0].urls: is required"),

@@ -28,7 +28,8 @@ final class PortFixture {
     /// `tlsCertificate` serves that PEM certificate and key instead of the CA's.
     init(
         idleTimeout: Int = 30, tlsCertificate: (String, String)? = nil, authorityDirectory: String? = nil,
-        serviceAccountKeys: [String: RS256Key] = [:]
+        serviceAccountKeys: [String: RS256Key] = [:],
+        context: ValidationContext = ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"])
     ) throws {
         dir = "/tmp/pbp-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -42,7 +43,8 @@ final class PortFixture {
         options.providerKeys = [RegisteredProviderKey(keyID: Self.keyID, teamID: Self.teamID, key: key)]
         options.serviceAccountKeys = serviceAccountKeys
         let service = IntakeService(
-            store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp", "LangEnUS"]), renderings: nil)
+            store: store, context: context, renderings: nil)
+        service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
         let answers = self.answers
         server = try IntakeServer(
             service: service, options: options, accessLog: { record in answers.withLock { $0.append((record.status, record.cause)) } })

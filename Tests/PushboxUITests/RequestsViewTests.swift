@@ -116,3 +116,24 @@ struct DeviceOfflineUITests {
         try ViewSnapshotTests().check("offline-stored-120x40", InboxView.screen(s))
     }
 }
+
+/// The Device view and the card's addressee line.
+@Suite("The device in the inbox: its tokens and FCM topics")
+struct DeviceViewUITests {
+    @Test("D shows the device's tokens, state and topics with who set each; the card says to whom an FCM message went")
+    func deviceView() throws {
+        var s = UIFixtures.state(width: 120, height: 40)
+        s.profileTopics = ["NewsApp"]
+        var registration = DeviceRegistration(offlineSince: 1)
+        registration.subscribe("LangJaJP", base: [], at: 1_796_000_000_000, by: "api")
+        registration.unsubscribe("NewsApp", base: ["NewsApp"], at: 1_796_000_060_000, by: "app")
+        _ = s.update(.registration(registration))
+        s.renders[6]?.addressedTo = "token pushboxDevic…Device (this device's own)"
+        #expect(InboxView.screen(s).lines.joined().contains("to token pushboxDevic…Device (this device's own)"))
+        _ = s.update(.key(.char("D")))
+        #expect(s.overlay == .device)
+        try ViewSnapshotTests().check("device-120x40", InboxView.screen(s))
+        _ = s.update(.key(.escape))
+        #expect(s.overlay == nil)
+    }
+}

@@ -41,7 +41,7 @@ enum InteractiveInbox {
         let renderings = Renderings(base: base, store: store)
         let service = IntakeService(store: store, context: base.context, renderings: renderings)
         let registration = DeviceRegistrationFile(databasePath: store.path)
-        service.registration = { registration.current() }
+        service.registrationFile = registration
         seedSamples(store: store, service: service, environment: env)
         // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
         service.arrivals.flush()
@@ -88,6 +88,7 @@ enum InteractiveInbox {
             socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
             port: server?.tcpAddress)
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
+        state.profileTopics = device.profile?.fcmTopics ?? []
         state.status = startStatus.map(StatusNote.message)
         app.load()
         app.postScheduled()

@@ -162,6 +162,8 @@ final class TUIApp: Sendable {
         case .saveLanguages(let languages):
             let config = TUIConfig(languages: languages, theme: state.theme)
             renderings.renderAhead(for: languages)
+            // The app subscribes to the new language's topic, as the seed's apps do.
+            service.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)
             work.async { [self] in
                 if let problem = config.save(environment) { queue.post(.status(problem)) }
             }

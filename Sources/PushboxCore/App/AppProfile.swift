@@ -22,6 +22,8 @@ public struct AppProfile: Sendable, Equatable {
     public var developmentRegion: String
     /// FCM topics the simulated device subscribes to.
     public var fcmTopics: [String]
+    /// How FCM `token`/`fid` targets are judged (`fcmTokens`: `any`, the default, or `strict`).
+    public var fcmTokens: FCMTokenMode = .any
     /// Notification categories and their action buttons.
     public var categories: [NotificationCategory] = []
     /// The service extension's recipe; nil when the profile gives none (the default recipe applies).
@@ -93,7 +95,7 @@ public struct AppProfile: Sendable, Equatable {
             guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
             return s
         }
-        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "categories", "extension", "providerKeys"]
+        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "categories", "extension", "providerKeys"]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
         }
@@ -110,6 +112,12 @@ public struct AppProfile: Sendable, Equatable {
                 }
                 profile.fcmTopics.append(name)
             }
+        }
+        if let mode = try string("fcmTokens") {
+            guard let known = FCMTokenMode(rawValue: mode) else {
+                throw LoadError(file: file, path: "fcmTokens", message: "must be \"any\" or \"strict\", not \"\(mode)\"")
+            }
+            profile.fcmTokens = known
         }
         if let keys = root["providerKeys"] {
             guard let array = keys.arrayValue else {

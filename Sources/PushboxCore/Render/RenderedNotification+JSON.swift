@@ -86,6 +86,7 @@ extension RenderedNotification {
         RenderingField(key: "status", listed: false, write: { .optionalInt($0.status) }, read: { n, v in n.status = v.intValue ?? 200 }),
         .string("reason", { $0.reason }, { $0.reason = $1 }),
         .string("detail", { $0.detail }, { $0.detail = $1 }),
+        .string("addressedTo", listed: true, { $0.addressedTo }, { $0.addressedTo = $1 }),
         RenderingField(
             key: "intended", listed: true, write: { $0.intended?.json ?? .null }, read: { n, v in n.intended = AlertContent(json: v) }),
         // Renderings stored before diagnostics were kept have their messages only; `diagnostics`

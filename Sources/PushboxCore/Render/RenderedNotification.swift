@@ -288,6 +288,9 @@ public struct RenderedNotification: Sendable {
     /// so a script and a person can tell which message it was: localized when it was accepted,
     /// the payload's own texts when it was refused.
     public var intended: AlertContent?
+    /// For an FCM message, to whom it was addressed: its token or installation and whether it
+    /// is the device's own, its topic, or its condition.
+    public var addressedTo: String?
     /// What the device would do differently than meant, from validation, localization, the
     /// extension and rendering.
     public var warnings: [Diagnostic] = []

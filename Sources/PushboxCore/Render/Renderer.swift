@@ -92,6 +92,7 @@ public struct Renderer: Sendable {
                 step: .validate, ms: validateMs, outcome: .accepted,
                 detail: "\(validated.form.name), push type \(validated.pushType.rawValue), \(report.warnings.count) warning(s)"))
         if let message = validated.fcm {
+            out.addressedTo = report.addressee
             out.trace.append(
                 TraceEntry(step: .fcm, ms: 0, outcome: .mapped, detail: "FCM sends APNs: " + JSONWriter.compact(.object(validated.payload))))
             switch report.targeting {
@@ -99,7 +100,8 @@ public struct Renderer: Sendable {
                 out.trace.append(
                     TraceEntry(
                         step: .target, ms: 0, outcome: .delivered,
-                        detail: FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [])))
+                        detail: report.targetDescription
+                            ?? FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [], isOwn: { DeviceRegistration().isOwn($0) })))
             case .notTargeted(let why):
                 out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .notTargeted, detail: why))
                 out.delivered = .rejected

@@ -19,4 +19,29 @@ public enum DeviceTopics {
         if let first = preferredLanguages.first { topics.insert(languageTopic(for: first)) }
         return topics
     }
+
+    /// One of the device's topics and who gave it: `language` (its first language's topic),
+    /// `profile` (the app's `fcmTopics`), `api` (FCM's topic API or the Instance ID service) or
+    /// `app` (`pushbox device subscribe`), with when for the last two.
+    public struct Source: Sendable, Equatable {
+        /// The topic.
+        public var topic: String
+        /// `language`, `profile`, `api` or `app`.
+        public var by: String
+        /// When it was subscribed (ms since 1970), for `api` and `app`.
+        public var at: Int64?
+    }
+
+    /// The device's topics now, sorted, each with who gave it.
+    public static func sources(preferredLanguages: [String], profileTopics: [String], registration: DeviceRegistration) -> [Source] {
+        var out: [String: Source] = [:]
+        for topic in profileTopics { out[topic] = Source(topic: topic, by: "profile", at: nil) }
+        if let first = preferredLanguages.first {
+            let topic = languageTopic(for: first)
+            out[topic] = Source(topic: topic, by: "language", at: nil)
+        }
+        for topic in registration.unsubscribed.keys { out[topic] = nil }
+        for (topic, change) in registration.subscribed { out[topic] = Source(topic: topic, by: change.by, at: change.at) }
+        return out.values.sorted { $0.topic < $1.topic }
+    }
 }

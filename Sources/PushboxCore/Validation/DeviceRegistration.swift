@@ -1,10 +1,25 @@
 import Foundation
 import PushboxText
 
-/// Whether the simulated device's app is installed, and which of its tokens are no longer
-/// valid: what APNs answers `410 Unregistered` for, and FCM `404 UNREGISTERED`. By default the
-/// app is installed and every well-formed token is this device's.
+/// How FCM's `token` and `fid` targets are judged: `any` takes every well-formed one as this
+/// device's (the easiest first run: a backend's stored tokens reach the inbox); `strict`
+/// answers 404 `UNREGISTERED` for one that is not the device's own, as FCM would.
+public enum FCMTokenMode: String, Sendable, Equatable, CaseIterable {
+    case any, strict
+}
+
+/// Whether the simulated device's app is installed, which of its tokens are no longer valid
+/// (what APNs answers `410 Unregistered` for, and FCM `404 UNREGISTERED`), whether it is
+/// online, and the FCM topics it was subscribed to or unsubscribed from since it started. By
+/// default the app is installed, the device online and every well-formed token this device's.
 public struct DeviceRegistration: Sendable, Equatable {
+    /// The device's APNs device token (32 bytes, hex).
+    public static let apnsToken = "5e1ec7ed" + String(repeating: "00", count: 28)
+    /// The device's FCM registration token (of FCM's form: an instance id, `:`, a long id).
+    public static let fcmToken = "pushboxDevice0000000A:APA91b" + String(repeating: "pushboxSimulatedDevice", count: 6)
+    /// The device's Firebase installation id (22 characters of URL-safe base64, first `c`–`f`).
+    public static let installationID = "cPushboxDeviceFid00000"
+
     /// When the app was uninstalled (milliseconds since 1970); nil while it is installed.
     public var uninstalledAt: Int64?
     /// Tokens the user made unregistered while the app stays installed, with when.
@@ -12,6 +27,28 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// When the device went offline (ms since 1970); nil while it is online. While offline the
     /// push service answers as usual and keeps what it accepted (`OfflineStorage`).
     public var offlineSince: Int64?
+    /// FCM tokens made this device's besides its own (`pushbox device register TOKEN`), with
+    /// when: what strict mode also accepts.
+    public var registered: [String: Int64] = [:]
+    /// Topics subscribed to since the device started (through FCM's API or `pushbox device
+    /// subscribe`), with when and by whom (`api`, `app`).
+    public var subscribed: [String: TopicSubscription] = [:]
+    /// Topics of the device's own (its profile's, its language's) unsubscribed from since, with when and by whom.
+    public var unsubscribed: [String: TopicSubscription] = [:]
+
+    /// One change to the device's topics: when, and who made it (`api`: FCM's topic API or the
+    /// Instance ID service, `app`: `pushbox device subscribe`, as the app's SDK would).
+    public struct TopicSubscription: Sendable, Equatable {
+        /// Milliseconds since 1970.
+        public var at: Int64
+        /// `api` or `app`.
+        public var by: String
+        /// A change at `at` by `by`.
+        public init(at: Int64, by: String) {
+            self.at = at
+            self.by = by
+        }
+    }
 
     /// An installed app with every token valid, on a device that is online.
     public init(uninstalledAt: Int64? = nil, unregistered: [String: Int64] = [:], offlineSince: Int64? = nil) {
@@ -30,10 +67,42 @@ public struct DeviceRegistration: Sendable, Equatable {
         uninstalledAt ?? token.flatMap { unregistered[$0] }
     }
 
+    /// Whether an FCM `token` or `fid` is the device's own (its token, its installation id, or
+    /// one registered since).
+    public func isOwn(_ token: String) -> Bool {
+        token == Self.fcmToken || token == Self.installationID || registered[token] != nil
+    }
+
+    /// Whether `token` addresses this device in `mode`: not unregistered, and in strict mode its own.
+    public func accepts(_ token: String, mode: FCMTokenMode) -> Bool {
+        unregisteredAt(token) == nil && (mode == .any || isOwn(token))
+    }
+
+    /// The device's topics: its own (`base`: the profile's and its language's), less those
+    /// unsubscribed from, plus those subscribed to since.
+    public func topics(base: Set<String>) -> Set<String> {
+        base.subtracting(unsubscribed.keys).union(subscribed.keys)
+    }
+
+    /// Subscribes the device to `topic` (a no-op when it already is).
+    public mutating func subscribe(_ topic: String, base: Set<String>, at: Int64, by: String) {
+        unsubscribed[topic] = nil
+        if !base.contains(topic) && subscribed[topic] == nil { subscribed[topic] = TopicSubscription(at: at, by: by) }
+    }
+
+    /// Unsubscribes the device from `topic`; whether it was subscribed.
+    @discardableResult
+    public mutating func unsubscribe(_ topic: String, base: Set<String>, at: Int64, by: String) -> Bool {
+        let was = topics(base: base).contains(topic)
+        subscribed[topic] = nil
+        if base.contains(topic) && unsubscribed[topic] == nil { unsubscribed[topic] = TopicSubscription(at: at, by: by) }
+        return was
+    }
+
     /// The refusal APNs (or FCM, for a message to a `token`/`fid`) gives a valid payload for a
     /// token that is no longer valid; nil when the device takes it. FCM's topic and condition
     /// messages are not judged here (an uninstalled app's subscriptions are not modelled).
-    public func refusal(of report: ValidationReport, deviceToken: String?) -> Rejection? {
+    public func refusal(of report: ValidationReport, deviceToken: String?, mode: FCMTokenMode = .any) -> Rejection? {
         guard report.ok, let validated = report.validated else { return nil }
         if let message = validated.fcm {
             let token: String
@@ -41,8 +110,14 @@ public struct DeviceRegistration: Sendable, Equatable {
             case .token(let t)?, .fid(let t)?: token = t
             default: return nil
             }
-            guard unregisteredAt(token) != nil else { return nil }
-            return Rejection(.fcmUnregistered, "Requested entity was not found.")
+            guard !accepts(token, mode: mode) else { return nil }
+            // FCM's message is "Requested entity was not found."; the detail says why, for people.
+            return Rejection(
+                .fcmUnregistered,
+                unregisteredAt(token) != nil
+                    ? (installed
+                        ? "the token was made unregistered (pushbox device unregister)" : "the app was uninstalled (pushbox device uninstall)")
+                    : "not this device's token or installation id, and FCM tokens are strict (pushbox device prints the device's own)")
         }
         guard let at = unregisteredAt(deviceToken) else { return nil }
         var rejection = Rejection(
@@ -67,11 +142,22 @@ public struct DeviceRegistration: Sendable, Equatable {
 
     /// The registration as its file holds it.
     public var json: JSONValue {
-        .object(
+        func times(_ map: [String: Int64]) -> JSONValue {
+            .object(JSONObject(map.sorted { $0.key < $1.key }.map { ($0.key, .number(String($0.value))) }))
+        }
+        func changes(_ map: [String: TopicSubscription]) -> JSONValue {
+            .object(
+                JSONObject(
+                    map.sorted { $0.key < $1.key }.map {
+                        ($0.key, .object(JSONObject([("at", .number(String($0.value.at))), ("by", .string($0.value.by))])))
+                    }))
+        }
+        return .object(
             JSONObject([
                 ("installed", .bool(installed)), ("uninstalledAt", uninstalledAt.map { .number(String($0)) } ?? .null),
-                ("unregistered", .object(JSONObject(unregistered.sorted { $0.key < $1.key }.map { ($0.key, .number(String($0.value))) }))),
-                ("online", .bool(online)), ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null),
+                ("unregistered", times(unregistered)), ("online", .bool(online)),
+                ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null), ("registered", times(registered)),
+                ("subscribed", changes(subscribed)), ("unsubscribed", changes(unsubscribed)),
             ]))
     }
 
@@ -83,5 +169,18 @@ public struct DeviceRegistration: Sendable, Equatable {
         for entry in o?["unregistered"]?.objectValue?.entries ?? [] {
             if let ms = entry.value.intValue { unregistered[entry.key] = Int64(ms) }
         }
+        for entry in o?["registered"]?.objectValue?.entries ?? [] {
+            if let ms = entry.value.intValue { registered[entry.key] = Int64(ms) }
+        }
+        func changes(_ value: JSONValue?) -> [String: TopicSubscription] {
+            var map: [String: TopicSubscription] = [:]
+            for entry in value?.objectValue?.entries ?? [] {
+                guard let o = entry.value.objectValue, let at = o["at"]?.intValue else { continue }
+                map[entry.key] = TopicSubscription(at: Int64(at), by: o["by"]?.stringValue ?? "api")
+            }
+            return map
+        }
+        subscribed = changes(o?["subscribed"])
+        unsubscribed = changes(o?["unsubscribed"])
     }
 }

@@ -1,7 +1,7 @@
 import PushboxText
 
 /// FCM's own rules for a message: exactly one target, valid topic names and conditions.
-enum FCMRules {
+public enum FCMRules {
     static func invalid(_ detail: String, field: String? = nil) -> Rejection {
         Rejection(.invalidArgument, detail, field: field)
     }
@@ -40,6 +40,14 @@ enum FCMRules {
             return .device
         case .fid(let fid):
             if fid.isEmpty { throw invalid("message.fid is empty", field: "message.fid") }
+            // FCM looks an installation id up without judging its form first: one that cannot
+            // be an installation is not found (firebase-admin's UnregisteredError).
+            guard isInstallationIDForm(fid) else {
+                throw Rejection(
+                    .fcmUnregistered,
+                    "message.fid is not a Firebase installation id (22 characters of URL-safe base64, the first c, d, e or f)",
+                    field: "message.fid")
+            }
             return .device
         case .topic(let name):
             guard TopicCondition.isValidTopicName(name) else {
@@ -68,17 +76,47 @@ enum FCMRules {
     /// `-_:.` only (real ones are an instance id, `:` and a long base64url string). FCM
     /// refuses anything else with INVALID_ARGUMENT before looking the token up; pushbox checks
     /// the characters, not the length, so short tokens in tests stay this device's.
-    static func isRegistrationTokenForm(_ token: String) -> Bool {
+    public static func isRegistrationTokenForm(_ token: String) -> Bool {
         token.utf8.allSatisfy { b in
             (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2D || b == 0x5F || b == 0x3A || b == 0x2E
         }
     }
 
-    /// Why a message reaches the device, in words: its token, its topic, or the condition's evaluation.
-    static func describeTarget(_ message: FCMMessage, deviceTopics: Set<String>) -> String {
+    /// To whom a message was addressed, in a few words for the card: `token 9fK…a1 (this
+    /// device's)`, `topic LangKoKR`, `condition 'a' in topics`.
+    public static func addressee(_ message: FCMMessage, isOwn: (String) -> Bool) -> String? {
+        func short(_ value: String) -> String { value.count > 20 ? "\(value.prefix(12))…\(value.suffix(6))" : value }
         switch message.targets.first {
-        case .token(let token)?: return "the message is for this device's token \(token.prefix(16))…"
-        case .fid(let fid)?: return "the message is for this device's Firebase installation \(fid.prefix(16))…"
+        case .token(let t)?: return "token \(short(t)) (\(isOwn(t) ? "this device's own" : "not this device's own"))"
+        case .fid(let f)?: return "installation \(short(f)) (\(isOwn(f) ? "this device's own" : "not this device's own"))"
+        case .topic(let name)?: return "topic \(name)"
+        case .condition(let text)?: return "condition \(text)"
+        case nil: return nil
+        }
+    }
+
+    /// Whether `fid` has the form of a Firebase installation id: 22 characters of URL-safe
+    /// base64 whose first is `c`, `d`, `e` or `f` (the Firebase Installations SDK's own check).
+    public static func isInstallationIDForm(_ fid: String) -> Bool {
+        let bytes = Array(fid.utf8)
+        guard bytes.count == 22, let first = bytes.first, (0x63...0x66).contains(first) else { return false }
+        return bytes.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2D || b == 0x5F
+        }
+    }
+
+    /// Why a message reaches the device, in words: its token (and whether it is the device's
+    /// own), its topic, or the condition's evaluation.
+    public static func describeTarget(_ message: FCMMessage, deviceTopics: Set<String>, isOwn: (String) -> Bool) -> String {
+        func whose(_ kind: String, _ value: String) -> String {
+            let shown = value.count > 24 ? "\(value.prefix(24))…" : value
+            return isOwn(value)
+                ? "the message is for this device's own \(kind) \(shown)"
+                : "the message is for \(kind) \(shown), not this device's own: FCM tokens are taken as any (--fcm-tokens strict answers 404 UNREGISTERED)"
+        }
+        switch message.targets.first {
+        case .token(let token)?: return whose("registration token", token)
+        case .fid(let fid)?: return whose("Firebase installation", fid)
         case .topic(let name)?: return "the device is subscribed to topic \(name)"
         case .condition(let text)?:
             guard let condition = try? TopicCondition.parse(text) else { return "the condition \(text)" }

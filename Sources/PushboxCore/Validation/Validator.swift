@@ -9,6 +9,8 @@ public struct ValidationContext: Sendable, Equatable {
     public var deviceTopics: Set<String>?
     /// JSON nesting limit; deeper bodies are refused.
     public var maxDepth: Int
+    /// How FCM `token` and `fid` targets are judged (`any` by default).
+    public var fcmTokens: FCMTokenMode = .any
 
     /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
@@ -61,6 +63,12 @@ public struct ValidationReport: Sendable {
     public var validated: ValidatedPayload?
     /// Whether an FCM message reaches this device.
     public var targeting: Targeting
+    /// Why an FCM message reaches this device, in words (its token, topic or condition), as
+    /// judged when it arrived: the device's topics and tokens may change since.
+    public var targetDescription: String? = nil
+    /// To whom an FCM message was addressed, in a few words (`token …` and whether it is the
+    /// device's own, `topic …`, `condition …`).
+    public var addressee: String? = nil
 
     /// Whether it was accepted.
     public var ok: Bool { rejection == nil }
@@ -72,6 +80,14 @@ public struct ValidationReport: Sendable {
     }
     /// The HTTP status APNs would answer.
     public var status: Int { rejection?.status ?? 200 }
+
+    /// Says, for an FCM message, to whom it was addressed and why it reaches the device, with
+    /// the device's topics and own tokens as they are now.
+    public mutating func describeTarget(deviceTopics: Set<String>, isOwn: (String) -> Bool) {
+        guard let message = validated?.fcm else { return }
+        addressee = FCMRules.addressee(message, isOwn: isOwn)
+        if targeting == .device { targetDescription = FCMRules.describeTarget(message, deviceTopics: deviceTopics, isOwn: isOwn) }
+    }
 }
 
 /// Validates payloads exactly as APNs answers them (Apple's "Handling notification responses
@@ -163,7 +179,9 @@ public enum Validator {
         warnings += PayloadRules.warnings(payload: payload, aps: aps, pushType: pushType, priority: headers[PushHeaders.priority])
         if let fcm { warnings += FCMRules.warnings(fcm, aps: aps) }
         let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
-        return ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
+        var report = ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
+        if fcm != nil { report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: { DeviceRegistration().isOwn($0) }) }
+        return report
     }
 
     /// Reads the body as a JSON object, refusing what APNs refuses.

@@ -1,0 +1,172 @@
+import Foundation
+import PushboxCore
+import PushboxText
+
+/// FCM's topic subscription API (`projects.registrations.topicSubscriptions`: create, delete,
+/// get, list — what firebase-admin 7's `subscribe_to_topic` / `unsubscribe_from_topic` call, one
+/// request per token) and the legacy Instance ID batch calls older SDKs make
+/// (`iid.googleapis.com/iid/v1:batchAdd`, `:batchRemove`). A token that addresses this device
+/// changes the device's topics at once, kept in its registration beside the inbox.
+extension FCMEndpoint {
+    /// `{project}`, `{registration}` and the topic (nil for the collection) of
+    /// `/v1/projects/{project}/registrations/{registration}/topicSubscriptions[/{topic}]`,
+    /// percent-decoded.
+    static func subscriptionPath(_ path: String) -> (project: String, registration: String, topic: String?)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 7 || parts.count == 8, parts[0].isEmpty, parts[1] == "v1", parts[2] == "projects", parts[4] == "registrations",
+            parts[6] == "topicSubscriptions", !parts[3].isEmpty, !parts[5].isEmpty
+        else { return nil }
+        let decode = { (s: String) in s.removingPercentEncoding ?? s }
+        let topic = parts.count == 8 ? decode(parts[7]) : nil
+        if parts.count == 8 && topic?.isEmpty != false { return nil }
+        return (decode(parts[3]), decode(parts[5]), topic)
+    }
+
+    /// The Instance ID service's batch paths: whether each adds.
+    static let instanceIDPaths = ["/iid/v1:batchAdd": true, "/iid/v1:batchRemove": false]
+
+    /// The topic API's and the Instance ID service's routes.
+    var topicRoutes: [Route] {
+        let limit: @Sendable (RequestHead) -> Int = { _ in 1 << 20 }
+        return [
+            Route(
+                "fcm-topic-subscriptions", methods: ["POST", "DELETE", "GET"], paths: .matching { Self.subscriptionPath($0) != nil },
+                maxBody: limit,
+                check: { [self] head in
+                    guard head.connection.requiresAuth else { return .success(.none) }
+                    return accessToken(
+                        head.headers.last { $0.name == "authorization" }?.value, project: Self.subscriptionPath(head.path)?.project ?? "")
+                },
+                refusal: Self.refusal, handle: { [self] in subscriptions($0) }),
+            Route(
+                "iid-batch", methods: ["POST"], paths: .matching { Self.instanceIDPaths[$0] != nil }, maxBody: limit,
+                check: { [self] head in
+                    guard head.connection.requiresAuth else { return .success(.none) }
+                    return accessToken(head.headers.last { $0.name == "authorization" }?.value, project: nil)
+                },
+                refusal: { reason, _ in Self.json(reason.status, .object(JSONObject([("error", .string(reason.rawValue))]))) },
+                handle: { [self] in instanceIDBatch($0, add: Self.instanceIDPaths[$0.path] ?? true) }),
+        ]
+    }
+
+    /// How a registration (token or installation id) stands for the topic API: FCM's answer
+    /// when it cannot be subscribed, else whether it is this device (which then changes).
+    enum RegistrationStanding {
+        case device
+        case refused(HTTPResponse)
+    }
+
+    /// A registration that is not of a token's form is refused 400; one that does not address
+    /// this device (unregistered, or not its own while tokens are strict) 404 `UNREGISTERED`.
+    func standing(of registration: String, device: DeviceRegistration) -> RegistrationStanding {
+        guard FCMRules.isRegistrationTokenForm(registration) else {
+            var response = Self.invalidArgument("The registration token is not a valid FCM registration token", field: "parent")
+            response.cause = "neither an FCM registration token nor a Firebase installation id"
+            return .refused(response)
+        }
+        guard device.accepts(registration, mode: service.context.fcmTokens) else {
+            var response = Self.googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
+            response.cause =
+                device.unregisteredAt(registration) != nil ? "the token is unregistered" : "not this device's token, and FCM tokens are strict"
+            return .refused(response)
+        }
+        return .device
+    }
+
+    /// create (POST, `topic_name` or `topicName` in the query or the body), delete (DELETE,
+    /// `allow_missing`), get and list (GET), with FCM's answers.
+    func subscriptions(_ request: HTTPRequest) -> HTTPResponse {
+        guard let (project, registration, pathTopic) = Self.subscriptionPath(request.path), let file = service.registrationFile else {
+            return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.")
+        }
+        let device = file.current()
+        if case .refused(let response) = standing(of: registration, device: device) { return response }
+        let base = service.context.deviceTopics ?? []
+        let parent = "projects/\(project)/registrations/\(registration)/topicSubscriptions"
+        let dates = InboxListing.dateFormatter()
+        func resource(_ topic: String, _ at: Int64?) -> JSONValue {
+            .object(
+                JSONObject([
+                    ("name", .string("\(parent)/\(topic)")), ("topic_name", .string(topic)),
+                    ("create_time", .string(dates.string(from: Date(timeIntervalSince1970: Double(at ?? 0) / 1000)))),
+                ]))
+        }
+        let body = (try? JSONParser.parse(request.body))?.objectValue
+        switch (request.method, pathTopic) {
+        case ("POST", nil):
+            let given =
+                request.query["topic_name"] ?? request.query["topicName"] ?? body?["topic_name"]?.stringValue ?? body?["topicName"]?.stringValue
+            guard let given, !given.isEmpty else {
+                return Self.invalidArgument("Request contains an invalid argument.", field: "topic_name", description: "topic_name is required")
+            }
+            let topic = given.hasPrefix("/topics/") ? String(given.dropFirst("/topics/".count)) : given
+            guard TopicCondition.isValidTopicName(topic), topic.utf8.count <= 900 else {
+                return Self.invalidArgument("Invalid topic name \(topic): topic names match [a-zA-Z0-9-_.~%]{1,900}", field: "topic_name")
+            }
+            if device.topics(base: base).contains(topic) {
+                return Self.googleError(409, "ALREADY_EXISTS", "The topic subscription already exists.")
+            }
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            do { _ = try file.update { $0.subscribe(topic, base: base, at: now, by: "api") } } catch {
+                return Self.googleError(500, "INTERNAL", "Internal error encountered.")
+            }
+            return Self.json(200, resource(topic, now))
+        case ("DELETE", let topic?):
+            let allowMissing = request.query["allow_missing"] == "true" || request.query["allowMissing"] == "true"
+            var was = false
+            do {
+                _ = try file.update { was = $0.unsubscribe(topic, base: base, at: Int64(Date().timeIntervalSince1970 * 1000), by: "api") }
+            } catch {
+                return Self.googleError(500, "INTERNAL", "Internal error encountered.")
+            }
+            guard was || allowMissing else { return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.") }
+            return Self.json(200, .object(JSONObject()))
+        case ("GET", let topic?):
+            guard device.topics(base: base).contains(topic) else { return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.") }
+            return Self.json(200, resource(topic, device.subscribed[topic]?.at))
+        case ("GET", nil):
+            let all = device.topics(base: base).sorted().map { resource($0, device.subscribed[$0]?.at) }
+            return Self.json(200, .object(JSONObject([("topicSubscriptions", .array(all))])))
+        default:
+            return Self.googleError(405, "METHOD_NOT_ALLOWED", "Method \(request.method) is not allowed here.")
+        }
+    }
+
+    /// The Instance ID service's `batchAdd` / `batchRemove`: `{"to": "/topics/T",
+    /// "registration_tokens": [...]}`, answered `{"results": [{}, {"error": "NOT_FOUND"}, …]}`
+    /// one result per token, in order.
+    func instanceIDBatch(_ request: HTTPRequest, add: Bool) -> HTTPResponse {
+        func iidError(_ status: Int, _ code: String) -> HTTPResponse { Self.json(status, .object(JSONObject([("error", .string(code))]))) }
+        guard let body = (try? JSONParser.parse(request.body))?.objectValue, let to = body["to"]?.stringValue,
+            let tokens = body["registration_tokens"]?.arrayValue, !tokens.isEmpty
+        else { return iidError(400, "INVALID_ARGUMENT") }
+        let topic = to.hasPrefix("/topics/") ? String(to.dropFirst("/topics/".count)) : to
+        guard TopicCondition.isValidTopicName(topic) else { return iidError(400, "INVALID_ARGUMENT") }
+        guard let file = service.registrationFile else { return iidError(500, "INTERNAL") }
+        let base = service.context.deviceTopics ?? []
+        let device = file.current()
+        var results: [JSONValue] = []
+        var changes = false
+        for token in tokens {
+            guard let token = token.stringValue, FCMRules.isRegistrationTokenForm(token) else {
+                results.append(.object(JSONObject([("error", .string("INVALID_ARGUMENT"))])))
+                continue
+            }
+            guard device.accepts(token, mode: service.context.fcmTokens) else {
+                results.append(.object(JSONObject([("error", .string("NOT_FOUND"))])))
+                continue
+            }
+            changes = true
+            results.append(.object(JSONObject()))
+        }
+        if changes {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            do {
+                _ = try file.update { r in
+                    if add { r.subscribe(topic, base: base, at: now, by: "api") } else { r.unsubscribe(topic, base: base, at: now, by: "api") }
+                }
+            } catch { return iidError(500, "INTERNAL") }
+        }
+        return Self.json(200, .object(JSONObject([("results", .array(results))])))
+    }
+}
