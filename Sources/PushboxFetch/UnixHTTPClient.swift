@@ -41,6 +41,25 @@ public final class UnixHTTPClient {
     public func request(_ method: String, url: String, headers: [(String, String)], body: [UInt8], timeoutMs: Int = 30_000) -> Result<
         Response, DownloadError
     > {
+        // A busy pushbox whose socket's queue of connections waiting to be accepted is full
+        // refuses a connection at once (EAGAIN on a Unix socket): try again a few times, 20 to
+        // 320 ms apart, before saying it could not connect. Nothing was sent on such a try.
+        var result = attempt(method, url: url, headers: headers, body: body, timeoutMs: timeoutMs)
+        var pause: UInt32 = 20_000
+        while socketPath != nil, case .failure(.network(let why)) = result, why == Self.couldNotConnect, pause <= 320_000 {
+            usleep(pause)
+            pause *= 2
+            result = attempt(method, url: url, headers: headers, body: body, timeoutMs: timeoutMs)
+        }
+        return result
+    }
+
+    /// libcurl's words for a connection that was refused.
+    static let couldNotConnect = String(cString: curl_easy_strerror(CURLE_COULDNT_CONNECT))
+
+    private func attempt(_ method: String, url: String, headers: [(String, String)], body: [UInt8], timeoutMs: Int) -> Result<
+        Response, DownloadError
+    > {
         let buffers = Buffers()
         let context = Unmanaged.passRetained(buffers)
         defer { context.release() }

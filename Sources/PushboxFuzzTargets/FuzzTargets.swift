@@ -94,7 +94,11 @@ public enum FuzzTargets {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: FuzzTargets.storeDirectory) }
         guard let store = try? InboxStore(path: dir + "/inbox.sqlite") else { return nil }
-        return APIRouter(service: IntakeService(store: store, context: ValidationContext(bundleID: "dev.pushbox.sample"), renderings: nil))
+        let service = IntakeService(
+            store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp"]), renderings: nil)
+        // The device's registration, so FCM's topic API and the Instance ID calls reach their parsers.
+        service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
+        return APIRouter(service: service)
     }()
 
     /// A request as the servers hand it over: `METHOD PATH`, header lines, a blank line, the body.
