@@ -71,7 +71,7 @@ let package = Package(
         // ncursesw (libncursesw5-dev) behind a shim with the wide-character defines and getters.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         // Screen → ncursesw (only changed cells), keys/mouse/resize → messages. The only curses user.
-        .target(name: "PushboxTerminal", dependencies: ["CNcursesw", "PushboxUI", "PushboxText"]),
+        .target(name: "PushboxTerminal", dependencies: ["CNcursesw", "PushboxUI", "PushboxText", "PushboxLocalization"]),
         // An HTTP server on 127.0.0.1 for tests and benchmarks (slow, huge, redirecting, lying responses).
         .target(name: "PushboxLoopback", dependencies: ["PushboxText"]),
         // posix_spawn with every descriptor above 2 closed in the child (hidden from Swift's Glibc).
@@ -108,6 +108,7 @@ let package = Package(
         .testTarget(
             name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
+        .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),
         .testTarget(
             name: "PushboxCoreTests",
             dependencies: [

@@ -150,7 +150,11 @@ int32_t pb_codepoint_width(uint32_t codepoint) {
     int32_t c = (int32_t)codepoint;
     int8_t category = swift_u_charType(c);
     if (category == PB_U_NON_SPACING_MARK || category == PB_U_ENCLOSING_MARK || category == PB_U_FORMAT_CHAR) return 0;
+    if (category == PB_U_CONTROL_CHAR) return 0;  // C0 and C1 controls are never drawn
     if (swift_u_hasBinaryProperty(c, PB_UCHAR_VARIATION_SELECTOR)) return 0;
+    // Hangul medial vowels and final consonants join the leading consonant's two columns.
+    int32_t hst = swift_u_getIntPropertyValue(c, PB_UCHAR_HANGUL_SYLLABLE_TYPE);
+    if (hst == PB_U_HST_VOWEL_JAMO || hst == PB_U_HST_TRAILING_JAMO) return 0;
     if (swift_u_hasBinaryProperty(c, PB_UCHAR_EMOJI_PRESENTATION)) return 2;
     int32_t eaw = swift_u_getIntPropertyValue(c, PB_UCHAR_EAST_ASIAN_WIDTH);
     if (eaw == PB_U_EA_WIDE || eaw == PB_U_EA_FULLWIDTH) return 2;

@@ -13,9 +13,10 @@ typedef int pb_UErrorCode;  // U_ZERO_ERROR is 0; failures are > 0, warnings < 0
 #define PB_U_FAILURE(x) ((x) > 0)
 
 enum { PB_UNUM_DECIMAL = 1, PB_UNUM_MINIMUM_GROUPING_DIGITS = 22, PB_UNUM_MINIMUM_GROUPING_DIGITS_AUTO = -2 };
-enum { PB_U_NON_SPACING_MARK = 6, PB_U_ENCLOSING_MARK = 7, PB_U_FORMAT_CHAR = 16 };
+enum { PB_U_NON_SPACING_MARK = 6, PB_U_ENCLOSING_MARK = 7, PB_U_CONTROL_CHAR = 15, PB_U_FORMAT_CHAR = 16 };
 enum { PB_UCHAR_VARIATION_SELECTOR = 36, PB_UCHAR_EMOJI_PRESENTATION = 58, PB_UCHAR_EAST_ASIAN_WIDTH = 0x1004 };
 enum { PB_U_EA_FULLWIDTH = 3, PB_U_EA_WIDE = 5 };
+enum { PB_UCHAR_HANGUL_SYLLABLE_TYPE = 0x100B, PB_U_HST_VOWEL_JAMO = 2, PB_U_HST_TRAILING_JAMO = 3 };
 
 void *swift_uplrules_open(const char *locale, pb_UErrorCode *status);
 int32_t swift_uplrules_select(const void *rules, double number, pb_UChar *keyword, int32_t capacity, pb_UErrorCode *status);

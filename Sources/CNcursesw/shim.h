@@ -24,6 +24,14 @@ static inline mmask_t pb_mouse_mask(void) { return BUTTON1_CLICKED | BUTTON1_PRE
 static inline int pb_button1(mmask_t m) { return (m & (BUTTON1_CLICKED | BUTTON1_PRESSED)) != 0; }
 static inline int pb_wheel_up(mmask_t m) { return (m & BUTTON4_PRESSED) != 0; }
 static inline int pb_wheel_down(mmask_t m) { return (m & BUTTON5_PRESSED) != 0; }
+// A terminfo string capability, or NULL when the terminal has none (tigetstr's -1 and 0 alike).
+static inline const char *pb_capability(const char *name) {
+    char *s = tigetstr(name);
+    return (s == NULL || s == (char *)-1) ? NULL : s;
+}
+// tiparm is variadic, which Swift cannot call: one fixed arity each.
+static inline const char *pb_tparm1(const char *cap, int a) { return cap ? tiparm(cap, a) : NULL; }
+static inline const char *pb_tparm2(const char *cap, int a, int b) { return cap ? tiparm(cap, a, b) : NULL; }
 // tigetstr returns (char *)-1 for "not a string capability": true only for a real one.
 static inline int pb_has_cursor_addressing(void) { char *cup = tigetstr("cup"); return cup != NULL && cup != (char *)-1; }
 

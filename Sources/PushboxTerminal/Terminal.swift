@@ -12,10 +12,10 @@ public struct TerminalError: Error, CustomStringConvertible {
 /// and turns keys, mouse and resizes into messages. Everything else is in PushboxUI.
 public final class Terminal {
     private var previous: Screen?
-    private var pairs: [Role: Int16] = [:]
-    /// Pairs made on demand for thumbnail cells, after the roles' pairs.
-    private var palettePairs: [PaletteColors: Int16] = [:]
-    private var attributes: [Role: attr_t] = [:]
+    /// Each role's attributes and colours, as the theme gives them on this terminal.
+    private var styles: [Role: Style] = [:]
+    /// The terminal's own control strings (terminfo), read once ncurses loaded its entry.
+    private var controls = TerminalControls(ansi: ())
     /// Colours the terminal has (256, 8 or 0).
     public private(set) var colors = 0
     private var screen: OpaquePointer?
@@ -34,6 +34,7 @@ public final class Terminal {
             throw TerminalError(description: "the terminal type \(term) is unknown to this machine's terminfo; try TERM=xterm-256color")
         }
         screen = s
+        controls = TerminalControls()
         guard pb_has_cursor_addressing() != 0 else {
             endwin()
             throw TerminalError(description: "the terminal (TERM=\(term)) cannot address the cursor; pushbox needs a full-screen terminal")
@@ -45,9 +46,12 @@ public final class Terminal {
         set_escdelay(25)
         _ = mousemask(pb_mouse_mask(), nil)
         mouseinterval(0)
+        // ncurses's first refresh clears the terminal; it happens now, not on the first key read
+        // after pushbox drew its first frame.
+        refresh()
     }
 
-    /// Maps a theme's roles to colour pairs (256 or 8 colours) or, without colour, to attributes.
+    /// Maps a theme's roles to colours (256 or 8) or, without colour, to attributes alone.
     public func apply(_ theme: Theme, noColor: Bool) {
         let useColor = !noColor && has_colors()
         var effective = theme
@@ -59,22 +63,12 @@ public final class Terminal {
             colors = 0
             effective = .monochrome
         }
-        pairs.removeAll()
-        palettePairs.removeAll()
-        attributes.removeAll()
-        for (i, role) in Role.allCases.enumerated() {
+        styles.removeAll()
+        for role in Role.allCases {
             let style = effective.style(role)
-            var attr: attr_t = 0
-            if style.bold { attr |= pb_a_bold() }
-            if style.underline { attr |= pb_a_underline() }
-            if style.reverse { attr |= pb_a_reverse() }
-            if useColor, i + 1 < Int(pb_color_pairs()) {
-                let pair = Int16(i + 1)
-                init_pair(pair, color(style.foreground), color(style.background))
-                pairs[role] = pair
-                attr |= pb_color_pair(Int32(pair))
-            }
-            attributes[role] = attr
+            styles[role] = Style(
+                bold: style.bold, underline: style.underline, reverse: style.reverse,
+                foreground: useColor ? color(style.foreground) : -1, background: useColor ? color(style.background) : -1)
         }
         previous = nil  // everything is drawn again in the new colours
     }
@@ -94,40 +88,23 @@ public final class Terminal {
     /// The palette thumbnails may use: 256, 16 or 8 colours, or 0 without colour.
     public var palette: Int { colors >= 256 ? 256 : colors >= 16 ? 16 : colors >= 8 ? 8 : 0 }
 
-    /// The attribute for a thumbnail cell's colours, making its pair the first time.
-    private func paletteAttribute(_ c: PaletteColors) -> attr_t {
-        if let pair = palettePairs[c] { return pb_color_pair(Int32(pair)) }
-        let next = Role.allCases.count + 1 + palettePairs.count
-        guard next < min(Int(pb_color_pairs()), Int(Int16.max)) else { return 0 }
-        init_pair(Int16(next), Int16(c.foreground), Int16(c.background))
-        palettePairs[c] = Int16(next)
-        return pb_color_pair(Int32(next))
-    }
-
-    /// Draws the cells that differ from the last frame, then refreshes once.
+    /// Draws the cells that differ from the last frame, writing the bytes itself through the
+    /// terminal's terminfo strings (`TerminalOutput`): every scalar of every cluster reaches the
+    /// terminal, which ncurses's cell model cannot promise for a ZWJ sequence or an Indic
+    /// conjunct. Input still comes through ncurses, which draws nothing after the start.
     public func draw(_ next: Screen) {
         let last = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0 : nil }
-        let full = last == nil
-        if full { erase() }
-        for y in 0..<next.height {
-            var x = 0
-            while x < next.width {
-                let cell = next[x, y]
-                // A wide grapheme is redrawn when either of its two columns changed.
-                let wide = x + 1 < next.width && next[x + 1, y].isContinuation
-                let unchanged = last.map { $0[x, y] == cell && (!wide || $0[x + 1, y] == next[x + 1, y]) } ?? false
-                if cell.isContinuation || unchanged {
-                    x += 1
-                    continue
-                }
-                let attr = cell.palette.map { paletteAttribute($0) } ?? attributes[cell.role] ?? 0
-                attrset(Int32(bitPattern: attr))
-                mvaddstr(Int32(y), Int32(x), cell.text)
-                x += 1
+        let bytes = TerminalOutput.frame(next, previous: last, styles: styles, controls: controls)
+        fflush(pb_stdout())
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, bytes.count - written) }
+            if n > 0 {
+                written += n
+            } else if n < 0 && errno != EINTR && errno != EAGAIN {
+                break
             }
         }
-        attrset(0)
-        refresh()
         previous = next
     }
 
@@ -151,6 +128,9 @@ public final class Terminal {
             case KEY_BACKSPACE: return .key(.backspace)
             case KEY_BTAB: return .key(.backTab)
             case KEY_RESIZE:
+                // ncurses resized its own (blank) screen: let it settle now, so it never repaints
+                // over the frame drawn next.
+                refresh()
                 previous = nil
                 return .resize(width: size.width, height: size.height)
             case KEY_MOUSE:

@@ -12,7 +12,7 @@ public struct Cell: Sendable, Equatable {
     public var text: String
     /// What the cell is, for the theme to colour.
     public var role: Role
-    /// True for the second column of a 2-column grapheme.
+    /// True for the columns after the first of a grapheme wider than one column.
     public var isContinuation: Bool
     /// Palette colours (foreground, background) that override the role's, for thumbnails.
     public var palette: PaletteColors?
@@ -117,7 +117,7 @@ public struct Screen: Sendable, Equatable {
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, role: Role) {
         for row in max(0, y)..<min(height, y + h) {
             for col in max(0, x)..<min(width, x + w) {
-                cells[row * width + col] = Cell(text: " ", role: role, isContinuation: false)
+                set(col, row, Cell(text: " ", role: role, isContinuation: false))
             }
         }
     }
@@ -137,7 +137,7 @@ public struct Screen: Sendable, Equatable {
             if w == 0 { continue }
             if col + w > room { break }
             set(x + col, y, Cell(text: String(g), role: role, isContinuation: false))
-            if w == 2 { set(x + col + 1, y, Cell(text: "", role: role, isContinuation: true)) }
+            for extra in 1..<max(1, w) { set(x + col + extra, y, Cell(text: "", role: role, isContinuation: true)) }
             col += w
         }
         if !fits {
@@ -161,9 +161,27 @@ public struct Screen: Sendable, Equatable {
         }
     }
 
+    /// Sets one cell. Writing over part of a wider cluster blanks the rest of it, so no cluster
+    /// is ever left without its columns (a terminal would draw it over its neighbour).
     private mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
-        cells[y * width + x] = cell
+        let row = y * width
+        if !cell.isContinuation {
+            if cells[row + x].isContinuation {
+                var head = x - 1
+                while head >= 0 && cells[row + head].isContinuation {
+                    cells[row + head] = Cell(text: " ", role: cells[row + head].role, isContinuation: false)
+                    head -= 1
+                }
+                if head >= 0 { cells[row + head] = Cell(text: " ", role: cells[row + head].role, isContinuation: false) }
+            }
+            var tail = x + 1
+            while tail < width && cells[row + tail].isContinuation {
+                cells[row + tail] = Cell(text: " ", role: cells[row + tail].role, isContinuation: false)
+                tail += 1
+            }
+        }
+        cells[row + x] = cell
     }
 
     /// The screen as text lines (wide graphemes once, trailing spaces kept): for snapshots.
