@@ -178,3 +178,28 @@ int32_t pb_localizations_to_use(const char *const *preferred, int32_t preferred_
     }
     return out;
 }
+
+int32_t pb_line_breaks(const uint16_t *text, int32_t length, const char *locale, int32_t *breaks, int32_t capacity) {
+    pb_UErrorCode status = 0;
+    void *bi = swift_ubrk_open(PB_UBRK_LINE, locale, text, length, &status);
+    if (PB_U_FAILURE(status) || !bi) return -1;
+    int32_t n = 0;
+    for (int32_t b = swift_ubrk_next(bi); b != PB_UBRK_DONE && n < capacity; b = swift_ubrk_next(bi)) breaks[n++] = b;
+    swift_ubrk_close(bi);
+    return n;
+}
+
+int32_t pb_bidi_visual(const uint16_t *text, int32_t length, int right_to_left, uint16_t *out, int32_t capacity) {
+    pb_UErrorCode status = 0;
+    void *bidi = swift_ubidi_open();
+    if (!bidi) return -1;
+    swift_ubidi_setPara(bidi, text, length, right_to_left ? PB_UBIDI_RTL : PB_UBIDI_LTR, NULL, &status);
+    int32_t n = PB_U_FAILURE(status) ? -1 : swift_ubidi_writeReordered(bidi, out, capacity, PB_UBIDI_DO_MIRRORING, &status);
+    swift_ubidi_close(bidi);
+    return PB_U_FAILURE(status) ? -1 : n;
+}
+
+int pb_base_direction(const uint16_t *text, int32_t length) {
+    int d = swift_ubidi_getBaseDirection(text, length);
+    return d == PB_UBIDI_RTL ? 1 : d == PB_UBIDI_LTR ? 0 : -1;
+}

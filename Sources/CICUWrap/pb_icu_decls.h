@@ -50,4 +50,17 @@ int32_t swift_u_getIntPropertyValue(int32_t c, int which);
 pb_UChar *swift_u_strToUTF8(char *dest, int32_t capacity, int32_t *length, const pb_UChar *src, int32_t srcLength, pb_UErrorCode *status);
 void swift_u_UCharsToChars(const pb_UChar *us, char *cs, int32_t length);
 
+// Break iterators (ubrk.h) and the bidirectional algorithm (ubidi.h).
+enum { PB_UBRK_LINE = 2, PB_UBRK_DONE = -1 };
+void *swift_ubrk_open(int type, const char *locale, const pb_UChar *text, int32_t textLength, pb_UErrorCode *status);
+int32_t swift_ubrk_first(void *bi);
+int32_t swift_ubrk_next(void *bi);
+void swift_ubrk_close(void *bi);
+void *swift_ubidi_open(void);
+void swift_ubidi_setPara(void *bidi, const pb_UChar *text, int32_t length, uint8_t paraLevel, uint8_t *embeddingLevels, pb_UErrorCode *status);
+int32_t swift_ubidi_writeReordered(void *bidi, pb_UChar *dest, int32_t destSize, uint16_t options, pb_UErrorCode *status);
+int swift_ubidi_getBaseDirection(const pb_UChar *text, int32_t length);
+void swift_ubidi_close(void *bidi);
+enum { PB_UBIDI_DEFAULT_LTR = 0xFE, PB_UBIDI_DO_MIRRORING = 2, PB_UBIDI_LTR = 0, PB_UBIDI_RTL = 1, PB_UBIDI_NEUTRAL = 3 };
+
 #endif

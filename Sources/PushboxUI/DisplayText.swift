@@ -22,75 +22,83 @@ public enum DisplayText {
         return String(out)
     }
 
-    /// Whether text holds right-to-left letters (Arabic, Hebrew, …): the view shows it in
-    /// logical order with a marker, since terminals reorder inconsistently.
-    public static func isRightToLeft(_ text: String) -> Bool {
-        text.unicodeScalars.contains {
-            (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFDFF).contains($0.value) || (0xFE70...0xFEFF).contains($0.value)
-        }
-    }
-
-    /// Clean text with a ⇐ marker in front when it reads right to left.
-    public static func line(_ text: String) -> String {
+    /// Clean text on one line, in visual order by the Unicode Bidirectional Algorithm when it
+    /// holds right-to-left letters (its first strong character sets the paragraph's direction);
+    /// `bidi` false leaves the order to a terminal that reorders by itself.
+    public static func line(_ text: String, bidi: Bool = true) -> String {
         let c = clean(text)
-        return isRightToLeft(c) ? "⇐ " + c : c
+        return bidi ? TextLayout.visualOrder(c, rightToLeft: TextLayout.isRightToLeft(c)) : c
     }
 
-    /// Wraps text into lines of at most `width` columns, breaking at spaces where it can
-    /// (CJK text breaks anywhere).
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    /// Wraps text into lines of at most `width` columns where the phone would break them: at
+    /// UAX #14's opportunities for the device's `language` (ICU's line breaking: no line begins
+    /// with closing punctuation or a small kana, Thai at word boundaries, Korean between words),
+    /// a word longer than a line cut at a grapheme cluster boundary.
+    public static func wrap(_ text: String, width: Int, language: String? = nil) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         for paragraph in clean(text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
+            let characters = Array(paragraph)
             var line = ""
             var lineWidth = 0
-            var word = ""
-            var wordWidth = 0
-            func flushWord() {
-                if lineWidth + wordWidth > width, !line.isEmpty {
-                    lines.append(line.trimmingTrailingSpaces())
-                    line = ""
-                    lineWidth = 0
-                    if word.first == " " {
-                        word.removeFirst()
-                        wordWidth -= 1
-                    }
-                }
-                while wordWidth > width {
-                    // A word longer than the line: cut it.
-                    var head = ""
-                    var headWidth = 0
-                    for c in word {
-                        let w = DisplayWidth.of(c)
-                        if headWidth + w > width { break }
-                        head.append(c)
-                        headWidth += w
-                    }
-                    lines.append(head)
-                    word.removeFirst(head.count)
-                    wordWidth -= headWidth
-                }
-                line += word
-                lineWidth += wordWidth
-                word = ""
-                wordWidth = 0
-            }
-            for c in paragraph {
-                let w = DisplayWidth.of(c)
-                if c == " " {
-                    flushWord()
-                    word = " "
-                    wordWidth = 1
+            var start = 0
+            for end in TextLayout.lineBreaks(String(paragraph), language: language) where end > start {
+                var segment = characters[start..<end]
+                start = end
+                let segmentWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
+                let trailing = segment.reversed().prefix { $0 == " " }.count
+                if lineWidth + segmentWidth - trailing <= width {
+                    line += String(segment)
+                    lineWidth += segmentWidth
                     continue
                 }
-                word.append(c)
-                wordWidth += w
-                if w == 2 { flushWord() }  // wide (CJK) characters may break anywhere
+                if !line.isEmpty {
+                    lines.append(line.trimmingTrailingSpaces())
+                    (line, lineWidth) = ("", 0)
+                }
+                // A segment wider than a line: cut at cluster boundaries.
+                while segment.reduce(0, { $0 + DisplayWidth.of($1) }) - segment.reversed().prefix(while: { $0 == " " }).count > width {
+                    var head = 0
+                    var headWidth = 0
+                    for c in segment {
+                        let w = DisplayWidth.of(c)
+                        if headWidth + w > width && head > 0 { break }
+                        head += 1
+                        headWidth += w
+                    }
+                    lines.append(String(segment.prefix(head)))
+                    segment = segment.dropFirst(head)
+                }
+                line = String(segment)
+                lineWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
             }
-            flushWord()
             lines.append(line.trimmingTrailingSpaces())
         }
         return lines
+    }
+}
+
+extension DisplayText {
+    /// Clean text fitted to `width` columns on one line: cut in logical order with "…" when it
+    /// does not fit (so the ellipsis ends the sentence, on the left of a right-to-left one),
+    /// then in visual order.
+    public static func fitted(_ text: String, width: Int, bidi: Bool = true) -> String {
+        let c = clean(text)
+        let cut = DisplayWidth.of(c) > width ? truncate(c, width: max(0, width - 1)) + "…" : c
+        return bidi ? TextLayout.visualOrder(cut, rightToLeft: TextLayout.isRightToLeft(cut)) : cut
+    }
+
+    /// The longest start of `text` that fits `width` columns, cut at a grapheme cluster boundary.
+    public static func truncate(_ text: String, width: Int) -> String {
+        var out = ""
+        var used = 0
+        for c in text {
+            let w = DisplayWidth.of(c)
+            if used + w > width { break }
+            out.append(c)
+            used += w
+        }
+        return out
     }
 }
 

@@ -193,6 +193,9 @@ public struct InboxState: Sendable {
     /// Whether the device is online (`O` takes it offline and back: the push service keeps
     /// what it accepts meanwhile, and delivers it from storage).
     public var deviceOnline = true
+    /// Whether right-to-left text is put in visual order here (the Unicode Bidirectional
+    /// Algorithm); off for terminals that reorder by themselves (`--bidi off`).
+    public var bidi = true
     /// The device's registration as its file last said (tokens, topics subscribed since).
     public var registration = DeviceRegistration()
     /// The app profile's FCM topics (`fcmTopics`), for the Device view's "who set each".

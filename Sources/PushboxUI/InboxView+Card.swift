@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxLocalization
 
 extension InboxView {
     static func card(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {
@@ -40,7 +41,8 @@ extension InboxView {
             return notShown(&s, "Not shown on this device", role: .warning, detail: r.detail, x: x, y: y, width: width, height: height)
         }
         if r.delivered == .stored || r.delivered == .discarded {
-            let would = [r.intended?.title, r.intended?.subtitle, r.intended?.body].compactMap { $0 }.map(DisplayText.line).joined(separator: " — ")
+            let would = [r.intended?.title, r.intended?.subtitle, r.intended?.body].compactMap { $0 }.map { DisplayText.line($0) }.joined(
+                separator: " — ")
             return notShown(
                 &s, r.delivered == .stored ? "Not delivered yet: the device is offline" : "Never delivered", role: .warning,
                 detail: (r.detail ?? "") + (would.isEmpty ? "" : "\n\nWould show: " + would), x: x, y: y, width: width, height: height)
@@ -68,6 +70,14 @@ extension InboxView {
         }
     }
 
+    /// Whether the device's language reads right to left (Arabic, Hebrew, Persian, Urdu, …, and
+    /// the right-to-left pseudolanguage): the card is mirrored as iOS mirrors it.
+    static func isRightToLeftLanguage(_ language: String?) -> Bool {
+        guard let language else { return false }
+        let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        return ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ckb", "dv", "ug"].contains(primary) || language == "right-to-left"
+    }
+
     /// A headline and the reason, for a notification the device does not show.
     static func notShown(_ s: inout Screen, _ headline: String, role: Role, detail: String?, x: Int, y: Int, width: Int, height: Int) {
         s.put(headline, x: x, y: y, role: role, maxWidth: width)
@@ -80,17 +90,30 @@ extension InboxView {
     /// preview), and one line per attachment.
     static func cardLines(_ state: InboxState, _ r: RenderedNotification, textWidth text: Int) -> [(String, Role)] {
         var lines: [(String, Role)] = []
-        let title = r.title.map { DisplayText.line($0) }
-        let bodyLines = DisplayText.wrap(r.body ?? "", width: text)
-        if let title { lines.append((title, .title)) }
-        if let sub = r.subtitle { lines.append((DisplayText.line(sub), .subtitle)) }
-        var body = bodyLines.filter { !$0.isEmpty || bodyLines.count == 1 }
-        if state.card.lockScreen && body.count > 4 {
-            body = Array(body.prefix(4))
-            body[3] = String(body[3].prefix(max(0, text - 1))) + "…"
+        let language = r.language ?? state.device.languages.first
+        let mirrored = isRightToLeftLanguage(language)
+        /// A paragraph as the phone sets it: wrapped where the language breaks lines, each line
+        /// in visual order, right-aligned when the paragraph (or the device) reads right to left.
+        func set(_ paragraph: String, role: Role, maxLines: Int? = nil) {
+            let rightToLeft = mirrored || TextLayout.isRightToLeft(paragraph)
+            var wrapped = DisplayText.wrap(paragraph, width: text, language: language)
+            if role == .body { wrapped = wrapped.filter { !$0.isEmpty || wrapped.count == 1 } }
+            // Cut in logical order, so the ellipsis ends the sentence on either side.
+            let maxLines = role == .body ? maxLines : 1
+            if let maxLines, wrapped.count > maxLines {
+                wrapped = Array(wrapped.prefix(maxLines))
+                wrapped[maxLines - 1] = DisplayText.truncate(wrapped[maxLines - 1], width: text - 1) + "…"
+            }
+            for line in wrapped {
+                let shown = state.bidi ? TextLayout.visualOrder(line, rightToLeft: rightToLeft) : line
+                let pad = rightToLeft ? max(0, text - DisplayWidth.of(shown)) : 0
+                lines.append((String(repeating: " ", count: pad) + shown, role))
+            }
         }
-        if DisplayText.isRightToLeft(r.body ?? "") { body = body.map { "⇐ " + $0 } }
-        lines += body.map { ($0, .body) }
+        let title = r.title
+        if let title { set(title, role: .title) }
+        if let sub = r.subtitle { set(sub, role: .subtitle) }
+        set(r.body ?? "", role: .body, maxLines: state.card.lockScreen ? 4 : nil)
         if title == nil && r.subtitle == nil && (r.body ?? "").isEmpty {
             lines.append(("(no alert text: a background or badge/sound-only push)", .muted))
         }
@@ -114,8 +137,17 @@ extension InboxView {
         s.put("╭" + String(repeating: "─", count: boxWidth - 2) + "╮", x: x, y: row, role: .border)
         row += 1
         s.put("│", x: x, y: row, role: .border)
-        s.put(DisplayText.clean(state.appName).uppercased(), x: x + 2, y: row, role: .muted, maxWidth: text - age.count - 1)
-        s.put(age, x: x + boxWidth - 2 - age.count, y: row, role: .muted)
+        let app = DisplayText.clean(state.appName).uppercased()
+        if isRightToLeftLanguage(r.language ?? state.device.languages.first) {
+            // iOS mirrors the card: the time on the left, the app on the right.
+            s.put(age, x: x + 2, y: row, role: .muted)
+            let room = text - age.count - 1
+            let shown = min(DisplayWidth.of(app), room)
+            s.put(app, x: x + boxWidth - 2 - shown, y: row, role: .muted, maxWidth: room)
+        } else {
+            s.put(app, x: x + 2, y: row, role: .muted, maxWidth: text - age.count - 1)
+            s.put(age, x: x + boxWidth - 2 - age.count, y: row, role: .muted)
+        }
         s.put("│", x: x + boxWidth - 1, y: row, role: .border)
         row += 1
         for (line, role) in lines where row < y + height - 3 {

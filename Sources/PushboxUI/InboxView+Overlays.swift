@@ -73,7 +73,7 @@ extension InboxView {
             if note.trace.contains(where: { $0.outcome == .missingKeys }) { flags.append("missing key") }
             if DisplayWidth.of(note.title ?? "") > phoneWidth { flags.append("title overflows") }
             if DisplayText.wrap(note.body ?? "", width: phoneWidth).count > 4 { flags.append("body over 4 lines") }
-            let text = [note.title, note.body].compactMap { $0 }.map(DisplayText.line).joined(separator: " — ")
+            let text = [note.title, note.body].compactMap { $0 }.map { DisplayText.line($0) }.joined(separator: " — ")
             let line =
                 language.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ")
                 + text

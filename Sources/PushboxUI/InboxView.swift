@@ -93,7 +93,10 @@ public enum InboxView {
                 var col = x + 1 + (isInThread(item, rows) ? 2 : 0)
                 col += s.put(clockText(item.receivedAt, zone: state.timeZone) + " ", x: col, y: line, role: isSelected ? .selected : .muted)
                 col += s.put(markers(item, r), x: col, y: line, role: isSelected ? .selected : .marker, maxWidth: 3)
-                s.put(summary(item, r, now: state.now ?? item.receivedAt), x: col, y: line, role: base, maxWidth: x + width - col - 1)
+                let room = x + width - col - 1
+                s.put(
+                    DisplayText.fitted(summary(item, r, now: state.now ?? item.receivedAt), width: room, bidi: state.bidi), x: col, y: line,
+                    role: base, maxWidth: room)
             }
         }
     }
@@ -139,10 +142,10 @@ public enum InboxView {
         guard let r else { return "…" }
         if r.delivered == .rejected { return "not for this device: \(r.reason ?? "")" }
         if r.delivered == .stored || r.delivered == .discarded, let would = r.intended {
-            let text = [would.title, would.body].compactMap { $0 }.filter { !$0.isEmpty }.map(DisplayText.line).joined(separator: " — ")
+            let text = [would.title, would.body].compactMap { $0 }.filter { !$0.isEmpty }.map { DisplayText.clean($0) }.joined(separator: " — ")
             return "(\(item.delivery?.state(at: now).phrase ?? "")) " + text
         }
-        let parts = [r.title, r.body].compactMap { $0 }.filter { !$0.isEmpty }.map(DisplayText.line)
+        let parts = [r.title, r.body].compactMap { $0 }.filter { !$0.isEmpty }.map { DisplayText.clean($0) }
         if item.kind == .background { return "background event: " + (parts.first ?? "no banner") }
         return parts.isEmpty ? "(no alert: background or badge/sound only)" : parts.joined(separator: " — ")
     }

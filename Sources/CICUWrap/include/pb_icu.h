@@ -32,6 +32,19 @@ int32_t pb_number_format_decimal(const char *locale, const char *decimal, int32_
 /// presentation, 0 for combining marks, format characters and variation selectors, else 1.
 int32_t pb_codepoint_width(uint32_t codepoint);
 
+/// The line break opportunities of UTF-16 `text` under UAX #14 for `locale` (ICU's line break
+/// iterator: `ko@lw=keepall` keeps Hangul words whole), as UTF-16 offsets after each break,
+/// the text's end last; at most `capacity`. Returns how many, or -1.
+int32_t pb_line_breaks(const uint16_t *text, int32_t length, const char *locale, int32_t *breaks, int32_t capacity);
+
+/// One line of UTF-16 `text` in visual order by the Unicode Bidirectional Algorithm (ICU's
+/// ubidi, mirroring brackets), for a paragraph of base direction right-to-left or not.
+/// Returns the UTF-16 length written to `out`, or -1.
+int32_t pb_bidi_visual(const uint16_t *text, int32_t length, int right_to_left, uint16_t *out, int32_t capacity);
+
+/// The direction of the first strong character of `text`: 1 right-to-left, 0 left-to-right, -1 none.
+int pb_base_direction(const uint16_t *text, int32_t length);
+
 /// Apple's choice of localizations for preferred languages (ualoc_localizationsToUse): fills
 /// `chosen` with indexes into `available`, best first, then its fallbacks; returns how many
 /// (0 when no preferred language matches any, -1 on an ICU error).

@@ -1,0 +1,97 @@
+import Foundation
+import PushboxCore
+import PushboxLocalization
+import Testing
+
+@testable import PushboxUI
+
+/// The card sets each script as the phone does: line breaks for the language, right to left mirrored.
+@Suite("Japanese, Chinese, Korean, Thai, Arabic and Hebrew on the card")
+struct ScriptLayoutTests {
+    /// A 60×18 inbox whose only notification is `title` / `body` rendered in `language`.
+    static func screen(_ title: String, _ body: String, language: String, width: Int = 60) -> Screen {
+        var s = InboxState(appName: "Pushbox Sample", languages: [language], languageChoices: [language])
+        s.width = width
+        s.height = 18
+        s.now = UIFixtures.now
+        s.timeZone = TimeZone(identifier: "UTC")!
+        s.card.open = true
+        s.list.items = [InboxItem(id: 1, apnsID: "a", receivedAt: UIFixtures.now.addingTimeInterval(-60), source: "socket", status: 200)]
+        s.renders = [1: UIFixtures.note(title, body, language: language)]
+        return InboxView.screen(s)
+    }
+
+    /// The card's text rows: what is between its side borders.
+    static func cardRows(_ screen: Screen) -> [String] {
+        screen.lines.compactMap { line in
+            guard let open = line.firstIndex(of: "│"), let close = line.lastIndex(of: "│"), open < close else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    static let closing: Set<Character> = ["。", "、", "，", "．", "」", "』", "）", "！", "？", "ぁ", "ゃ", "ょ", "っ", "ー"]
+
+    @Test("Japanese and Chinese: no line begins with closing punctuation or a small kana")
+    func cjk() throws {
+        for (body, language) in [
+            ("今日は雨です。明日は晴れるでしょう。週末はきっと大丈夫です！ちょっと待ってね、すぐ行きます。", "ja"),
+            ("今天下雨，明天会晴。周末一定没问题！请稍等，我马上就到。谢谢你的耐心。", "zh-Hans"),
+        ] {
+            let screen = Self.screen("お知らせ", body, language: language, width: 44)
+            let rows = Self.cardRows(screen).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(rows.count >= 3, "\(screen.lines.joined(separator: "\n"))")
+            for row in rows { #expect(!Self.closing.contains(row.first ?? " "), "\(language): \(row)") }
+            try ViewSnapshotTests().check("script-\(language)-44x18", screen)
+        }
+    }
+
+    @Test("Korean breaks between words, never inside one")
+    func korean() throws {
+        let body = "김민수 님이 새로운 사진을 공유했습니다 지금 바로 확인해 보세요 친구들이 기다리고 있어요"
+        let words = Set(body.split(separator: " ").map(String.init))
+        let screen = Self.screen("새 사진", body, language: "ko-KR", width: 44)
+        let rows = Self.cardRows(screen).dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.contains("·") }
+        for row in rows { for word in row.split(separator: " ") { #expect(words.contains(String(word)), "split word: \(word)") } }
+        try ViewSnapshotTests().check("script-ko-44x18", screen)
+    }
+
+    @Test("Thai breaks at word boundaries (ICU's dictionary), and every vowel mark stays with its consonant")
+    func thai() throws {
+        let body = "สวัสดีชาวโลกนี่คือการทดสอบการตัดคำภาษาไทยในการแจ้งเตือนของเรา"
+        let screen = Self.screen("แจ้งเตือน", body, language: "th", width: 40)
+        let rows = Self.cardRows(screen).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(rows.joined().contains("สวัสดีชาวโลก"))
+        // A line never begins with a combining mark (a vowel sign cut from its consonant).
+        for row in rows { #expect(row.unicodeScalars.first.map { $0.properties.generalCategory != .nonspacingMark } ?? true, "\(row)") }
+        try ViewSnapshotTests().check("script-th-40x18", screen)
+    }
+
+    @Test("Arabic and Hebrew: the card mirrored (time left, app right), text right-aligned in visual order")
+    func rightToLeft() throws {
+        for (title, body, language) in [
+            ("دعوة إلى لعبة", "دعاك Shelly وRick للعب مونوبولي الليلة في الساعة 8", "ar"),
+            ("הזמנה למשחק", "שלי וריק הזמינו אותך לשחק מונופול הערב ב־8", "he"),
+        ] {
+            let screen = Self.screen(title, body, language: language, width: 50)
+            let rows = Self.cardRows(screen)
+            let header = try #require(rows.first { $0.contains("PUSHBOX SAMPLE") })
+            #expect(header.trimmingCharacters(in: .whitespaces).hasPrefix("1m"), "\(header)")
+            #expect(header.trimmingCharacters(in: .whitespaces).hasSuffix("PUSHBOX SAMPLE"))
+            // Right-aligned: each text row ends one column before the border.
+            let text = rows.filter { $0.unicodeScalars.contains { TextLayout.isRightToLeft(String($0)) } }
+            #expect(!text.isEmpty)
+            for row in text { #expect(row.hasSuffix(" ") && !row.dropLast().hasSuffix(" "), "\(language): [\(row)]") }
+            // Visual order: the title's first letter is its rightmost.
+            #expect(text.first?.trimmingCharacters(in: .whitespaces).last == title.first)
+            try ViewSnapshotTests().check("script-\(language)-50x18", screen)
+        }
+    }
+
+    @Test("a Latin line with an Arabic phrase keeps its direction and shows the phrase in visual order")
+    func mixed() {
+        let line = DisplayText.line("Order مرحبا بك shipped")
+        #expect(line.hasPrefix("Order ") && line.hasSuffix(" shipped"))
+        #expect(line.contains("كب ابحرم"))
+        #expect(DisplayText.line("Order مرحبا بك shipped", bidi: false).contains("مرحبا بك"))
+    }
+}
