@@ -82,6 +82,11 @@ enum Options {
     static let table = OptionSpec("--table", value: "NAME", help: "The strings table to check. Default Localizable.")
 
     // The TUI
+    static let bidi = OptionSpec(
+        "--bidi", value: "on|off",
+        help:
+            "on: right-to-left text is put in visual order by the Unicode Bidirectional Algorithm (the default); off: for terminals that reorder by themselves (VTE, Konsole, mlterm). Default: the config file's bidi, else on."
+    )
     static let theme = OptionSpec(
         "--theme", value: "NAME|PATH", help: "dark, light, high-contrast, ios, a theme file, or one in $XDG_CONFIG_HOME/pushbox/themes.")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxLocalization
 import Testing
 
 @testable import PushboxUI
@@ -84,7 +85,7 @@ struct DeviceOfflineUITests {
         let s = Self.offline()
         let text = InboxView.screen(s).lines.joined(separator: "\n")
         #expect(text.contains("(stored — device offline) 게임 초대"))
-        #expect(text.contains("(discarded — replaced) ") && text.contains("دعوة"))
+        #expect(text.contains("(discarded — replaced) ") && text.contains(TextLayout.visualOrder("دعوة", rightToLeft: true)))
         #expect(s.shown(s.list.items[0])?.delivered == .stored)
         #expect(s.shown(s.list.items[0])?.intended?.title == "게임 초대")
         #expect(s.shown(s.list.items[3])?.trace.last?.cause == .replaced)

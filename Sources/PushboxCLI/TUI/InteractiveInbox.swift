@@ -13,6 +13,7 @@ enum InteractiveInbox {
             Options.socket, Options.database,
             Options.watch,
             Options.theme,
+            Options.bidi,
             Options.noSocket,
             Options.text,
             Options.schedule,
@@ -27,6 +28,15 @@ enum InteractiveInbox {
         let device: Device
         let clock: SimulatedClock
         let config = TUIConfig.load(env)
+        let bidi: Bool
+        switch args.value(Options.bidi) {
+        case "off"?: bidi = false
+        case "on"?: bidi = true
+        case nil: bidi = config.bidi ?? true
+        case let other?:
+            io.err("pushbox: --bidi is on or off, not \(TerminalText.sanitize(other))")
+            return 2
+        }
         do {
             clock = try ClockOptions.clock(args)
             store = try IntakeOptions.openStore(args, io)
@@ -89,6 +99,7 @@ enum InteractiveInbox {
             port: server?.tcpAddress)
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.profileTopics = device.profile?.fcmTopics ?? []
+        state.bidi = bidi
         state.status = startStatus.map(StatusNote.message)
         app.load()
         app.postScheduled()

@@ -160,7 +160,9 @@ final class TUIApp: Sendable {
             }
         case .export(let id): work.async { [self] in export(id) }
         case .saveLanguages(let languages):
-            let config = TUIConfig(languages: languages, theme: state.theme)
+            var changed = TUIConfig.load(environment)
+            (changed.languages, changed.theme) = (languages, state.theme)
+            let config = changed
             renderings.renderAhead(for: languages)
             // The app subscribes to the new language's topic, as the seed's apps do.
             service.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)

@@ -7,6 +7,8 @@ import PushboxUI
 struct TUIConfig {
     var languages: [String]?
     var theme: String?
+    /// Whether pushbox puts right-to-left text in visual order (`"bidi": false` leaves it to the terminal).
+    var bidi: Bool? = nil
 
     static func path(_ environment: [String: String]) -> String {
         let base = XDG.configHome(environment)
@@ -17,13 +19,16 @@ struct TUIConfig {
         guard let data = FileManager.default.contents(atPath: path(environment)),
             let o = try? JSONParser.parse(Array(data)).objectValue
         else { return TUIConfig() }
-        return TUIConfig(languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue)
+        return TUIConfig(
+            languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue,
+            bidi: o["bidi"] == .bool(false) ? false : o["bidi"] == .bool(true) ? true : nil)
     }
 
     /// Writes the file; the reason it could not, if it could not.
     func save(_ environment: [String: String]) -> String? {
         let p = Self.path(environment)
-        let o = JSONObject([("languages", .array((languages ?? []).map { .string($0) })), ("theme", .optionalString(theme))])
+        var o = JSONObject([("languages", .array((languages ?? []).map { .string($0) })), ("theme", .optionalString(theme))])
+        if let bidi { o["bidi"] = .bool(bidi) }
         do {
             try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try (JSONWriter.pretty(.object(o)) + "\n").write(toFile: p, atomically: true, encoding: .utf8)
