@@ -21,7 +21,7 @@ enum ListCommand {
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         do {
-            let store = try IntakeOptions.openStore(args, io)
+            let store = try IntakeOptions.openStore(args, io, existing: true)
             let limit = try args.wholeNumber(Options.limit, minimum: 1)
             let (renderings, _) = try IntakeOptions.renderings(args, store: store, io: io)
             let items: [StoredNotification]
@@ -37,7 +37,7 @@ enum ListCommand {
                     io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
                 }
-                var line = "\(time.string(from: n.receivedAt))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))"
+                var line = "\(time.string(from: n.receivedAt))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) "
                 if let reason = n.reason {
                     line += "\(n.status ?? 0) \(reason)"
                 } else {
@@ -104,7 +104,7 @@ enum ReplayCommand {
             payloads.sort { $0.envelope.receivedAt < $1.envelope.receivedAt }
         } else {
             do {
-                let stored = try IntakeOptions.openStore(args, io).history()
+                let stored = try IntakeOptions.openStore(args, io, existing: true).history()
                 // Local notifications are not pushes: their schedule makes them again.
                 let local = stored.filter { $0.source == .local }.count
                 if local > 0 { io.err("pushbox replay: skipping \(local) local notification(s); schedule them again with pushbox schedule") }
@@ -161,13 +161,17 @@ enum ExportCommand {
             return 2
         }
         do {
-            let store = try IntakeOptions.openStore(args, io)
+            let store = try IntakeOptions.openStore(args, io, existing: true)
             let profileBundle = try args.value(Options.app).flatMap { dir throws(UsageError) -> String? in
                 do { return try AppProfile.load(directory: dir).bundleID } catch { throw UsageError(message: "--app: \(error)") }
             }
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                 throw UsageError(message: "cannot create the folder \(dir): \(FileErrorText.describe(error))")
             }
+            // Without --app, a push with no apns-topic (an FCM message) is for the bundled sample app, as the inbox showed it.
+            let defaultBundle =
+                ResourceLocator.sampleAppDirectory(environment: io.environment).flatMap { try? AppProfile.load(directory: $0).bundleID }
+                ?? "com.example.app"
             var written = 0
             let items: [StoredNotification]
             do { items = try store.history() } catch { throw UsageError(message: "\(error)") }
@@ -175,7 +179,7 @@ enum ExportCommand {
             if local > 0 { io.err("pushbox export: skipping \(local) local notification(s): a .apns file holds a push") }
             for n in items where n.status == 200 && n.source != .local {
                 guard let validated = Validator.validate(n.rawPayload).validated else { continue }
-                var document = validated.simulatorFile(fallbackBundleID: profileBundle ?? "com.example.app")
+                var document = validated.simulatorFile(fallbackBundleID: profileBundle ?? defaultBundle)
                 if let bundle = args.value(Options.bundleID) { document[PayloadForm.simulatorTargetKey] = .string(bundle) }
                 let text = JSONWriter.pretty(.object(document)) + "\n"
                 guard text.utf8.count <= 4096 else {

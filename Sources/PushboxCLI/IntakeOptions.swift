@@ -26,8 +26,13 @@ enum IntakeOptions {
         args.value(Options.socket) ?? Listeners.defaultSocketPath(environment: io.environment)
     }
 
-    static func openStore(_ args: ParsedArguments, _ io: CommandIO) throws(UsageError) -> InboxStore {
+    /// The inbox of `--db` (or the default one). `existing`: a `--db` that names no file is an
+    /// error (`list`, `replay`, `export` read an inbox; a mistyped path must not make an empty one).
+    static func openStore(_ args: ParsedArguments, _ io: CommandIO, existing: Bool = false) throws(UsageError) -> InboxStore {
         let path = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
+        if existing, args.value(Options.database) != nil, !FileManager.default.fileExists(atPath: path) {
+            throw UsageError(message: "no inbox at \(path); check --db (pushbox serve or pushbox make one there)")
+        }
         do { return try InboxStore(path: path) } catch { throw UsageError(message: "\(error)") }  // it names the file
     }
 

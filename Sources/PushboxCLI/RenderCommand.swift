@@ -12,7 +12,8 @@ enum RenderCommand {
 
     static let spec = CommandSpec(
         name: "render",
-        summary: "Show each payload as the device would: title, subtitle, body, badge, sound, category, thread, delivery and warnings.",
+        summary:
+            "Show each payload as the device would: title, subtitle, body, badge, sound, category, thread, delivery, the service extension's failed steps and warnings. Exits 1 when a file cannot be read or APNs would refuse a payload.",
         operands: "FILE…",
         options: deviceOptions + [
             Options.json.with(help: "One JSON object per input file per line, in input order."),
@@ -37,7 +38,9 @@ enum RenderCommand {
         return render(files: args.operands, args: args, io: &io)
     }
 
-    /// Renders files; exit 0 when every file could be read (a rejected payload is a result, not a failure).
+    /// Renders files; exit 0 when every file was read and accepted, 1 when one could not be read
+    /// or APNs (or FCM) would refuse it, as `validate` does; a valid message that is not for
+    /// this device is a result, not a failure.
     static func render(files: [String], args: ParsedArguments, io: inout CommandIO) -> Int32 {
         let input: PayloadInput
         let device: Device
@@ -63,6 +66,7 @@ enum RenderCommand {
                 io.err("pushbox render: \(error.message)")
             case .success(let raw):
                 let note = renderer.render(raw)
+                if note.status != 200 { status = 1 }
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(note.json))
                 } else {
@@ -116,6 +120,11 @@ enum RenderCommand {
                     "   attachment: \(clean((a.path as NSString).lastPathComponent)) (\(a.type), \(a.bytes) bytes\(size)) from \(clean(a.source))")
             }
             if !n.actions.isEmpty { lines.append("   actions:  " + n.actions.map { "[\(clean($0.title))]" }.joined(separator: " ")) }
+        }
+        // What the trace would show of a step that went wrong: the extension's failures above all.
+        for t in n.trace where t.outcome.isFailure || t.outcome == .timeout || t.outcome == .cancelled {
+            guard t.step != .validate else { continue }
+            lines.append("   \(t.step.rawValue) \(t.outcome.rawValue)\(t.cause.map { " (\($0))" } ?? ""): \(clean(t.detail))")
         }
         for w in n.warnings { lines.append("   warning: \(clean(w.message))") }
         return lines.joined(separator: "\n")

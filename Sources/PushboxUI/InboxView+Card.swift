@@ -206,6 +206,17 @@ extension InboxView {
     }
 
     static func trace(_ s: inout Screen, _ state: InboxState, _ item: InboxItem, x: Int, y: Int, width: Int, height: Int) {
+        if item.isRejected && state.renders[item.id] == nil {
+            // Refused at intake: its answer is the whole trace (it is never rendered).
+            let head = "validate".padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", 0.0) + "rejected"
+            s.put(head, x: x, y: y, role: .error, maxWidth: width)
+            for (i, line) in DisplayText.wrap("\(item.status) \(item.reason ?? ""): \(item.detail ?? "")", width: max(10, width - 4)).prefix(3)
+                .enumerated()
+            {
+                s.put(line, x: x + 4, y: y + 1 + i, role: .muted, maxWidth: width - 4)
+            }
+            return
+        }
         guard let r = state.shown(item) else {
             s.put("rendering…", x: x, y: y, role: .muted)
             return

@@ -89,3 +89,32 @@ struct RenderCommandTests {
         #expect(run.err.contains("no such app folder"))
     }
 }
+
+/// Rough edges of daily use, each with what it did before.
+@Suite("Rough edges: render's exit status and failed steps, list and export on a missing inbox")
+struct RoughEdgeCommandTests {
+    @Test("render exits 1 for a payload APNs refuses (as validate does) and 0 for one it accepts")
+    func renderExit() {
+        let refused = CLIRun(["render", ProjectPaths.samples + "/invalid/BadPriority.json"])
+        #expect(refused.status == 1, "\(refused.out)")
+        #expect(refused.out.contains("BadPriority"))
+        #expect(CLIRun(["render", ProjectPaths.samples + "/06-alarm.json"]).status == 0)
+    }
+
+    @Test("render in text mode prints a failed extension step and why, as the trace does")
+    func renderFailedStep() {
+        let encrypted = #"{"aps":{"alert":{"title":"x","body":"y"},"mutable-content":1},"encrypted_data":"not base64!"}"#
+        let run = CLIRun(["render", "-"], stdin: encrypted)
+        #expect(run.out.contains("decrypt failed (bad-base64)"), "\(run.out)")
+    }
+
+    @Test("list, replay and export refuse a --db that names no inbox instead of making an empty one")
+    func missingInbox() {
+        let path = "/tmp/pushbox-no-such-\(UUID().uuidString.prefix(8))/inbox.sqlite"
+        for command in [["list"], ["export", "/tmp/pushbox-export-\(UUID().uuidString.prefix(6))"], ["replay"]] {
+            let run = CLIRun(command + ["--db", path])
+            #expect(run.status == 2 && run.err.contains("no inbox at \(path)"), "\(command): \(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+}

@@ -95,3 +95,27 @@ struct ScriptLayoutTests {
         #expect(DisplayText.line("Order مرحبا بك shipped", bidi: false).contains("مرحبا بك"))
     }
 }
+
+/// Rough edges of the inbox found in daily use.
+@Suite("Rough edges of the inbox")
+struct InboxRoughEdgeTests {
+    @Test("the Trace tab of a push refused at intake shows its refusal, not rendering… for ever")
+    func refusedTrace() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        s.list.selected = s.rows.firstIndex { if case .item(let i) = $0 { return s.list.items[i].id == 2 } else { return false } } ?? 0
+        _ = s.update(.key(.tab))
+        let text = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(!text.contains("rendering…"))
+        #expect(text.contains("400 BadPriority: apns-priority \"7\" is not 10, 5 or 1"), "\(text)")
+    }
+
+    @Test("the rejected filter also keeps what is marked × as not for this device")
+    func rejectedFilter() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        s.renders[3]?.delivered = .rejected
+        s.list.filter = .rejected
+        _ = s.update(.resize(width: 120, height: 40))
+        let ids = s.rows.compactMap { if case .item(let i) = $0 { return s.list.items[i].id } else { return nil } }
+        #expect(Set(ids) == [2, 3], "\(ids)")
+    }
+}

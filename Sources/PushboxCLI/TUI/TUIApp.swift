@@ -208,8 +208,11 @@ final class TUIApp: Sendable {
     /// Writes an accepted push as a Simulator `.apns` file in the current folder.
     private func export(_ id: Int64) {
         guard let n = load(id) else { return }
-        guard n.source != .local, let v = Validator.validate(n.rawPayload).validated else {
-            return queue.post(.status("only accepted pushes can be exported (a local notification is not a push)"))
+        guard n.source != .local, n.status == 200, let v = Validator.validate(n.rawPayload).validated else {
+            return queue.post(
+                .status(
+                    "only accepted pushes can be exported (a refused one is not a push the Simulator would take; a local notification is not a push)")
+            )
         }
         let document = v.simulatorFile(fallbackBundleID: renderings.base.context.bundleID ?? "com.example.app")
         let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"

@@ -169,7 +169,10 @@ public struct InboxList: Sendable {
     func matches(_ item: InboxItem, _ rendered: RenderedNotification?, appName: String) -> Bool {
         switch filter {
         case .all: break
-        case .rejected: if !item.isRejected { return false }
+        // Rejected: refused, or valid but not shown (not for this device, discarded while offline), as × marks them.
+        case .rejected:
+            let discarded = item.delivery.map { !$0.state.reachedDevice && $0.state != .stored } ?? false
+            if !item.isRejected && rendered?.delivered != .rejected && !discarded { return false }
         case .withWarnings: if rendered?.warnings.isEmpty ?? true { return false }
         case .app(let app): if item.app != app { return false }
         }
