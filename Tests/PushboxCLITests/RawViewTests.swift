@@ -2,6 +2,7 @@ import Foundation
 import PushboxCore
 import PushboxStore
 import PushboxTestSupport
+import PushboxText
 import Testing
 
 @testable import PushboxCLI
@@ -9,6 +10,20 @@ import Testing
 /// The Raw tab: the request as it came (path, apns-* headers, how it arrived), then the body.
 @Suite("The Raw tab's text")
 struct RawViewTests {
+    @Test("a fired local notification is listed at the device clock's time, not the real time it was stored")
+    func localAtDeviceTime() throws {
+        let folder = TemporaryFolder("pblocal")
+        let store = try InboxStore(path: folder.path + "/inbox.sqlite")
+        let zone = TimeZone(identifier: "Europe/Berlin")!
+        let fired = ISO8601DateFormatter().date(from: "2026-12-07T05:10:00Z")!
+        let request = LocalRequest(identifier: "alarm", content: JSONObject([("body", .string("Wake up"))]), trigger: nil)
+        let payload = LocalDelivery.payload(request, firedAt: fired, timeZone: zone)
+        let raw = RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: Envelope(source: .local, fileName: "local:alarm"))
+        let row = try store.insertRow(raw, apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000002", verdict: .init(status: 200))
+        #expect(abs(row.receivedAt.timeIntervalSince(fired)) > 3600)  // stored now, in real time
+        #expect(InboxItems.make(row).receivedAt == fired)
+    }
+
     @Test("a push's request headers and its arrival come before its pretty-printed body")
     func requestHeaders() throws {
         let folder = TemporaryFolder("pbraw")

@@ -91,6 +91,17 @@ struct ScheduleTests {
         #expect(spring.pending.first?.nextFire == Self.date("2026-03-30T04:10:00"))  // 06:10 CEST is 04:10 UTC
     }
 
+    @Test("a day a month does not have fires the next day at the requested time, as UNCalendarNotificationTrigger does")
+    func missingDay() {
+        var set = PendingSet(calendar: Self.calendar())
+        set.add([request("leap", .dateMatching(DateComponents(month: 2, day: 29, hour: 9), repeats: false))], now: Self.date("2026-12-07T06:00:00"))
+        #expect(set.pending.first?.nextFire == Self.date("2027-03-01T09:00:00"))
+        var april = PendingSet(calendar: Self.calendar())
+        april.add(
+            [request("31st", .dateMatching(DateComponents(day: 31, hour: 7, minute: 30), repeats: false))], now: Self.date("2027-04-02T06:00:00"))
+        #expect(april.pending.first?.nextFire == Self.date("2027-05-01T07:30:00"), "\(String(describing: april.pending.first?.nextFire))")
+    }
+
     @Test("the device travels: a calendar trigger keeps its wall-clock time in the new zone; an interval keeps its instant")
     func deviceTimeZoneChange() {
         let monday = Self.monday0610

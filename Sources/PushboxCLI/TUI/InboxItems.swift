@@ -40,8 +40,15 @@ enum InboxItems {
         var kind = InboxItem.Kind.push
         if n.source == .local { kind = .local } else if aps != nil, aps?["alert"] == nil { kind = .background }
         let raw = keepRaw ? (document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)) : ""
+        // A fired local notification is listed at the device clock's time it fired, not the real time it was stored.
+        var shownAt = n.receivedAt
+        if n.source == .local, let fired = payload.flatMap(LocalDelivery.info)?["firedAt"]?.stringValue,
+            let date = ISO8601DateFormatter().date(from: fired)
+        {
+            shownAt = date
+        }
         var item = InboxItem(
-            id: n.id, apnsID: n.apnsID, receivedAt: n.receivedAt, source: n.source.rawValue, status: n.status ?? 0,
+            id: n.id, apnsID: n.apnsID, receivedAt: shownAt, source: n.source.rawValue, status: n.status ?? 0,
             reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
             sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
             app: n.topic.map(PushType.bundleID(fromTopic:)))

@@ -173,7 +173,7 @@ public struct PendingSet: Sendable {
             if repeats && seconds < 60 { return .failure("time interval must be at least 60 if repeating") }
             return .success(now.addingTimeInterval(seconds))
         case .dateMatching(let components, _)?:
-            guard let date = calendar.nextDate(after: now, matching: components, matchingPolicy: .nextTime) else {
+            guard let date = calendar.nextDate(after: now, matching: components, matchingPolicy: .nextTimePreservingSmallerComponents) else {
                 return .failure("no date matches the trigger's date components: it would never fire")
             }
             return .success(date)
@@ -184,7 +184,8 @@ public struct PendingSet: Sendable {
     func nextFire(_ trigger: Trigger, after fired: Date) -> Date? {
         switch trigger {
         case .timeInterval(let seconds, _): return fired.addingTimeInterval(seconds)
-        case .dateMatching(let components, _): return calendar.nextDate(after: fired, matching: components, matchingPolicy: .nextTime)
+        case .dateMatching(let components, _):
+            return calendar.nextDate(after: fired, matching: components, matchingPolicy: .nextTimePreservingSmallerComponents)
         }
     }
 
