@@ -155,6 +155,9 @@ extension InboxState {
             self.overlay = .languagePicker(selection: device.moved(selection: s, by: action == .moveDown ? 1 : -1))
         case (.open, .languagePicker(let s)):
             self.overlay = nil
+            // The language already in use (en-US shown as en) stays as it is: choosing it again
+            // must not turn en-US into en, and with it the FCM language topic.
+            if s == device.currentChoice { return [] }
             return switchLanguage(to: device.choices[s])
         case (.open, _):
             self.overlay = nil

@@ -119,3 +119,28 @@ struct InboxRoughEdgeTests {
         #expect(Set(ids) == [2, 3], "\(ids)")
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("choosing the language already in use in the picker keeps it as it is (en-US stays en-US)")
+    func samePickerChoice() {
+        var s = InboxState(appName: "x", languages: ["en-US"], languageChoices: ["en", "ko"])
+        _ = s.update(.key(.char("L")))
+        #expect(s.update(.key(.enter)).isEmpty)
+        #expect(s.device.languages == ["en-US"])
+        _ = s.update(.key(.char("L")))
+        _ = s.update(.key(.down))
+        #expect(s.update(.key(.enter)) == [.saveLanguages(["ko"])])
+    }
+}
+
+extension InboxRoughEdgeTests {
+    @Test("an arrival that is also in the first page read at start is listed once")
+    func arrivalAlsoLoaded() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        let count = s.list.items.count
+        _ = s.update(.added(s.list.items[0]))
+        _ = s.update(.addedMany([s.list.items[1], InboxItem(id: 99, apnsID: "n", receivedAt: UIFixtures.now, source: "folder", status: 200)]))
+        #expect(s.list.items.count == count + 1)
+        #expect(s.list.items.first?.id == 99)
+    }
+}

@@ -61,6 +61,8 @@ public enum TextLayout {
 
     /// Whether a paragraph reads right to left: its first strong character is (Arabic, Hebrew, …).
     public static func isRightToLeft(_ text: String) -> Bool {
+        // Text without a right-to-left letter cannot begin with one (most text: no ICU call).
+        guard text.unicodeScalars.contains(where: isStrongRightToLeft) else { return false }
         let units = Array(text.utf16)
         return !units.isEmpty && pb_base_direction(units, Int32(units.count)) == 1
     }

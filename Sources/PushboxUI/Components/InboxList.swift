@@ -84,8 +84,12 @@ public struct InboxList: Sendable {
     /// New arrivals, oldest first: on top of the list; the selection stays on its notification
     /// unless it was on the newest.
     mutating func insertNew(_ list: [InboxItem]) {
-        if selected != 0 { selected += list.count }
-        items.insert(contentsOf: list.reversed(), at: 0)
+        // An arrival may also be in the first page, read while it was being published (a file
+        // already in a watched folder at start): it is listed once.
+        let known = Set(items.prefix(4096).map(\.id))
+        let fresh = list.filter { !known.contains($0.id) }
+        if selected != 0 { selected += fresh.count }
+        items.insert(contentsOf: fresh.reversed(), at: 0)
     }
 
     /// Takes notification `id` out of the list.
