@@ -70,8 +70,7 @@ struct TerminalControls: Sendable {
 }
 
 /// The bytes of one frame: the cells that changed since the last frame, each cluster whole.
-/// After an emoji sequence or any cluster of several code points — the clusters terminals
-/// measure differently — the cursor is placed at the column pushbox computed, and the columns
+/// After an emoji — the clusters terminals measure differently — the cursor is placed at the column pushbox computed, and the columns
 /// after it that a terminal could have drawn it over are drawn again, so a terminal that draws
 /// the cluster wider or narrower shifts at most that cluster, never the rest of the line or the
 /// border.
@@ -112,7 +111,7 @@ enum TerminalOutput {
                 }
                 out += bytes(of: cell.text)
                 cursor = x + span
-                if let g = cell.text.first, cell.text.unicodeScalars.count > 1 || DisplayWidth.isEmojiSequence(g) || DisplayWidth.of(g) != span {
+                if let g = cell.text.first, DisplayWidth.mayBeMeasuredOtherwise(g) || DisplayWidth.of(g) != span {
                     // A terminal may have drawn it over as many columns as its code points take.
                     cursor = nil
                     redrawBefore = max(redrawBefore, x + span + max(1, DisplayWidth.widest(g) - span))

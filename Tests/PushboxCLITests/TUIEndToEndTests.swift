@@ -101,6 +101,36 @@ struct TUIEndToEndTests {
         #expect(s.waitForExit(), "\(s.screen)")
     }
 
+    @Test(
+        "emoji sequences and Devanagari reach the terminal whole (tmux pipe-pane), with the cursor placed after each emoji so the border keeps its column"
+    )
+    func clustersReachTheTerminal() throws {
+        let s = try Session(arguments: [])
+        #expect(s.waitFor("English"), "\(s.screen)")
+        let raw = s.dir + "/raw.bin"
+        try s.tmux(["pipe-pane", "-t", s.name, "-o", "cat >> \(raw)"], capture: false)
+        let title = "Dinner 🍽️ 👍🏽 👨‍👩‍👧"
+        let body = "नमस्ते दुनिया 🇰🇷 1️⃣ ok"
+        try send(s.socket, stdin: #"{"aps":{"alert":{"title":"\#(title)","body":"\#(body)"}}}"#)
+        #expect(s.waitFor("Dinner"), "\(s.screen)")
+        usleep(300_000)
+        let bytes = String(decoding: (FileManager.default.contents(atPath: raw) ?? Data()), as: UTF8.self)
+        for cluster in ["🍽️", "👍🏽", "👨‍👩‍👧", "नमस्ते", "दुनिया", "🇰🇷", "1️⃣"] {
+            #expect(bytes.contains(cluster), "\(cluster) did not reach the terminal whole")
+        }
+        // After each emoji sequence the cursor is placed explicitly, so however the terminal
+        // measures it, the border after it lands in its column (TerminalOutputTests checks the
+        // columns against a terminal that measures every emoji of a ZWJ sequence).
+        for cluster in ["🍽️", "👍🏽", "👨‍👩‍👧", "🇰🇷", "1️⃣"] {
+            #expect(bytes.contains(cluster + "\u{1B}["), "no cursor placement after \(cluster)")
+        }
+        // tmux's screen: every row of the card has its two side borders.
+        let lines = s.screen.split(separator: "\n").map(String.init).filter { $0.contains("Dinner") || $0.contains("दुनिया") }
+        #expect(lines.count >= 2)
+        try s.keys("q")
+        #expect(s.waitForExit())
+    }
+
     @Test("--no-socket --watch DIR: the folder is watched, no socket is bound, the header says so")
     func noSocket() throws {
         let folder = "/tmp/pbx-watch-\(UUID().uuidString.prefix(8))"

@@ -32,6 +32,17 @@ public enum DisplayWidth {
         emojiWidth(c) != nil && c.unicodeScalars.count > 1
     }
 
+    /// Whether terminals may measure the cluster otherwise than pushbox: an emoji sequence, or
+    /// a cluster whose width is not what its code points take one by one (as wcwidth counts).
+    /// An Indic conjunct or a letter with marks is measured alike everywhere.
+    public static func mayBeMeasuredOtherwise(_ c: Character) -> Bool {
+        if c.asciiValue != nil { return false }
+        if isEmojiSequence(c) || emojiWidth(c) != nil { return true }
+        var sum = 0
+        for s in c.unicodeScalars { sum += Int(pb_codepoint_width(s.value)) }
+        return sum != of(c)
+    }
+
     /// The most columns a terminal may give the cluster: each code point on its own, an emoji
     /// 2 (a terminal that does not join a ZWJ sequence draws every emoji of it). The terminal
     /// layer redraws that many columns after a cluster it placed the cursor after.
