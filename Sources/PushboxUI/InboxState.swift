@@ -171,7 +171,9 @@ public struct InboxState: Sendable {
     /// The selected notification's card.
     public var card = CardModel()
     /// The window open over the inbox, if any.
-    public var overlay: Overlay?
+    public var overlay: Overlay? { didSet { if oldValue != overlay { overlayScroll = 0 } } }
+    /// How many lines of the open overlay are scrolled past (j/k, PgDn/PgUp).
+    public var overlayScroll = 0
     /// Renderings for the current language list, by notification id.
     public var renders: [Int64: RenderedNotification] = [:] { didSet { rendersVersion &+= 1 } }
     /// Counts changes to `renders`, for the rows cache's key (rows depend on renderings only when

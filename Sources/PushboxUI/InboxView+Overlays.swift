@@ -11,22 +11,22 @@ extension InboxView {
                     "",
                     "markers: × rejected or discarded · s stored while offline · ! warnings · @ attachment · * encrypted · ⌁ background · L local",
                 ]
-            box(&s, title: "Keys", lines: lines.map { ($0, .overlay) })
+            box(&s, title: "Keys", lines: lines.map { ($0, .overlay) }, scroll: state.overlayScroll)
         case .languagePicker(let selection)?:
             let lines = state.device.choices.enumerated().map { i, tag in
                 ((i == selection ? "▶ " : "  ") + LanguageNames.describe(tag), i == selection ? Role.selected : Role.overlay)
             }
-            box(&s, title: "Device language", lines: lines)
+            box(&s, title: "Device language", lines: lines, showing: selection)
         case .matrix?:
-            box(&s, title: "Every language", lines: matrixLines(state))
+            box(&s, title: "Every language", lines: matrixLines(state), scroll: state.overlayScroll)
         case .response(let response)?:
-            box(&s, title: "Action", lines: response.lines.map { (DisplayText.clean($0), .overlay) })
+            box(&s, title: "Action", lines: response.lines.map { (DisplayText.clean($0), .overlay) }, scroll: state.overlayScroll)
         case .scheduled?:
             box(&s, title: "Scheduled", lines: scheduledLines(state, height: s.height - 4))
         case .requests?:
-            box(&s, title: "Requests", lines: requestLines(state, height: s.height - 4))
+            box(&s, title: "Requests", lines: requestLines(state, height: s.height - 4), scroll: state.overlayScroll)
         case .device?:
-            box(&s, title: "Device", lines: deviceLines(state))
+            box(&s, title: "Device", lines: deviceLines(state), scroll: state.overlayScroll)
         case .search?, nil:
             break
         }
@@ -98,20 +98,30 @@ extension InboxView {
     }
 
     /// A centered box over the screen.
-    static func box(_ s: inout Screen, title: String, lines: [(String, Role)]) {
+    /// A centred box of lines that scrolls: `scroll` lines are skipped (clamped to what there
+    /// is), or, for a picker, the lines around `showing` are shown; the borders say how many
+    /// lines are above and below.
+    static func box(_ s: inout Screen, title: String, lines: [(String, Role)], scroll: Int = 0, showing: Int? = nil) {
         let maxText = lines.map { DisplayWidth.of($0.0) }.max() ?? 0
         let w = min(s.width - 2, max(DisplayWidth.of(title) + 6, maxText + 4))
         let h = min(s.height - 2, lines.count + 2)
         let x = (s.width - w) / 2
         let y = max(1, (s.height - h) / 2)
+        let rows = max(0, h - 2)
+        var first = min(scroll, max(0, lines.count - rows))
+        if let showing { first = min(max(0, showing - rows + 1), max(0, lines.count - rows)) }
         s.fill(x: x, y: y, width: w, height: h, role: .overlay)
+        let above = first > 0 ? " ↑ \(first) more " : " "
         s.put(
-            "┌ " + title + " " + String(repeating: "─", count: max(0, w - DisplayWidth.of(title) - 4)) + "┐", x: x, y: y, role: .border, maxWidth: w)
-        for (i, (line, role)) in lines.prefix(h - 2).enumerated() {
+            "┌ " + title + above + String(repeating: "─", count: max(0, w - DisplayWidth.of(title) - DisplayWidth.of(above) - 3)) + "┐", x: x, y: y,
+            role: .border, maxWidth: w)
+        for (i, (line, role)) in lines.dropFirst(first).prefix(rows).enumerated() {
             s.put("│", x: x, y: y + 1 + i, role: .border)
             s.put(line, x: x + 2, y: y + 1 + i, role: role, maxWidth: w - 4)
             s.put("│", x: x + w - 1, y: y + 1 + i, role: .border)
         }
-        s.put("└" + String(repeating: "─", count: max(0, w - 2)) + "┘", x: x, y: y + h - 1, role: .border)
+        let below = lines.count - first - rows
+        let more = below > 0 ? " ↓ \(below) more (j, PgDn) " : ""
+        s.put("└" + more + String(repeating: "─", count: max(0, w - 2 - DisplayWidth.of(more))) + "┘", x: x, y: y + h - 1, role: .border, maxWidth: w)
     }
 }

@@ -114,8 +114,17 @@ public enum Keymap {
         KeyBinding([.char("q")], .quit, "quit", footer: "quit"),
     ]
 
-    /// Keys while an overlay (help, picker, matrix, a response) is open.
+    /// Keys while an overlay (help, matrix, a response, requests, the device) is open: it scrolls.
     public static let overlay: [KeyBinding] = [
+        KeyBinding([.char("j"), .down], .moveDown, "scroll down", footer: "scroll"),
+        KeyBinding([.char("k"), .up], .moveUp, "scroll up"),
+        KeyBinding([.pageDown, .char("J")], .pageDown, "page down"),
+        KeyBinding([.pageUp, .char("K")], .pageUp, "page up"),
+        KeyBinding([.escape, .char("q"), .enter], .close, "close", footer: "close"),
+    ]
+
+    /// Keys in the language picker: move, choose, close.
+    public static let picker: [KeyBinding] = [
         KeyBinding([.char("j"), .down], .moveDown, "next"),
         KeyBinding([.char("k"), .up], .moveUp, "previous"),
         KeyBinding([.enter], .open, "choose", footer: "choose"),
@@ -134,6 +143,7 @@ public enum Keymap {
         switch overlay {
         case nil: return inbox
         case .scheduled?: return scheduled
+        case .languagePicker?: return picker
         default: return Self.overlay
         }
     }

@@ -161,6 +161,10 @@ extension InboxState {
             return switchLanguage(to: device.choices[s])
         case (.open, _):
             self.overlay = nil
+        case (.moveDown, _), (.moveUp, _), (.pageDown, _), (.pageUp, _):
+            let page = max(1, height - 6)
+            let step = action == .moveDown ? 1 : action == .moveUp ? -1 : action == .pageDown ? page : -page
+            overlayScroll = max(0, overlayScroll + step)  // the view clamps it to the lines there are
         default:
             break
         }

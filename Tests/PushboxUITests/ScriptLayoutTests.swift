@@ -144,3 +144,29 @@ extension InboxRoughEdgeTests {
         #expect(s.list.items.first?.id == 99)
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("overlays scroll: at 80×24 help says how much more there is and j reaches its last key; the footer offers no choosing")
+    func helpScrolls() {
+        var s = UIFixtures.state(width: 80, height: 24)
+        _ = s.update(.key(.char("?")))
+        var text = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(text.contains("more (j, PgDn)"))
+        #expect(!(InboxView.screen(s).lines.last ?? "").contains("choose"))
+        for _ in 0..<40 { _ = s.update(.key(.char("j"))) }
+        text = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(text.contains("q          quit"), "\(text)")
+        #expect(text.contains("↑"))
+        _ = s.update(.key(.escape))
+        #expect(s.overlay == nil && s.overlayScroll == 0)
+    }
+
+    @Test("at 40×12 the language picker's cursor stays inside the box")
+    func pickerScrolls() {
+        var s = InboxState(appName: "x", languages: ["en"], languageChoices: (0..<20).map { "l\($0)" })
+        (s.width, s.height) = (40, 12)
+        _ = s.update(.key(.char("L")))
+        for _ in 0..<15 { _ = s.update(.key(.char("j"))) }
+        #expect(InboxView.screen(s).lines.contains { $0.contains("▶") }, "\(InboxView.screen(s).lines.joined(separator: "\n"))")
+    }
+}
