@@ -394,6 +394,11 @@ public final class InboxStore: @unchecked Sendable {
         try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 1 WHERE id = ?").run([.int(id)]) }
     }
 
+    /// Brings notification `id` back after `delete` (the inbox's undo).
+    public func undelete(id: Int64) throws(StoreError) {
+        try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 0 WHERE id = ?").run([.int(id)]) }
+    }
+
     /// Marks what is stored under a key replaced by a newer notification (through the partial index).
     static let replaceSQL = "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ? WHERE delivery = 'stored' AND hold_key = ?"
     /// Everything stored while the device was offline (through the partial index).

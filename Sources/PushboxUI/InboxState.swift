@@ -36,6 +36,8 @@ public struct InboxItem: Sendable, Equatable {
     public var kind: Kind = .push
     /// Where it stands in delivery when the device was offline as it arrived (nil: delivered).
     public var delivery: DeliveryRecord? = nil
+    /// The device token of `/3/device/<token>`, for search.
+    public var deviceToken: String? = nil
 
     /// What kind of notification a row is.
     public enum Kind: Sendable, Equatable {
@@ -172,6 +174,8 @@ public struct InboxState: Sendable {
     public var card = CardModel()
     /// The window open over the inbox, if any.
     public var overlay: Overlay? { didSet { if oldValue != overlay { overlayScroll = 0 } } }
+    /// The last notification deleted with `d`, for `u` to bring back.
+    public var lastDeleted: InboxItem?
     /// How many lines of the open overlay are scrolled past (j/k, PgDn/PgUp).
     public var overlayScroll = 0
     /// Renderings for the current language list, by notification id.

@@ -23,6 +23,8 @@ extension Unavailable {
         case .noActionButtons: return "this notification has no action buttons"
         case .notDelivered: return "only a delivered notification can be tapped"
         case .nothingToTap: return "a background event shows no banner: there is nothing to tap"
+        case .threadHeader: return "d deletes one notification: expand the thread (z) and choose one"
+        case .nothingDeleted: return "nothing was deleted to bring back"
         }
     }
 }

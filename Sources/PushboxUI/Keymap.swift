@@ -32,7 +32,7 @@ public enum Action: String, Sendable, CaseIterable {
     case pickLanguage, nextLanguage, previousLanguage, localeMatrix, lockScreenPreview
     case cycleTheme, search, cycleFilter, replay, delete, export, help, quit, close
     case pressAction, tap
-    case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView
+    case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView, undoDelete, clearSearch
 }
 
 /// Why an action cannot be done now; the footer says it (the view words it).
@@ -45,6 +45,10 @@ public enum Unavailable: Sendable, Equatable {
     case notDelivered
     /// `o` on a background event, which shows no banner.
     case nothingToTap
+    /// `d` on a thread's header, which is not one notification.
+    case threadHeader
+    /// `u` with nothing deleted since the inbox opened.
+    case nothingDeleted
 }
 
 /// One binding: the keys, the action, what help and the footer say about it, and when it cannot be done.
@@ -77,6 +81,8 @@ public struct KeyBinding: Sendable {
 public enum Keymap {
     /// Local notifications are kept by this instance (else the scheduled view and the clock are unavailable).
     static let needsScheduler: @Sendable (InboxState) -> Unavailable? = { $0.scheduled == nil ? .noLocalNotifications : nil }
+    /// A key that acts on one notification, on a thread's header.
+    static let needsNotification: @Sendable (InboxState) -> Unavailable? = { $0.selectedItem == nil && !$0.rows.isEmpty ? .threadHeader : nil }
 
     /// The inbox's keys: the only way keys reach `update` outside an overlay.
     public static let inbox: [KeyBinding] = [
@@ -108,7 +114,9 @@ public enum Keymap {
         KeyBinding([.char("/")], .search, "search title, body, app and keys", footer: "search"),
         KeyBinding([.char("f")], .cycleFilter, "filter: all, rejected, with warnings, each app (when several)"),
         KeyBinding([.char("r")], .replay, "replay the selected notification"),
-        KeyBinding([.char("d")], .delete, "delete the selected notification"),
+        KeyBinding([.char("d")], .delete, "delete the selected notification (u brings it back)", unavailable: needsNotification),
+        KeyBinding([.char("u")], .undoDelete, "undo the last deletion", unavailable: { $0.lastDeleted == nil ? .nothingDeleted : nil }),
+        KeyBinding([.escape], .clearSearch, "clear the search and the filter"),
         KeyBinding([.char("e")], .export, "export the selected notification as a .apns file"),
         KeyBinding([.char("?")], .help, "this help", footer: "help"),
         KeyBinding([.char("q")], .quit, "quit", footer: "quit"),

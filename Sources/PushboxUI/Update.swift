@@ -44,6 +44,8 @@ public enum Command: Sendable, Equatable {
     case loadRequests
     /// Install or uninstall the device's app.
     case setAppInstalled(Bool)
+    /// Bring a deleted notification back.
+    case undelete(id: Int64)
     /// Take the device offline, or bring it back (what was kept is delivered from storage).
     case setDeviceOnline(Bool)
     /// Read again where these notifications stand in delivery.
@@ -205,6 +207,14 @@ extension InboxState {
         case .toggleInstalled: return [.setAppInstalled(!appInstalled)]
         case .toggleOnline: return [.setDeviceOnline(!deviceOnline)]
         case .deviceView: overlay = .device
+        case .undoDelete:
+            guard let item = lastDeleted else { return [] }
+            lastDeleted = nil
+            list.restore(item)
+            return [.undelete(id: item.id)]
+        case .clearSearch:
+            list.search = ""
+            list.filter = .all
         case .fastForward: return [.advanceClock(seconds: 60)]
         case .jumpClock: return [.jumpClock]
         case .cycleTheme:
@@ -230,6 +240,8 @@ extension InboxState {
         case .export: return [.export(id: item.id)]
         default:
             list.remove(id: item.id)
+            lastDeleted = item
+            status = .message("deleted — u brings it back")
             return [.delete(id: item.id)]
         }
     }

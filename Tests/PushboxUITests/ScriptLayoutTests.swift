@@ -170,3 +170,39 @@ extension InboxRoughEdgeTests {
         #expect(InboxView.screen(s).lines.contains { $0.contains("▶") }, "\(InboxView.screen(s).lines.joined(separator: "\n"))")
     }
 }
+
+extension InboxRoughEdgeTests {
+    static func visibleIDs(_ s: InboxState) -> [Int64] {
+        s.rows.compactMap { if case .item(let i) = $0 { return s.list.items[i].id } else { return nil } }
+    }
+
+    @Test("search finds custom payload keys, the sound, the device token and the labels the rows show; Esc clears a kept search")
+    func search() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        s.list.items[0].deviceToken = "5e1ec7ed00ff"
+        s.list.items[3].kind = .background
+        s.renders[5]?.sound = "chime.caf"
+        for (query, expected) in [("deepLink", [6]), ("chime", [5]), ("5e1ec7ed00ff", [6]), ("background event", [3])] as [(String, [Int64])] {
+            _ = s.update(.key(.char("/")))
+            for c in query { _ = s.update(.key(.char(c))) }
+            _ = s.update(.key(.enter))
+            #expect(Self.visibleIDs(s) == expected, "\(query)")
+            _ = s.update(.key(.escape))
+            #expect(s.list.search.isEmpty && Self.visibleIDs(s).count == 6, "\(query)")
+        }
+    }
+
+    @Test("d deletes and says u brings it back; u does; d on a thread's header says why it does nothing")
+    func deleteAndUndo() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        #expect(s.update(.key(.char("d"))) == [.delete(id: 6)])
+        #expect(!Self.visibleIDs(s).contains(6))
+        #expect(InboxView.screen(s).lines.last?.contains("u brings it back") == true)
+        #expect(s.update(.key(.char("u"))) == [.undelete(id: 6)])
+        #expect(Self.visibleIDs(s).first == 6)
+        #expect(s.update(.key(.char("u"))).isEmpty)
+        s.list.selected = s.rows.firstIndex { if case .thread = $0 { return true } else { return false } } ?? 0
+        #expect(s.update(.key(.char("d"))).isEmpty)
+        #expect(s.status == .unavailable(.threadHeader))
+    }
+}

@@ -54,6 +54,7 @@ enum InboxItems {
             app: n.topic.map(PushType.bundleID(fromTopic:)))
         item.kind = kind
         item.delivery = n.delivery
+        item.deviceToken = n.deviceToken
         return item
     }
 }

@@ -159,6 +159,15 @@ final class TUIApp: Sendable {
                 }
             }
         case .export(let id): work.async { [self] in export(id) }
+        case .undelete(let id):
+            work.async { [self] in
+                do {
+                    try store.undelete(id: id)
+                    queue.post(.status("brought back"))
+                } catch {
+                    queue.post(.status("undo failed: \(error)"))
+                }
+            }
         case .saveLanguages(let languages):
             var changed = TUIConfig.load(environment)
             (changed.languages, changed.theme) = (languages, state.theme)

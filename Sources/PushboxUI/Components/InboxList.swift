@@ -97,6 +97,12 @@ public struct InboxList: Sendable {
         items.removeAll { $0.id == id }
     }
 
+    /// Puts a deleted notification back where it was (the list is newest first, by id).
+    mutating func restore(_ item: InboxItem) {
+        let at = items.firstIndex { $0.id < item.id } ?? items.count
+        items.insert(item, at: at)
+    }
+
     /// Where notifications now stand in delivery (the device came back online, or a newer one
     /// replaced a stored one).
     mutating func setDeliveries(_ changed: [Int64: DeliveryRecord]) {
@@ -181,9 +187,16 @@ public struct InboxList: Sendable {
         case .app(let app): if item.app != app { return false }
         }
         guard !search.isEmpty else { return true }
-        let haystack = [
-            rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID,
+        // What the card and the row show, and the payload itself (custom keys and values).
+        let labels: [String?] = [
+            item.kind == .background ? "background event" : nil, item.kind == .local ? "local notification" : nil,
+            rendered?.delivered == .rejected ? "not for this device" : nil, item.delivery?.state.phrase, rendered?.addressedTo,
         ]
+        let haystack =
+            [
+                rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID,
+                rendered?.sound, item.deviceToken, rawText(of: item),
+            ] + labels
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
 
