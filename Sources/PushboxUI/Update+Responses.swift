@@ -36,7 +36,10 @@ extension InboxState {
 
     /// The response overlay, and the same facts as a trace entry of the notification.
     private mutating func respond(_ item: InboxItem, title: String, identifier: String, options: [ActionOption]) {
-        let payload = try? JSONParser.parse(Array(list.rawText(of: item).utf8)).objectValue
+        // The Raw tab's text may begin with the request's line and headers: the payload follows a blank line.
+        let raw = list.rawText(of: item)
+        let json = raw.hasPrefix("{") ? raw : raw.range(of: "\n\n").map { String(raw[$0.upperBound...]) } ?? raw
+        let payload = try? JSONParser.parse(Array(json.utf8)).objectValue
         let userInfo = payload.map { LocalDelivery.userInfo($0) } ?? JSONObject()
         let response = AppResponse(
             title: title, identifier: identifier, options: options, userInfo: JSONWriter.compact(.object(userInfo)),

@@ -91,7 +91,7 @@ struct LocalDeliveryTests {
             raw(#"{"aps":{"content-available":1},"sync":"inbox"}"#, headers: [("apns-push-type", "background"), ("apns-priority", "5")]))
         let entry = try #require(r.trace.first { $0.step == .background })
         #expect(entry.outcome == .woken)
-        #expect(entry.detail.contains(#"userInfo {"sync":"inbox"}"#))
+        #expect(entry.detail.contains(#"userInfo {"aps":{"content-available":1},"sync":"inbox"}"#))
         #expect(entry.detail.contains("background budget"))
         #expect(entry.detail.contains("not modelled"))
         let badgeOnly = try renderer(["en"]).render(raw(#"{"aps":{"badge":3}}"#))

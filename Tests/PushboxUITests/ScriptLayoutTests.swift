@@ -206,3 +206,20 @@ extension InboxRoughEdgeTests {
         #expect(s.status == .unavailable(.threadHeader))
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("a tap shows the userInfo the app receives: the whole payload, aps included, also after the Raw tab loaded the request's headers")
+    func tapUserInfo() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        _ = s.update(.key(.char("o")))
+        guard case .response(let response)? = s.overlay else {
+            Issue.record("no response overlay")
+            return
+        }
+        #expect(response.userInfo.contains(#""aps":{"#) && response.userInfo.contains("pushboxsample://game/42"), "\(response.userInfo)")
+        _ = s.update(.key(.escape))
+        _ = s.update(.rawLoaded(id: 6, text: "POST /3/device/abcd\napns-push-type: alert\n\n" + s.list.items[0].rawText))
+        _ = s.update(.key(.char("o")))
+        if case .response(let again)? = s.overlay { #expect(again.userInfo == response.userInfo) } else { Issue.record("no response overlay") }
+    }
+}

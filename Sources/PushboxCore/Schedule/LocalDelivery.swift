@@ -49,10 +49,12 @@ public enum LocalDelivery {
     /// The `pushbox-local` block of a stored payload.
     public static func info(_ payload: JSONObject) -> JSONObject? { payload[key]?.objectValue }
 
-    /// The `userInfo` the app receives: the payload without `aps` and pushbox's own block.
+    /// The `userInfo` the app receives: for a push the whole payload, `aps` included, as
+    /// `UNNotificationContent.userInfo` holds it; for a fired local request its own `userInfo`
+    /// (the stored form's `aps` is pushbox's, not the app's). pushbox's own block is never in it.
     public static func userInfo(_ payload: JSONObject) -> JSONObject {
         var custom = payload
-        custom["aps"] = nil
+        if payload[key] != nil { custom["aps"] = nil }
         custom[key] = nil
         return custom
     }
