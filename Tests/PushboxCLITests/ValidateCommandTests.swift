@@ -84,6 +84,6 @@ struct ValidateCommandTests {
     func sanitized() {
         let run = CLIRun(["validate", "--header", "apns-priority:\u{1B}[2J", "-"], stdin: #"{"aps":{"alert":"x"}}"#)
         #expect(!run.out.contains("\u{1B}"))
-        #expect(run.out.contains("^[[2J"))
+        #expect(run.out.contains("␛[2J"))
     }
 }

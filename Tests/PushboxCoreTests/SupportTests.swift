@@ -8,8 +8,8 @@ import Testing
 struct SupportTests {
     @Test("escape sequences and control characters never pass through")
     func sanitize() {
-        #expect(TerminalText.sanitize("a\u{1B}[2Jb") == "a^[[2Jb")
-        #expect(TerminalText.sanitize("\u{9B}31m\u{7F}\u{07}") == "<U+9B>31m^?^G")
+        #expect(TerminalText.sanitize("a\u{1B}[2Jb") == "a␛[2Jb")
+        #expect(TerminalText.sanitize("\u{9B}31m\u{7F}\u{07}") == "⍰31m␡␇")
         #expect(TerminalText.sanitize("l1\nl2\tx") == "l1⏎l2 x")
         #expect(TerminalText.sanitize("l1\nl2", keepNewlines: true) == "l1\nl2")
         #expect(TerminalText.sanitize("한국어 😀 مرحبا") == "한국어 😀 مرحبا")

@@ -2,9 +2,9 @@
 /// reaches it, so no escape sequence can move the cursor, change colours or set the title, and
 /// no bidi override can make the text print reversed. What is unsafe is `UnsafeScalar`'s table.
 public enum TerminalText {
-    /// Replaces C0 and C1 control characters and DEL with visible caret notation (`ESC` → `^[`)
-    /// and bidi controls with ⸿ (as the TUI shows them), keeping newlines when `keepNewlines` is
-    /// set and turning tabs into spaces.
+    /// Replaces C0 controls with their control pictures (`ESC` → `␛`), DEL with ␡, C1 controls
+    /// with ⍰ and bidi controls with ⸿, exactly as the inbox shows them; keeps newlines when
+    /// `keepNewlines` is set (else ⏎) and turns tabs into spaces.
     public static func sanitize(_ text: String, keepNewlines: Bool = false) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -17,13 +17,13 @@ public enum TerminalText {
                 out.append(" ")
             case .c0(0x0A):
                 out.append(contentsOf: "⏎".unicodeScalars)
+            // The inbox's own signs, so text output and the screen show an escape alike (␛[31m).
             case .c0(let code):
-                out.append("^")
-                out.append(Unicode.Scalar(code + 0x40))
+                out.append(Unicode.Scalar(0x2400 + UInt32(code))!)
             case .delete:
-                out.append(contentsOf: "^?".unicodeScalars)
+                out.append("\u{2421}")
             case .c1:
-                out.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+                out.append("\u{2370}")
             case .bidiControl:
                 out.append(UnsafeScalar.bidiMarker)
             }
