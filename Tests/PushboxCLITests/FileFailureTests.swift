@@ -1,5 +1,6 @@
 import Foundation
 import PushboxIntake
+import PushboxStore
 import PushboxTestSupport
 import PushboxText
 import Testing
@@ -21,7 +22,8 @@ final class FileFailureTests {
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     @Test("export into a folder that cannot be made: exit 2 with the reason, not \"wrote 0\"")
-    func exportFolder() {
+    func exportFolder() throws {
+        _ = try InboxStore(path: dir + "/inbox.db")  // an inbox there: export refuses a --db that names none
         let run = CLIRun(["export", "--db", dir + "/inbox.db", plainFile + "/out"])
         #expect(run.status == 2)
         #expect(run.err.contains("cannot create the folder \(plainFile)/out"))
