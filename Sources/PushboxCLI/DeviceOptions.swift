@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxLocalization
+import PushboxText
 
 /// The simulated device and app that `--app` and `--lang` describe.
 struct Device {
@@ -44,6 +45,15 @@ struct Device {
             return Device(profile: try AppProfile.load(directory: directory), languages: languages)
         } catch {
             throw UsageError(message: "--app: \(error)")
+        }
+    }
+
+    /// What is wrong with the `--lang` languages: not a language code, or matching none of the
+    /// app's localizations (the device then falls back without a word otherwise).
+    func languageProblems(_ localizer: Localizer?) -> [Diagnostic] {
+        let localizations = localizer?.app.localizations() ?? []
+        return languages.compactMap { LanguageCodeCheck.problem($0, localizations: localizations) }.map {
+            Diagnostic(.unknownLanguage, $0, language: nil)
         }
     }
 

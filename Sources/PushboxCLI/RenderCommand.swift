@@ -58,6 +58,9 @@ enum RenderCommand {
             io.err("pushbox render: \(error)")
             return 2
         }
+        // A language the device cannot use is said once, and carried in every rendering's warnings.
+        let languageProblems = device.languageProblems(renderer.localizer)
+        for problem in languageProblems { io.err("pushbox render: warning: \(problem.message)") }
         var status: Int32 = 0
         for path in files {
             switch input.read(path, io: io) {
@@ -65,7 +68,8 @@ enum RenderCommand {
                 status = 1
                 io.err("pushbox render: \(error.message)")
             case .success(let raw):
-                let note = renderer.render(raw)
+                var note = renderer.render(raw)
+                note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(note.json))

@@ -108,6 +108,17 @@ struct RoughEdgeCommandTests {
         #expect(run.out.contains("decrypt failed (bad-base64)"), "\(run.out)")
     }
 
+    @Test("--lang kr and --lang xx-YY say so, in text and in JSON, instead of falling back to English in silence")
+    func unknownLanguage() throws {
+        let kr = CLIRun(["render", "--lang", "kr", ProjectPaths.samples + "/06-alarm.json"])
+        #expect(kr.err.contains("kr matches none of the app's localizations; did you mean ko (the language of KR)?"), "\(kr.err)")
+        let xx = CLIRun(["render", "--json", "--lang", "xx-YY", ProjectPaths.samples + "/06-alarm.json"])
+        let note = try #require(try JSONParser.parse(Array(xx.lines[0].utf8)).objectValue)
+        let codes = note["diagnostics"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
+        #expect(codes.contains("unknown-language"), "\(note)")
+        #expect(CLIRun(["render", "--lang", "ko-KR", ProjectPaths.samples + "/06-alarm.json"]).err.isEmpty)
+    }
+
     @Test("list, replay and export refuse a --db that names no inbox instead of making an empty one")
     func missingInbox() {
         let path = "/tmp/pushbox-no-such-\(UUID().uuidString.prefix(8))/inbox.sqlite"

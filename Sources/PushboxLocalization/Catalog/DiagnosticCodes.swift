@@ -6,6 +6,8 @@ extension Diagnostic.Code {
     public static let brokenFile = Self(rawValue: "broken-file")
     /// A key given twice (in a strings file, or in a payload's JSON).
     public static let duplicateKey = Self(rawValue: "duplicate-key")
+    /// A device language that is no language code, or that no localization of the app matches.
+    public static let unknownLanguage = Self(rawValue: "unknown-language")
     /// A key missing in a localization: the device shows the key itself.
     public static let missingKey = Self(rawValue: "missing-key")
     /// Half a UTF-16 surrogate pair in a strings file, shown as U+FFFD (lint).
