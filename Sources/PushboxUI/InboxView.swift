@@ -37,7 +37,13 @@ public enum InboxView {
     static func header(_ s: inout Screen, _ state: InboxState) {
         s.fill(x: 0, y: 0, width: s.width, height: 1, role: .header)
         var parts = ["pushbox", DisplayText.clean(state.appName), LanguageNames.describe(state.device.languages.first ?? "en")]
-        let shown = state.rows.filter { if case .item = $0 { return true } else { return false } }.count
+        // What the search and filter let through, a collapsed thread's notifications included.
+        let shown = state.rows.reduce(0) { total, row in
+            switch row {
+            case .item: return total + 1
+            case .thread(_, let count, let collapsed): return total + (collapsed ? count : 0)
+            }
+        }
         parts.append(shown == state.list.items.count ? "\(state.list.items.count) notifications" : "\(shown) of \(state.list.items.count)")
         // What narrows the list matters more than where the socket is: it comes first.
         if state.list.filter != .all { parts.append("filter: \(state.list.filter.label)") }

@@ -223,3 +223,15 @@ extension InboxRoughEdgeTests {
         if case .response(let again)? = s.overlay { #expect(again.userInfo == response.userInfo) } else { Issue.record("no response overlay") }
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("collapsing a thread leaves the header's count as it was")
+    func collapsedCount() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        #expect(InboxView.screen(s).lines[0].contains("6 notifications"))
+        s.list.selected = s.rows.firstIndex { if case .thread = $0 { return true } else { return false } } ?? 0
+        _ = s.update(.key(.char("z")))
+        #expect(s.rows.contains { if case .thread(_, _, true) = $0 { return true } else { return false } })
+        #expect(InboxView.screen(s).lines[0].contains("6 notifications"), "\(InboxView.screen(s).lines[0])")
+    }
+}

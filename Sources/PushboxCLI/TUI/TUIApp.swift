@@ -224,7 +224,10 @@ final class TUIApp: Sendable {
             )
         }
         let document = v.simulatorFile(fallbackBundleID: renderings.base.context.bundleID ?? "com.example.app")
-        let path = FileManager.default.currentDirectoryPath + "/pushbox-\(n.id).apns"
+        let folder =
+            TUIConfig.load(environment).exportDirectory.map { ($0 as NSString).expandingTildeInPath } ?? FileManager.default.currentDirectoryPath
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/pushbox-\(n.id).apns"
         do {
             try (JSONWriter.pretty(.object(document)) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             queue.post(.status("exported \(path)"))

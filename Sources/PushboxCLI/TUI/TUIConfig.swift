@@ -9,6 +9,8 @@ struct TUIConfig {
     var theme: String?
     /// Whether pushbox puts right-to-left text in visual order (`"bidi": false` leaves it to the terminal).
     var bidi: Bool? = nil
+    /// Where `e` writes `.apns` files (`"exportDirectory"`; default: the folder pushbox started in).
+    var exportDirectory: String? = nil
 
     static func path(_ environment: [String: String]) -> String {
         let base = XDG.configHome(environment)
@@ -21,7 +23,8 @@ struct TUIConfig {
         else { return TUIConfig() }
         return TUIConfig(
             languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue,
-            bidi: o["bidi"] == .bool(false) ? false : o["bidi"] == .bool(true) ? true : nil)
+            bidi: o["bidi"] == .bool(false) ? false : o["bidi"] == .bool(true) ? true : nil,
+            exportDirectory: o["exportDirectory"]?.stringValue)
     }
 
     /// Writes the file; the reason it could not, if it could not.
@@ -29,6 +32,7 @@ struct TUIConfig {
         let p = Self.path(environment)
         var o = JSONObject([("languages", .array((languages ?? []).map { .string($0) })), ("theme", .optionalString(theme))])
         if let bidi { o["bidi"] = .bool(bidi) }
+        if let exportDirectory { o["exportDirectory"] = .string(exportDirectory) }
         do {
             try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try (JSONWriter.pretty(.object(o)) + "\n").write(toFile: p, atomically: true, encoding: .utf8)
