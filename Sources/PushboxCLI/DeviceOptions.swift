@@ -51,10 +51,8 @@ struct Device {
     /// What is wrong with the `--lang` languages: not a language code, or matching none of the
     /// app's localizations (the device then falls back without a word otherwise).
     func languageProblems(_ localizer: Localizer?) -> [Diagnostic] {
-        let localizations = localizer?.app.localizations() ?? []
-        return languages.compactMap { LanguageCodeCheck.problem($0, localizations: localizations) }.map {
-            Diagnostic(.unknownLanguage, $0, language: nil)
-        }
+        let matched = localizer.map { $0.resolve(languages).match.preferred != nil } ?? true
+        return LanguageCodeCheck.problems(languages, matched: matched).map { Diagnostic(.unknownLanguage, $0) }
     }
 
     /// The app's localizations, found below its folder (tables are read on first use).

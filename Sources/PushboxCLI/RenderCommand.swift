@@ -19,6 +19,7 @@ enum RenderCommand {
             Options.json.with(help: "One JSON object per input file per line, in input order."),
             Options.header,
             Options.token,
+            Options.previewProfile,
         ] + extensionOptions,
         run: run)
 
@@ -58,6 +59,11 @@ enum RenderCommand {
             io.err("pushbox render: \(error)")
             return 2
         }
+        let profileName = args.value(Options.previewProfile) ?? PreviewProfile.lockScreen.name
+        guard let profile = PreviewProfile.named(profileName) else {
+            io.err("pushbox render: --profile is banner, lock-screen or expanded, not \(TerminalText.sanitize(profileName))")
+            return 2
+        }
         // A language the device cannot use is said once, and carried in every rendering's warnings.
         let languageProblems = device.languageProblems(renderer.localizer)
         for problem in languageProblems { io.err("pushbox render: warning: \(problem.message)") }
@@ -68,7 +74,7 @@ enum RenderCommand {
                 status = 1
                 io.err("pushbox render: \(error.message)")
             case .success(let raw):
-                var note = renderer.render(raw)
+                var note = renderer.render(raw).judged(under: profile)
                 note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }
                 if args.flag(Options.json) {

@@ -35,47 +35,9 @@ public enum DisplayText {
     /// with closing punctuation or a small kana, Thai at word boundaries, Korean between words),
     /// a word longer than a line cut at a grapheme cluster boundary.
     public static func wrap(_ text: String, width: Int, language: String? = nil) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        for paragraph in clean(text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
-            let characters = Array(paragraph)
-            var line = ""
-            var lineWidth = 0
-            var start = 0
-            for end in TextLayout.lineBreaks(String(paragraph), language: language) where end > start {
-                var segment = characters[start..<end]
-                start = end
-                let segmentWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
-                let trailing = segment.reversed().prefix { $0 == " " }.count
-                if lineWidth + segmentWidth - trailing <= width {
-                    line += String(segment)
-                    lineWidth += segmentWidth
-                    continue
-                }
-                if !line.isEmpty {
-                    lines.append(line.trimmingTrailingSpaces())
-                    (line, lineWidth) = ("", 0)
-                }
-                // A segment wider than a line: cut at cluster boundaries.
-                while segment.reduce(0, { $0 + DisplayWidth.of($1) }) - segment.reversed().prefix(while: { $0 == " " }).count > width {
-                    var head = 0
-                    var headWidth = 0
-                    for c in segment {
-                        let w = DisplayWidth.of(c)
-                        if headWidth + w > width && head > 0 { break }
-                        head += 1
-                        headWidth += w
-                    }
-                    lines.append(String(segment.prefix(head)))
-                    segment = segment.dropFirst(head)
-                }
-                line = String(segment)
-                lineWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
-            }
-            lines.append(line.trimmingTrailingSpaces())
-        }
-        return lines
+        TextLayout.wrap(clean(text, keepNewlines: true), width: width, language: language)
     }
+
 }
 
 extension DisplayText {

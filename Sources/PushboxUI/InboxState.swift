@@ -110,7 +110,7 @@ public enum StatusNote: Sendable, Equatable {
     /// The key's action cannot be done now.
     case unavailable(Unavailable)
     /// The lock-screen preview was switched on or off.
-    case lockScreen(Bool)
+    case preview(PreviewProfile?)
     /// The theme now in use.
     case theme(String)
     /// The list's filter now.

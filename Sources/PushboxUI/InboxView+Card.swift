@@ -59,6 +59,15 @@ extension InboxView {
             if let level = r.interruptionLevel { facts.append(level) }
             s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width)
             row += 1
+            if let preview = state.card.preview {
+                let cuts = preview.cuts(r, language: r.language)
+                s.put("preview " + preview.summary, x: x, y: row, role: .muted, maxWidth: width)
+                row += 1
+                for cut in cuts where row < y + height {
+                    s.put("! " + cut, x: x, y: row, role: .warning, maxWidth: width)
+                    row += 1
+                }
+            }
             if let to = r.addressedTo {
                 s.put("to " + DisplayText.line(to), x: x, y: row, role: .muted, maxWidth: width)
                 row += 1
@@ -99,7 +108,7 @@ extension InboxView {
             var wrapped = DisplayText.wrap(paragraph, width: text, language: language)
             if role == .body { wrapped = wrapped.filter { !$0.isEmpty || wrapped.count == 1 } }
             // Cut in logical order, so the ellipsis ends the sentence on either side.
-            let maxLines = role == .body ? maxLines : 1
+            let maxLines = role == .subtitle ? 1 : maxLines
             if let maxLines, wrapped.count > maxLines {
                 wrapped = Array(wrapped.prefix(maxLines))
                 wrapped[maxLines - 1] = DisplayText.truncate(wrapped[maxLines - 1], width: text - 1) + "…"
@@ -111,9 +120,10 @@ extension InboxView {
             }
         }
         let title = r.title
-        if let title { set(title, role: .title) }
+        let preview = state.card.preview
+        if let title { set(title, role: .title, maxLines: preview?.titleLines ?? (preview == nil ? 1 : nil)) }
         if let sub = r.subtitle { set(sub, role: .subtitle) }
-        set(r.body ?? "", role: .body, maxLines: state.card.lockScreen ? 4 : nil)
+        set(r.body ?? "", role: .body, maxLines: preview?.bodyLines)
         if title == nil && r.subtitle == nil && (r.body ?? "").isEmpty {
             lines.append(("(no alert text: a background or badge/sound-only push)", .muted))
         }
@@ -169,7 +179,8 @@ extension InboxView {
             row += 1
             s.put("│", x: x, y: row, role: .border)
             var col = x + 2
-            for (i, action) in r.actions.enumerated() {
+            // A banner shows only its first actions, as iOS does.
+            for (i, action) in r.actions.prefix(state.card.preview?.actions ?? r.actions.count).enumerated() {
                 let role: Role = action.options.contains(.destructive) ? .destructiveButton : .button
                 col +=
                     s.put(
@@ -185,7 +196,7 @@ extension InboxView {
 
     /// The card's outer width in the space it has.
     static func cardBoxWidth(_ state: InboxState, available: Int) -> Int {
-        min(available, state.card.lockScreen ? phoneWidth + 4 : max(phoneWidth + 4, min(available, 72)))
+        min(available, state.card.preview.map { $0.columns + 4 } ?? max(phoneWidth + 4, min(available, 72)))
     }
 
     /// The columns the card pane gets at this screen size.

@@ -6,7 +6,7 @@ extension StatusNote {
     public var text: String {
         switch self {
         case .unavailable(let why): return why.text
-        case .lockScreen(let on): return on ? "lock-screen preview: title 1 line, body 4 lines at 40 columns" : "full card"
+        case .preview(let profile): return profile.map { "preview " + $0.summary } ?? "the whole card"
         case .theme(let name): return "theme: \(name)"
         case .filter(let filter): return "filter: \(filter.label)"
         case .language(let tag): return "language: \(LanguageNames.describe(tag))"

@@ -100,7 +100,7 @@ public enum Keymap {
         KeyBinding([.char("]")], .nextLanguage, "next language", footer: "next language"),
         KeyBinding([.char("[")], .previousLanguage, "previous language"),
         KeyBinding([.char("m")], .localeMatrix, "this notification in every language", footer: "matrix"),
-        KeyBinding([.char("p")], .lockScreenPreview, "lock-screen truncation on or off"),
+        KeyBinding([.char("p")], .lockScreenPreview, "preview: banner, lock screen, expanded, whole card (approximate)"),
         KeyBinding([.char("a")], .pressAction, "press the next action button (shows what the app receives)"),
         KeyBinding([.char("o")], .tap, "tap the notification (shows what the app receives: the default action, userInfo, deep link)"),
         KeyBinding([.char("s")], .scheduledView, "scheduled: pending local notifications, n/64, what was dropped", unavailable: needsScheduler),

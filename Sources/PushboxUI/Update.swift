@@ -196,8 +196,8 @@ extension InboxState {
             matrix = []
             return [.matrix(id: item.id, languages: device.choices)]
         case .lockScreenPreview:
-            card.lockScreen.toggle()
-            status = .lockScreen(card.lockScreen)
+            card.stepPreview()
+            status = .preview(card.preview)
         case .pressAction: return pressAction()
         case .tap: return tap()
         case .scheduledView: overlay = .scheduled

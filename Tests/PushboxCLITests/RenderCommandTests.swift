@@ -129,3 +129,17 @@ struct RoughEdgeCommandTests {
         }
     }
 }
+
+extension RoughEdgeCommandTests {
+    @Test("render judges the text under a named presentation: a body too long for the lock screen is a truncated finding and a preview step")
+    func previewFinding() throws {
+        let long = #"{"aps":{"alert":{"title":"Long","body":"\#(String(repeating: "word ", count: 60))"}}}"#
+        let run = CLIRun(["render", "--json", "-"], stdin: long)
+        let note = try #require(try JSONParser.parse(Array(run.lines[0].utf8)).objectValue)
+        #expect(note["diagnostics"]?.arrayValue?.contains { $0.objectValue?["code"] == "truncated" } == true, "\(note)")
+        let expanded = try #require(
+            try JSONParser.parse(Array(CLIRun(["render", "--json", "--profile", "expanded", "-"], stdin: long).lines[0].utf8)).objectValue)
+        #expect(expanded["diagnostics"]?.arrayValue?.contains { $0.objectValue?["code"] == "truncated" } == false)
+        #expect(CLIRun(["render", "--profile", "watch", "-"], stdin: long).status == 2)
+    }
+}

@@ -235,3 +235,21 @@ extension InboxRoughEdgeTests {
         #expect(InboxView.screen(s).lines[0].contains("6 notifications"), "\(InboxView.screen(s).lines[0])")
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("p steps through the named presentations (banner, lock screen, expanded), says approximate, and a banner shows two actions")
+    func previewProfiles() {
+        var s = UIFixtures.state(width: 120, height: 40)
+        s.renders[6]?.actions.append(RenderedAction(identifier: "LATER", title: "나중에", options: []))
+        _ = s.update(.key(.char("p")))
+        #expect(s.card.preview == .banner)
+        let banner = InboxView.screen(s).lines.joined(separator: "\n")
+        #expect(banner.contains("approximate") && banner.contains("수락") && banner.contains("거절") && !banner.contains("나중에"))
+        _ = s.update(.key(.char("p")))
+        #expect(s.card.preview == .lockScreen)
+        _ = s.update(.key(.char("p")))
+        #expect(s.card.preview == .expanded && InboxView.screen(s).lines.joined().contains("나중에"))
+        _ = s.update(.key(.char("p")))
+        #expect(s.card.preview == nil)
+    }
+}

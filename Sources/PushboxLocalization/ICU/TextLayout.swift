@@ -84,4 +84,55 @@ public enum TextLayout {
         (0x0590...0x08FF).contains(s.value) || (0xFB1D...0xFDFF).contains(s.value) || (0xFE70...0xFEFF).contains(s.value)
             || (0x10800...0x10FFF).contains(s.value) || (0x1E800...0x1EFFF).contains(s.value)
     }
+
+    /// Wraps text into lines of at most `width` columns where the phone would break them: at
+    /// UAX #14's opportunities for `language`, a word longer than a line cut at a grapheme
+    /// cluster boundary; newlines end paragraphs. The text is shown as it is: clean it first.
+    public static func wrap(_ text: String, width: Int, language: String? = nil) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let characters = Array(paragraph)
+            var line = ""
+            var lineWidth = 0
+            var start = 0
+            for end in TextLayout.lineBreaks(String(paragraph), language: language) where end > start {
+                var segment = characters[start..<end]
+                start = end
+                let segmentWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
+                let trailing = segment.reversed().prefix { $0 == " " }.count
+                if lineWidth + segmentWidth - trailing <= width {
+                    line += String(segment)
+                    lineWidth += segmentWidth
+                    continue
+                }
+                if !line.isEmpty {
+                    lines.append(trimmingTrailingSpaces(line))
+                    (line, lineWidth) = ("", 0)
+                }
+                // A segment wider than a line: cut at cluster boundaries.
+                while segment.reduce(0, { $0 + DisplayWidth.of($1) }) - segment.reversed().prefix(while: { $0 == " " }).count > width {
+                    var head = 0
+                    var headWidth = 0
+                    for c in segment {
+                        let w = DisplayWidth.of(c)
+                        if headWidth + w > width && head > 0 { break }
+                        head += 1
+                        headWidth += w
+                    }
+                    lines.append(String(segment.prefix(head)))
+                    segment = segment.dropFirst(head)
+                }
+                line = String(segment)
+                lineWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
+            }
+            lines.append(trimmingTrailingSpaces(line))
+        }
+        return lines
+    }
+    static func trimmingTrailingSpaces(_ s: String) -> String {
+        var t = Substring(s)
+        while t.last == " " { t.removeLast() }
+        return String(t)
+    }
 }

@@ -7,24 +7,26 @@ import Foundation
 public enum LanguageCodeCheck {
     private static let languages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
 
-    /// A sentence when `tag` is not a language code or matches none of `localizations`; nil when it is fine.
-    public static func problem(_ tag: String, localizations: [String]) -> String? {
-        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
-        guard !primary.isEmpty, Pseudolanguage(tag: tag) == nil else { return nil }
-        let known = languages.contains(primary)
-        let matched =
-            !localizations.isEmpty
-            && LanguageMatcher(available: localizations.filter { $0 != "Base" }, developmentRegion: localizations.first ?? "en").match([tag])
-                .preferred != nil
-        if known && (matched || localizations.isEmpty) { return nil }
-        var sentence = known ? "\(tag) matches none of the app's localizations" : "\(tag) is not a language code"
-        let region = primary.uppercased()
-        let likely = Locale.Language(identifier: Locale.Language(identifier: "und-" + region).maximalIdentifier)
-        if primary.count == 2, let language = likely.languageCode?.identifier, language != "und",
-            language != primary, Locale.Region(region).isISORegion
-        {
-            sentence += "; did you mean \(language) (the language of \(region))?"
+    /// A sentence for each device language that is no language code, and for the first when
+    /// the whole list matches none of the app's localizations (`matched` false: the device falls
+    /// back to the development language); empty when all is well.
+    public static func problems(_ languages: [String], matched: Bool) -> [String] {
+        var out: [String] = []
+        for (i, tag) in languages.enumerated() {
+            let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+            guard !primary.isEmpty, Pseudolanguage(tag: tag) == nil else { continue }
+            let known = Self.languages.contains(primary)
+            guard !known || (i == 0 && !matched) else { continue }
+            var sentence = known ? "\(tag) matches none of the app's localizations" : "\(tag) is not a language code"
+            let region = primary.uppercased()
+            let likely = Locale.Language(identifier: Locale.Language(identifier: "und-" + region).maximalIdentifier)
+            if primary.count == 2, let language = likely.languageCode?.identifier, language != "und", language != primary,
+                Locale.Region(region).isISORegion
+            {
+                sentence += "; did you mean \(language) (the language of \(region))?"
+            }
+            out.append(sentence)
         }
-        return sentence
+        return out
     }
 }

@@ -22,8 +22,23 @@ public struct CardModel: Sendable {
     public var tab: Tab = .card
     /// On narrow screens the card takes the whole screen.
     public var open = false
-    /// The lock-screen preview: title one line, body four lines at a phone's width.
-    public var lockScreen = false
+    /// The presentation previewed (`p`: banner, lock screen, expanded; nil: the whole card).
+    public var preview: PreviewProfile?
+    /// Whether the lock-screen preview is on.
+    public var lockScreen: Bool {
+        get { preview == .lockScreen }
+        set { preview = newValue ? .lockScreen : nil }
+    }
+
+    /// The next presentation `p` shows: none → banner → lock screen → expanded → none.
+    mutating func stepPreview() {
+        let all = PreviewProfile.all
+        if let current = preview, let i = all.firstIndex(of: current) {
+            preview = i + 1 < all.count ? all[i + 1] : nil
+        } else {
+            preview = all.first
+        }
+    }
     /// Index of the action button pressed last on the selected card.
     public var pressedAction: Int?
     /// What the app received for each tap or action, by notification (shown in the trace).
