@@ -143,3 +143,21 @@ extension RoughEdgeCommandTests {
         #expect(CLIRun(["render", "--profile", "watch", "-"], stdin: long).status == 2)
     }
 }
+
+extension RoughEdgeCommandTests {
+    @Test("a broken strings file is one finding: render says it once, lint does not add the missing keys that follow from it")
+    func brokenFileOnce() throws {
+        let folder = TemporaryFolder("pbbroken")
+        try FileManager.default.createDirectory(atPath: folder.path + "/app/en.lproj", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path + "/payloads", withIntermediateDirectories: true)
+        try #""A" = "x";\#n"B" = "#.write(toFile: folder.path + "/app/en.lproj/Localizable.strings", atomically: true, encoding: .utf8)
+        let payload = #"{"aps":{"alert":{"title-loc-key":"A","loc-key":"B"}}}"#
+        try payload.write(toFile: folder.path + "/payloads/p.json", atomically: true, encoding: .utf8)
+        let render = CLIRun(["render", "--json", "--app", folder.path + "/app", "-"], stdin: payload)
+        let note = try #require(try JSONParser.parse(Array(render.lines[0].utf8)).objectValue)
+        let codes = note["diagnostics"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
+        #expect(codes.filter { $0 == "broken-file" }.count == 1, "\(codes)")
+        let lint = CLIRun(["lint", "--app", folder.path + "/app", "--payloads", folder.path + "/payloads"])
+        #expect(lint.out.contains("[broken-file]") && !lint.out.contains("has no entry"), "\(lint.out)")
+    }
+}

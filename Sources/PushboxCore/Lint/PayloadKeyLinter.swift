@@ -56,6 +56,9 @@ public struct PayloadKeyLinter {
                         message: "\(literal) is set beside \(keyName): devices show the localized \(keyName) and ignore \(literal)"))
             }
             guard let entry = devTable.entries[key] else {
+                // A key missing only because its file is broken is that file's error (lint reports
+                // it), not a finding of every payload that uses the file.
+                if !devTable.errors.isEmpty { continue }
                 findings.append(
                     LintFinding(
                         .error, .payloadKeyMissing, file: file, line: line, language: dev, key: key,

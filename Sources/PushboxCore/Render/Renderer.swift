@@ -117,6 +117,9 @@ public struct Renderer: Sendable {
         noteBackground(&out, aps: validated.aps, payload: validated.payload)
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
         fillActions(&out)
+        // One broken file read for the title, the body and the actions is one finding, not three.
+        var seen = Set<String>()
+        out.warnings = out.warnings.filter { seen.insert($0.code.rawValue + "\u{0}" + $0.message).inserted }
         return out
     }
 
