@@ -103,11 +103,29 @@ extension Trigger {
 extension PendingRequest {
     /// One pending request as `--json` prints it: identifier, content, nextFire, trigger.
     public func json(timeZone: TimeZone) -> JSONValue {
-        .object(
-            JSONObject([
-                ("identifier", .string(request.identifier)), ("content", .object(request.content)),
-                ("nextFire", .string(LocalClockText.format(nextFire, timeZone: timeZone))), ("trigger", request.trigger?.json ?? .null),
-            ]))
+        var o = JSONObject([
+            ("identifier", .string(request.identifier)), ("content", .object(request.content)),
+            ("nextFire", .string(LocalClockText.format(nextFire, timeZone: timeZone))), ("trigger", request.trigger?.json ?? .null),
+        ])
+        if let shift = shifted(timeZone: timeZone) { o["finding"] = .string(shift) }
+        return .object(o)
+    }
+
+    /// For a calendar trigger that asks for a day the month lacks (February 29 outside a leap
+    /// year, a 31st in a 30-day month), what iOS does: it fires the next day at the requested
+    /// time (`UNCalendarNotificationTrigger`'s matching preserves the smaller components). Nil
+    /// when the fire date has the requested day and month.
+    public func shifted(timeZone: TimeZone) -> String? {
+        guard case .dateMatching(let wanted, _)? = request.trigger else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let got = calendar.dateComponents([.month, .day], from: nextFire)
+        let dayMoved = wanted.day.map { $0 != got.day } ?? false
+        let monthMoved = wanted.month.map { $0 != got.month } ?? false
+        guard dayMoved || monthMoved else { return nil }
+        let asked = [wanted.month.map { "month \($0)" }, wanted.day.map { "day \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        return
+            "\(asked) does not exist then: it fires on \(LocalClockText.format(nextFire, timeZone: timeZone)), the next day at the requested time, as iOS does"
     }
 }
 
