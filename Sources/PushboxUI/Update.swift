@@ -211,6 +211,7 @@ extension InboxState {
             guard let item = lastDeleted else { return [] }
             lastDeleted = nil
             list.restore(item)
+            status = .message("brought back")
             return [.undelete(id: item.id)]
         case .clearSearch:
             list.search = ""

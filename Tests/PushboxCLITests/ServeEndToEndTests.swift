@@ -297,7 +297,8 @@ struct ServeEndToEndTests {
         #expect(items.first?["nextFire"] == "2026-12-07T06:10:00Z")
         #expect(items.first?.value(atPath: "content.userInfo.deepLink") == "pushboxsample://alarm/2/0610")
         let text = CLIRun(["pending", "--socket", s.socket])
-        #expect(text.lines.first == "2026-12-07T06:10:00Z  alarm-2-0  every Monday 06:10:00")
+        // Identifiers are padded to the longest (alarm-2-55), so the triggers line up.
+        #expect(text.lines.first == "2026-12-07T06:10:00Z  alarm-2-0   every Monday 06:10:00")
         #expect(text.err.contains("12/64 pending; device clock 2026-12-07T06:09:50Z"))
 
         let cancel = CLIRun(["cancel", "--socket", s.socket, "alarm-2-5*"])

@@ -149,25 +149,10 @@ final class TUIApp: Sendable {
                         }))
             }
         case .replay(let id): work.async { [self] in replay(id) }
-        case .delete(let id):
-            work.async { [self] in
-                do {
-                    try store.delete(id: id)
-                    queue.post(.status("deleted"))
-                } catch {
-                    queue.post(.status("delete failed: \(error)"))
-                }
-            }
+        // The footer already says what happened (update set it); only a failure is news.
+        case .delete(let id): work.async { [self] in storeChange("delete") { () throws(StoreError) in try store.delete(id: id) } }
         case .export(let id): work.async { [self] in export(id) }
-        case .undelete(let id):
-            work.async { [self] in
-                do {
-                    try store.undelete(id: id)
-                    queue.post(.status("brought back"))
-                } catch {
-                    queue.post(.status("undo failed: \(error)"))
-                }
-            }
+        case .undelete(let id): work.async { [self] in storeChange("undo") { () throws(StoreError) in try store.undelete(id: id) } }
         case .saveLanguages(let languages):
             var changed = TUIConfig.load(environment)
             (changed.languages, changed.theme) = (languages, state.theme)
@@ -234,6 +219,11 @@ final class TUIApp: Sendable {
         } catch {
             queue.post(.status("export failed: cannot write \(path): \(FileErrorText.describe(error))"))
         }
+    }
+
+    /// Runs a change of the store; says in the footer when it failed.
+    private func storeChange(_ what: String, _ change: () throws(StoreError) -> Void) {
+        do { try change() } catch { queue.post(.status("\(what) failed: \(error)")) }
     }
 
     /// Tells the UI the requests on record, newest first.
