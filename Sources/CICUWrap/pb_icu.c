@@ -194,7 +194,7 @@ int32_t pb_bidi_visual(const uint16_t *text, int32_t length, int right_to_left, 
     void *bidi = swift_ubidi_open();
     if (!bidi) return -1;
     swift_ubidi_setPara(bidi, text, length, right_to_left ? PB_UBIDI_RTL : PB_UBIDI_LTR, NULL, &status);
-    int32_t n = PB_U_FAILURE(status) ? -1 : swift_ubidi_writeReordered(bidi, out, capacity, PB_UBIDI_DO_MIRRORING, &status);
+    int32_t n = PB_U_FAILURE(status) ? -1 : swift_ubidi_writeReordered(bidi, out, capacity, PB_UBIDI_DO_MIRRORING | PB_UBIDI_KEEP_BASE_COMBINING, &status);
     swift_ubidi_close(bidi);
     return PB_U_FAILURE(status) ? -1 : n;
 }

@@ -61,6 +61,6 @@ void swift_ubidi_setPara(void *bidi, const pb_UChar *text, int32_t length, uint8
 int32_t swift_ubidi_writeReordered(void *bidi, pb_UChar *dest, int32_t destSize, uint16_t options, pb_UErrorCode *status);
 int swift_ubidi_getBaseDirection(const pb_UChar *text, int32_t length);
 void swift_ubidi_close(void *bidi);
-enum { PB_UBIDI_DEFAULT_LTR = 0xFE, PB_UBIDI_DO_MIRRORING = 2, PB_UBIDI_LTR = 0, PB_UBIDI_RTL = 1, PB_UBIDI_NEUTRAL = 3 };
+enum { PB_UBIDI_DEFAULT_LTR = 0xFE, PB_UBIDI_KEEP_BASE_COMBINING = 1, PB_UBIDI_DO_MIRRORING = 2, PB_UBIDI_LTR = 0, PB_UBIDI_RTL = 1, PB_UBIDI_NEUTRAL = 3 };
 
 #endif

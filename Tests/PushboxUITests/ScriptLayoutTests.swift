@@ -253,3 +253,36 @@ extension InboxRoughEdgeTests {
         #expect(s.card.preview == nil)
     }
 }
+
+extension ScriptLayoutTests {
+    @Test(
+        "Devanagari, Bengali, Tamil, Thai, Hangul jamo, Arabic with harakat, Hebrew with niqqud and mixed Latin/Arabic at 40 columns",
+        arguments: [
+            ("hi", "नमस्ते", "नमस्ते दुनिया, क्षत्रिय और श्रीमान आज शाम आठ बजे मिलेंगे"),
+            ("bn", "নমস্কার", "নমস্কার পৃথিবী, আজ সন্ধ্যা আটটায় দেখা হবে বন্ধুদের সাথে"),
+            ("ta", "வணக்கம்", "வணக்கம் உலகம், இன்று மாலை எட்டு மணிக்கு சந்திப்போம்"),
+            ("th", "สวัสดี", "สวัสดีชาวโลก วันนี้เราจะพบกันตอนสองทุ่มน้ำใจดีมาก"),
+            ("ko", "\u{1100}\u{1161}\u{11A8}", "\u{1100}\u{1161}\u{11A8} \u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF} 조합형 자모로 쓴 글자입니다"),
+            ("ar", "مَرْحَبًا", "مَرْحَبًا بِالْعَالَمِ، نَلْتَقِي اللَّيْلَةَ فِي السَّاعَةِ الثَّامِنَةِ"),
+            ("he", "שָׁלוֹם", "שָׁלוֹם עוֹלָם, נִפָּגֵשׁ הָעֶרֶב בִּשְׁמוֹנֶה"),
+            ("en", "Order", "Your order مرحبا بك has shipped (#42) and arrives Friday"),
+        ])
+    func narrowScripts(_ language: String, _ title: String, _ body: String) throws {
+        let screen = Self.screen(title, body, language: language, width: 40)
+        let rows = Self.cardRows(screen)
+        // Every row of the card has both borders at the same columns (the screen's own accounting).
+        let widths = screen.lines.filter { $0.contains("│") }.map { line in
+            line.reduce(0) { $0 + DisplayWidth.of($1) }
+        }
+        #expect(Set(widths).count == 1, "\(screen.lines.joined(separator: "\n"))")
+        #expect(rows.count >= 3)
+        // Every combining mark still follows a letter of its own script (none stranded by reordering).
+        for row in rows {
+            let scalars = Array(row.unicodeScalars)
+            for (i, s) in scalars.enumerated() where s.properties.generalCategory == .nonspacingMark {
+                #expect(i > 0 && scalars[i - 1] != " ", "a mark without its letter in \(row)")
+            }
+        }
+        try ViewSnapshotTests().check("script-narrow-\(language)-40x18", screen)
+    }
+}

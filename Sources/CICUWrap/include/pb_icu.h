@@ -38,7 +38,7 @@ int32_t pb_codepoint_width(uint32_t codepoint);
 int32_t pb_line_breaks(const uint16_t *text, int32_t length, const char *locale, int32_t *breaks, int32_t capacity);
 
 /// One line of UTF-16 `text` in visual order by the Unicode Bidirectional Algorithm (ICU's
-/// ubidi, mirroring brackets), for a paragraph of base direction right-to-left or not.
+/// ubidi, mirroring brackets, combining marks kept after their base), for a paragraph of base direction right-to-left or not.
 /// Returns the UTF-16 length written to `out`, or -1.
 int32_t pb_bidi_visual(const uint16_t *text, int32_t length, int right_to_left, uint16_t *out, int32_t capacity);
 
