@@ -286,3 +286,14 @@ extension ScriptLayoutTests {
         try ViewSnapshotTests().check("script-narrow-\(language)-40x18", screen)
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("the background card breaks lines between words, never inside an identifier that fits a line")
+    func backgroundIdentifier() {
+        let detail =
+            "content-available 1 and no alert: nothing is shown; iOS wakes the app in the background to run application(_:didReceiveRemoteNotification:fetchCompletionHandler:) with userInfo {\"sync\":\"inbox\"}"
+        let lines = DisplayText.wrap(detail, width: 72)
+        let identifier = "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
+        #expect(lines.contains { $0.contains(identifier) }, "\(lines)")
+    }
+}
