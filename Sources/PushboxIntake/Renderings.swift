@@ -106,7 +106,17 @@ public final class Renderings: Sendable {
         if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
             return .refused(Rejection(known, row.detail ?? reason))
         }
-        return row.targeting.map { $0.applied(to: Validator.validate(row.rawPayload, context: base.context)) }
+        if let targeting = row.targeting { return targeting.applied(to: Validator.validate(row.rawPayload, context: base.context)) }
+        // An FCM message stored before its targeting was kept is judged again, against the
+        // device's topics now (its language topic may have changed): the card says so.
+        guard row.source == .fcm, row.status == 200 else { return nil }
+        var report = Validator.validate(row.rawPayload, context: base.context)
+        let again = " (judged again against the device's topics now: this message was stored before pushbox kept how it was targeted)"
+        switch report.targeting {
+        case .device: report.targetDescription = (report.targetDescription ?? "the message is for this device") + again
+        case .notTargeted(let why): report.targeting = .notTargeted(why + again)
+        }
+        return report
     }
 
     /// Renders ahead for these languages from now on (the TUI's device languages changed).

@@ -56,6 +56,25 @@ final class RenderBacklogTests: Sendable {
         }
     }
 
+    @Test("an FCM message keeps the targeting it got on arrival; one stored without it is judged again, and its trace says so")
+    func targetingKept() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let korean = ValidationContext(deviceTopics: ["LangKoKR"])
+        let message = Array(#"{"message":{"condition":"'LangKoKR' in topics","notification":{"title":"ko"}}}"#.utf8)
+        let raw = RawPayload(bytes: message, envelope: Envelope(source: .fcm))
+        // Received while the device's language topic was LangKoKR: delivered, and kept so.
+        let kept = try store.insert(
+            raw, apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000010",
+            verdict: .init(status: 200, targeting: TargetingRecord(Validator.validate(raw, context: korean))))
+        let old = try store.insert(raw, apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000011", verdict: .init(status: 200))
+        // The device is English now.
+        let renderings = Renderings(base: Renderer(context: ValidationContext(deviceTopics: ["LangEnUS"]), preferredLanguages: ["en"]), store: store)
+        #expect(renderings.rendering(id: kept)?.delivered == .original)
+        let judged = try #require(renderings.rendering(id: old))
+        #expect(judged.delivered == .rejected)
+        #expect(judged.trace.first { $0.step == .target }?.detail.contains("judged again") == true)
+    }
+
     @Test("GET /inbox renders on demand what is still waiting, and keeps it")
     func listingRendersWaiting() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
