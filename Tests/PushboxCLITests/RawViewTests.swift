@@ -24,6 +24,16 @@ struct RawViewTests {
         #expect(InboxItems.make(row).receivedAt == fired)
     }
 
+    @Test("list leaves a gap after the longest source name (command-line)")
+    func listGap() throws {
+        let folder = TemporaryFolder("pbgap")
+        let store = try InboxStore(path: folder.path + "/inbox.sqlite")
+        let raw = RawPayload(bytes: Array(#"{"aps":{"alert":{"title":"Mina","body":"hi"}}}"#.utf8), envelope: Envelope(source: .commandLine))
+        try store.insert(raw, apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000003", verdict: .init(status: 200))
+        let run = CLIRun(["list", "--db", folder.path + "/inbox.sqlite", "--no-extension"])
+        #expect(run.out.contains("command-line Mina"), "\(run.out)")
+    }
+
     @Test("a push's request headers and its arrival come before its pretty-printed body")
     func requestHeaders() throws {
         let folder = TemporaryFolder("pbraw")
