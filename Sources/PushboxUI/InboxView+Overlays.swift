@@ -101,9 +101,21 @@ extension InboxView {
     /// A centred box of lines that scrolls: `scroll` lines are skipped (clamped to what there
     /// is), or, for a picker, the lines around `showing` are shown; the borders say how many
     /// lines are above and below.
-    static func box(_ s: inout Screen, title: String, lines: [(String, Role)], scroll: Int = 0, showing: Int? = nil) {
-        let maxText = lines.map { DisplayWidth.of($0.0) }.max() ?? 0
+    static func box(_ s: inout Screen, title: String, lines given: [(String, Role)], scroll: Int = 0, showing: Int? = nil) {
+        let maxText = given.map { DisplayWidth.of($0.0) }.max() ?? 0
         let w = min(s.width - 2, max(DisplayWidth.of(title) + 6, maxText + 4))
+        // A line wider than the box wraps (indented), so nothing is cut where it cannot be seen;
+        // the picker's lines stay one each, so its selection keeps its index.
+        let inner = max(1, w - 4)
+        let lines: [(String, Role)] =
+            showing != nil
+            ? given
+            : given.flatMap { line, role -> [(String, Role)] in
+                guard DisplayWidth.of(line) > inner else { return [(line, role)] }
+                let wrapped = DisplayText.wrap(line, width: inner)
+                return [(wrapped.first ?? "", role)]
+                    + TextLayout.wrap(wrapped.dropFirst().joined(separator: " "), width: max(1, inner - 2)).map { ("  " + $0, role) }
+            }
         let h = min(s.height - 2, lines.count + 2)
         let x = (s.width - w) / 2
         let y = max(1, (s.height - h) / 2)

@@ -297,3 +297,15 @@ extension InboxRoughEdgeTests {
         #expect(lines.contains { $0.contains(identifier) }, "\(lines)")
     }
 }
+
+extension InboxRoughEdgeTests {
+    @Test("an overlay line wider than the screen wraps instead of being cut")
+    func overlayWraps() {
+        var s = UIFixtures.state(width: 50, height: 30)
+        _ = s.update(.key(.char("?")))
+        for _ in 0..<60 { _ = s.update(.key(.char("j"))) }
+        let text = InboxView.screen(s).lines.joined(separator: "\n")
+        // The markers line, 100-odd columns long, reaches its last words.
+        #expect(text.contains("L local"), "\(text)")
+    }
+}
