@@ -24,6 +24,38 @@ struct RawViewTests {
         #expect(InboxItems.make(row).receivedAt == fired)
     }
 
+    @Test(
+        "e exports only accepted pushes, into the config's exportDirectory when it names one; export names the sample app for a push without a topic")
+    func exports() throws {
+        let folder = TemporaryFolder("pbexp")
+        let store = try InboxStore(path: folder.path + "/inbox.sqlite")
+        let body = Array(#"{"aps":{"alert":"x"}}"#.utf8)
+        var headers = PushHeaders()
+        headers.add("apns-topic", "com.other.app")
+        let refused = try store.insertRow(
+            RawPayload(bytes: body, envelope: Envelope(source: .socket, headers: headers)), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000004",
+            verdict: .init(status: 400, reason: "DeviceTokenNotForTopic"))
+        #expect(TUIApp.simulatorFile(refused, bundleID: "dev.pushbox.sample") == nil)
+        let fcm = try store.insertRow(
+            RawPayload(bytes: Array(#"{"message":{"token":"a:b","notification":{"title":"t"}}}"#.utf8), envelope: Envelope(source: .fcm)),
+            apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000005", verdict: .init(status: 200))
+        #expect(TUIApp.simulatorFile(fcm, bundleID: "dev.pushbox.sample")?[PayloadForm.simulatorTargetKey] == "dev.pushbox.sample")
+        // The config chooses the folder.
+        let env = ["XDG_CONFIG_HOME": folder.path + "/config"]
+        try FileManager.default.createDirectory(atPath: folder.path + "/config/pushbox", withIntermediateDirectories: true)
+        try #"{"exportDirectory":"\#(folder.path)/out"}"#.write(
+            toFile: folder.path + "/config/pushbox/config.json", atomically: true, encoding: .utf8)
+        #expect(TUIApp.exportFolder(env) == folder.path + "/out")
+        // pushbox export without --app: the FCM message is for the bundled sample app.
+        let out = folder.path + "/exported"
+        let run = CLIRun(["export", "--db", folder.path + "/inbox.sqlite", out])
+        #expect(run.status == 0, "\(run.err)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(written.count == 1)
+        let file = try String(contentsOfFile: out + "/" + written[0], encoding: .utf8)
+        #expect(file.contains("dev.pushbox.sample") && !file.contains("com.example.app"), "\(file)")
+    }
+
     @Test("list leaves a gap after the longest source name (command-line)")
     func listGap() throws {
         let folder = TemporaryFolder("pbgap")

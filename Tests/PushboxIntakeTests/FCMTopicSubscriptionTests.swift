@@ -94,6 +94,16 @@ struct FCMTopicSubscriptionTests {
         #expect(try send(f, "'NewsApp' in topics"))
     }
 
+    @Test("the device's language topic follows the inbox's language picker, as the app re-subscribes on a locale change")
+    func languageTopicFollows() throws {
+        let f = try PortFixture()
+        #expect(try send(f, "'LangEnUS' in topics"))
+        f.server.service.deviceLanguagesChanged(to: ["ko-KR"], profileTopics: ["NewsApp"])
+        #expect(try send(f, "'LangKoKR' in topics"))
+        #expect(try !send(f, "'LangEnUS' in topics"))
+        #expect(try send(f, "'NewsApp' in topics"))
+    }
+
     @Test("a path no route takes: Google's 404 on a Google host, APNs' BadPath on any other")
     func unknownPaths() {
         let google = APIRouter.notFound(headers: [("host", "fcm.googleapis.com")], listener: "tcp 127.0.0.1:2197")

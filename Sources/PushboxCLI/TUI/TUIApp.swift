@@ -202,15 +202,13 @@ final class TUIApp: Sendable {
     /// Writes an accepted push as a Simulator `.apns` file in the current folder.
     private func export(_ id: Int64) {
         guard let n = load(id) else { return }
-        guard n.source != .local, n.status == 200, let v = Validator.validate(n.rawPayload).validated else {
+        guard let document = Self.simulatorFile(n, bundleID: renderings.base.context.bundleID) else {
             return queue.post(
                 .status(
                     "only accepted pushes can be exported (a refused one is not a push the Simulator would take; a local notification is not a push)")
             )
         }
-        let document = v.simulatorFile(fallbackBundleID: renderings.base.context.bundleID ?? "com.example.app")
-        let folder =
-            TUIConfig.load(environment).exportDirectory.map { ($0 as NSString).expandingTildeInPath } ?? FileManager.default.currentDirectoryPath
+        let folder = Self.exportFolder(environment)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/pushbox-\(n.id).apns"
         do {
@@ -219,6 +217,18 @@ final class TUIApp: Sendable {
         } catch {
             queue.post(.status("export failed: cannot write \(path): \(FileErrorText.describe(error))"))
         }
+    }
+
+    /// A stored push as the `.apns` file `e` writes; nil for one the Simulator would not take
+    /// (refused when it arrived, or a fired local notification).
+    static func simulatorFile(_ n: StoredNotification, bundleID: String?) -> JSONObject? {
+        guard n.source != .local, n.status == 200, let v = Validator.validate(n.rawPayload).validated else { return nil }
+        return v.simulatorFile(fallbackBundleID: bundleID ?? "com.example.app")
+    }
+
+    /// Where `e` writes: the config's `exportDirectory`, else the folder pushbox started in.
+    static func exportFolder(_ environment: [String: String]) -> String {
+        TUIConfig.load(environment).exportDirectory.map { ($0 as NSString).expandingTildeInPath } ?? FileManager.default.currentDirectoryPath
     }
 
     /// Runs a change of the store; says in the footer when it failed.
