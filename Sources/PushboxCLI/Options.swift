@@ -85,7 +85,7 @@ enum Options {
     static let previewProfile = OptionSpec(
         "--profile", value: "NAME",
         help:
-            "The presentation the text is judged under: banner (1 title line, 2 body lines, 2 actions), lock-screen (1 and 4; the default) or expanded (all). Apple documents no limits: these are approximate, and a cut is a truncated finding."
+            "The presentation the text is judged under: banner (1 title line, 2 body lines, 2 actions), lock-screen (1 and 4; the default) or expanded (all), on a regular iPhone, or NAME:small / NAME:large for the other widths. Apple documents no limits: these are approximate, and a cut is a truncated finding."
     )
     static let bidi = OptionSpec(
         "--bidi", value: "on|off",

@@ -61,7 +61,9 @@ enum RenderCommand {
         }
         let profileName = args.value(Options.previewProfile) ?? PreviewProfile.lockScreen.name
         guard let profile = PreviewProfile.named(profileName) else {
-            io.err("pushbox render: --profile is banner, lock-screen or expanded, not \(TerminalText.sanitize(profileName))")
+            io.err(
+                "pushbox render: --profile is banner, lock-screen or expanded (optionally :small or :large), not \(TerminalText.sanitize(profileName))"
+            )
             return 2
         }
         // A language the device cannot use is said once, and carried in every rendering's warnings.

@@ -141,6 +141,17 @@ extension RoughEdgeCommandTests {
             try JSONParser.parse(Array(CLIRun(["render", "--json", "--profile", "expanded", "-"], stdin: long).lines[0].utf8)).objectValue)
         #expect(expanded["diagnostics"]?.arrayValue?.contains { $0.objectValue?["code"] == "truncated" } == false)
         #expect(CLIRun(["render", "--profile", "watch", "-"], stdin: long).status == 2)
+        #expect(CLIRun(["render", "--profile", "banner:huge", "-"], stdin: long).status == 2)
+        // A body of exactly two lines on a regular iPhone takes three on a small one.
+        let two = #"{"aps":{"alert":{"title":"T","body":"\#(String(repeating: "abcd ", count: 15))"}}}"#
+        func cut(_ profile: String) throws -> Bool {
+            let o = try #require(
+                try JSONParser.parse(Array(CLIRun(["render", "--json", "--profile", profile, "-"], stdin: two).lines[0].utf8)).objectValue)
+            return o["diagnostics"]?.arrayValue?.contains { $0.objectValue?["code"] == "truncated" } == true
+        }
+        #expect(try !cut("banner"))
+        #expect(try cut("banner:small"))
+        #expect(try !cut("banner:large"))
     }
 }
 

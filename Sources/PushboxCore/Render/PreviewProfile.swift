@@ -2,10 +2,31 @@ import PushboxLocalization
 import PushboxText
 
 /// How much of a notification a given presentation shows: Apple documents no line limits, so
-/// these are pushbox's, measured on a 6.1-inch iPhone (393 points wide) with the system font at
-/// its default size, and named and versioned so a finding says which it was judged under. They
-/// are approximate; every display of them says so.
+/// these are pushbox's, measured with the system font at its default size on the three iPhone
+/// widths (size classes: small 375 points, regular 393, large 430), and named and versioned so
+/// a finding says which it was judged under. They are approximate; every display says so.
 public struct PreviewProfile: Sendable, Equatable {
+    /// The iPhone width a profile is measured on.
+    public enum SizeClass: String, Sendable, CaseIterable {
+        /// iPhone SE, mini: 375 points.
+        case small
+        /// iPhone 15, 16: 393 points.
+        case regular
+        /// iPhone Plus, Pro Max: 430 points.
+        case large
+
+        /// Extra columns over the regular width (a column is about 9 points of body text).
+        var extraColumns: Int {
+            switch self {
+            case .small: return -2
+            case .regular: return 0
+            case .large: return 4
+            }
+        }
+    }
+
+    /// The size class it is measured on.
+    public var sizeClass: SizeClass = .regular
     /// `banner`, `lock-screen` or `expanded`.
     public var name: String
     /// The measurements' version.
@@ -13,29 +34,48 @@ public struct PreviewProfile: Sendable, Equatable {
     /// Lines of title and of body shown (nil: all of them).
     public var titleLines: Int?
     public var bodyLines: Int?
-    /// Columns of text a line holds.
-    public var columns: Int
+    /// Columns of text a line holds on a regular-width iPhone.
+    public var regularColumns: Int
+    /// Columns of text a line holds on this profile's size class.
+    public var columns: Int { regularColumns + sizeClass.extraColumns }
     /// Action buttons shown (nil: every one).
     public var actions: Int?
 
     /// A banner as it slides in: one title line, two body lines, the first two actions on a long press.
-    public static let banner = PreviewProfile(name: "banner", version: "2026.1", titleLines: 1, bodyLines: 2, columns: 40, actions: 2)
+    public static let banner = PreviewProfile(name: "banner", version: "2026.1", titleLines: 1, bodyLines: 2, regularColumns: 40, actions: 2)
     /// A notification on the lock screen or in Notification Center: one title line, four body lines.
-    public static let lockScreen = PreviewProfile(name: "lock-screen", version: "2026.1", titleLines: 1, bodyLines: 4, columns: 40, actions: nil)
+    public static let lockScreen = PreviewProfile(
+        name: "lock-screen", version: "2026.1", titleLines: 1, bodyLines: 4, regularColumns: 40, actions: nil)
     /// Expanded with a long press: everything, in a wider card.
-    public static let expanded = PreviewProfile(name: "expanded", version: "2026.1", titleLines: nil, bodyLines: nil, columns: 44, actions: nil)
+    public static let expanded = PreviewProfile(
+        name: "expanded", version: "2026.1", titleLines: nil, bodyLines: nil, regularColumns: 44, actions: nil)
     /// Every profile, in the order the inbox's `p` steps through them.
     public static let all = [banner, lockScreen, expanded]
 
-    /// The profile called `name`.
-    public static func named(_ name: String) -> PreviewProfile? { all.first { $0.name == name } }
+    /// The profile called `name`, optionally on a size class (`banner:small`, `lock-screen:large`).
+    public static func named(_ name: String) -> PreviewProfile? {
+        let parts = name.split(separator: ":", maxSplits: 1).map(String.init)
+        guard var profile = all.first(where: { $0.name == parts.first }) else { return nil }
+        if parts.count == 2 {
+            guard let size = SizeClass(rawValue: parts[1]) else { return nil }
+            profile.sizeClass = size
+        }
+        return profile
+    }
+
+    /// The profile on another size class.
+    public func on(_ size: SizeClass) -> PreviewProfile {
+        var out = self
+        out.sizeClass = size
+        return out
+    }
 
     /// "lock-screen (approximate, 2026.1): title 1 line, body 4 lines at 40 columns".
     public var summary: String {
         let title = titleLines.map { "title \($0) line\($0 == 1 ? "" : "s")" } ?? "title whole"
         let body = bodyLines.map { "body \($0) lines" } ?? "body whole"
         let buttons = actions.map { ", the first \($0) actions" } ?? ""
-        return "\(name) (approximate, \(version)): \(title), \(body) at \(columns) columns\(buttons)"
+        return "\(name) (approximate, \(version), \(sizeClass.rawValue) iPhone): \(title), \(body) at \(columns) columns\(buttons)"
     }
 
     /// What the profile cuts of a rendering in `language`: a sentence each for the title, the
