@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxStore
 import PushboxText
 
 /// The device's registration on disk, beside the inbox (`inbox.device.json` for
@@ -52,6 +53,28 @@ public final class DeviceRegistrationFile: Sendable {
             throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
         }
         return registration
+    }
+}
+
+extension DeviceRegistrationFile {
+    /// What bringing the device back online did: its registration, and the notifications the
+    /// push service had kept, each now delivered from storage or discarded.
+    public struct BackOnline: Sendable {
+        /// The registration as written.
+        public var registration: DeviceRegistration
+        /// Where each kept notification now stands.
+        public var changed: [Int64: DeliveryRecord]
+        /// How many were delivered from storage.
+        public var delivered: Int { changed.values.filter { $0.state == .deliveredFromStorage }.count }
+        /// How many were discarded, their expiration past.
+        public var discarded: Int { changed.count - delivered }
+    }
+
+    /// Brings the device back online at `now` (`pushbox device online`, `O` in the inbox): what
+    /// `store` kept while it was offline is delivered from storage, or discarded as expired.
+    public func comeOnline(at now: Date, store: InboxStore) throws -> BackOnline {
+        let registration = try update { $0.offlineSince = nil }
+        return BackOnline(registration: registration, changed: try store.deliverStored(at: now))
     }
 }
 

@@ -113,18 +113,18 @@ final class TUIApp: Sendable {
             work.async { [self] in
                 let now = Date()
                 do {
-                    let registration = try registrationFile.update {
-                        $0.offlineSince = online ? nil : ($0.offlineSince ?? Int64(now.timeIntervalSince1970 * 1000))
-                    }
-                    var note = "device offline: the push service answers as usual and keeps what it accepts"
                     if online {
-                        let changed = try store.deliverStored(at: now)
-                        let delivered = changed.values.filter { $0.state == .deliveredFromStorage }.count
-                        queue.post(.deliveries(changed))
-                        note = "device online: \(delivered) delivered from storage, \(changed.count - delivered) discarded — expired"
+                        let back = try registrationFile.comeOnline(at: now, store: store)
+                        queue.post(.deliveries(back.changed))
+                        queue.post(.registration(back.registration))
+                        queue.post(.status("device online: \(back.delivered) delivered from storage, \(back.discarded) discarded — expired"))
+                    } else {
+                        let registration = try registrationFile.update {
+                            $0.offlineSince = $0.offlineSince ?? Int64(now.timeIntervalSince1970 * 1000)
+                        }
+                        queue.post(.registration(registration))
+                        queue.post(.status("device offline: the push service answers as usual and keeps what it accepts"))
                     }
-                    queue.post(.registration(registration))
-                    queue.post(.status(note))
                 } catch {
                     queue.post(.status("\(error)"))
                 }
