@@ -35,12 +35,23 @@ enum DeviceCommand {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var registration = file.current()
         let operands = args.operands
-        if let action = operands.first {
+        if operands == ["online"] {
+            do {
+                let back = try file.comeOnline(at: Date(timeIntervalSince1970: Double(now) / 1000), store: InboxStore(path: database))
+                registration = back.registration
+                if !args.flag(Options.json) {
+                    io.out("delivered from storage  \(back.delivered)")
+                    io.out("discarded — expired     \(back.discarded)")
+                }
+            } catch {
+                io.err("pushbox device: \(error)")
+                return 1
+            }
+        } else if let action = operands.first {
             let change: (inout DeviceRegistration) -> Void
             let value = operands.count == 2 ? operands[1] : ""
             switch (action, operands.count) {
             case ("offline", 1): change = { if $0.online { $0.offlineSince = now } }
-            case ("online", 1): change = { $0.offlineSince = nil }
             case ("uninstall", 1): change = { if $0.installed { $0.uninstalledAt = now } }
             case ("install", 1): change = { $0.uninstalledAt = nil }
             case ("unregister", 2):
@@ -54,7 +65,7 @@ enum DeviceCommand {
                     if !$0.isOwn(value) { $0.registered[value] = now }
                 }
             case ("subscribe", 2), ("unsubscribe", 2):
-                let topic = value.hasPrefix("/topics/") ? String(value.dropFirst("/topics/".count)) : value
+                let topic = TopicCondition.bareTopicName(value)
                 guard TopicCondition.isValidTopicName(topic) else {
                     io.err("pushbox device: \(TerminalText.sanitize(value)) is not a topic name (letters, digits and -_.~% only)")
                     return 2
@@ -75,19 +86,6 @@ enum DeviceCommand {
             do { registration = try file.update(change) } catch {
                 io.err("pushbox device: \(error)")
                 return 1
-            }
-            if action == "online" {
-                do {
-                    let changed = try InboxStore(path: database).deliverStored(at: Date(timeIntervalSince1970: Double(now) / 1000))
-                    let delivered = changed.values.filter { $0.state == .deliveredFromStorage }.count
-                    if !args.flag(Options.json) {
-                        io.out("delivered from storage  \(delivered)")
-                        io.out("discarded — expired     \(changed.count - delivered)")
-                    }
-                } catch {
-                    io.err("pushbox device: \(error)")
-                    return 1
-                }
             }
         }
         let topics = DeviceTopics.sources(
@@ -131,13 +129,7 @@ enum DeviceCommand {
             io.out("registered              \(TerminalText.sanitize(token)) since \(date(at))")
         }
         for t in topics {
-            let by =
-                switch t.by {
-                case "language": "the device's language topic"
-                case "profile": "the app's profile (fcmTopics)"
-                case "api": "subscribed through FCM's API"
-                default: "subscribed by the app (pushbox device subscribe)"
-                }
+            let by = t.givenBy
             io.out(
                 "topic                   \(t.topic.padding(toLength: 16, withPad: " ", startingAt: 0)) \(by)\(t.at.map { " at \(date($0))" } ?? "")")
         }

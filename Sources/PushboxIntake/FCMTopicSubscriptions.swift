@@ -49,28 +49,54 @@ extension FCMEndpoint {
         ]
     }
 
-    /// How a registration (token or installation id) stands for the topic API: FCM's answer
-    /// when it cannot be subscribed, else whether it is this device (which then changes).
+    /// How a registration (token or installation id) stands, for FCM's topic API and the
+    /// Instance ID service alike, which word their answers differently.
     enum RegistrationStanding {
+        /// It addresses this device, whose topics then change.
         case device
-        case refused(HTTPResponse)
+        /// Not of a token's form.
+        case malformed
+        /// Well-formed but not this device's: unregistered, or not its own while tokens are strict (why).
+        case notThisDevice(String)
     }
 
-    /// A registration that is not of a token's form is refused 400; one that does not address
-    /// this device (unregistered, or not its own while tokens are strict) 404 `UNREGISTERED`.
     func standing(of registration: String, device: DeviceRegistration) -> RegistrationStanding {
-        guard FCMRules.isRegistrationTokenForm(registration) else {
-            var response = Self.invalidArgument("The registration token is not a valid FCM registration token", field: "parent")
-            response.cause = "neither an FCM registration token nor a Firebase installation id"
-            return .refused(response)
-        }
+        guard FCMRules.isRegistrationTokenForm(registration) else { return .malformed }
         guard device.accepts(registration, mode: service.context.fcmTokens) else {
-            var response = Self.googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
-            response.cause =
-                device.unregisteredAt(registration) != nil ? "the token is unregistered" : "not this device's token, and FCM tokens are strict"
-            return .refused(response)
+            return .notThisDevice(
+                device.unregisteredAt(registration) != nil ? "the token is unregistered" : "not this device's token, and FCM tokens are strict")
         }
         return .device
+    }
+
+    /// The topic API's refusal for a registration that is not this device's: 400 for a
+    /// malformed one, 404 `UNREGISTERED` for another; nil for the device's.
+    func refusal(_ standing: RegistrationStanding) -> HTTPResponse? {
+        var response: HTTPResponse
+        switch standing {
+        case .device: return nil
+        case .malformed:
+            response = Self.invalidArgument("The registration token is not a valid FCM registration token", field: "parent")
+            response.cause = "neither an FCM registration token nor a Firebase installation id"
+        case .notThisDevice(let why):
+            response = Self.googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
+            response.cause = why
+        }
+        return response
+    }
+
+    /// Subscribes the device to `topic` or unsubscribes it, through the API, at `now`; whether
+    /// it was subscribed before. Nil when the registration file could not be written.
+    func change(_ file: DeviceRegistrationFile, topic: String, subscribe: Bool, at now: Int64) -> Bool? {
+        let base = service.context.deviceTopics ?? []
+        var was = false
+        do {
+            _ = try file.update { r in
+                was = r.topics(base: base).contains(topic)
+                if subscribe { r.subscribe(topic, base: base, at: now, by: "api") } else { r.unsubscribe(topic, base: base, at: now, by: "api") }
+            }
+        } catch { return nil }
+        return was
     }
 
     /// create (POST, `topic_name` or `topicName` in the query or the body), delete (DELETE,
@@ -80,7 +106,7 @@ extension FCMEndpoint {
             return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.")
         }
         let device = file.current()
-        if case .refused(let response) = standing(of: registration, device: device) { return response }
+        if let refused = refusal(standing(of: registration, device: device)) { return refused }
         let base = service.context.deviceTopics ?? []
         let parent = "projects/\(project)/registrations/\(registration)/topicSubscriptions"
         let dates = InboxListing.dateFormatter()
@@ -99,7 +125,7 @@ extension FCMEndpoint {
             guard let given, !given.isEmpty else {
                 return Self.invalidArgument("Request contains an invalid argument.", field: "topic_name", description: "topic_name is required")
             }
-            let topic = given.hasPrefix("/topics/") ? String(given.dropFirst("/topics/".count)) : given
+            let topic = TopicCondition.bareTopicName(given)
             guard TopicCondition.isValidTopicName(topic), topic.utf8.count <= 900 else {
                 return Self.invalidArgument("Invalid topic name \(topic): topic names match [a-zA-Z0-9-_.~%]{1,900}", field: "topic_name")
             }
@@ -107,16 +133,13 @@ extension FCMEndpoint {
                 return Self.googleError(409, "ALREADY_EXISTS", "The topic subscription already exists.")
             }
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            do { _ = try file.update { $0.subscribe(topic, base: base, at: now, by: "api") } } catch {
+            guard change(file, topic: topic, subscribe: true, at: now) != nil else {
                 return Self.googleError(500, "INTERNAL", "Internal error encountered.")
             }
             return Self.json(200, resource(topic, now))
         case ("DELETE", let topic?):
             let allowMissing = request.query["allow_missing"] == "true" || request.query["allowMissing"] == "true"
-            var was = false
-            do {
-                _ = try file.update { was = $0.unsubscribe(topic, base: base, at: Int64(Date().timeIntervalSince1970 * 1000), by: "api") }
-            } catch {
+            guard let was = change(file, topic: topic, subscribe: false, at: Int64(Date().timeIntervalSince1970 * 1000)) else {
                 return Self.googleError(500, "INTERNAL", "Internal error encountered.")
             }
             guard was || allowMissing else { return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.") }
@@ -140,32 +163,23 @@ extension FCMEndpoint {
         guard let body = (try? JSONParser.parse(request.body))?.objectValue, let to = body["to"]?.stringValue,
             let tokens = body["registration_tokens"]?.arrayValue, !tokens.isEmpty
         else { return iidError(400, "INVALID_ARGUMENT") }
-        let topic = to.hasPrefix("/topics/") ? String(to.dropFirst("/topics/".count)) : to
+        let topic = TopicCondition.bareTopicName(to)
         guard TopicCondition.isValidTopicName(topic) else { return iidError(400, "INVALID_ARGUMENT") }
         guard let file = service.registrationFile else { return iidError(500, "INTERNAL") }
-        let base = service.context.deviceTopics ?? []
         let device = file.current()
         var results: [JSONValue] = []
         var changes = false
         for token in tokens {
-            guard let token = token.stringValue, FCMRules.isRegistrationTokenForm(token) else {
-                results.append(.object(JSONObject([("error", .string("INVALID_ARGUMENT"))])))
-                continue
+            switch token.stringValue.map({ standing(of: $0, device: device) }) ?? .malformed {
+            case .malformed: results.append(.object(JSONObject([("error", .string("INVALID_ARGUMENT"))])))
+            case .notThisDevice: results.append(.object(JSONObject([("error", .string("NOT_FOUND"))])))
+            case .device:
+                changes = true
+                results.append(.object(JSONObject()))
             }
-            guard device.accepts(token, mode: service.context.fcmTokens) else {
-                results.append(.object(JSONObject([("error", .string("NOT_FOUND"))])))
-                continue
-            }
-            changes = true
-            results.append(.object(JSONObject()))
         }
-        if changes {
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            do {
-                _ = try file.update { r in
-                    if add { r.subscribe(topic, base: base, at: now, by: "api") } else { r.unsubscribe(topic, base: base, at: now, by: "api") }
-                }
-            } catch { return iidError(500, "INTERNAL") }
+        if changes, change(file, topic: topic, subscribe: add, at: Int64(Date().timeIntervalSince1970 * 1000)) == nil {
+            return iidError(500, "INTERNAL")
         }
         return Self.json(200, .object(JSONObject([("results", .array(results))])))
     }

@@ -46,13 +46,7 @@ extension InboxView {
         ]
         let zone = state.timeZone
         for t in DeviceTopics.sources(preferredLanguages: state.device.languages, profileTopics: state.profileTopics, registration: r) {
-            let by =
-                switch t.by {
-                case "language": "the device's language"
-                case "profile": "the app's profile (fcmTopics)"
-                case "api": "subscribed through FCM's API"
-                default: "subscribed by the app"
-                }
+            let by = t.givenBy
             let when = t.at.map { " at " + clockText(Date(timeIntervalSince1970: Double($0) / 1000), zone: zone) } ?? ""
             lines.append(("  " + DisplayText.clean(t.topic).padding(toLength: 20, withPad: " ", startingAt: 0) + by + when, .overlay))
         }

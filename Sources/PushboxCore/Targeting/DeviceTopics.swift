@@ -30,6 +30,16 @@ public enum DeviceTopics {
         public var by: String
         /// When it was subscribed (ms since 1970), for `api` and `app`.
         public var at: Int64?
+
+        /// Who gave it, in words (`pushbox device` and the inbox's Device view).
+        public var givenBy: String {
+            switch by {
+            case "language": return "the device's language topic"
+            case "profile": return "the app's profile (fcmTopics)"
+            case "api": return "subscribed through FCM's API"
+            default: return "subscribed by the app (pushbox device subscribe)"
+            }
+        }
     }
 
     /// The device's topics now, sorted, each with who gave it.

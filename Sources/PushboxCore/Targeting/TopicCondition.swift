@@ -89,9 +89,14 @@ public indirect enum TopicCondition: Sendable, Equatable, CustomStringConvertibl
         return condition
     }
 
+    /// A topic name without the `/topics/` prefix the SDKs and the legacy APIs send.
+    public static func bareTopicName(_ name: String) -> String {
+        name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
+    }
+
     /// Whether a topic name is one FCM accepts: `[a-zA-Z0-9-_.~%]+`, optionally after `/topics/`.
     public static func isValidTopicName(_ name: String) -> Bool {
-        let bare = name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
+        let bare = bareTopicName(name)
         return !bare.isEmpty
             && bare.unicodeScalars.allSatisfy { s in
                 s.isASCII && (("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || "-_.~%".unicodeScalars.contains(s))
@@ -169,6 +174,6 @@ private struct ConditionParser {
         // `in` must be a word of its own, followed by `topics`.
         guard consume("topics") else { throw error("unexpected \(currentDescription), expected 'topics' after 'in'") }
         if !atEnd, chars[index].properties.isAlphabetic { throw error("unexpected \(currentDescription) after 'topics'") }
-        return .topic(name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name)
+        return .topic(TopicCondition.bareTopicName(name))
     }
 }

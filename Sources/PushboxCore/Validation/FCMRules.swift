@@ -55,7 +55,7 @@ public enum FCMRules {
                     "message.topic \"\(name)\" is not a valid topic name (letters, digits and -_.~% only, optionally after /topics/)",
                     field: "message.topic")
             }
-            let bare = name.hasPrefix("/topics/") ? String(name.dropFirst("/topics/".count)) : name
+            let bare = TopicCondition.bareTopicName(name)
             return deviceTopics.contains(bare)
                 ? .device
                 : .notTargeted("the device is not subscribed to topic \(bare) (its topics: \(subscribed))")
