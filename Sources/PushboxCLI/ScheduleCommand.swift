@@ -75,12 +75,12 @@ enum ScheduleCommand {
         calendar.timeZone = zone
         var set = PendingSet(calendar: calendar)
         let refused = set.add(requests, now: start ?? Date(), baseDirectory: base)
-        let idWidth = set.pending.map { DisplayWidthText.columns(TerminalText.sanitize($0.request.identifier)) }.max() ?? 0
+        let idWidth = set.pending.map { DisplayWidth.of(TerminalText.sanitize($0.request.identifier)) }.max() ?? 0
         for p in set.pending {
             if args.flag(Options.json) {
                 io.out(JSONWriter.compact(p.json(timeZone: zone)))
             } else {
-                let id = DisplayWidthText.padded(TerminalText.sanitize(p.request.identifier), to: idWidth)
+                let id = padded(TerminalText.sanitize(p.request.identifier), to: idWidth)
                 io.out(
                     "\(LocalClockText.format(p.nextFire, timeZone: zone))  \(id)  \(p.request.trigger?.summary ?? "now")\(p.shifted(timeZone: zone).map { "  ! " + $0 } ?? "")"
                 )
@@ -112,14 +112,14 @@ enum PendingCommand {
         case .success(let answer):
             let pending = answer["pending"]?.arrayValue ?? []
             let idWidth =
-                pending.map { DisplayWidthText.columns(TerminalText.sanitize($0.objectValue?["identifier"]?.stringValue ?? "?")) }.max() ?? 0
+                pending.map { DisplayWidth.of(TerminalText.sanitize($0.objectValue?["identifier"]?.stringValue ?? "?")) }.max() ?? 0
             for p in pending {
                 guard let o = p.objectValue else { continue }
                 if args.flag(Options.json) {
                     io.out(JSONWriter.compact(p))
                 } else {
                     let trigger = o["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }
-                    let id = DisplayWidthText.padded(TerminalText.sanitize(o["identifier"]?.stringValue ?? "?"), to: idWidth)
+                    let id = padded(TerminalText.sanitize(o["identifier"]?.stringValue ?? "?"), to: idWidth)
                     io.out(
                         "\(o["nextFire"]?.stringValue ?? "?")  \(id)  \(trigger?.summary ?? "now")\(o["finding"]?.stringValue.map { "  ! " + TerminalText.sanitize($0) } ?? "")"
                     )
@@ -214,8 +214,6 @@ enum LocalClient {
     }
 }
 
-/// Columns for aligned text output: terminal widths from the UI's own measure.
-enum DisplayWidthText {
-    static func columns(_ text: String) -> Int { DisplayWidth.of(text) }
-    static func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - columns(text))) }
-}
+/// `text` followed by spaces to `width` terminal columns: the identifiers of `schedule` and
+/// `pending` line up whatever their script.
+private func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text))) }

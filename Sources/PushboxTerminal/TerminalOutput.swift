@@ -93,11 +93,9 @@ enum TerminalOutput {
                     x += 1
                     continue
                 }
-                let changed =
-                    previous.map { p in
-                        (x..<(x + span)).contains { p[$0, y] != next[$0, y] }
-                            || (x + span < p.width && p[x + span, y].isContinuation && !next[x + span, y].isContinuation)
-                    } ?? true
+                // Equal cells here mean the same cluster of the same width; a cell after it that
+                // changed is a change of its own, drawn when reached.
+                let changed = previous.map { p in (x..<(x + span)).contains { p[$0, y] != next[$0, y] } } ?? true
                 guard changed || x < redrawBefore else {
                     x += span
                     continue

@@ -26,21 +26,11 @@ public enum DisplayWidth {
         return total
     }
 
-    /// Whether the cluster is one of the emoji sequences terminals disagree about (drawn as 2
-    /// columns here): what the terminal layer places the cursor after explicitly.
-    public static func isEmojiSequence(_ c: Character) -> Bool {
-        emojiWidth(c) != nil && c.unicodeScalars.count > 1
-    }
-
-    /// Whether terminals may measure the cluster otherwise than pushbox: an emoji sequence, or
-    /// a cluster whose width is not what its code points take one by one (as wcwidth counts).
-    /// An Indic conjunct or a letter with marks is measured alike everywhere.
+    /// Whether terminals may measure the cluster otherwise than pushbox: an emoji (a sequence,
+    /// a flag, a keycap, one with Emoji_Presentation). Any other cluster is what its code points
+    /// take one by one, as terminals count them, so an Indic conjunct is measured alike everywhere.
     public static func mayBeMeasuredOtherwise(_ c: Character) -> Bool {
-        if c.asciiValue != nil { return false }
-        if isEmojiSequence(c) || emojiWidth(c) != nil { return true }
-        var sum = 0
-        for s in c.unicodeScalars { sum += Int(pb_codepoint_width(s.value)) }
-        return sum != of(c)
+        c.asciiValue == nil && emojiWidth(c) != nil
     }
 
     /// The most columns a terminal may give the cluster: each code point on its own, an emoji
