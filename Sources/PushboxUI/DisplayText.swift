@@ -13,10 +13,7 @@ public enum DisplayText {
             case nil: out.append(s)
             case .c0(0x0A) where keepNewlines: out.append(s)
             case .c0(0x0A), .c0(0x09), .c0(0x0D): out.append(" ")
-            case .c0(let code): out.append(Unicode.Scalar(0x2400 + UInt32(code))!)
-            case .delete: out.append("\u{2421}")
-            case .c1: out.append("\u{2370}")
-            case .bidiControl: out.append(UnsafeScalar.bidiMarker)  // ⸿: a bidi control was here
+            case let unsafe?: out.append(unsafe.visible)  // ␛, ␡, ⍰, ⸿ (a bidi control was here)
             }
         }
         return String(out)

@@ -18,14 +18,8 @@ public enum TerminalText {
             case .c0(0x0A):
                 out.append(contentsOf: "⏎".unicodeScalars)
             // The inbox's own signs, so text output and the screen show an escape alike (␛[31m).
-            case .c0(let code):
-                out.append(Unicode.Scalar(0x2400 + UInt32(code))!)
-            case .delete:
-                out.append("\u{2421}")
-            case .c1:
-                out.append("\u{2370}")
-            case .bidiControl:
-                out.append(UnsafeScalar.bidiMarker)
+            case let unsafe?:
+                out.append(unsafe.visible)
             }
         }
         return String(out)

@@ -21,4 +21,16 @@ public enum UnsafeScalar: Sendable, Equatable {
 
     /// What both sanitizers show where a bidi control was: ⸿.
     public static let bidiMarker: Unicode.Scalar = "\u{2E3F}"
+
+    /// What the inbox and every command's text output show in its place: a C0 control's
+    /// control picture (ESC → ␛), ␡ for DEL, ⍰ for a C1 control, ⸿ for a bidi control. Each
+    /// sanitizer treats newlines, tabs and carriage returns its own way first.
+    public var visible: Unicode.Scalar {
+        switch self {
+        case .c0(let code): return Unicode.Scalar(0x2400 + UInt32(code))!
+        case .delete: return "\u{2421}"
+        case .c1: return "\u{2370}"
+        case .bidiControl: return Self.bidiMarker
+        }
+    }
 }
