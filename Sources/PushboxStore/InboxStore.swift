@@ -3,65 +3,6 @@ import PushboxCore
 import PushboxCrypto
 import PushboxText
 
-/// A notification as the store holds it: the raw bytes and envelope, and APNs' verdict once known.
-public struct StoredNotification: Sendable, Equatable {
-    /// The row's id, in arrival order.
-    public var id: Int64
-    /// The apns-id it was answered with.
-    public var apnsID: String
-    /// When it was taken in (real time).
-    public var receivedAt: Date
-    /// Where it came from.
-    public var source: PayloadSource
-    /// The file it was read from (folder watch, replay of a folder).
-    public var file: String?
-    /// SHA-256 of the bytes, for files (the watch's only-once check).
-    public var contentHash: String
-    /// The device token of /3/device/<token>.
-    public var deviceToken: String?
-    /// Its request headers, in order.
-    public var headers: PushHeaders
-    /// The bytes as they arrived, untouched.
-    public var raw: [UInt8]
-    /// APNs' status (200 or the refusal's), nil until validated.
-    public var status: Int?
-    /// APNs' reason when refused.
-    public var reason: String?
-    /// Why, in words, when refused.
-    public var detail: String?
-    /// `apns-collapse-id`, when accepted with one.
-    public var collapseID: String?
-    /// `apns-topic` (or the FCM message's).
-    public var topic: String?
-    /// How it reached the HTTP API (listener, protocol, client, authentication).
-    public var arrival: Arrival? = nil
-    /// Where it stands when the device was offline as it arrived; nil: delivered then (or refused).
-    public var delivery: DeliveryRecord? = nil
-    /// For an accepted FCM message, its targeting as judged when it arrived.
-    public var targeting: TargetingRecord? = nil
-
-    /// The raw payload again, as it arrived.
-    public var rawPayload: RawPayload {
-        RawPayload(
-            bytes: raw,
-            envelope: Envelope(
-                source: source, receivedAt: receivedAt, headers: headers, deviceToken: deviceToken,
-                fileName: file, arrival: arrival))
-    }
-}
-
-extension StoredNotification {
-    /// The row `insertRow` stored as `id`, without reading it back.
-    init(id: Int64, raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict?, contentHash: String) {
-        self.init(
-            id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
-            contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
-            raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
-            collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival,
-            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) }, targeting: verdict?.targeting)
-    }
-}
-
 // @unchecked: the SQLite connection and its prepared statements are used only with `lock` held
 // (group commits wait on `commitCondition`); InboxStoreTests inserts from 8 threads at once.
 /// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
@@ -69,12 +10,12 @@ extension StoredNotification {
 public final class InboxStore: @unchecked Sendable {
     /// The database file.
     public let path: String
-    private let db: SQLiteConnection
+    let db: SQLiteConnection
     private let lock = NSLock()
     private let insertStatement: Statement
     // Prepared once: BEGIN and COMMIT through sqlite3_exec were parsed on every commit.
-    private let beginStatement: Statement
-    private let commitStatement: Statement
+    let beginStatement: Statement
+    let commitStatement: Statement
     private let renderStatement: Statement
     /// Marks the notification stored under a key replaced (APNs keeps one per app while offline).
     private let replaceStatement: Statement
@@ -155,10 +96,26 @@ public final class InboxStore: @unchecked Sendable {
         locked { Int((try? db.prepare("PRAGMA user_version").rows { $0.int(0) }.first) ?? 0) }
     }
 
-    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
+    }
+
+    /// Runs `body` in one transaction under the lock: committed when it returns, rolled back
+    /// when it throws.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { () throws(StoreError) in
+            try beginStatement.run()
+            do throws(StoreError) {
+                let result = try body()
+                try commitStatement.run()
+                return result
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
     }
 
     /// APNs' answer, stored with the payload in the same commit.
@@ -190,14 +147,6 @@ public final class InboxStore: @unchecked Sendable {
             self.topic = topic
             self.storage = storage
             self.targeting = targeting
-        }
-    }
-
-    /// The delivery a storage decision gives a notification received at `at`.
-    static func delivery(of decision: OfflineStorage.Decision, at: Date) -> DeliveryRecord {
-        switch decision {
-        case .store(let expiresAt, _): return DeliveryRecord(state: .stored, at: at, expiresAt: expiresAt)
-        case .notStored: return DeliveryRecord(state: .discardedExpired, at: at)
         }
     }
 
@@ -310,15 +259,8 @@ public final class InboxStore: @unchecked Sendable {
 
     /// Keeps several renderings in one transaction.
     public func saveRenders(_ renders: [(id: Int64, language: String, json: String)]) throws(StoreError) {
-        try locked { () throws(StoreError) in
-            try beginStatement.run()
-            do throws(StoreError) {
-                for r in renders { try renderStatement.run([.int(r.id), .text(r.language), .text(r.json)]) }
-                try commitStatement.run()
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
+        try transaction { () throws(StoreError) in
+            for r in renders { try renderStatement.run([.int(r.id), .text(r.language), .text(r.json)]) }
         }
     }
 
@@ -397,40 +339,6 @@ public final class InboxStore: @unchecked Sendable {
     /// Brings notification `id` back after `delete` (the inbox's undo).
     public func undelete(id: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in try db.prepare("UPDATE notifications SET deleted = 0 WHERE id = ?").run([.int(id)]) }
-    }
-
-    /// Marks what is stored under a key replaced by a newer notification (through the partial index).
-    static let replaceSQL = "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ? WHERE delivery = 'stored' AND hold_key = ?"
-    /// Everything stored while the device was offline (through the partial index).
-    static let storedSQL = "SELECT id, expires_at FROM notifications WHERE delivery = 'stored'"
-
-    /// Delivers what the push service kept while the device was offline, now that it is back
-    /// (`now`): each stored notification whose expiration passed is discarded, the rest are
-    /// delivered from storage. Gives the notifications changed and where they now stand.
-    @discardableResult
-    public func deliverStored(at now: Date) throws(StoreError) -> [Int64: DeliveryRecord] {
-        try locked { () throws(StoreError) in
-            try beginStatement.run()
-            do throws(StoreError) {
-                let held = try db.prepare(Self.storedSQL).rows { row in
-                    (row.int(0), row.isNull(1) ? nil : Date(timeIntervalSince1970: row.real(1)))
-                }
-                let update = try db.prepare("UPDATE notifications SET delivery = ?, delivery_at = ? WHERE id = ?")
-                var changed: [Int64: DeliveryRecord] = [:]
-                for (id, expiresAt) in held {
-                    let expired = expiresAt.map { $0 <= now } ?? false
-                    let record = DeliveryRecord(
-                        state: expired ? .discardedExpired : .deliveredFromStorage, at: expired ? expiresAt! : now, expiresAt: expiresAt)
-                    try update.run([.text(record.state.rawValue), .real(record.at.timeIntervalSince1970), .int(id)])
-                    changed[id] = record
-                }
-                try commitStatement.run()
-                return changed
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
-        }
     }
 
     /// Stored renderings (any language): the benchmark watches the rendering backlog drain.

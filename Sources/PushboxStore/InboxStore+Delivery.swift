@@ -1,0 +1,42 @@
+import Foundation
+import PushboxCore
+
+/// What the push service keeps while the device is offline, as the inbox stores it: a stored
+/// notification replaced by a newer one under its key, and all of them delivered or discarded
+/// when the device is back.
+extension InboxStore {
+    /// The delivery a storage decision gives a notification received at `at`.
+    static func delivery(of decision: OfflineStorage.Decision, at: Date) -> DeliveryRecord {
+        switch decision {
+        case .store(let expiresAt, _): return DeliveryRecord(state: .stored, at: at, expiresAt: expiresAt)
+        case .notStored: return DeliveryRecord(state: .discardedExpired, at: at)
+        }
+    }
+
+    /// Marks what is stored under a key replaced by a newer notification (through the partial index).
+    static let replaceSQL = "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ? WHERE delivery = 'stored' AND hold_key = ?"
+    /// Everything stored while the device was offline (through the partial index).
+    static let storedSQL = "SELECT id, expires_at FROM notifications WHERE delivery = 'stored'"
+
+    /// Delivers what the push service kept while the device was offline, now that it is back
+    /// (`now`): each stored notification whose expiration passed is discarded, the rest are
+    /// delivered from storage. Gives the notifications changed and where they now stand.
+    @discardableResult
+    public func deliverStored(at now: Date) throws(StoreError) -> [Int64: DeliveryRecord] {
+        try transaction { () throws(StoreError) in
+            let held = try db.prepare(Self.storedSQL).rows { row in
+                (row.int(0), row.isNull(1) ? nil : Date(timeIntervalSince1970: row.real(1)))
+            }
+            let update = try db.prepare("UPDATE notifications SET delivery = ?, delivery_at = ? WHERE id = ?")
+            var changed: [Int64: DeliveryRecord] = [:]
+            for (id, expiresAt) in held {
+                let expired = expiresAt.map { $0 <= now } ?? false
+                let record = DeliveryRecord(
+                    state: expired ? .discardedExpired : .deliveredFromStorage, at: expired ? expiresAt! : now, expiresAt: expiresAt)
+                try update.run([.text(record.state.rawValue), .real(record.at.timeIntervalSince1970), .int(id)])
+                changed[id] = record
+            }
+            return changed
+        }
+    }
+}
