@@ -154,23 +154,9 @@ struct ProviderLibraryTests {
         try s.start()
         let token = try makeToken(s)
         let out = s.dir + "/acks.txt"
-        let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let client = try Subprocess.Child(
-            "/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "20000", "--token", token],
-            stdout: fd)
-        close(fd)
-        func acked() -> [String] {
-            // Whole lines only: the client may be half-way through writing the last one.
-            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-            var lines = text.split(separator: "\n")
-            if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
-            var ids: [String] = []
-            for line in lines {
-                let fields = line.split(separator: " ")
-                if fields.count == 3 && fields[0] == "200" { ids.append(String(fields[1])) }
-            }
-            return ids
-        }
+        let client = try Self.client(
+            "/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "20000", "--token", token], output: out)
+        func acked() -> [String] { Self.acknowledged(in: out) }
         let deadline = Date().addingTimeInterval(30)
         while acked().count < 500 && Date() < deadline { usleep(10_000) }
         _ = s.process?.kill()
@@ -360,24 +346,18 @@ struct ProviderLibraryTests {
             let token = try makeToken(s)
             let h2Out = s.dir + "/h2-\(round).txt"
             let socketOut = s.dir + "/socket-\(round).txt"
-            let h2fd = open(h2Out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            let h2 = try Subprocess.Child(
+            let h2 = try Self.client(
                 "/usr/bin/python3", [Self.clients + "/h2_send.py", String(s.port), "--cafile", s.ca, "--count", "5000", "--token", token],
-                stdout: h2fd)
-            close(h2fd)
-            let sfd = open(socketOut, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            let plain = try Subprocess.Child("/usr/bin/python3", [Self.clients + "/socket_send.py", s.dir + "/s.sock", "5000"], stdout: sfd)
-            close(sfd)
+                output: h2Out)
+            let plain = try Self.client("/usr/bin/python3", [Self.clients + "/socket_send.py", s.dir + "/s.sock", "5000"], output: socketOut)
             // FCM through the tunnel, with firebase-admin where its venv was made, every fourth
             // round (it takes a second to start): the kill waits for its first answer.
             let fcmOut = s.dir + "/fcm-\(round).txt"
             var fcm: Subprocess.Child?
             if Self.venvReady("firebase"), round % 4 == 0 {
                 let (account, env) = try s.firebaseClient()
-                let ffd = open(fcmOut, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-                fcm = try Subprocess.Child(
-                    Self.venvPython("firebase"), [Self.clients + "/firebase_load.py", account, "5000"], environment: env, stdout: ffd)
-                close(ffd)
+                fcm = try Self.client(
+                    Self.venvPython("firebase"), [Self.clients + "/firebase_load.py", account, "5000"], environment: env, output: fcmOut)
                 let deadline = Date().addingTimeInterval(20)
                 while ((try? String(contentsOfFile: fcmOut, encoding: .utf8)) ?? "").isEmpty, Date() < deadline { usleep(20_000) }
             }
@@ -393,13 +373,7 @@ struct ProviderLibraryTests {
             _ = plain.wait(timeout: 20) ?? plain.kill()
             if let fcm { _ = fcm.wait(timeout: 30) ?? fcm.kill() }
             for file in [h2Out, socketOut, fcmOut] {
-                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-                var lines = text.split(separator: "\n")
-                if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
-                let ids = lines.compactMap { line in
-                    let f = line.split(separator: " ")
-                    return f.count >= 2 && f[0] == "200" ? String(f[1]) : nil
-                }
+                let ids = Self.acknowledged(in: file)
                 acknowledged += ids
                 if file == fcmOut { fcmAcknowledged += ids.count }
             }
@@ -462,6 +436,27 @@ struct ProviderLibraryTests {
         try #require(CLIRun(["device", "uninstall", "--db", s.db]).status == 0)
         let refused = try run(1)
         #expect(refused.first?.hasPrefix("error UnregisteredException ") == true && refused.first?.hasSuffix(" -") == false, "\(refused)")
+    }
+
+    /// A client started with its standard output written to `output`.
+    static func client(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: String) throws
+        -> Subprocess.Child
+    {
+        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(fd) }
+        return try Subprocess.Child(executable, arguments, environment: environment, stdout: fd)
+    }
+
+    /// The ids a client's output acknowledged: its `200 ID …` lines, whole lines only (the
+    /// client may be half-way through writing the last one).
+    static func acknowledged(in file: String) -> [String] {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        var lines = text.split(separator: "\n")
+        if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+        return lines.compactMap { line in
+            let f = line.split(separator: " ")
+            return f.count >= 2 && f[0] == "200" ? String(f[1]) : nil
+        }
     }
 
     func makeToken(_ s: PortServed) throws -> String {

@@ -145,22 +145,20 @@ struct FCMEndpointTests {
         let key = try RS256Key.generate()
         let f = try PortFixture(serviceAccountKeys: ["k1": key])
         let proxy = ["--proxy", "http://127.0.0.1:\(f.port)"]
+        /// A push to an APNs host through the proxy, over `protocolFlag`.
+        func push(_ protocolFlag: String, host: String) throws -> Subprocess.Result {
+            try f.curl(
+                proxy + [
+                    protocolFlag, "-o", "/dev/null", "-w", "%{http_code} %{http_version}", "https://\(host)/3/device/\(PortFixture.deviceToken)",
+                    "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload,
+                ])
+        }
         // An APNs host through the proxy: TLS for that name, HTTP/2, the APNs API.
-        let apns = try f.curl(
-            proxy + [
-                "--http2", "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
-                "https://api.sandbox.push.apple.com/3/device/\(PortFixture.deviceToken)",
-                "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload,
-            ])
+        let apns = try push("--http2", host: "api.sandbox.push.apple.com")
         #expect(apns.out == "200 2", "\(apns.err)")
         #expect(try f.store.history().last?.arrival?.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.sandbox.push.apple.com:443")
         // The same over HTTP/1.1 inside the tunnel is recorded as having come through it too.
-        let http1 = try f.curl(
-            proxy + [
-                "--http1.1", "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
-                "https://api.push.apple.com/3/device/\(PortFixture.deviceToken)",
-                "-H", "authorization: bearer \(f.token())", "-H", "apns-topic: dev.pushbox.sample", "-d", PortFixture.payload,
-            ])
+        let http1 = try push("--http1.1", host: "api.push.apple.com")
         #expect(http1.out == "200 1.1", "\(http1.err)")
         let last = try #require(try f.store.history().last?.arrival)
         #expect(last.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.push.apple.com:443" && last.protocolName == "http/1.1" && last.tls)
