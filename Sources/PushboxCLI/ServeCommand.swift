@@ -21,7 +21,6 @@ enum ServeCommand {
             + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
-    // Long on purpose: the start-up order is the point (signals, store, hooks, scheduler, then listeners).
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         // Signals are waited for on this thread; every thread started later inherits the mask.
         var signals = sigset_t()
@@ -30,51 +29,39 @@ enum ServeCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
-        let server: IntakeServer
-        let store: InboxStore
-        let scheduler: LocalScheduler
+        let running: RunningIntake
         do {
-            let clock = try ClockOptions.clock(args)
-            store = try IntakeOptions.openStore(args, io)
-            let (renderings, device) = try IntakeOptions.renderings(args, store: store, io: io)
-            let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
-            let registration = DeviceRegistrationFile(databasePath: store.path)
-            service.registrationFile = registration
-            // What the intake's threads have to say on stderr, --quiet or not.
-            let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox serve: \(message)\n".utf8)) }
-            // The sender only sees InternalServerError; this is where its reason is said.
-            service.onStoreFailure = { result in say("apns-id \(result.apnsID) answered 500: \(result.detail ?? "")") }
-            var accessLog: (@Sendable (RequestRecord) -> Void)?
-            if !args.flag(Options.quiet) {
-                let out = LogWriter.standardOutput
-                // Requests on the socket and the port are logged as they are answered; files and
-                // local notifications as they are taken in.
-                service.arrivals.subscribe { events in
-                    for event in events {
-                        let n = event.stored
-                        guard n.arrival == nil, n.source != .socket, n.source != .replay else { continue }
-                        let name = n.file.map { " " + TerminalText.sanitize($0) } ?? ""
-                        out("\(n.source.rawValue)\(name): \(event.result.status)\(event.result.reason.map { " " + $0 } ?? "") apns-id \(n.apnsID)")
+            running = try RunningIntake.start(
+                args, io, command: "serve",
+                accessLog: { service in
+                    guard !args.flag(Options.quiet) else { return nil }
+                    let out = LogWriter.standardOutput
+                    // Requests on the socket and the port are logged as they are answered; files and
+                    // local notifications as they are taken in.
+                    service.arrivals.subscribe { events in
+                        for event in events {
+                            let n = event.stored
+                            guard n.arrival == nil, n.source != .socket, n.source != .replay else { continue }
+                            let name = n.file.map { " " + TerminalText.sanitize($0) } ?? ""
+                            out(
+                                "\(n.source.rawValue)\(name): \(event.result.status)\(event.result.reason.map { " " + $0 } ?? "") apns-id \(n.apnsID)"
+                            )
+                        }
                     }
-                }
-                accessLog = { record in out(PortOptions.accessLine(record)) }
-            }
-            var options = IntakeServer.Options(socketPath: IntakeOptions.socketPath(args, io))
-            try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
-            options.watch = args.all(Options.watch)
-            options.forcePolling = args.flag(Options.poll)
-            if let seconds = try args.wholeNumber(Options.idleTimeout, minimum: 1) { options.idleTimeout = seconds }
-            // The scheduler and its schedule file are ready before the first request can arrive.
-            scheduler = LocalScheduler(service: service, clock: clock)
-            if let refusal = LocalStartup.load(args, into: scheduler) { io.err("pushbox serve: \(refusal)") }
-            do {
-                server = try IntakeServer(service: service, options: options, scheduler: scheduler, onWatchEnded: say, accessLog: accessLog)
-            } catch { throw UsageError(message: "\(error)") }
-            scheduler.start()
+                    return { record in out(PortOptions.accessLine(record)) }
+                },
+                configure: { options, profile throws(UsageError) in
+                    try PortOptions.apply(args, profile: profile, io: io, to: &options)
+                    options.watch = args.all(Options.watch)
+                    options.forcePolling = args.flag(Options.poll)
+                    if let seconds = try args.wholeNumber(Options.idleTimeout, minimum: 1) { options.idleTimeout = seconds }
+                })
         } catch {
             io.err("pushbox serve: \(error)")
             return 1
         }
+        let server = running.server
+        let store = running.store
         var listening = "listening on \(server.options.socketPath)"
         if let address = server.tcpAddress {
             listening += " and \(address) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"
@@ -84,9 +71,7 @@ enum ServeCommand {
         )
         var received: Int32 = 0
         sigwait(&signals, &received)
-        scheduler.stop()
-        server.stop()
-        server.service.drain()
+        running.stop()
         LogWriter.standardOutput.flush()
         io.err("pushbox serve: stopped")
         return 0
