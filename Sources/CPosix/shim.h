@@ -35,3 +35,14 @@ static inline int pb_set_thread_idle(void) {
     struct sched_param param = {0};
     return sched_setscheduler(0, SCHED_IDLE, &param);
 }
+
+#include <sys/socket.h>
+
+// The pid of the process at the other end of a connected Unix socket (SO_PEERCRED, 17 on Linux;
+// `struct ucred` is hidden without _GNU_SOURCE, so its layout is spelled here), or -1.
+static inline pid_t pb_peer_pid(int fd) {
+    struct { pid_t pid; uid_t uid; gid_t gid; } cred;
+    socklen_t length = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, 17, &cred, &length) != 0) return -1;
+    return cred.pid;
+}

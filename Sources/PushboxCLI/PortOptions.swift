@@ -31,6 +31,8 @@ enum PortOptions {
         }
         options.tcp = listen
         options.tls = try tlsContext(args, io: io)
+        // What `pushbox exec` relays to: the port, on a Unix socket beside the socket.
+        if options.socket { options.portSocketPath = Listeners.portSocketPath(beside: options.socketPath) }
         options.providerKeys = try providerKeys(args, profile: profile)
         let accounts = serviceAccountDirectory(io)
         let (accountKeys, problems) = FCMEndpoint.loadAccountKeys(accounts)

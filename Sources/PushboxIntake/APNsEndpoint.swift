@@ -106,6 +106,7 @@ public struct APNsEndpoint: Sendable {
         } else {
             // The development host also names the notification for its delivery log.
             response = HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", FastUUID.make())])
+            response.acceptance = result.acceptance
         }
         if let arrival { response.afterSent = { arrival.publish() } }
         return response

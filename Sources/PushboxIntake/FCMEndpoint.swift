@@ -236,6 +236,7 @@ public final class FCMEndpoint: Sendable {
                 ? Self.googleError(500, "INTERNAL", result.detail ?? reason) : Self.invalidArgument(result.detail ?? reason, field: result.field)
         } else {
             response = Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/\(result.apnsID)"))])))
+            response.acceptance = result.acceptance
         }
         if result.status != 200 { response.cause = result.detail }
         if let pending { response.afterSent = { pending.publish() } }

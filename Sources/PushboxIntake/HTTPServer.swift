@@ -44,6 +44,8 @@ public struct HTTPResponse: Sendable {
     /// Why pushbox refused, in its own words (which check, which key, how old): for the access
     /// log and the request record, never sent, never the token itself.
     public var cause: String? = nil
+    /// What became of an accepted push (never sent): for the request record and exec's verdict.
+    public var acceptance: Acceptance? = nil
     /// Called once the response was sent (or its connection closed first), by the server that
     /// sent it: an accepted push's arrival is published there, never before its answer.
     public var afterSent: (@Sendable () -> Void)? = nil

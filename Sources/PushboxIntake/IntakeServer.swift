@@ -14,6 +14,10 @@ public final class IntakeServer: Sendable {
         public var socket = true
         /// `HOST:PORT` of the TCP port (nil: none).
         public var tcp: String?
+        /// The port socket: a Unix socket that speaks what the TCP port speaks (TLS with SNI, h2,
+        /// h2c, HTTP/1.1, CONNECT), which `pushbox exec` relays its command's connections to
+        /// (nil: none). Served with the port's TLS and keys.
+        public var portSocketPath: String?
         /// Whether the port may listen beyond loopback.
         public var tcpAllowAny = false
         /// Folders to watch for payload files.
@@ -52,6 +56,7 @@ public final class IntakeServer: Sendable {
     public let options: Options
     private let servers: [HTTPServer]
     private let port: PortListener?
+    private let portSocket: PortListener?
     private let watcher: FolderWatcher?
     /// The routes every listener shares.
     public let router: APIRouter
@@ -112,6 +117,25 @@ public final class IntakeServer: Sendable {
                 throw error
             }
         }
+        var portSocket: PortListener?
+        if let path = options.portSocketPath {
+            do throws(ListenError) {
+                let fd = try Listeners.unixSocket(path)
+                do throws(ListenError) {
+                    portSocket = try PortListener(
+                        listenFD: fd, address: "unix", port: 0, unixPath: path, handler: router, tls: options.tls, threads: options.threads,
+                        idleTimeout: options.idleTimeout)
+                } catch {
+                    close(fd)
+                    unlink(path)
+                    throw error
+                }
+            } catch {
+                port?.stop()
+                undo()
+                throw error
+            }
+        }
         var watcher: FolderWatcher?
         if !options.watch.isEmpty {
             do throws(ListenError) {
@@ -120,12 +144,15 @@ public final class IntakeServer: Sendable {
                     onFolderGone: onWatchEnded)
             } catch {
                 port?.stop()
+                portSocket?.stop()
+                if let path = options.portSocketPath { unlink(path) }
                 undo()
                 throw error
             }
         }
         self.servers = servers
         self.port = port
+        self.portSocket = portSocket
         self.watcher = watcher
     }
 
@@ -140,6 +167,8 @@ public final class IntakeServer: Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         watcher?.stop()
         port?.stop()
+        portSocket?.stop()
+        if let path = options.portSocketPath { unlink(path) }
         for s in servers { s.stop() }
         if options.socket { unlink(options.socketPath) }
     }

@@ -20,6 +20,8 @@ public struct IntakeResult: Sendable {
     public var field: String? = nil
     /// For `410 Unregistered`: when the token stopped being valid (ms since 1970).
     public var timestamp: Int64? = nil
+    /// What became of an accepted payload (nil when refused or not stored).
+    public var acceptance: Acceptance? = nil
 
     /// An answer: the row `id` (nil when not stored), the apns-id, status, reason and why.
     public init(id: Int64?, apnsID: String, status: Int, reason: String? = nil, detail: String? = nil, field: String? = nil) {
@@ -29,6 +31,29 @@ public struct IntakeResult: Sendable {
         self.reason = reason
         self.detail = detail
         self.field = field
+    }
+}
+
+/// What became of a payload the push service accepted: on the screen, kept for an offline
+/// device, dropped by that storage, or not addressed to this device at all.
+public enum Acceptance: String, Sendable {
+    case delivered
+    case stored
+    case discarded
+    case notTargeted = "not-targeted"
+
+    /// The acceptance of an accepted verdict; nil for a refusal.
+    init?(_ verdict: InboxStore.Verdict) {
+        guard verdict.status == 200 else { return nil }
+        if verdict.targeting?.targeted == false {
+            self = .notTargeted
+            return
+        }
+        switch verdict.storage {
+        case nil: self = .delivered
+        case .store?: self = .stored
+        case .notStored?: self = .discarded
+        }
     }
 }
 
@@ -159,6 +184,7 @@ public final class IntakeService: Sendable {
             id: row.id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
             field: report?.rejection?.field)
         result.timestamp = report?.rejection?.timestamp
+        result.acceptance = Acceptance(verdict)
         guard arrivals.hasSubscribers else { return (result, nil) }
         return (result, PendingArrival(ArrivalEvent(stored: row, result: result, report: report), feed: arrivals))
     }

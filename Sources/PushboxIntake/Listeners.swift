@@ -27,6 +27,11 @@ public enum Listeners {
         return "/tmp/pushbox-\(getuid())/pushbox.sock"
     }
 
+    /// The port socket beside the socket at `socketPath`: `pushbox.sock` → `pushbox-port.sock`.
+    public static func portSocketPath(beside socketPath: String) -> String {
+        (socketPath.hasSuffix(".sock") ? String(socketPath.dropLast(5)) : socketPath) + "-port.sock"
+    }
+
     /// Binds and listens on a Unix socket with mode 0600. A stale socket file (nobody answering)
     /// is replaced; a live one (another pushbox) is an error; a path too long is refused.
     public static func unixSocket(_ path: String) throws(ListenError) -> Int32 {
@@ -115,7 +120,7 @@ public enum Listeners {
     }
 
     /// Whether something accepts connections on the socket file.
-    static func isAnswering(_ path: String) -> Bool {
+    public static func isAnswering(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

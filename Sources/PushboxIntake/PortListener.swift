@@ -1,3 +1,4 @@
+import CPosix
 import Foundation
 import PushboxCore
 import PushboxTLS
@@ -20,6 +21,8 @@ public final class PortListener: @unchecked Sendable {
     public let address: String
     /// The port it listens on.
     public let port: Int
+    /// The Unix socket it listens on instead of TCP (the port socket `pushbox exec` relays to).
+    public let unixPath: String?
     let listenFD: Int32
     let handler: HTTPRequestHandler
     let tls: TLSServerContext?
@@ -39,18 +42,20 @@ public final class PortListener: @unchecked Sendable {
     /// or the idle timeout when that is shorter.
     var handshakeTimeoutMs: UInt64 { UInt64(min(10_000, idleTimeoutMs)) }
 
-    /// Serves `listenFD` (bound and listening on `address:port`). `tls` nil serves only cleartext.
+    /// Serves `listenFD` (bound and listening on `address:port`, or on the Unix socket
+    /// `unixPath`). `tls` nil serves only cleartext.
     public init(
-        listenFD: Int32, address: String, port: Int, handler: HTTPRequestHandler, tls: TLSServerContext?,
+        listenFD: Int32, address: String, port: Int, unixPath: String? = nil, handler: HTTPRequestHandler, tls: TLSServerContext?,
         threads: Int, idleTimeout: Int
     ) throws(ListenError) {
         self.listenFD = listenFD
         self.address = address
         self.port = port
+        self.unixPath = unixPath
         self.handler = handler
         self.tls = tls
         idleTimeoutMs = idleTimeout * 1000
-        let listener = "tcp \(address):\(port)"
+        let listener = unixPath.map { "unix \($0)" } ?? "tcp \(address):\(port)"
         http1 = try HTTPServer(
             handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: false, requiresAuth: true),
             threads: threads, idleTimeout: idleTimeout)
@@ -159,41 +164,60 @@ public final class PortListener: @unchecked Sendable {
         bytes.count >= prefix.count && bytes.starts(with: prefix) ? kind : nil
     }
 
+    /// Where one connection came from, as its requests are recorded.
+    struct Origin {
+        /// `tcp ADDRESS:PORT`, or `unix PATH (pid N)` on the port socket: the process that
+        /// connected (the `pushbox exec` relaying for its command).
+        var listener: String
+        /// The CONNECT target when the connection came through one.
+        var tunnel: String?
+        /// Whether the listener's own description (the HTTP/1.1 server's) says it all.
+        var isPlain: Bool
+        var name: String { listener + (tunnel.map { " via CONNECT \($0)" } ?? "") }
+    }
+
+    /// The origin of the accepted connection `fd`.
+    func origin(of fd: Int32) -> Origin {
+        guard let unixPath else { return Origin(listener: "tcp \(address):\(port)", isPlain: true) }
+        let pid = pb_peer_pid(fd)
+        return Origin(listener: "unix \(unixPath)" + (pid > 0 ? " (pid \(pid))" : ""), isPlain: pid <= 0)
+    }
+
     private func serve(_ fd: Int32, wakeup: Wakeup) {
+        let origin = origin(of: fd)
         switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
         case .closed:
             close(fd)
         case .http1:
-            http1.add(fd)
+            if origin.isPlain {
+                http1.add(fd)
+            } else {
+                http1.add(fd, connection: ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: false, requiresAuth: true))
+            }
         case .connect:
-            serveConnect(fd, wakeup: wakeup)
+            serveConnect(fd, wakeup: wakeup, origin: origin)
         case .h2c:
-            serveHTTP2(PlainStream(fd: fd), fd: fd, protocolName: "h2c", tls: false, certificate: nil, initial: [], wakeup: wakeup)
+            serveHTTP2(PlainStream(fd: fd), fd: fd, protocolName: "h2c", tls: false, certificate: nil, initial: [], wakeup: wakeup, origin: origin)
             close(fd)
         case .tls:
-            serveTLS(fd, wakeup: wakeup, tunnel: nil)
+            serveTLS(fd, wakeup: wakeup, origin: origin)
             close(fd)
         }
     }
 
     private func serveHTTP2(
         _ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
-        initial: [UInt8], wakeup: Wakeup, tunnel: String? = nil
+        initial: [UInt8], wakeup: Wakeup, origin: Origin
     ) {
-        let info = ConnectionInfo(
-            listener: listenerName(tunnel: tunnel), protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
+        let info = ConnectionInfo(listener: origin.name, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
         HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
     }
 
-    /// `tcp ADDRESS:PORT`, and the CONNECT target when the connection came through one.
-    func listenerName(tunnel: String?) -> String { "tcp \(address):\(port)" + (tunnel.map { " via CONNECT \($0)" } ?? "") }
-
-    /// The description of HTTP/1.1 over TLS: the server's own, unless a tunnel or a client
-    /// certificate makes it this connection's.
-    func http1Description(tunnel: String?, certificate: ClientCertificate?) -> ConnectionInfo? {
-        guard tunnel != nil || certificate != nil else { return nil }
-        return ConnectionInfo(
-            listener: listenerName(tunnel: tunnel), protocolName: "http/1.1", tls: true, requiresAuth: true, certificate: certificate)
+    /// The description of HTTP/1.1 over TLS: the server's own, unless a tunnel, a client
+    /// certificate or the connecting process makes it this connection's.
+    func http1Description(origin: Origin, certificate: ClientCertificate?) -> ConnectionInfo? {
+        guard origin.tunnel != nil || certificate != nil || !origin.isPlain else { return nil }
+        return ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: true, requiresAuth: true, certificate: certificate)
     }
 
     /// The hosts pushbox stands in for through `CONNECT host:443`; nothing else is tunnelled,
@@ -206,7 +230,7 @@ public final class PortListener: @unchecked Sendable {
     /// An HTTPS proxy that never connects out: `CONNECT` to a host pushbox stands in for (or to
     /// pushbox's own address) is answered 200 and the tunnel is served here, with TLS for that
     /// name from the local CA; any other host is refused with 403.
-    private func serveConnect(_ fd: Int32, wakeup: Wakeup) {
+    private func serveConnect(_ fd: Int32, wakeup: Wakeup, origin: Origin) {
         defer { close(fd) }
         guard let head = Self.readHead(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) else { return }
         let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
@@ -222,7 +246,7 @@ public final class PortListener: @unchecked Sendable {
             // The access log hears of it like any answer.
             var response = HTTPResponse(status: 403)
             response.cause = "not a host pushbox stands in for"
-            let info = ConnectionInfo(listener: listenerName(tunnel: nil), protocolName: "http/1.1", tls: false, requiresAuth: true)
+            let info = ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: false, requiresAuth: true)
             handler.answered(RequestHead(method: "CONNECT", path: target, headers: [], connection: info), response)
             return
         }
@@ -230,7 +254,10 @@ public final class PortListener: @unchecked Sendable {
             writeAll(PlainStream(fd: fd), fd: fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8), deadline: monotonicMilliseconds() + 1000)
         else { return }
         switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
-        case .tls: serveTLS(fd, wakeup: wakeup, tunnel: "\(host):\(port)")
+        case .tls:
+            var tunnelled = origin
+            tunnelled.tunnel = "\(host):\(port)"
+            serveTLS(fd, wakeup: wakeup, origin: tunnelled)
         case .connect: answerPlain(fd, 400, "Bad Request", "a CONNECT inside a tunnel is refused: start TLS to \(host)\n")
         case .h2c, .http1: answerPlain(fd, 400, "Bad Request", "pushbox expected TLS inside the tunnel to \(host):\(port)\n")
         case .closed: break
@@ -270,8 +297,8 @@ public final class PortListener: @unchecked Sendable {
         _ = writeAll(PlainStream(fd: fd), fd: fd, Array(answer.utf8), deadline: monotonicMilliseconds() + 1000)
     }
 
-    /// `tunnel` is the `CONNECT` target the connection came through, if any.
-    private func serveTLS(_ fd: Int32, wakeup: Wakeup, tunnel: String?) {
+    /// `origin` says where the connection came from (and the `CONNECT` it came through, if any).
+    private func serveTLS(_ fd: Int32, wakeup: Wakeup, origin: Origin) {
         guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = monotonicMilliseconds() + handshakeTimeoutMs
@@ -287,11 +314,11 @@ public final class PortListener: @unchecked Sendable {
         let certificate = stream.clientCertificate
         switch stream.alpn {
         case "h2":
-            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, tunnel: tunnel)
+            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, origin: origin)
         case "http/1.1":
             TLSBridge(
                 stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
-                connection: http1Description(tunnel: tunnel, certificate: certificate)
+                connection: http1Description(origin: origin, certificate: certificate)
             ).run(initial: [])
         default:
             // No ALPN (as aioapns connects): the first plaintext bytes say which.
@@ -308,11 +335,11 @@ public final class PortListener: @unchecked Sendable {
                 }
             }
             if initial.starts(with: Self.h2Preface) {
-                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, tunnel: tunnel)
+                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, origin: origin)
             } else {
                 TLSBridge(
                     stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
-                    connection: http1Description(tunnel: tunnel, certificate: certificate)
+                    connection: http1Description(origin: origin, certificate: certificate)
                 ).run(initial: initial)
             }
         }

@@ -25,6 +25,8 @@ public struct RequestRecord: Sendable {
     public var cause: String?
     /// The apns-id answered.
     public var apnsID: String?
+    /// What became of an accepted push.
+    public var acceptance: Acceptance?
     /// The request's headers, secrets left out (`authorization`, `cookie`, `proxy-authorization`).
     public var headers: [(name: String, value: String)]
     /// The body's size in bytes.
@@ -44,9 +46,11 @@ public struct RequestRecord: Sendable {
         status = response.status
         // APNs' {"reason": …}, or Google's {"error": {"status": …}}; an answer of 200 has none.
         let body = response.status < 400 ? nil : (try? JSONParser.parse(response.body))?.objectValue
-        reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue
+        // OAuth's token endpoint says {"error": "invalid_grant"}.
+        reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue ?? body?["error"]?.stringValue
         cause = response.cause
         apnsID = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
+        acceptance = response.acceptance
         headers = head.headers.filter { !Self.secretHeaders.contains($0.name) }
         bodyBytes = head.bodyBytes
     }
@@ -61,17 +65,22 @@ public struct RequestRecord: Sendable {
                 ("time", .string(dates.string(from: time))), ("listener", .string(listener)), ("protocol", .string(protocolName)),
                 ("tls", .bool(tls)), ("method", .string(method)), ("path", .string(path)), ("status", .number(String(status))),
                 ("reason", .optionalString(reason)), ("cause", .optionalString(cause)), ("apnsId", .optionalString(apnsID)),
+                ("outcome", .string(outcome.name)),
                 ("bodyBytes", .number(String(bodyBytes))),
                 ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
             ]))
     }
 }
 
-/// The most recent requests of a running pushbox, newest last, bounded: `GET /requests`.
+/// The most recent requests of a running pushbox, newest last, bounded: `GET /requests`; and
+/// every request counted by listener, unbounded in time: `GET /requests/summary`.
 public final class RequestLog: Sendable {
     /// How many are kept.
     public static let limit = 1000
+    /// How many listeners are counted apart (each `pushbox exec` relay is one).
+    static let tallyLimit = 256
     private let records = Locked<[RequestRecord]>([])
+    private let tallies = Locked<[String: RequestTally]>([:])
 
     /// An empty log.
     public init() {}
@@ -84,7 +93,29 @@ public final class RequestLog: Sendable {
             all.append(record)
             if all.count > Self.limit + Self.limit / 4 { all.removeFirst(all.count - Self.limit) }
         }
+        tallies.withLock { tallies in
+            if tallies[record.listener] == nil, tallies.count >= Self.tallyLimit { tallies.removeAll() }
+            tallies[record.listener, default: RequestTally()].add(record.outcome)
+        }
         return record
+    }
+
+    /// Every request answered on a listener whose name starts with `prefix`, counted.
+    public func tally(listenerPrefix prefix: String) -> RequestTally {
+        tallies.withLock { tallies in
+            tallies.filter { $0.key.hasPrefix(prefix) }.values.reduce(into: RequestTally()) { $0.merge($1) }
+        }
+    }
+
+    /// `GET /requests/summary?listener=PREFIX`: the counts of `tally(listenerPrefix:)`.
+    static func summaryRoute(_ log: RequestLog) -> Route {
+        Route(
+            "requests summary", methods: ["GET"], paths: .exact("/requests/summary"), maxBody: { _ in 0 },
+            refusal: APNsEndpoint.refusalWithoutID,
+            handle: { request in
+                let tally = log.tally(listenerPrefix: request.query["listener"] ?? "")
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(tally.json).utf8))
+            })
     }
 
     /// The records, newest first, at most `limit`; only the refused ones when `refusedOnly`.
