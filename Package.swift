@@ -44,7 +44,7 @@ let package = Package(
             name: "PushboxCLI",
             dependencies: [
                 "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI",
-                "PushboxTerminal", "PushboxThumbnail", "PushboxTLS",
+                "PushboxTerminal", "PushboxThumbnail", "PushboxTLS", "PushboxSandbox",
             ]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -76,6 +76,12 @@ let package = Package(
         .target(name: "PushboxLoopback", dependencies: ["PushboxText"]),
         // posix_spawn with every descriptor above 2 closed in the child (hidden from Swift's Glibc).
         .target(name: "CSpawn"),
+        // Linux namespaces for `pushbox exec`: unshare, uid maps, loopback up, bind mounts, listeners
+        // made inside and handed back over SCM_RIGHTS, then exec — in the forked child, system calls only.
+        .target(name: "CNamespace"),
+        // `pushbox exec`'s namespaces: the files bound over the system's (hosts, CA bundles, Java's
+        // truststore), the child, the relay from the listeners inside to pushbox's port socket.
+        .target(name: "PushboxSandbox", dependencies: ["CNamespace"]),
         // Paths and a subprocess runner for the test targets.
         .target(name: "PushboxTestSupport", dependencies: ["CSpawn", "PushboxText"]),
         // Thin executable: hands argv to PushboxCLI.
@@ -108,6 +114,7 @@ let package = Package(
         .testTarget(
             name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
+        .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
         .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),
         .testTarget(
             name: "PushboxCoreTests",

@@ -60,6 +60,15 @@ enum Options {
     )
     static let path = OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")
 
+    // pushbox exec
+    static let check = OptionSpec("--check", help: "Say whether exec can run here (namespaces, mounts, the files it binds) and why not; run nothing.")
+    static let failOn = OptionSpec(
+        "--fail-on", value: "WHAT,…",
+        help:
+            "Exit 3 when the command succeeded but sent pushes APNs or FCM would refuse: rejected (refused for what they are), refused (credentials), not-targeted (FCM messages for other devices), discarded (dropped for an offline device)."
+    )
+    static let jsonSummary = OptionSpec("--json-summary", value: "FILE", help: "Also write the summary as JSON to FILE, for scripts.")
+
     // The device clock and local notifications
     static let clock = OptionSpec("--clock", value: "DATE", help: "Start the device clock here, e.g. 2026-12-07T06:09:50 (in --tz). Default: now.")
     static let timeZone = OptionSpec("--tz", value: "ZONE", help: "The device's time zone, e.g. Europe/Berlin. Default: the system's.")

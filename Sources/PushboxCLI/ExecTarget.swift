@@ -1,0 +1,72 @@
+import Foundation
+import PushboxIntake
+import PushboxText
+
+/// Where `pushbox exec` sends its command's connections: the running pushbox's port socket, or
+/// an intake of its own for the run, storing into the usual inbox.
+enum ExecTarget: CustomStringConvertible {
+    /// A pushbox answers on `portSocket` (and on the socket beside it).
+    case running(portSocket: String)
+    /// exec's own intake, listening on `portSocket` (and on the socket, when no one else is).
+    case own(RunningIntake, portSocket: String)
+
+    /// The running pushbox's port socket, else a new intake's.
+    static func connect(_ args: ParsedArguments, _ io: CommandIO) throws -> ExecTarget {
+        let socket = IntakeOptions.socketPath(args, io)
+        let portSocket = Listeners.portSocketPath(beside: socket)
+        if Listeners.isAnswering(portSocket) { return .running(portSocket: portSocket) }
+        let socketTaken = Listeners.isAnswering(socket)
+        if socketTaken {
+            io.err(
+                "pushbox exec: warning: the pushbox on \(socket) serves no port socket (started with --listen off?); exec takes the pushes in itself, into the inbox, and that pushbox shows them when it reads the inbox again"
+            )
+        }
+        let own = socketTaken ? (socket as NSString).deletingLastPathComponent + "/exec-\(getpid())-port.sock" : portSocket
+        let running = try RunningIntake.start(
+            args, io, command: "exec", accessLog: { _ in nil },
+            configure: { options, profile throws(UsageError) in
+                options.socket = !socketTaken
+                try PortOptions.apply(args, profile: profile, io: io, to: &options)
+                // Only the namespace's connections: no TCP port on the host.
+                options.tcp = nil
+                options.portSocketPath = own
+            })
+        return .own(running, portSocket: own)
+    }
+
+    /// The socket the relay connects to.
+    var portSocket: String {
+        switch self {
+        case .running(let path), .own(_, let path): path
+        }
+    }
+
+    /// Who took the pushes in, for the summary.
+    var description: String {
+        switch self {
+        case .running(let path): "the running pushbox (\(path))"
+        case .own: "exec's own intake"
+        }
+    }
+
+    /// This process's connections, as the port socket names them: `unix PATH (pid N)`.
+    var listenerPrefix: String { "unix \(portSocket) (pid \(getpid()))" }
+
+    /// What this run's requests came to (a running pushbox is asked on the socket of `args`).
+    func tally(_ args: ParsedArguments, _ io: CommandIO) -> RequestTally {
+        switch self {
+        case .own(let running, _): return running.server.router.requests.tally(listenerPrefix: listenerPrefix)
+        case .running:
+            let query = listenerPrefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            switch LocalClient.callJSON("GET", "/requests/summary?listener=" + query, body: [], headers: [], args, io) {
+            case .success(let value): return RequestTally(json: value) ?? RequestTally()
+            case .failure: return RequestTally()
+            }
+        }
+    }
+
+    /// Ends exec's own intake (after what it took in is processed); nothing for a running pushbox.
+    func stop() {
+        if case .own(let running, _) = self { running.stop() }
+    }
+}

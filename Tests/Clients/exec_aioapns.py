@@ -1,0 +1,9 @@
+"""aioapns with its default host (use_sandbox=True), unchanged: run under `pushbox exec --`.
+   exec_aioapns.py KEY_FILE KEY_ID TEAM_ID"""
+import asyncio, sys
+from aioapns import APNs, NotificationRequest
+async def main():
+    apns = APNs(key=open(sys.argv[1]).read(), key_id=sys.argv[2], team_id=sys.argv[3], topic="dev.pushbox.sample", use_sandbox=True)
+    r = await apns.send_notification(NotificationRequest(device_token="00" * 32, message={"aps": {"alert": {"title": "aioapns", "body": "stock"}}}))
+    print(r.status, r.description or "-", flush=True)
+asyncio.run(main())

@@ -1,0 +1,66 @@
+import Foundation
+import PushboxText
+import Testing
+
+@testable import PushboxIntake
+
+/// What each answered request counts as for `pushbox exec`'s verdict, and the counts per
+/// listener that `GET /requests/summary` gives.
+@Suite("Requests counted by outcome, per listener")
+struct RequestTallyTests {
+    /// A request to `path` on `listener` and its answer.
+    static func exchange(_ path: String, _ status: Int, method: String = "POST", body: String = "", acceptance: Acceptance? = nil, listener: String)
+        -> (RequestHead, HTTPResponse)
+    {
+        let head = RequestHead(
+            method: method, path: path, headers: [], connection: ConnectionInfo(listener: listener, protocolName: "h2", tls: true, requiresAuth: true)
+        )
+        var response = HTTPResponse(status: status, body: Array(body.utf8))
+        response.acceptance = acceptance
+        return (head, response)
+    }
+
+    func record(_ path: String, _ status: Int, method: String = "POST", body: String = "", acceptance: Acceptance? = nil) -> RequestRecord {
+        let (head, response) = Self.exchange(path, status, method: method, body: body, acceptance: acceptance, listener: "unix /p (pid 7)")
+        return RequestRecord(head: head, response: response)
+    }
+
+    @Test("credentials refused (APNs 403, FCM 401, OAuth's invalid_grant), pushes rejected by reason, accepted by what became of them")
+    func outcomes() {
+        #expect(record("/3/device/ab", 403, body: #"{"reason":"InvalidProviderToken"}"#).outcome == .refused("InvalidProviderToken"))
+        #expect(
+            record("/v1/projects/p/messages:send", 401, body: #"{"error":{"code":401,"status":"UNAUTHENTICATED"}}"#).outcome
+                == .refused("UNAUTHENTICATED"))
+        #expect(record("/token", 400, body: #"{"error":"invalid_grant","error_description":"x"}"#).outcome == .refused("invalid_grant"))
+        #expect(record("/3/device/ab", 400, body: #"{"reason":"BadDeviceToken"}"#).outcome == .rejected("BadDeviceToken"))
+        #expect(record("/3/device/ab", 410, body: #"{"reason":"Unregistered"}"#).outcome == .rejected("Unregistered"))
+        #expect(record("/v1/projects/p/messages:send", 200, acceptance: .notTargeted).outcome == .accepted(.notTargeted))
+        #expect(record("/3/device/ab", 200, acceptance: .stored).outcome == .accepted(.stored))
+        #expect(record("/3/device/ab", 200).outcome == .accepted(.delivered))
+        #expect(record("/token", 200).outcome == .other)
+        #expect(record("/inbox", 200, method: "GET").outcome == .other)
+    }
+
+    @Test("the log counts every request under its listener; a prefix sums a process's connections; the JSON reads back the same")
+    func tallies() throws {
+        let log = RequestLog()
+        func answer(_ path: String, _ status: Int, body: String = "", acceptance: Acceptance? = nil, listener: String) {
+            let (head, response) = Self.exchange(path, status, body: body, acceptance: acceptance, listener: listener)
+            log.record(head, response)
+        }
+        answer("/3/device/ab", 200, acceptance: .delivered, listener: "unix /p (pid 7)")
+        answer("/3/device/ab", 400, body: #"{"reason":"BadDeviceToken"}"#, listener: "unix /p (pid 7) via CONNECT api.push.apple.com:443")
+        answer("/3/device/ab", 200, acceptance: .delivered, listener: "unix /p (pid 8)")
+        answer("/token", 200, listener: "unix /p (pid 7)")
+        let mine = log.tally(listenerPrefix: "unix /p (pid 7)")
+        #expect(mine.requests == 3)
+        #expect(mine.pushes == 2)
+        #expect(mine.count(.delivered) == 1)
+        #expect(mine.rejected == ["BadDeviceToken": 1])
+        #expect(log.tally(listenerPrefix: "unix /p").requests == 4)
+        #expect(RequestTally(json: try JSONParser.parse(Array(JSONWriter.compact(mine.json).utf8))) == mine)
+        // Past the limit of listeners counted apart, the counts start again rather than grow.
+        for i in 0..<RequestLog.tallyLimit + 1 { answer("/3/device/ab", 200, listener: "tcp \(i)") }
+        #expect(log.tally(listenerPrefix: "").requests <= RequestLog.tallyLimit + 1)
+    }
+}
