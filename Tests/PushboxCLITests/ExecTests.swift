@@ -48,6 +48,17 @@ struct ExecTests {
             return try run.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
         }
 
+        /// An app folder registering no provider key (bundle id com.example.backend), and a
+        /// provider token from a new key pushbox has never seen, as a team's real .p8 would be.
+        func keylessAppAndToken(keyID: String, team: String) throws -> (app: String, token: String) {
+            let app = dir + "/app"
+            try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try Data(#"{"name": "Backend", "bundleId": "com.example.backend"}"#.utf8).write(to: URL(fileURLWithPath: app + "/pushbox.json"))
+            let key = dir + "/AuthKey_\(keyID).p8"
+            try #require(CLIRun(["provider-key", key]).status == 0)
+            return (app, try ExecTests.token(key, keyID: keyID, team: team))
+        }
+
         /// The JSON summary `--json-summary` wrote.
         func summary(_ path: String) throws -> JSONObject {
             let bytes = try #require(FileManager.default.contents(atPath: path), "no summary at \(path)")
@@ -130,12 +141,7 @@ struct ExecTests {
         .enabled(if: available, reason))
     func realProviderKey() throws {
         let f = try ExecFixture()
-        let app = f.dir + "/app"
-        try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true)
-        try Data(#"{"name": "Backend", "bundleId": "com.example.backend"}"#.utf8).write(to: URL(fileURLWithPath: app + "/pushbox.json"))
-        let key = f.dir + "/AuthKey_REALKEY123.p8"
-        try #require(CLIRun(["provider-key", key]).status == 0)
-        let token = try Self.token(key, keyID: "REALKEY123", team: "REALTEAM01")
+        let (app, token) = try f.keylessAppAndToken(keyID: "REALKEY123", team: "REALTEAM01")
         let r = try f.exec([
             "--app", app, "--", "curl", "-sS", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "-H", "authorization: bearer \(token)", "-H",
             "apns-topic: com.example.backend", "-d", #"{"aps":{"alert":"real key"}}"#,
@@ -192,12 +198,7 @@ struct ExecTests {
     func unprivileged() throws {
         let f = try ExecFixture()
         chmod(f.dir, 0o777)
-        let app = f.dir + "/app"
-        try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        try Data(#"{"name": "Backend", "bundleId": "com.example.backend"}"#.utf8).write(to: URL(fileURLWithPath: app + "/pushbox.json"))
-        let key = f.dir + "/AuthKey_NOBODYKEY1.p8"
-        try #require(CLIRun(["provider-key", key]).status == 0)
-        let token = try Self.token(key, keyID: "NOBODYKEY1", team: "NOBODYTEAM")
+        let (app, token) = try f.keylessAppAndToken(keyID: "NOBODYKEY1", team: "NOBODYTEAM")
         var env = f.environment
         env["HOME"] = f.dir
         let script =
