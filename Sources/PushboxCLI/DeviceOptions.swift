@@ -71,8 +71,18 @@ struct Device {
     /// The renderer for this device: its app's context, languages, localizations and
     /// categories, and the service extension as the options set it up.
     func renderer(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Renderer {
-        Renderer(
+        var renderer = Renderer(
             context: validationContext, preferredLanguages: languages, localizer: makeLocalizer(),
             categories: profile?.categories ?? [], extensionSetup: try RenderCommand.extensionSetup(args, device: self, io: io))
+        renderer.android = makeAndroidRenderer()
+        return renderer
+    }
+
+    /// How FCM messages show on the app's Android build: its `res/` (found under the app
+    /// folder, or the profile's `android.resources`) and its `android` section.
+    func makeAndroidRenderer() -> AndroidRenderer? {
+        guard let profile else { return nil }
+        let res = profile.android.resources ?? AndroidResources.find(in: profile.directory)
+        return AndroidRenderer(resources: res.map(AndroidResources.init(res:)), profile: profile.android, appName: profile.name)
     }
 }

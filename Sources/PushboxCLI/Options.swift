@@ -60,6 +60,12 @@ enum Options {
     )
     static let path = OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")
 
+    static let platform = OptionSpec(
+        "--platform", value: "ios|android|both",
+        help:
+            "Which phone: ios, android (an FCM message as the FCM Android SDK shows it, from the app's strings.xml), or both. Default: ios for APNs payloads, both for FCM messages."
+    )
+
     // pushbox exec
     static let check = OptionSpec("--check", help: "Say whether exec can run here (namespaces, mounts, the files it binds) and why not; run nothing.")
     static let failOn = OptionSpec(

@@ -20,8 +20,14 @@ enum RenderCommand {
             Options.header,
             Options.token,
             Options.previewProfile,
+            Options.platform,
         ] + extensionOptions,
         run: run)
+
+    /// Which phones `--platform` asks for; nil: the payload's own (ios, or both for FCM).
+    enum Platform: String {
+        case ios, android, both
+    }
 
     static let extensionOptions = [
         Options.key.with(help: "The AES-256-GCM key file for decryption (base64 of 32 bytes, mode 0600); wins over the recipe's."),
@@ -66,6 +72,14 @@ enum RenderCommand {
             )
             return 2
         }
+        var platform: Platform?
+        if let name = args.value(Options.platform) {
+            guard let p = Platform(rawValue: name) else {
+                io.err("pushbox render: --platform is ios, android or both, not \(TerminalText.sanitize(name))")
+                return 2
+            }
+            platform = p
+        }
         // A language the device cannot use is said once, and carried in every rendering's warnings.
         let languageProblems = device.languageProblems(renderer.localizer)
         for problem in languageProblems { io.err("pushbox render: warning: \(problem.message)") }
@@ -79,10 +93,14 @@ enum RenderCommand {
                 var note = renderer.render(raw).judged(under: profile)
                 note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }
-                if args.flag(Options.json) {
-                    io.out(JSONWriter.compact(note.json))
-                } else {
-                    io.out(text(note))
+                let isFCM = raw.envelope.source == .fcm || (try? JSONParser.parse(raw.bytes).objectValue).map(PayloadForm.detect)?.isFCM == true
+                let shown: Platform = platform ?? (isFCM ? .both : .ios)
+                var android = note.android ?? AndroidRendering.notShown(note, isFCM: isFCM, appName: device.profile?.name ?? "")
+                android.warnings = languageProblems + android.warnings
+                note.android = nil
+                if shown != .android { io.out(args.flag(Options.json) ? JSONWriter.compact(note.json) : text(note)) }
+                if shown != .ios {
+                    io.out(args.flag(Options.json) ? JSONWriter.compact(Self.json(android, file: note.file)) : text(android, file: note.file))
                 }
             }
         }
@@ -102,6 +120,42 @@ enum RenderCommand {
         return Renderer.ExtensionSetup(
             recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots),
             appDirectory: device.profile?.directory, keyFile: keyFile)
+    }
+
+    /// The Android rendering's JSON, with the file it came from first.
+    static func json(_ a: AndroidRendering, file: String?) -> JSONValue {
+        var o = a.json.objectValue ?? JSONObject()
+        o.entries.insert(("file", .optionalString(file)), at: 1)
+        return .object(o)
+    }
+
+    /// The Android notification as plain text, every payload string sanitized.
+    static func text(_ a: AndroidRendering, file: String?) -> String {
+        func clean(_ s: String) -> String { TerminalText.sanitize(s) }
+        var lines = ["── \(clean(file ?? "-")) · android · \(a.delivered.rawValue)\(a.language.map { " · " + $0 } ?? "")"]
+        if a.delivered != .shown {
+            lines.append("   \(a.reason ?? "")")
+        } else {
+            lines.append(
+                "   \(clean(a.appName)) · channel \(clean(a.channel.id)) (\(clean(a.channel.name)), \(a.channel.importance)) · icon \(clean(a.icon))\(a.color.map { " · " + $0 } ?? "")"
+            )
+            lines.append("   title:    \(a.title.map(clean) ?? "(none)")")
+            if let b = a.body {
+                let bodyLines = TerminalText.sanitize(b, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+                lines.append("   text:     \(bodyLines.first.map(String.init) ?? "")")
+                lines += bodyLines.dropFirst().map { "             \($0)" }
+            }
+            var facts: [String] = []
+            if let tag = a.tag { facts.append("tag \(clean(tag))") }
+            if let count = a.notificationCount { facts.append("count \(count)") }
+            if a.sticky { facts.append("sticky") }
+            if a.visibility != "private" { facts.append("visibility \(a.visibility)") }
+            if let image = a.image { facts.append("image \(clean(image))") }
+            if let action = a.clickAction { facts.append("tap opens \(clean(action))") }
+            if !facts.isEmpty { lines.append("   " + facts.joined(separator: " · ")) }
+        }
+        for w in a.warnings { lines.append("   \(w.severity == .error ? "error" : "warning"): \(clean(w.message))") }
+        return lines.joined(separator: "\n")
     }
 
     /// A notification as a few lines of plain text, every payload string sanitized.

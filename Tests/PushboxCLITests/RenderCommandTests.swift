@@ -54,12 +54,16 @@ struct RenderCommandTests {
     @Test("an FCM message for another language topic is not delivered to this device")
     func fcmTargeting() throws {
         let files = ["03-fcm-news-en.json", "04-fcm-news-fr.json"].map { ProjectPaths.samples + "/" + $0 }
-        let en = try objects(CLIRun(["render", "--json", "--app", ProjectPaths.sampleApp, "--lang", "en-US"] + files))
+        let en = try objects(CLIRun(["render", "--json", "--platform", "ios", "--app", ProjectPaths.sampleApp, "--lang", "en-US"] + files))
         #expect(en.map { $0["delivered"]?.stringValue } == ["original", "rejected"])
         #expect(en[0]["title"] == "Storm warning for the coast")
-        let fr = try objects(CLIRun(["render", "--json", "--app", ProjectPaths.sampleApp, "--lang", "fr-FR"] + files))
+        let fr = try objects(CLIRun(["render", "--json", "--platform", "ios", "--app", ProjectPaths.sampleApp, "--lang", "fr-FR"] + files))
         #expect(fr.map { $0["delivered"]?.stringValue } == ["rejected", "original"])
         #expect(fr[1]["title"] == "Alerte tempête sur la côte")
+        // Both phones by default for an FCM message: Android is not addressed either.
+        let both = try objects(CLIRun(["render", "--json", "--app", ProjectPaths.sampleApp, "--lang", "fr-FR"] + files))
+        #expect(both.map { $0["platform"]?.stringValue } == ["ios", "android", "ios", "android"])
+        #expect(both.map { $0["delivered"]?.stringValue } == ["rejected", "rejected", "original", "shown"])
     }
 
     @Test("text output shows the notification and sanitizes payload text")
@@ -78,7 +82,11 @@ struct RenderCommandTests {
         let run = CLIRun([], environment: ["PUSHBOX_SAMPLES": ProjectPaths.samples, "XDG_CACHE_HOME": CLIRun.cacheHome])
         #expect(run.status == 0)
         let headers = run.lines.filter { $0.hasPrefix("── ") }
-        #expect(headers.count == ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples).count)
+        let samples = ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples)
+        // One card per sample, and an Android card beside each FCM message's.
+        let fcm = samples.filter { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("\"message\"") == true }
+        #expect(headers.filter { !$0.contains(" · android · ") }.count == samples.count)
+        #expect(headers.filter { $0.contains(" · android · ") }.count == fcm.count)
         #expect(run.out.contains("From the Simulator"))
     }
 

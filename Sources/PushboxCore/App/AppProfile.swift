@@ -30,6 +30,8 @@ public struct AppProfile: Sendable, Equatable {
     public var recipe: ExtensionRecipe?
     /// APNs provider keys whose tokens the TCP port verifies (`"providerKeys"`).
     public var providerKeys: [ProviderKeyReference] = []
+    /// The `android` section: channels, default icon and colour, foreground, claimed locales.
+    public var android = AndroidProfile()
 
     /// A profile from its fields (tests; files go through `load`).
     public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
@@ -95,7 +97,7 @@ public struct AppProfile: Sendable, Equatable {
             guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
             return s
         }
-        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "categories", "extension", "providerKeys"]
+        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "categories", "extension", "providerKeys", "android"]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
         }
@@ -141,6 +143,7 @@ public struct AppProfile: Sendable, Equatable {
         let reader = ProfileReader(file: file)
         profile.categories = try reader.categories(root["categories"])
         profile.recipe = try reader.recipe(root["extension"])
+        profile.android = try AndroidProfile(root["android"], reader: reader, directory: directory)
         return profile
     }
 }

@@ -30,6 +30,12 @@ public enum PayloadForm: Sendable, Equatable {
     ///
     /// `aps` at the top always means APNs; `{"message": {…}}` alone is FCM's request body; a
     /// document made only of FCM message fields with a target or `apns` block is a bare message.
+    /// Whether it is an FCM message (wrapped or bare).
+    public var isFCM: Bool {
+        if case .fcm = self { return true }
+        return false
+    }
+
     public static func detect(_ document: JSONObject) -> PayloadForm {
         if let target = document[simulatorTargetKey]?.stringValue { return .simulator(targetBundle: target) }
         if document["aps"] != nil { return .apns }

@@ -39,6 +39,8 @@ public struct RenderingField: Sendable {
     public let write: @Sendable (RenderedNotification) -> JSONValue
     /// Sets the field from its JSON value.
     let read: @Sendable (inout RenderedNotification, JSONValue) -> Void
+    /// Left out of the JSON when it has no value (`android`, for APNs payloads).
+    var omittedWhenNull = false
 }
 
 extension RenderingField {
@@ -67,6 +69,7 @@ extension RenderedNotification {
     /// payload field on the card, read it in the renderer, add it to the model and here, and
     /// draw it on the card.
     public static let fields: [RenderingField] = [
+        RenderingField(key: "platform", listed: false, write: { _ in .string("ios") }, read: { _, _ in }),
         .string("file", { $0.file }, { $0.file = $1 }),
         .string("title", listed: true, { $0.title }, { $0.title = $1 }),
         .string("subtitle", listed: true, { $0.subtitle }, { $0.subtitle = $1 }),
@@ -96,6 +99,9 @@ extension RenderedNotification {
             read: { $0.stringValue.map { Diagnostic(.warning, $0) } }),
         .list("diagnostics", listed: true, { $0.warnings }, { $0.warnings = $1 }, write: { $0.json }, read: Diagnostic.init(json:)),
         .list("trace", { $0.trace }, { $0.trace = $1 }, write: { $0.json }, read: TraceEntry.init(json:)),
+        RenderingField(
+            key: "android", listed: false, write: { $0.android?.json ?? .null }, read: { n, v in n.android = AndroidRendering(json: v) },
+            omittedWhenNull: true),
     ]
 }
 

@@ -296,6 +296,8 @@ public struct RenderedNotification: Sendable {
     public var warnings: [Diagnostic] = []
     /// Every step with its outcome and duration.
     public var trace: [TraceEntry] = []
+    /// For an FCM message, the same message on the Android phone (nil for APNs payloads).
+    public var android: AndroidRendering?
 
     /// An empty notification delivered as `delivered`; the renderer fills it.
     public init(delivered: Delivery) {
@@ -304,7 +306,12 @@ public struct RenderedNotification: Sendable {
 
     /// The object `render --json` prints (README, "pushbox render"): every field of `fields`, in order.
     public var json: JSONValue {
-        .object(JSONObject(Self.fields.map { ($0.key, $0.write(self)) }))
+        .object(
+            JSONObject(
+                Self.fields.compactMap { f in
+                    let value = f.write(self)
+                    return f.omittedWhenNull && value == .null ? nil : (f.key, value)
+                }))
     }
 }
 

@@ -19,6 +19,8 @@ public struct Renderer: Sendable {
     public var categories: [NotificationCategory]
     /// How the service extension runs; nil to never run it.
     public var extensionSetup: ExtensionSetup?
+    /// How an FCM message shows on Android (the app's `strings.xml` and `android` profile).
+    public var android: AndroidRenderer?
 
     /// The parts of the extension's environment that do not change between payloads.
     public struct ExtensionSetup: Sendable {
@@ -110,6 +112,10 @@ public struct Renderer: Sendable {
                 var would = out
                 fill(&would, from: validated.aps)
                 out.intended = AlertContent(title: would.title, subtitle: would.subtitle, body: would.body)
+                if var a = android?.render(message, preferred: preferredLanguages) {
+                    (a.delivered, a.reason) = (.rejected, "NotTargeted")
+                    out.android = a
+                }
                 return out
             }
         }
@@ -117,6 +123,7 @@ public struct Renderer: Sendable {
         noteBackground(&out, aps: validated.aps, payload: validated.payload)
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
         fillActions(&out)
+        if let message = validated.fcm, let android { out.android = android.render(message, preferred: preferredLanguages, ios: out) }
         // One broken file read for the title, the body and the actions is one finding, not three.
         var seen = Set<String>()
         out.warnings = out.warnings.filter { seen.insert($0.code.rawValue + "\u{0}" + $0.message).inserted }
