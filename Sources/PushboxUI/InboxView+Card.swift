@@ -16,7 +16,7 @@ extension InboxView {
         let h = height - 2
         let inner = width - 2
         switch state.card.tab {
-        case .card: notificationCard(&s, state, item, x: x + 1, y: top, width: inner, height: h)
+        case .card: platformCards(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .trace: trace(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .compare: compare(&s, state, item, x: x + 1, y: top, width: inner, height: h)
         case .raw:

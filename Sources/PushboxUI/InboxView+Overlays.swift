@@ -61,18 +61,36 @@ extension InboxView {
     /// lock-screen banner flagged.
     static func matrixLines(_ state: InboxState) -> [(String, Role)] {
         guard !state.matrix.isEmpty else { return [("rendering every language…", .muted)] }
-        let width = state.matrix.map { $0.language.count }.max() ?? 2
-        return state.matrix.map { language, note in
+        let width = (state.matrix.map { $0.language.count }.max() ?? 2) + (state.matrix.contains { $0.note.android != nil } ? 10 : 0)
+        var lines: [(String, Role)] = []
+        for (language, note) in state.matrix {
             var flags: [String] = []
             if note.trace.contains(where: { $0.outcome == .missingKeys }) { flags.append("missing key") }
             if DisplayWidth.of(note.title ?? "") > phoneWidth { flags.append("title overflows") }
             if DisplayText.wrap(note.body ?? "", width: phoneWidth).count > 4 { flags.append("body over 4 lines") }
             let text = [note.title, note.body].compactMap { $0 }.map { DisplayText.line($0) }.joined(separator: " — ")
+            let label = note.android == nil ? language : language + " iPhone"
             let line =
-                language.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ")
-                + text
-            return (line, flags.isEmpty ? .overlay : .warning)
+                label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ") + text
+            lines.append((line, flags.isEmpty ? .overlay : .warning))
+            // An FCM message: the Android phone's row for the same device locale, with its folder.
+            if let a = note.android {
+                var flags: [String] = []
+                if a.delivered != .shown { flags.append("not shown: \(a.reason ?? "")") }
+                if a.title == nil && a.delivered == .shown { flags.append("no title") }
+                if a.warnings.contains(where: { $0.code == .androidMissingResource || $0.code == .androidNoDefault }) {
+                    flags.append("missing resource")
+                }
+                if a.warnings.contains(where: { $0.severity == .error }) { flags.append("app throws") }
+                let text = [a.title, a.body].compactMap { $0 }.map { DisplayText.line($0) }.joined(separator: " — ")
+                let label = language + " Android"
+                let line =
+                    label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "(\(a.language ?? "literal")) "
+                    + (flags.isEmpty ? "" : "[\(flags.joined(separator: ", "))] ") + text
+                lines.append((line, flags.isEmpty ? .overlay : .warning))
+            }
         }
+        return lines
     }
 
     /// The requests on record, newest first; a refused one marked ×, with its reason and why.

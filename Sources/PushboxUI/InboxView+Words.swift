@@ -25,6 +25,7 @@ extension Unavailable {
         case .nothingToTap: return "a background event shows no banner: there is nothing to tap"
         case .threadHeader: return "d deletes one notification: expand the thread (z) and choose one"
         case .nothingDeleted: return "nothing was deleted to bring back"
+        case .notFCM: return "not an FCM message: only an iPhone receives an APNs payload"
         }
     }
 }

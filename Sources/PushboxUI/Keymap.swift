@@ -31,7 +31,7 @@ public enum Action: String, Sendable, CaseIterable {
     case open, nextTab, previousTab, toggleThread
     case pickLanguage, nextLanguage, previousLanguage, localeMatrix, lockScreenPreview
     case cycleTheme, search, cycleFilter, replay, delete, export, help, quit, close
-    case pressAction, tap
+    case pressAction, tap, switchPlatform
     case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView, undoDelete, clearSearch
 }
 
@@ -49,6 +49,8 @@ public enum Unavailable: Sendable, Equatable {
     case threadHeader
     /// `u` with nothing deleted since the inbox opened.
     case nothingDeleted
+    /// `P` on a notification that is not an FCM message (only an iPhone receives it).
+    case notFCM
 }
 
 /// One binding: the keys, the action, what help and the footer say about it, and when it cannot be done.
@@ -100,6 +102,9 @@ public enum Keymap {
         KeyBinding([.char("]")], .nextLanguage, "next language", footer: "next language"),
         KeyBinding([.char("[")], .previousLanguage, "previous language"),
         KeyBinding([.char("m")], .localeMatrix, "this notification in every language", footer: "matrix"),
+        KeyBinding(
+            [.char("P")], .switchPlatform, "an FCM message on the iPhone, on Android, or both side by side (when wide enough)", footer: "phone",
+            unavailable: { state in state.selectedItem.flatMap { state.shown($0)?.android } == nil ? .notFCM : nil }),
         KeyBinding([.char("p")], .lockScreenPreview, "preview: banner, lock screen, expanded, whole card (approximate)"),
         KeyBinding([.char("a")], .pressAction, "press the next action button (shows what the app receives)"),
         KeyBinding([.char("o")], .tap, "tap the notification (shows what the app receives: the default action, userInfo, deep link)"),

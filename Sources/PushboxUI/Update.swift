@@ -200,6 +200,7 @@ extension InboxState {
             status = .preview(card.preview)
         case .pressAction: return pressAction()
         case .tap: return tap()
+        case .switchPlatform: card.platform = card.platform.next(roomForBoth: InboxView.cardPaneWidth(self) - 2 >= InboxView.sideBySideWidth)
         case .scheduledView: overlay = .scheduled
         case .requestsView:
             overlay = .requests

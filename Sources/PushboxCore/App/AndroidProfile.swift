@@ -9,6 +9,13 @@ public struct AndroidProfile: Sendable, Equatable {
         public var name: String
         /// `NotificationManager.IMPORTANCE_*` by name: none, min, low, default, high.
         public var importance: String
+
+        /// A channel: its id, its name in the app's settings, its importance.
+        public init(id: String, name: String, importance: String) {
+            self.id = id
+            self.name = name
+            self.importance = importance
+        }
     }
 
     /// The application id (`dev.pushbox.sample`).

@@ -123,7 +123,12 @@ public struct Renderer: Sendable {
         noteBackground(&out, aps: validated.aps, payload: validated.payload)
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
         fillActions(&out)
-        if let message = validated.fcm, let android { out.android = android.render(message, preferred: preferredLanguages, ios: out) }
+        if let message = validated.fcm, let android {
+            let a = android.render(message, preferred: preferredLanguages, ios: out)
+            // Where the phones differ is a finding on both cards.
+            out.warnings += a.warnings.filter { $0.code == .platformDivergence }
+            out.android = a
+        }
         // One broken file read for the title, the body and the actions is one finding, not three.
         var seen = Set<String>()
         out.warnings = out.warnings.filter { seen.insert($0.code.rawValue + "\u{0}" + $0.message).inserted }

@@ -39,6 +39,8 @@ public struct CardModel: Sendable {
             preview = all.first
         }
     }
+    /// The phone an FCM message's card shows (`P`).
+    public var platform: CardPlatform = .iphone
     /// Index of the action button pressed last on the selected card.
     public var pressedAction: Int?
     /// What the app received for each tap or action, by notification (shown in the trace).
