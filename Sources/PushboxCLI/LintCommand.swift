@@ -42,10 +42,19 @@ enum LintCommand {
             }
             findings += PayloadKeyLinter(app: app, table: table).lint(folder: payloads)
         }
+        // The Android build beside the iOS one: its strings.xml, and the payloads' keys on both.
+        var androidFolders: [String]?
+        if let res = profile.android.resources ?? AndroidResources.find(in: profile.directory) {
+            let resources = AndroidResources(res: res)
+            let android = AndroidLinter(resources: resources, ios: app, table: table)
+            findings += android.lint()
+            if let payloads = args.value(Options.payloads) { findings += android.lint(folder: payloads) }
+            androidFolders = resources.folders.keys.map(\.name).sorted()
+        }
         if args.flag(Options.json) {
             for f in findings { io.out(JSONWriter.compact(json(f))) }
         } else {
-            printText(findings, app: app, table: table, io: &io)
+            printText(findings, app: app, table: table, androidFolders: androidFolders, io: &io)
         }
         return findings.contains { $0.severity == .error } ? 1 : 0
     }
@@ -60,10 +69,11 @@ enum LintCommand {
     }
 
     /// Findings grouped by file, each with its line, then a count.
-    static func printText(_ findings: [LintFinding], app: AppLocalizations, table: String, io: inout CommandIO) {
+    static func printText(_ findings: [LintFinding], app: AppLocalizations, table: String, androidFolders: [String]?, io: inout CommandIO) {
         let languages = app.localizations(table: table)
         guard !findings.isEmpty else {
             io.out("\(table): no problems in \(languages.count) localization(s) (\(languages.joined(separator: ", ")))")
+            if let folders = androidFolders { io.out("strings.xml: no problems in \(folders.count) folder(s) (\(folders.joined(separator: ", ")))") }
             return
         }
         var order: [String] = []

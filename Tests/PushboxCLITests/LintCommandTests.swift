@@ -91,6 +91,10 @@ struct LintCommandTests {
     func clean() {
         let run = CLIRun(["lint", "--app", ProjectPaths.sampleApp, "--payloads", ProjectPaths.samples])
         #expect(run.status == 0)
-        #expect(run.lines == ["Localizable: no problems in 10 localization(s) (ar, de, en, es, fr, ja, ko, pt-BR, ru, zh-Hans)"])
+        #expect(
+            run.lines == [
+                "Localizable: no problems in 10 localization(s) (ar, de, en, es, fr, ja, ko, pt-BR, ru, zh-Hans)",
+                "strings.xml: no problems in 8 folder(s) (values, values-ar, values-b+es+419, values-de, values-es, values-fr, values-ja, values-ko)",
+            ])
     }
 }

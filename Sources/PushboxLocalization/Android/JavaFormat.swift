@@ -195,6 +195,34 @@ public enum JavaFormat {
         return h
     }
 
+    /// The arguments a Java format string consumes: position → conversion.
+    public static func arguments(_ format: String) -> [Int: Character] {
+        var out: [Int: Character] = [:]
+        var ordinary = 0
+        let chars = Array(format)
+        var i = 0
+        while i < chars.count {
+            guard chars[i] == "%" else {
+                i += 1
+                continue
+            }
+            guard case .success(let (spec, next)) = parse(chars, at: i) else { break }
+            i = next
+            guard spec.conversion != "%" && spec.conversion != "n" else { continue }
+            let position: Int
+            if let n = spec.index {
+                position = n
+            } else if spec.previous {
+                continue
+            } else {
+                ordinary += 1
+                position = ordinary
+            }
+            out[position] = spec.conversion
+        }
+        return out
+    }
+
     /// AAPT2's `VerifyJavaStringFormat`: false when a string has more than one non-positional
     /// substitution (`%s %d`), which translators cannot reorder.
     public static func verifiesNonPositional(_ text: String) -> Bool {
