@@ -62,7 +62,11 @@ public enum InboxListing {
         unrendered.intended = n.reason == nil ? nil : AlertContent.literal(of: n.raw)
         for field in RenderedNotification.fields where field.listed {
             if let r {
-                object[field.key] = field.write(r)
+                let value = field.write(r)
+                if field.omittedWhenNull && value == .null { continue }
+                object[field.key] = value
+            } else if field.omittedWhenNull {
+                continue
             } else {
                 object[field.key] = field.key == "delivered" && n.reason == nil ? JSONValue.null : field.write(unrendered)
             }

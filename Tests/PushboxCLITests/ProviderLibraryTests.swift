@@ -95,6 +95,27 @@ struct ProviderLibraryTests {
     func aioapns() throws { try library(venv: "aioapns", script: "aioapns_send.py", title: "aioapns") }
 
     @Test(
+        "firebase-admin sends one message with notification, apns and android blocks: both phones are in the inbox, each from its own strings",
+        .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
+    func firebaseBothPhones() throws {
+        let s = try PortServed()
+        try s.start()
+        let (account, env) = try s.firebaseClient()
+        let r = try Subprocess.run(Self.venvPython("firebase"), [Self.clients + "/firebase_both.py", account], environment: env, timeout: 120)
+        #expect(r.status == 0 && r.out.hasPrefix("send projects/demo-proj/messages/"), "\(r.out) \(r.err)")
+        let n = try #require(try s.list().first)
+        #expect(n["title"] == "Game invite")
+        #expect(n["body"] == "Shelly and Rick have invited you to play Monopoly")
+        let android = try #require(n["android"]?.objectValue)
+        // A literal title beats title_loc_key on Android; the body comes from strings.xml.
+        #expect(android["title"] == "Game invite")
+        #expect(android["body"] == "Shelly and Rick invited you to play Monopoly")
+        #expect(android["language"] == "values")
+        #expect(android["channel"]?.objectValue?["id"] == "invites")
+        #expect(android["diagnostics"]?.arrayValue?.contains { $0.objectValue?["code"] == "platform-divergence" } == true)
+    }
+
+    @Test(
         "PyAPNs2, with only host, port and CA changed: 200 for each, rendered in list --json with how they arrived",
         .enabled(if: venvReady("apns2"), "needs the apns2 venv that make pyclients installs from PyPI"))
     func pyapns2() throws { try library(venv: "apns2", script: "pyapns2_send.py", title: "PyAPNs2") }

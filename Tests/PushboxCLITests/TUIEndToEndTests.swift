@@ -145,6 +145,21 @@ struct TUIEndToEndTests {
         #expect(s.waitForExit(), "\(s.screen)")
     }
 
+    @Test("an FCM message for both phones: P shows the Android card from the app's strings.xml")
+    func androidCard() throws {
+        let s = try Session(arguments: ["--lang", "ko-KR"])
+        #expect(s.waitFor("한국어 (ko-KR)"), "\(s.screen)")
+        try send(s.socket, ProjectPaths.samples + "/12-fcm-invite-both.json")
+        #expect(s.waitFor("게임 초대"), "\(s.screen)")
+        try s.keys("g")
+        try s.keys("P")
+        #expect(s.waitFor("◉ Pushbox Sample"), "\(s.screen)")
+        #expect(s.waitFor("values-ko · channel invites"), "\(s.screen)")
+        #expect(s.screen.contains("Game invite"))
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
+
     @Test("a command that fails says so in the footer: an export whose file cannot be written")
     func exportFails() throws {
         // Folders where the export files would go: writing fails even as root.

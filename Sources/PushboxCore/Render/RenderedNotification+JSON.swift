@@ -40,7 +40,7 @@ public struct RenderingField: Sendable {
     /// Sets the field from its JSON value.
     let read: @Sendable (inout RenderedNotification, JSONValue) -> Void
     /// Left out of the JSON when it has no value (`android`, for APNs payloads).
-    var omittedWhenNull = false
+    public internal(set) var omittedWhenNull = false
 }
 
 extension RenderingField {
@@ -100,7 +100,7 @@ extension RenderedNotification {
         .list("diagnostics", listed: true, { $0.warnings }, { $0.warnings = $1 }, write: { $0.json }, read: Diagnostic.init(json:)),
         .list("trace", { $0.trace }, { $0.trace = $1 }, write: { $0.json }, read: TraceEntry.init(json:)),
         RenderingField(
-            key: "android", listed: false, write: { $0.android?.json ?? .null }, read: { n, v in n.android = AndroidRendering(json: v) },
+            key: "android", listed: true, write: { $0.android?.json ?? .null }, read: { n, v in n.android = AndroidRendering(json: v) },
             omittedWhenNull: true),
     ]
 }

@@ -134,6 +134,7 @@ public enum Validator {
             do {
                 let message = try FCMMessage(messageObject)
                 try FCMRules.checkPayload(message)
+                try FCMAndroidRules.check(message.android)
                 let verdict = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics ?? [])
                 if context.deviceTopics != nil { targeting = verdict }
                 for (name, value) in message.apnsHeaders where headers[name] == nil { headers.add(name, value) }

@@ -1,0 +1,39 @@
+import Foundation
+import PushboxText
+import Testing
+
+@testable import PushboxCore
+
+/// FCM's 400 INVALID_ARGUMENT for a bad `android` block, with the field at fault.
+@Suite("FCM's checks of the android block")
+struct FCMAndroidValidationTests {
+    func rejection(_ android: String) -> Rejection? {
+        let text = #"{"message":{"topic":"NewsApp","android":"# + android + "}}"
+        return Validator.validate(RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: .fcm))).rejection
+    }
+
+    @Test("each bad field is refused with FCM's reason and the field's path; a good block passes")
+    func fields() {
+        let cases: [(String, String)] = [
+            (#"{"data":{"n":1}}"#, "message.android.data[0].value"),
+            (#"{"priority":"URGENT"}"#, "message.android.priority"),
+            (#"{"ttl":"3 days"}"#, "message.android.ttl"),
+            (#"{"notification":{"color":"red"}}"#, "message.android.notification.color"),
+            (#"{"notification":{"visibility":"HIDDEN"}}"#, "message.android.notification.visibility"),
+            (#"{"notification":{"notification_priority":"LOUD"}}"#, "message.android.notification.notification_priority"),
+            (#"{"notification":{"body_loc_args":["a",2]}}"#, "message.android.notification.body_loc_args[1]"),
+            (#"{"notification":{"sticky":"yes"}}"#, "message.android.notification.sticky"),
+            (#"{"notification":{"notification_count":"3"}}"#, "message.android.notification.notification_count"),
+            (#"{"notification":{"light_settings":{"color":{"red":1}}}}"#, "message.android.notification.light_settings.light_on_duration"),
+        ]
+        for (android, field) in cases {
+            let r = rejection(android)
+            #expect(r?.reason == .invalidArgument, "\(android)")
+            #expect(r?.field == field, "\(android): \(String(describing: r?.field))")
+        }
+        #expect(
+            rejection(
+                ##"{"priority":"HIGH","ttl":"3600s","notification":{"title":"t","color":"#112233","visibility":"PUBLIC","body_loc_args":["a"]}}"##)
+                == nil)
+    }
+}
