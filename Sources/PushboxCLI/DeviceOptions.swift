@@ -83,6 +83,8 @@ struct Device {
     func makeAndroidRenderer() -> AndroidRenderer? {
         guard let profile else { return nil }
         let res = profile.android.resources ?? AndroidResources.find(in: profile.directory)
-        return AndroidRenderer(resources: res.map(AndroidResources.init(res:)), profile: profile.android, appName: profile.name)
+        return AndroidRenderer(
+            resources: res.map { AndroidResources(res: $0, pseudoLocales: profile.android.pseudoLocales) }, profile: profile.android,
+            appName: profile.name)
     }
 }

@@ -13,7 +13,8 @@ public enum FuzzTargets {
     public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("json", json), ("payload", payload), ("fcm-condition", condition), ("strings", strings), ("stringsdict", stringsdict),
         ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),
-        ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff),
+        ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff), ("strings-xml", stringsXML),
+        ("java-format", javaFormat),
     ]
 
     /// The target called `name`, if there is one.
@@ -74,6 +75,26 @@ public enum FuzzTargets {
         let args = String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var warnings: [Diagnostic] = []
         _ = FormatRenderer(numbers: NumberFormatterICU.forLanguage("ar-EG")).render(format, args, warnings: &warnings)
+    }
+
+    /// A `strings.xml` as AAPT2 reads it, each string pseudo-localized both ways.
+    static func stringsXML(_ data: [UInt8]) {
+        let file = AndroidStringsReader.read(data, path: "fuzz/values/strings.xml")
+        for s in file.strings {
+            guard let text = s.text else { continue }
+            _ = AndroidPseudolocalizer.localize(text, .accent, untranslatable: s.untranslatable)
+            _ = AndroidPseudolocalizer.localize(text, .bidi, untranslatable: s.untranslatable)
+            _ = JavaFormat.arguments(text)
+        }
+    }
+
+    /// A Java format (first line) with string arguments (the rest, one per line), as an app
+    /// formats an FCM message's loc args.
+    static func javaFormat(_ data: [UInt8]) {
+        let (format, rest) = split(data)
+        let args = String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        _ = JavaFormat.format(format, args, locale: Locale(identifier: "tr"))
+        _ = JavaFormat.verifiesNonPositional(format)
     }
 
     static func schedule(_ data: [UInt8]) {

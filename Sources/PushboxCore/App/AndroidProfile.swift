@@ -36,6 +36,8 @@ public struct AndroidProfile: Sendable, Equatable {
     public var apkLocales: [String]?
     /// The `res/` folder, when not found under the app folder.
     public var resources: String?
+    /// Whether the build enables pseudo-locales (`en-XA`, `ar-XB`), as debug builds often do.
+    public var pseudoLocales = false
 
     /// The FCM SDK's channel when neither the message's nor the default exists.
     public static let fallbackChannel = Channel(id: "fcm_fallback_notification_channel", name: "Miscellaneous", importance: "default")
@@ -43,7 +45,9 @@ public struct AndroidProfile: Sendable, Equatable {
     /// A profile with nothing declared.
     public init() {}
 
-    static let keys = ["packageName", "channels", "defaultChannel", "defaultIcon", "defaultColor", "foreground", "apkLocales", "resources"]
+    static let keys = [
+        "packageName", "channels", "defaultChannel", "defaultIcon", "defaultColor", "foreground", "apkLocales", "resources", "pseudoLocales",
+    ]
     static let importances = ["none", "min", "low", "default", "high"]
 
     /// The section's object, each bad field named by its path.
@@ -55,6 +59,7 @@ public struct AndroidProfile: Sendable, Equatable {
         defaultColor = try reader.string(o["defaultColor"], "android.defaultColor")
         if let c = defaultColor, !AndroidProfile.isColor(c) { throw reader.fail("android.defaultColor", "must be #RRGGBB, not \(c)") }
         foreground = try reader.bool(o["foreground"], "android.foreground") ?? false
+        pseudoLocales = try reader.bool(o["pseudoLocales"], "android.pseudoLocales") ?? false
         apkLocales = try reader.strings(o["apkLocales"], "android.apkLocales")
         if let r = try reader.string(o["resources"], "android.resources") { resources = r.hasPrefix("/") ? r : directory + "/" + r }
         if let list = o["channels"] {

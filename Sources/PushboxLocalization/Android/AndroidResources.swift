@@ -29,8 +29,10 @@ public struct AndroidResources: Sendable {
         return nil
     }
 
-    /// Reads every `values*/*.xml` of `res`.
-    public init(res: String) {
+    /// Reads every `values*/*.xml` of `res`; with `pseudoLocales` (a build with
+    /// `pseudoLocalesEnabled`), `values-en-rXA` and `values-ar-rXB` are made from the default
+    /// strings as AAPT2 makes them.
+    public init(res: String, pseudoLocales: Bool = false) {
         root = res
         var folders: [AndroidValuesFolder: [String: AndroidString]] = [:]
         var unreachable: Set<String> = []
@@ -55,6 +57,17 @@ public struct AndroidResources: Sendable {
         }
         for (name, _) in withoutDefault {
             for folder in folders.keys { folders[folder]?[name] = nil }
+        }
+        if pseudoLocales, let defaults = folders.first(where: { $0.key.locale == nil })?.value {
+            for (name, method) in [("values-en-rXA", AndroidPseudolocalizer.Method.accent), ("values-ar-rXB", .bidi)] {
+                guard let folder = AndroidValuesFolder(name: name) else { continue }
+                for (key, string) in defaults where string.translatable {
+                    guard let text = string.text else { continue }
+                    var pseudo = string
+                    pseudo.value = .text(AndroidPseudolocalizer.localize(text, method, untranslatable: string.untranslatable))
+                    folders[folder, default: [:]][key] = pseudo
+                }
+            }
         }
         self.folders = folders
         self.unreachable = unreachable

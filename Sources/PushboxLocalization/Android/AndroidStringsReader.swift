@@ -24,6 +24,9 @@ public struct AndroidString: Sendable, Equatable {
     public var formatted: Bool
     /// The line of its element.
     public var line: Int
+    /// `<xliff:g>` sections of the text, as UTF-8 byte ranges: left as they are by translators
+    /// and by the pseudo-locales.
+    public var untranslatable: [Range<Int>] = []
     /// Its text, when it is text.
     public var text: String? {
         if case .text(let t) = value { return t }
@@ -108,15 +111,16 @@ public enum AndroidStringsReader {
                             file.errors.append(error(at, "invalid value for 'formatted' or 'translatable'. Must be a boolean"))
                             continue
                         }
-                        switch flatten(children) {
+                        switch flattenWithSections(children) {
                         case .failure(let why): file.errors.append(error(at, why.message))
-                        case .success(let (value, styled)):
+                        case .success(let (value, styled, sections)):
                             if file.strings.contains(where: { $0.name == resourceName }) {
                                 file.errors.append(error(at, "duplicate value for resource 'string/\(resourceName)' with config ''"))
                                 continue
                             }
                             let s = AndroidString(
-                                name: resourceName, value: value, styled: styled, translatable: translatable, formatted: formatted, line: line)
+                                name: resourceName, value: value, styled: styled, translatable: translatable, formatted: formatted, line: line,
+                                untranslatable: sections)
                             if formatted, translatable, let text = s.text, !JavaFormat.verifiesNonPositional(text) {
                                 file.warnings.append(
                                     error(
@@ -208,6 +212,11 @@ public enum AndroidStringsReader {
 
     /// The value of an element's content, or why AAPT2 refuses it.
     static func flatten(_ nodes: [Node]) -> Result<(AndroidString.Value, Bool), StringFailure> {
+        flattenWithSections(nodes).map { ($0.0, $0.1) }
+    }
+
+    /// The value, whether it had spans, and its untranslatable sections (UTF-8 byte ranges).
+    static func flattenWithSections(_ nodes: [Node]) -> Result<(AndroidString.Value, Bool, [Range<Int>]), StringFailure> {
         // Segments: runs of text between tags; spans; untranslatable sections; ignored tags.
         var raw = ""
         var sawSpan = false
@@ -225,7 +234,7 @@ public enum AndroidStringsReader {
         }
         scan(nodes, inXliff: false)
         if nestedXliff { return .failure(StringFailure("illegal nested XLIFF 'g' tag")) }
-        if !sawSpan, let reference = reference(raw) { return .success((reference, false)) }
+        if !sawSpan, let reference = reference(raw) { return .success((reference, false, [])) }
         // Segments in order, merging adjacent text (text events split by comments, entities, CDATA).
         var segments: [Segment] = []
         func collect(_ nodes: [Node]) {
@@ -237,12 +246,15 @@ public enum AndroidStringsReader {
                     } else {
                         segments.append(.text(t))
                     }
-                case .element(let ns, _, _, let children, _):
+                case .element(let ns, let name, _, let children, _):
+                    let xliff = ns == xliffNamespace && name == "g"
                     if ns.isEmpty { segments.append(.spanEdge) }
+                    if xliff { segments.append(.untranslatableStart) }
                     collect(children)
                     if ns.isEmpty { segments.append(.spanEdge) }
+                    if xliff { segments.append(.untranslatableEnd) }
                     // A tag of another namespace ends the text run too.
-                    if !ns.isEmpty { segments.append(.boundary) }
+                    if !ns.isEmpty && !xliff { segments.append(.boundary) }
                 }
             }
         }
@@ -256,21 +268,28 @@ public enum AndroidStringsReader {
             }
         }
         var builder = AAPTStringBuilder()
+        var sections: [Range<Int>] = []
+        var sectionStart: Int?
         for segment in segments {
             switch segment {
             case .text(let t): builder.append(t)
             case .spanEdge: builder.resetState()
             case .boundary: break
+            case .untranslatableStart: sectionStart = builder.text.utf8.count
+            case .untranslatableEnd:
+                if let start = sectionStart { sections.append(start..<builder.text.utf8.count) }
+                sectionStart = nil
             }
             if let why = builder.error { return .failure(StringFailure(why)) }
         }
-        return .success((.text(builder.text), sawSpan))
+        return .success((.text(builder.text), sawSpan, sections))
     }
 
     enum Segment {
         case text(String)
         case spanEdge
         case boundary
+        case untranslatableStart, untranslatableEnd
         var isText: Bool {
             if case .text = self { return true }
             return false
