@@ -90,7 +90,16 @@ extension InboxView {
             // Collapsed: one line of text; expanded: BigTextStyle, the whole body.
             if let b = a.body { set(b, role: .body, maxLines: collapsed ? 1 : nil) }
             if a.title == nil && a.body == nil { lines.append(("(no title, no text: the header only)", .muted)) }
-            if let image = a.image { lines.append(("▧ " + DisplayText.line(image), .accent)) }
+            if let image = a.imageAttachment {
+                let size = image.width.map { " · \($0)×\(image.height ?? 0)" } ?? ""
+                lines.append(
+                    (
+                        "▧ \((image.path as NSString).lastPathComponent.prefix(12))… · \(image.type) · \(ByteFormat.describe(image.bytes))\(size)",
+                        .accent
+                    ))
+            } else if let image = a.image {
+                lines.append(("▧ " + DisplayText.line(image) + " (not shown)", .muted))
+            }
         }
         var row = y
         s.put("┌" + String(repeating: "─", count: boxWidth - 2) + "┐", x: x, y: row, role: .border)

@@ -140,6 +140,23 @@ struct AndroidRendererTests {
         #expect(r.warnings.first?.field == "title")
     }
 
+    @Test("the image: shown when the download gives one of 1 MiB at most; over it, or failing, the notification shows without it")
+    func image() throws {
+        let app = try App(Self.strings)
+        let text = #"{"notification":{"title":"t","image":"https://example.com/a.png"}}"#
+        let m = try FCMMessage(try #require(try JSONParser.parse(Array(text.utf8)).objectValue))
+        let r = AndroidRenderer(resources: AndroidResources(res: app.res), profile: profile, appName: "Sample")
+        func attachment(_ bytes: Int) -> RenderedAttachment {
+            RenderedAttachment(path: "/cache/a.png", type: "image/png", bytes: bytes, width: 10, height: 10, source: "https://example.com/a.png")
+        }
+        let small = r.render(m, preferred: ["en"], fetchImage: { _ in .success(attachment(1000)) })
+        #expect(small.imageAttachment?.bytes == 1000 && small.warnings.isEmpty)
+        let big = r.render(m, preferred: ["en"], fetchImage: { _ in .success(attachment(AndroidRenderer.imageLimitBytes + 1)) })
+        #expect(big.imageAttachment == nil && big.warnings.map(\.code) == [.androidImage] && big.delivered == .shown)
+        let failed = r.render(m, preferred: ["en"], fetchImage: { _ in .failure(.refused("timed out")) })
+        #expect(failed.imageAttachment == nil && failed.warnings.map(\.code) == [.androidImage])
+    }
+
     @Test("the rendering reads back from its JSON unchanged (the store keeps it with the iPhone's)")
     func roundTrip() throws {
         let r = try render(#"{"android":{"notification":{"title":"t","body_loc_key":"invite_body","body_loc_args":["A","B"],"tag":"x"}}}"#)

@@ -54,6 +54,19 @@ public struct Renderer: Sendable {
         self.extensionSetup = extensionSetup
     }
 
+    /// Android's image download: the extension's fetcher with the SDK's 5-second deadline.
+    var androidImageFetch: ((String) -> Result<RenderedAttachment, AttachmentFailure>)? {
+        guard let fetcher = extensionSetup?.fetcher else { return nil }
+        return { url in
+            switch fetcher.fetch(url, timeoutMs: AndroidRenderer.imageTimeoutMs, cancel: CancelFlag()) {
+            case .success(let f):
+                guard f.type.mime.hasPrefix("image/") else { return .failure(.unsupported("\(f.type.mime) is not an image")) }
+                return .success(RenderedAttachment(path: f.path, type: f.type.mime, bytes: f.bytes, width: f.width, height: f.height, source: url))
+            case .failure(let e): return .failure(e)
+            }
+        }
+    }
+
     /// `validated` is the intake's report for the same payload and context, when it has one:
     /// validation is then not done a second time.
     public func render(_ raw: RawPayload, validated: ValidationReport? = nil) -> RenderedNotification {
@@ -124,7 +137,7 @@ public struct Renderer: Sendable {
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
         fillActions(&out)
         if let message = validated.fcm, let android {
-            let a = android.render(message, preferred: preferredLanguages, ios: out)
+            let a = android.render(message, preferred: preferredLanguages, ios: out, fetchImage: androidImageFetch)
             // Where the phones differ is a finding on both cards.
             out.warnings += a.warnings.filter { $0.code == .platformDivergence }
             out.android = a

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxFetch
 import PushboxLocalization
 import PushboxText
 
@@ -63,9 +64,17 @@ public struct AndroidRenderer: Sendable {
         return AndroidLocaleResolver.configuredLocale(preferred: device, claimed: claimed)
     }
 
+    /// Android's limits on a notification's image (`ImageDownload`): 1 MiB, 5 seconds.
+    public static let imageLimitBytes = 1_048_576
+    public static let imageTimeoutMs = 5000
+
     /// `message` on a device whose languages are `preferred`; `ios` is the iPhone's rendering
-    /// of the same message, to name where the two differ.
-    public func render(_ message: FCMMessage, preferred: [String], ios: RenderedNotification? = nil) -> AndroidRendering {
+    /// of the same message, to name where the two differ; `fetchImage` downloads the image
+    /// (nil: not downloaded).
+    public func render(
+        _ message: FCMMessage, preferred: [String], ios: RenderedNotification? = nil,
+        fetchImage: ((String) -> Result<RenderedAttachment, AttachmentFailure>)? = nil
+    ) -> AndroidRendering {
         let android = message.android
         let n = android?["notification"]?.objectValue ?? JSONObject()
         func string(_ key: String) -> String? { n[key]?.stringValue }
@@ -152,6 +161,24 @@ public struct AndroidRenderer: Sendable {
             }
         }
         out.language = folders.last ?? (folders.isEmpty ? nil : "values")
+        if let url = out.image, let fetchImage {
+            switch fetchImage(url) {
+            case .success(let a) where a.bytes > Self.imageLimitBytes:
+                out.warnings.append(
+                    Diagnostic(
+                        .androidImage, "the image is \(a.bytes) bytes, over Android's 1 MiB: the notification shows without it",
+                        field: "android.notification.image"))
+            case .success(let a):
+                out.imageAttachment = a
+                out.trace.append(
+                    TraceEntry(step: .attach, ms: 0, outcome: .attached, detail: "image \(a.type), \(a.bytes) bytes: large icon and BigPicture"))
+            case .failure(let why):
+                out.warnings.append(
+                    Diagnostic(
+                        .androidImage, "the image could not be shown (\(why)): the notification shows without it", field: "android.notification.image"
+                    ))
+            }
+        }
         // private (the default) shows "Contents hidden" on a secure lock screen; the card says so.
         if out.visibility == "secret" {
             out.warnings.append(

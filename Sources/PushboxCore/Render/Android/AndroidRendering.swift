@@ -40,6 +40,8 @@ public struct AndroidRendering: Sendable, Equatable {
     public var color: String?
     /// The image URL (`android.notification.image` over `notification.image`).
     public var image: String?
+    /// The image as the SDK downloaded it (1 MiB, 5 s at most), shown large and as BigPicture.
+    public var imageAttachment: RenderedAttachment?
     /// Same tag: replaces the notification shown under it; none never replaces.
     public var tag: String?
     public var notificationCount: Int?
@@ -75,7 +77,8 @@ public struct AndroidRendering: Sendable, Equatable {
                         ]))
                 ),
                 ("icon", .string(icon)), ("iconSource", .string(iconSource.rawValue)), ("color", .optionalString(color)),
-                ("image", .optionalString(image)), ("tag", .optionalString(tag)), ("notificationCount", .optionalInt(notificationCount)),
+                ("image", .optionalString(image)), ("imageAttachment", imageAttachment?.json ?? .null), ("tag", .optionalString(tag)),
+                ("notificationCount", .optionalInt(notificationCount)),
                 ("sticky", .bool(sticky)), ("visibility", .string(visibility)), ("eventTime", .optionalString(eventTime)),
                 ("clickAction", .optionalString(clickAction)),
                 ("extras", .object(JSONObject(extras.map { ($0.key, .string($0.value)) }))),
@@ -104,6 +107,7 @@ public struct AndroidRendering: Sendable, Equatable {
         reason = o["reason"]?.stringValue
         color = o["color"]?.stringValue
         image = o["image"]?.stringValue
+        imageAttachment = o["imageAttachment"].flatMap(RenderedAttachment.init(json:))
         tag = o["tag"]?.stringValue
         notificationCount = o["notificationCount"]?.intValue
         sticky = o["sticky"] == .bool(true)
