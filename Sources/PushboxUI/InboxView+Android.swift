@@ -129,7 +129,17 @@ extension InboxView {
         s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width)
         row += 1
         var more: [String] = []
-        if let tag = a.tag { more.append("tag \(DisplayText.line(tag))") }
+        if let tag = a.tag {
+            // The same tag replaces the notification shown under it in Android's tray.
+            let sameTag = state.list.items.filter { $0.id != item.id && state.renders[$0.id]?.android?.tag == tag }
+            if sameTag.contains(where: { $0.receivedAt > item.receivedAt }) {
+                more.append("tag \(DisplayText.line(tag)): replaced on Android by a later one")
+            } else if !sameTag.isEmpty {
+                more.append("tag \(DisplayText.line(tag)): replaces the earlier one on Android")
+            } else {
+                more.append("tag \(DisplayText.line(tag))")
+            }
+        }
         if let n = a.notificationCount { more.append("count \(n)") }
         if a.sticky { more.append("sticky") }
         if a.visibility != "private" { more.append("visibility \(a.visibility)") }

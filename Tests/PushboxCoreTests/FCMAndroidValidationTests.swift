@@ -25,15 +25,29 @@ struct FCMAndroidValidationTests {
             (#"{"notification":{"sticky":"yes"}}"#, "message.android.notification.sticky"),
             (#"{"notification":{"notification_count":"3"}}"#, "message.android.notification.notification_count"),
             (#"{"notification":{"light_settings":{"color":{"red":1}}}}"#, "message.android.notification.light_settings.light_on_duration"),
+            (
+                #"{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"x","light_off_duration":"1s"}}}"#,
+                "message.android.notification.light_settings.light_on_duration"
+            ),
+            (#"{"notification":{"body_loc_args":["a"]}}"#, "message.android.notification.body_loc_args"),
+            (#"{"notification":{"image":"not a url"}}"#, "message.android.notification.image"),
+            (#"{"notification":{"event_time":"yesterday"}}"#, "message.android.notification.event_time"),
+            (#"{"notification":{"vibrate_timings":[]}}"#, "message.android.notification.vibrate_timings"),
         ]
         for (android, field) in cases {
             let r = rejection(android)
             #expect(r?.reason == .invalidArgument, "\(android)")
             #expect(r?.field == field, "\(android): \(String(describing: r?.field))")
         }
+        // The Admin SDKs' own words where they check before sending.
+        #expect(rejection(#"{"notification":{"color":"red"}}"#)?.detail == "android.notification.color must be in the form #RRGGBB")
+        #expect(
+            rejection(#"{"notification":{"body_loc_args":["a"]}}"#)?.detail
+                == "android.notification.bodyLocKey is required when specifying bodyLocArgs")
         #expect(
             rejection(
-                ##"{"priority":"HIGH","ttl":"3600s","notification":{"title":"t","color":"#112233","visibility":"PUBLIC","body_loc_args":["a"]}}"##)
+                ##"{"priority":"high","ttl":"3600s","notification":{"title":"t","color":"#112233","visibility":"PUBLIC","body_loc_key":"k","body_loc_args":["a"],"image":"https://example.com/a.png","event_time":"2026-12-01T10:00:00.5Z","vibrate_timings":["0.5s","1s"]}}"##
+            )
                 == nil)
     }
 }

@@ -2,8 +2,8 @@ import PushboxText
 
 extension RenderedNotification {
     /// The form the store keeps: `json` without what reads back the same when absent (nulls,
-    /// empty lists, and `warnings`, which repeats the diagnostics' messages). A rendering is
-    /// stored for every notification, so its size is the inbox's size.
+    /// empty lists, `warnings`, which repeats the diagnostics' messages, and `platform`, which is
+    /// always ios). A rendering is stored for every notification, so its size is the inbox's size.
     public var storedJSON: JSONValue {
         guard case .object(let full) = json else { return json }
         return .object(
@@ -12,7 +12,7 @@ extension RenderedNotification {
                     switch value {
                     case .null: false
                     case .array(let items): !items.isEmpty && key != "warnings"
-                    default: true
+                    default: key != "platform"
                     }
                 }))
     }

@@ -109,7 +109,8 @@ public struct AndroidRenderer: Sendable {
         out.tag = string("tag")
         if let count = n["notification_count"]?.intValue ?? n["notificationCount"]?.intValue, count >= 0 { out.notificationCount = count }
         out.sticky = n["sticky"] == .bool(true)
-        out.visibility = (string("visibility") ?? "PRIVATE").lowercased().replacingOccurrences(of: "visibility_unspecified", with: "private")
+        let visibility = (string("visibility") ?? "PRIVATE").lowercased()
+        out.visibility = ["public", "secret"].contains(visibility) ? visibility : "private"
         out.eventTime = string("event_time") ?? string("eventTime")
         out.clickAction = string("click_action") ?? string("clickAction")
         let data = android?["data"]?.objectValue ?? message.data ?? JSONObject()
