@@ -182,8 +182,15 @@ public enum JavaFormat {
             ))
     }
 
+    /// Android shows at most this many characters of a notification's text
+    /// (`NotificationCompat.Builder.MAX_CHARSEQUENCE_LENGTH`): wider padding is never seen, and
+    /// is not made (a `%100000000s` would otherwise allocate for ever).
+    public static let maxShownLength = 5120
+
     static func pad(_ value: String, _ spec: Specifier) -> String {
-        guard let width = spec.width, value.utf16.count < width else { return value }
+        guard let asked = spec.width, value.utf16.count < asked else { return value }
+        let width = min(asked, maxShownLength)
+        guard value.utf16.count < width else { return value }
         let padding = String(repeating: " ", count: width - value.utf16.count)
         return spec.flags.contains("-") ? value + padding : padding + value
     }
