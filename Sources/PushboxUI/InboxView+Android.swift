@@ -119,6 +119,16 @@ extension InboxView {
             s.put("│", x: x + boxWidth - 1, y: row, role: .border)
             row += 1
         }
+        if state.card.platform == .android, a.imageAttachment != nil, !lockScreen, let request = thumbnailRequest(state, item),
+            let thumbnail = state.thumbnails[request], row + thumbnail.rows < y + height - 3
+        {
+            for r in 0..<thumbnail.rows {
+                s.put("│", x: x, y: row + r, role: .border)
+                s.put("│", x: x + boxWidth - 1, y: row + r, role: .border)
+            }
+            s.put(thumbnail, x: x + 2, y: row)
+            row += thumbnail.rows
+        }
         s.put("└" + String(repeating: "─", count: boxWidth - 2) + "┘", x: x, y: row, role: .border)
         row += 1
         var facts = [

@@ -207,8 +207,11 @@ extension InboxView {
     /// The thumbnail the selected card shows: its file, its size in cells (the card's text width
     /// at most 32 columns, two pixels rows per cell row, at most 10 rows), and its cache key.
     public static func thumbnailRequest(_ state: InboxState, _ item: InboxItem) -> ThumbnailRequest? {
+        // The Android card shows its own image (the SDK's download), the iPhone's its attachment.
+        let android = state.card.platform == .android ? state.shown(item)?.android?.imageAttachment : nil
         guard state.palette > 0, state.card.tab == .card, let r = state.shown(item),
-            let image = r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0, h > 0
+            let image = android ?? r.attachments.first(where: { $0.type.hasPrefix("image/") }), let w = image.width, let h = image.height, w > 0,
+            h > 0
         else { return nil }
         let columns = min(32, cardBoxWidth(state, available: cardPaneWidth(state) - 2) - 4)
         guard columns >= 4 else { return nil }
