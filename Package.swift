@@ -105,7 +105,7 @@ let package = Package(
             ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
-        .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxText", "PushboxTestSupport"]),
+        .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxText", "PushboxTestSupport"], exclude: ["Java"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
         .testTarget(
