@@ -71,17 +71,8 @@ extension InboxView {
         let collapsed = state.card.preview != nil && state.card.preview != .expanded
         var lines: [(String, Role)] = []
         func set(_ paragraph: String, role: Role, maxLines: Int?) {
-            let rtl = rightToLeft || TextLayout.isRightToLeft(paragraph)
-            var wrapped = DisplayText.wrap(paragraph, width: text, language: language)
-            if let maxLines, wrapped.count > maxLines {
-                wrapped = Array(wrapped.prefix(maxLines))
-                wrapped[maxLines - 1] = DisplayText.truncate(wrapped[maxLines - 1], width: text - 1) + "…"
-            }
-            for line in wrapped {
-                let shown = state.bidi ? TextLayout.visualOrder(line, rightToLeft: rtl) : line
-                let pad = rtl ? max(0, text - DisplayWidth.of(shown)) : 0
-                lines.append((String(repeating: " ", count: pad) + shown, role))
-            }
+            lines += paragraphLines(
+                paragraph, role: role, maxLines: maxLines, width: text, language: language, mirrored: rightToLeft, bidi: state.bidi)
         }
         if lockScreen && a.visibility != "public" {
             lines.append((a.visibility == "secret" ? "(nothing shows on a secure lock screen)" : "Contents hidden", .muted))

@@ -101,23 +101,10 @@ extension InboxView {
         var lines: [(String, Role)] = []
         let language = r.language ?? state.device.languages.first
         let mirrored = isRightToLeftLanguage(language)
-        /// A paragraph as the phone sets it: wrapped where the language breaks lines, each line
-        /// in visual order, right-aligned when the paragraph (or the device) reads right to left.
         func set(_ paragraph: String, role: Role, maxLines: Int? = nil) {
-            let rightToLeft = mirrored || TextLayout.isRightToLeft(paragraph)
-            var wrapped = DisplayText.wrap(paragraph, width: text, language: language)
-            if role == .body { wrapped = wrapped.filter { !$0.isEmpty || wrapped.count == 1 } }
-            // Cut in logical order, so the ellipsis ends the sentence on either side.
-            let maxLines = role == .subtitle ? 1 : maxLines
-            if let maxLines, wrapped.count > maxLines {
-                wrapped = Array(wrapped.prefix(maxLines))
-                wrapped[maxLines - 1] = DisplayText.truncate(wrapped[maxLines - 1], width: text - 1) + "…"
-            }
-            for line in wrapped {
-                let shown = state.bidi ? TextLayout.visualOrder(line, rightToLeft: rightToLeft) : line
-                let pad = rightToLeft ? max(0, text - DisplayWidth.of(shown)) : 0
-                lines.append((String(repeating: " ", count: pad) + shown, role))
-            }
+            lines += paragraphLines(
+                paragraph, role: role, maxLines: role == .subtitle ? 1 : maxLines, width: text, language: language, mirrored: mirrored,
+                bidi: state.bidi, dropEmptyLines: role == .body)
         }
         let title = r.title
         let preview = state.card.preview
@@ -133,6 +120,26 @@ extension InboxView {
             lines.append(("▧ \(name.prefix(12))… · \(a.type) · \(ByteFormat.describe(a.bytes))\(size)", .accent))
         }
         return lines
+    }
+
+    /// A paragraph as the phone sets it: wrapped where the language breaks lines, cut to
+    /// `maxLines` (in logical order, so the ellipsis ends the sentence on either side), each
+    /// line in visual order, right-aligned when the paragraph (or the device) reads right to left.
+    static func paragraphLines(
+        _ paragraph: String, role: Role, maxLines: Int?, width: Int, language: String?, mirrored: Bool, bidi: Bool, dropEmptyLines: Bool = false
+    ) -> [(String, Role)] {
+        let rightToLeft = mirrored || TextLayout.isRightToLeft(paragraph)
+        var wrapped = DisplayText.wrap(paragraph, width: width, language: language)
+        if dropEmptyLines { wrapped = wrapped.filter { !$0.isEmpty || wrapped.count == 1 } }
+        if let maxLines, wrapped.count > maxLines {
+            wrapped = Array(wrapped.prefix(maxLines))
+            wrapped[maxLines - 1] = DisplayText.truncate(wrapped[maxLines - 1], width: width - 1) + "…"
+        }
+        return wrapped.map { line in
+            let shown = bidi ? TextLayout.visualOrder(line, rightToLeft: rightToLeft) : line
+            let pad = rightToLeft ? max(0, width - DisplayWidth.of(shown)) : 0
+            return (String(repeating: " ", count: pad) + shown, role)
+        }
     }
 
     /// The rounded box: app name and age, the lines, the thumbnail, the action buttons. Returns

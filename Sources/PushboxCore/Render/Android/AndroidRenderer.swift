@@ -118,26 +118,17 @@ public struct AndroidRenderer: Sendable {
 
         let hasNotification =
             message.notificationTitle != nil || message.notificationBody != nil || android?["notification"] != nil || message.notificationImage != nil
+        // A data message, or any message while the app is in the foreground: onMessageReceived.
         if !hasNotification {
-            out.delivered = .app
-            out.reason = "data-message"
-            out.trace.append(
-                TraceEntry(
-                    step: .android, ms: 0, outcome: .toApp,
-                    detail: "a data message: onMessageReceived gets it; nothing is shown unless the app's code builds a notification"))
-            out.warnings.append(Diagnostic(.androidNotShown, "a data message: Android shows nothing of its own; the app's onMessageReceived decides"))
-            return out
+            return toApp(
+                out, reason: "data-message",
+                trace: "a data message: onMessageReceived gets it; nothing is shown unless the app's code builds a notification",
+                finding: "a data message: Android shows nothing of its own; the app's onMessageReceived decides")
         }
         if profile.foreground {
-            out.delivered = .app
-            out.reason = "foreground"
-            out.trace.append(
-                TraceEntry(
-                    step: .android, ms: 0, outcome: .toApp,
-                    detail: "the app is in the foreground: onMessageReceived gets the notification; the tray shows nothing"))
-            out.warnings.append(
-                Diagnostic(.androidNotShown, "the app is in the foreground: the notification goes to onMessageReceived and is not shown"))
-            return out
+            return toApp(
+                out, reason: "foreground", trace: "the app is in the foreground: onMessageReceived gets the notification; the tray shows nothing",
+                finding: "the app is in the foreground: the notification goes to onMessageReceived and is not shown")
         }
         var folders: [String] = []
         for (field, literal) in [("title", string("title") ?? message.notificationTitle), ("body", string("body") ?? message.notificationBody)] {
@@ -193,6 +184,16 @@ public struct AndroidRenderer: Sendable {
                     "shown on channel \(out.channel.id) (\(out.channelSource.rawValue), importance \(out.channel.importance)), icon \(out.icon)\(out.tag.map { ", tag \($0) (replaces the notification under it)" } ?? "")"
             ))
         if let ios { out.warnings += divergences(ios: ios, android: out, message: message) }
+        return out
+    }
+
+    /// `out` handed to the app instead of the tray.
+    func toApp(_ out: AndroidRendering, reason: String, trace: String, finding: String) -> AndroidRendering {
+        var out = out
+        out.delivered = .app
+        out.reason = reason
+        out.trace.append(TraceEntry(step: .android, ms: 0, outcome: .toApp, detail: trace))
+        out.warnings.append(Diagnostic(.androidNotShown, finding))
         return out
     }
 
