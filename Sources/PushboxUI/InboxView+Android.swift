@@ -104,21 +104,11 @@ extension InboxView {
         s.put(header, x: rightToLeft ? x + 2 + text - headerWidth : x + 2, y: row, role: .muted, maxWidth: text)
         s.put("│", x: x + boxWidth - 1, y: row, role: .border)
         row += 1
-        for (line, role) in lines where row < y + height - 3 {
-            s.put("│", x: x, y: row, role: .border)
-            s.put(line, x: x + 2, y: row, role: role, maxWidth: text)
-            s.put("│", x: x + boxWidth - 1, y: row, role: .border)
-            row += 1
-        }
+        row = boxLines(&s, lines, x: x, y: row, boxWidth: boxWidth, bottom: y + height - 3)
         if state.card.platform == .android, a.imageAttachment != nil, !lockScreen, let request = thumbnailRequest(state, item),
-            let thumbnail = state.thumbnails[request], row + thumbnail.rows < y + height - 3
+            let thumbnail = state.thumbnails[request]
         {
-            for r in 0..<thumbnail.rows {
-                s.put("│", x: x, y: row + r, role: .border)
-                s.put("│", x: x + boxWidth - 1, y: row + r, role: .border)
-            }
-            s.put(thumbnail, x: x + 2, y: row)
-            row += thumbnail.rows
+            row = boxThumbnail(&s, thumbnail, x: x, y: row, boxWidth: boxWidth, bottom: y + height - 3)
         }
         s.put("└" + String(repeating: "─", count: boxWidth - 2) + "┘", x: x, y: row, role: .border)
         row += 1

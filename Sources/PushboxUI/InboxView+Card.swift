@@ -167,19 +167,9 @@ extension InboxView {
         }
         s.put("│", x: x + boxWidth - 1, y: row, role: .border)
         row += 1
-        for (line, role) in lines where row < y + height - 3 {
-            s.put("│", x: x, y: row, role: .border)
-            s.put(line, x: x + 2, y: row, role: role, maxWidth: text)
-            s.put("│", x: x + boxWidth - 1, y: row, role: .border)
-            row += 1
-        }
-        if let request = thumbnailRequest(state, item), let thumbnail = state.thumbnails[request], row + thumbnail.rows < y + height - 3 {
-            for r in 0..<thumbnail.rows {
-                s.put("│", x: x, y: row + r, role: .border)
-                s.put("│", x: x + boxWidth - 1, y: row + r, role: .border)
-            }
-            s.put(thumbnail, x: x + 2, y: row)
-            row += thumbnail.rows
+        row = boxLines(&s, lines, x: x, y: row, boxWidth: boxWidth, bottom: y + height - 3)
+        if let request = thumbnailRequest(state, item), let thumbnail = state.thumbnails[request] {
+            row = boxThumbnail(&s, thumbnail, x: x, y: row, boxWidth: boxWidth, bottom: y + height - 3)
         }
         if !r.actions.isEmpty {
             s.put("├" + String(repeating: "─", count: boxWidth - 2) + "┤", x: x, y: row, role: .border)
@@ -199,6 +189,29 @@ extension InboxView {
         }
         s.put("╰" + String(repeating: "─", count: boxWidth - 2) + "╯", x: x, y: row, role: .border)
         return row + 1
+    }
+
+    /// The text lines inside a box's borders, from row `y` until `bottom`; the row below them.
+    static func boxLines(_ s: inout Screen, _ lines: [(String, Role)], x: Int, y: Int, boxWidth: Int, bottom: Int) -> Int {
+        var row = y
+        for (line, role) in lines where row < bottom {
+            s.put("│", x: x, y: row, role: .border)
+            s.put(line, x: x + 2, y: row, role: role, maxWidth: boxWidth - 4)
+            s.put("│", x: x + boxWidth - 1, y: row, role: .border)
+            row += 1
+        }
+        return row
+    }
+
+    /// An image's thumbnail inside a box's borders when it fits above `bottom`; the row below it.
+    static func boxThumbnail(_ s: inout Screen, _ thumbnail: Thumbnail, x: Int, y: Int, boxWidth: Int, bottom: Int) -> Int {
+        guard y + thumbnail.rows < bottom else { return y }
+        for r in 0..<thumbnail.rows {
+            s.put("│", x: x, y: y + r, role: .border)
+            s.put("│", x: x + boxWidth - 1, y: y + r, role: .border)
+        }
+        s.put(thumbnail, x: x + 2, y: y)
+        return y + thumbnail.rows
     }
 
     /// The card's outer width in the space it has.
