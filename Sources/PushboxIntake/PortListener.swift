@@ -242,12 +242,13 @@ public final class PortListener: @unchecked Sendable {
         guard (Self.proxiedHosts.contains(host) && port == 443) || own else {
             let why =
                 "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused."
-            answerPlain(fd, 403, "Forbidden", why + "\n")
-            // The access log hears of it like any answer.
+            // On record before the answer goes out: a client that reads the 403 and looks at the
+            // log at once finds it there.
             var response = HTTPResponse(status: 403)
             response.cause = "not a host pushbox stands in for"
             let info = ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: false, requiresAuth: true)
             handler.answered(RequestHead(method: "CONNECT", path: target, headers: [], connection: info), response)
+            answerPlain(fd, 403, "Forbidden", why + "\n")
             return
         }
         guard
