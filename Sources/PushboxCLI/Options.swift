@@ -66,6 +66,9 @@ enum Options {
             "Which phone: ios, android (an FCM message as the FCM Android SDK shows it, from the app's strings.xml), or both. Default: ios for APNs payloads, both for FCM messages."
     )
 
+    // Documentation and shell integration
+    static let output = OptionSpec("--output", value: "DIR", help: "Write every page into this folder instead of printing one.")
+
     // pushbox exec
     static let check = OptionSpec("--check", help: "Say whether exec can run here (namespaces, mounts, the files it binds) and why not; run nothing.")
     static let failOn = OptionSpec(

@@ -1,0 +1,85 @@
+import Foundation
+import PushboxTestSupport
+import Testing
+
+@testable import PushboxCLI
+
+/// Man pages and shell completions, generated from the command table: every command and option
+/// in them, groff without a warning, bash's completion function driven for real.
+@Suite("Man pages and shell completions")
+struct ManAndCompletionTests {
+    static let groff: String? = ["/usr/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let bash = "/bin/bash"
+
+    @Test("a page per command, every option in its page, and pushbox(1) names every command")
+    func pages() {
+        let pages = ManPages.all
+        #expect(pages.map(\.name) == ["pushbox.1"] + Pushbox.commands.map { "pushbox-\($0.name).1" })
+        for command in Pushbox.commands {
+            let text = ManPages.page(for: command).text
+            for option in command.options { #expect(text.contains("\\fB" + ManPages.escape(option.name) + "\\fR"), "\(command.name) \(option.name)") }
+        }
+        let root = ManPages.page(for: nil).text
+        for command in Pushbox.commands { #expect(root.contains(".B " + ManPages.escape(command.name)), "\(command.name)") }
+    }
+
+    @Test("roff escapes: a leading dot, backslashes, hyphens, and everything beyond ASCII")
+    func escaping() {
+        #expect(ManPages.escape(".hidden") == "\\&.hidden")
+        #expect(ManPages.escape("a\\b") == "a\\eb")
+        #expect(ManPages.escape("--app") == "\\-\\-app")
+        #expect(ManPages.escape("L1,…") == "L1,\\[u2026]")
+        #expect(ManPages.escape("😀") == "\\[u1F600]")
+    }
+
+    @Test("groff -man -ww reports no warning on any page", .enabled(if: groff != nil, "needs groff (Debian's groff-base)"))
+    func groffClean() throws {
+        for page in ManPages.all {
+            let r = try Subprocess.run(try #require(Self.groff), ["-man", "-ww", "-Tutf8", "-z"], stdin: page.text)
+            #expect(r.status == 0 && r.err.isEmpty, "\(page.name): \(r.err)")
+        }
+    }
+
+    @Test("bash's completion function: commands, options, finite values, and the app's languages")
+    func bashCompletion() throws {
+        let binary = try #require(EndToEndTests.binary)
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("pbcomp-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: bin) }
+        try FileManager.default.createSymbolicLink(atPath: bin + "/pushbox", withDestinationPath: binary)
+        let script = """
+            source <(pushbox completions bash)
+            t() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _pushbox; echo "${COMPREPLY[*]}"; }
+            t pushbox ren
+            t pushbox render --plat
+            t pushbox render --platform ""
+            t pushbox --theme h
+            t pushbox exec --fail-on ""
+            t pushbox render --app \(ProjectPaths.sampleApp) --lang k
+            """
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = bin + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        let r = try Subprocess.run(Self.bash, ["-c", script], environment: env)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(
+            r.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init) == [
+                "render", "--platform", "ios android both", "high-contrast", "rejected refused not-targeted discarded", "ko",
+            ], "\(r.out)")
+    }
+
+    @Test("zsh and fish: every command and every option of each")
+    func zshAndFish() {
+        let zsh = Completions.zsh
+        let fish = Completions.fish
+        for command in Pushbox.commands {
+            #expect(zsh.contains("'\(command.name):"), "zsh \(command.name)")
+            #expect(fish.contains("-a \(command.name) "), "fish \(command.name)")
+            for option in command.options {
+                #expect(zsh.contains(option.name + "["), "zsh \(command.name) \(option.name)")
+                #expect(
+                    fish.contains("__fish_seen_subcommand_from \(command.name)' -l \(option.name.dropFirst(2))"),
+                    "fish \(command.name) \(option.name)")
+            }
+        }
+    }
+}
