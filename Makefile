@@ -6,7 +6,13 @@ SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 DEB_PACKAGES := aapt default-jdk-headless groff-base pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv unicode-data
 ARGS ?=
 
-.PHONY: run test test-tsan fuzz deps build bench clean pyclients format format-check
+.PHONY: run test test-tsan fuzz deps build bench clean pyclients format format-check install install-files uninstall
+
+# make install PREFIX=/usr/local (DESTDIR= for packagers): the binary, man pages, completions in
+# their standard places, themes and the sample app in share/pushbox (found from the binary).
+PREFIX ?= /usr/local
+DESTDIR ?=
+ROOT = $(DESTDIR)$(PREFIX)
 
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
@@ -54,6 +60,29 @@ fuzz: deps
 bench: deps
 	$(SWIFT) build -c release
 	for b in validate localize extension request render intake h2 tui; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
+
+install: build
+	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c release --show-bin-path)"
+
+# The files of an already built binary in BIN (the tests install a debug build this way).
+install-files:
+	@test -x "$(BIN)/pushbox" || { echo "make install-files: no pushbox in BIN=$(BIN)"; exit 1; }
+	install -d "$(ROOT)/bin" "$(ROOT)/share/man/man1" "$(ROOT)/share/pushbox" "$(ROOT)/share/bash-completion/completions" \
+		"$(ROOT)/share/zsh/site-functions" "$(ROOT)/share/fish/vendor_completions.d"
+	install -m 755 "$(BIN)/pushbox" "$(ROOT)/bin/pushbox"
+	"$(BIN)/pushbox" man --output "$(ROOT)/share/man/man1" >/dev/null
+	"$(BIN)/pushbox" completions bash > "$(ROOT)/share/bash-completion/completions/pushbox"
+	"$(BIN)/pushbox" completions zsh > "$(ROOT)/share/zsh/site-functions/_pushbox"
+	"$(BIN)/pushbox" completions fish > "$(ROOT)/share/fish/vendor_completions.d/pushbox.fish"
+	rm -rf "$(ROOT)/share/pushbox/themes" "$(ROOT)/share/pushbox/sample-payloads"
+	cp -R themes sample-payloads "$(ROOT)/share/pushbox/"
+	git rev-parse --short=12 HEAD > "$(ROOT)/share/pushbox/commit" 2>/dev/null || rm -f "$(ROOT)/share/pushbox/commit"
+
+uninstall:
+	rm -f "$(ROOT)/bin/pushbox" "$(ROOT)"/share/man/man1/pushbox.1 "$(ROOT)"/share/man/man1/pushbox-*.1 \
+		"$(ROOT)/share/bash-completion/completions/pushbox" "$(ROOT)/share/zsh/site-functions/_pushbox" \
+		"$(ROOT)/share/fish/vendor_completions.d/pushbox.fish"
+	rm -rf "$(ROOT)/share/pushbox"
 
 clean:
 	rm -rf .build

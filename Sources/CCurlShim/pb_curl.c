@@ -9,3 +9,5 @@ CURLcode pb_curl_set_progress_function(CURL *curl, pb_curl_progress_fn fn) { ret
 CURLcode pb_curl_get_long(CURL *curl, CURLINFO info, long *value) { return curl_easy_getinfo(curl, info, value); }
 CURLcode pb_curl_get_string(CURL *curl, CURLINFO info, char **value) { return curl_easy_getinfo(curl, info, value); }
 CURLcode pb_curl_set_header_function(CURL *curl, pb_curl_write_fn fn) { return curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, fn); }
+
+const char *pb_curl_version(void) { return curl_version(); }

@@ -203,3 +203,13 @@ int pb_base_direction(const uint16_t *text, int32_t length) {
     int d = swift_ubidi_getBaseDirection(text, length);
     return d == PB_UBIDI_RTL ? 1 : d == PB_UBIDI_LTR ? 0 : -1;
 }
+
+void pb_icu_versions(char *icu, char *cldr) {
+    pb_UVersionInfo v;
+    swift_u_getVersion(v);
+    swift_u_versionToString(v, icu);
+    pb_UErrorCode status = 0;
+    pb_UVersionInfo c = {0, 0, 0, 0};
+    swift_ulocdata_getCLDRVersion(c, &status);
+    swift_u_versionToString(c, cldr);
+}

@@ -18,6 +18,11 @@ enum { PB_UCHAR_VARIATION_SELECTOR = 36, PB_UCHAR_EMOJI_PRESENTATION = 58, PB_UC
 enum { PB_U_EA_FULLWIDTH = 3, PB_U_EA_WIDE = 5 };
 enum { PB_UCHAR_HANGUL_SYLLABLE_TYPE = 0x100B, PB_U_HST_VOWEL_JAMO = 2, PB_U_HST_TRAILING_JAMO = 3 };
 
+typedef uint8_t pb_UVersionInfo[4];
+void swift_u_getVersion(pb_UVersionInfo versionArray);
+void swift_u_versionToString(const pb_UVersionInfo versionArray, char *versionString);
+void swift_ulocdata_getCLDRVersion(pb_UVersionInfo versionArray, pb_UErrorCode *status);
+
 void *swift_uplrules_open(const char *locale, pb_UErrorCode *status);
 int32_t swift_uplrules_select(const void *rules, double number, pb_UChar *keyword, int32_t capacity, pb_UErrorCode *status);
 int32_t swift_uplrules_selectFormatted(const void *rules, const void *number, pb_UChar *keyword, int32_t capacity, pb_UErrorCode *status);

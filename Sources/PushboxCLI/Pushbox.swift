@@ -27,7 +27,7 @@ public enum Pushbox {
         options: RenderCommand.deviceOptions + InteractiveInbox.options + [Options.version],
         run: { args, io in
             if args.flag(Options.version) {
-                io.out("pushbox \(version)")
+                for line in VersionReport.lines() { io.out(line) }
                 return 0
             }
             if !args.flag(Options.text), isatty(1) == 1, isatty(0) == 1, io.environment["PUSHBOX_TEXT"] == nil {

@@ -5,6 +5,9 @@
 
 #include <curl/curl.h>
 
+/// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.17 …").
+const char *pb_curl_version(void);
+
 /// Sets a long-valued option (timeouts, flags, counts).
 CURLcode pb_curl_set_long(CURL *curl, CURLoption option, long value);
 /// Sets a string option (URL, protocol lists).

@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 /// Opens CLDR cardinal plural rules for a locale ("ru", "ar", "pt_BR"); NULL on failure.
+/// ICU's version ("76.1") and its CLDR data's ("46.0") into buffers of at least 20 bytes.
+void pb_icu_versions(char *icu, char *cldr);
+
 void *pb_plural_open(const char *locale);
 /// Writes the category ("zero", "one", "two", "few", "many", "other") for n into buf, NUL
 /// terminated; returns its length, or -1 on failure.

@@ -8,6 +8,8 @@ public enum ResourceLocator {
     public static let samplesFolderName = "sample-payloads"
     /// The sample app's folder inside it.
     public static let sampleAppFolderName = "SampleApp"
+    /// Where `make install` puts the samples, themes and build facts, under the prefix.
+    public static let installedFolder = "share/pushbox"
 
     /// The `sample-payloads` folder, or nil when it cannot be found.
     public static func samplesDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
@@ -20,8 +22,9 @@ public enum ResourceLocator {
         for start in starts {
             var dir = start
             while true {
-                let candidate = (dir as NSString).appendingPathComponent(samplesFolderName)
-                if FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(sampleAppFolderName)) {
+                // In the project, or installed: PREFIX/bin/pushbox beside PREFIX/share/pushbox/.
+                for candidate in [(dir as NSString).appendingPathComponent(samplesFolderName), dir + "/" + installedFolder + "/" + samplesFolderName]
+                where FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(sampleAppFolderName)) {
                     return candidate
                 }
                 let parent = (dir as NSString).deletingLastPathComponent
