@@ -66,6 +66,16 @@ enum Options {
             "Which phone: ios, android (an FCM message as the FCM Android SDK shows it, from the app's strings.xml), or both. Default: ios for APNs payloads, both for FCM messages."
     )
 
+    // Golden files (snapshot)
+    static let golden = OptionSpec("--golden", value: "DIR", help: "The folder of golden files (required).")
+    static let record = OptionSpec("--record", help: "Write the golden files instead of verifying them; says how many changed.")
+    static let allLanguages = OptionSpec(
+        "--all-languages", help: "Every language of the app (its iOS localizations and Android folders) instead of --lang.")
+    static let width = OptionSpec("--width", value: "N", help: "The card's width in columns. Default 44.")
+    static let junit = OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report, one test case per golden file.")
+    static let fromInbox = OptionSpec(
+        "--from-inbox", help: "Snapshot what the inbox received (--db), in arrival order, as inbox-001…: what a backend's test run sent.")
+
     // Documentation and shell integration
     static let output = OptionSpec("--output", value: "DIR", help: "Write every page into this folder instead of printing one.")
 

@@ -1,0 +1,106 @@
+import Foundation
+import PushboxTestSupport
+import PushboxText
+import Testing
+
+@testable import PushboxCLI
+
+/// `pushbox snapshot`: record once, verify on every change, a diff that names the file and the
+/// line, JUnit for CI, and what a backend's run sent (`--from-inbox`).
+@Suite("Golden files: pushbox snapshot", .serialized)
+struct SnapshotCommandTests {
+    /// A copy of the sample app, so a test may change a translation.
+    final class Copy {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbsnap-\(UUID().uuidString.prefix(8))").path
+        var app: String { dir + "/SampleApp" }
+        var golden: String { dir + "/golden" }
+        init() throws {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: ProjectPaths.sampleApp, toPath: app)
+        }
+        func run(_ extra: [String]) -> CLIRun {
+            CLIRun(
+                ["snapshot", "--golden", golden, "--app", app, "--lang", "en-US,ko-KR", "--no-extension"] + extra + [
+                    ProjectPaths.samples + "/01-game-invite.json", ProjectPaths.samples + "/12-fcm-invite-both.json",
+                ])
+        }
+        deinit { try? FileManager.default.removeItem(atPath: dir) }
+    }
+
+    @Test("record writes a text and a JSON file per payload × language × phone; verify then passes; a second record changes nothing")
+    func recordAndVerify() throws {
+        let c = try Copy()
+        let recorded = c.run(["--record"])
+        #expect(recorded.status == 0, "\(recorded.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: c.golden).sorted()
+        #expect(
+            files == [
+                "01-game-invite.ios.en-US.json", "01-game-invite.ios.en-US.txt", "01-game-invite.ios.ko-KR.json", "01-game-invite.ios.ko-KR.txt",
+                "12-fcm-invite-both.android.en-US.json", "12-fcm-invite-both.android.en-US.txt", "12-fcm-invite-both.android.ko-KR.json",
+                "12-fcm-invite-both.android.ko-KR.txt", "12-fcm-invite-both.ios.en-US.json", "12-fcm-invite-both.ios.en-US.txt",
+                "12-fcm-invite-both.ios.ko-KR.json", "12-fcm-invite-both.ios.ko-KR.txt",
+            ])
+        #expect(c.run([]).status == 0)
+        #expect(c.run(["--record"]).out.contains(", 0 changed"))
+        // Stable and free of times: the JSON has no trace, and no absolute cache path.
+        let json = try String(contentsOfFile: c.golden + "/01-game-invite.ios.ko-KR.json", encoding: .utf8)
+        #expect(!json.contains("\"trace\"") && !json.contains("\"ms\""))
+    }
+
+    @Test("one translation changed: verify fails with a unified diff naming the golden file and the line; JUnit has the failure")
+    func translationChanged() throws {
+        let c = try Copy()
+        #expect(c.run(["--record"]).status == 0)
+        let strings = c.app + "/Resources/ko.lproj/Localizable.strings"
+        var text = try String(contentsOfFile: strings, encoding: .utf8)
+        text = text.replacingOccurrences(of: "모노폴리 게임에 초대했습니다", with: "모노폴리에 초대했어요")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: strings))
+        let junit = c.dir + "/junit.xml"
+        let r = c.run(["--junit", junit])
+        #expect(r.status == 1)
+        #expect(r.out.contains("--- \(c.golden)/01-game-invite.ios.ko-KR.txt"))
+        #expect(r.out.split(separator: "\n").contains { $0.hasPrefix("@@ -") })
+        #expect(r.out.split(separator: "\n").contains { $0.hasPrefix("+") && $0.contains("초대했어요") })
+        #expect(r.out.split(separator: "\n").contains { $0.hasPrefix("-") && $0.contains("초대했습니다") })
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"failures=""#) && !xml.contains(#"failures="0""#))
+        #expect(xml.contains(#"name="01-game-invite.ios.ko-KR.txt""#))
+    }
+
+    @Test("a missing golden and a golden without a payload each fail verify")
+    func missingAndExtra() throws {
+        let c = try Copy()
+        #expect(c.run(["--record"]).status == 0)
+        try FileManager.default.removeItem(atPath: c.golden + "/01-game-invite.ios.en-US.json")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: c.golden + "/99-gone.ios.en-US.txt"))
+        let r = c.run([])
+        #expect(r.status == 1)
+        #expect(r.out.contains("missing golden \(c.golden)/01-game-invite.ios.en-US.json"))
+        #expect(r.out.contains("99-gone.ios.en-US.txt has no payload"))
+    }
+
+    @Test(
+        "--from-inbox: what one pushbox exec run received becomes golden files a backend's test can assert on",
+        .enabled(if: ExecTests.available, ExecTests.reason))
+    func fromInbox() throws {
+        let f = try ExecTests.ExecFixture()
+        let curl =
+            "curl -sS -m 10 -o /dev/null -H \"authorization: bearer $0\" -H 'apns-topic: dev.pushbox.sample' -d '{\"aps\":{\"alert\":{\"title\":\"Your order shipped\",\"body\":\"It arrives Friday\"}}}' https://api.push.apple.com/3/device/\(ExecTests.deviceToken)"
+        let r = try f.exec(["--", "/bin/sh", "-c", curl, try ExecTests.token()])
+        try #require(r.status == 0, "\(r.err)")
+        let golden = f.dir + "/golden"
+        let record = CLIRun(
+            ["snapshot", "--golden", golden, "--record", "--from-inbox", "--db", f.db, "--lang", "en-US"], environment: f.environment)
+        #expect(record.status == 0, "\(record.err)")
+        let text = try String(contentsOfFile: golden + "/inbox-001.ios.en-US.txt", encoding: .utf8)
+        #expect(text.contains("Your order shipped"))
+        let verify = CLIRun(["snapshot", "--golden", golden, "--from-inbox", "--db", f.db, "--lang", "en-US"], environment: f.environment)
+        #expect(verify.status == 0, "\(verify.out)")
+    }
+
+    @Test("the unified diff: context, hunks with line numbers, additions and removals")
+    func diff() {
+        let d = UnifiedDiff.make("a\nb\nc\nd\ne\nf\ng\nh\n", "a\nb\nc\nD\ne\nf\ng\nh\n", from: "old", to: "new")
+        #expect(d == "--- old\n+++ new\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g")
+    }
+}
