@@ -22,7 +22,8 @@ enum Completions {
 
     /// How a value is completed: a fixed set, a folder, a file, a language tag, or nothing.
     enum Kind: Equatable {
-        case choices([String]), directory, file, language, none
+        case choices([String])
+        case directory, file, language, none
     }
 
     static func kind(of option: OptionSpec) -> Kind {

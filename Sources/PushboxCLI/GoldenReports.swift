@@ -13,7 +13,11 @@ enum UnifiedDiff {
                 lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
             }
         }
-        enum Op { case same(String), del(String), add(String) }
+        enum Op {
+            case same(String)
+            case del(String)
+            case add(String)
+        }
         var ops: [(Op, Int, Int)] = []  // with the old and new line numbers (1-based) before the op
         var i = 0
         var j = 0
