@@ -42,11 +42,8 @@ struct ManAndCompletionTests {
 
     @Test("bash's completion function: commands, options, finite values, and the app's languages")
     func bashCompletion() throws {
-        let binary = try #require(EndToEndTests.binary)
-        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("pbcomp-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let bin = try Self.binFolder()
         defer { try? FileManager.default.removeItem(atPath: bin) }
-        try FileManager.default.createSymbolicLink(atPath: bin + "/pushbox", withDestinationPath: binary)
         let script = """
             source <(pushbox completions bash)
             t() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _pushbox; echo "${COMPREPLY[*]}"; }
@@ -65,6 +62,39 @@ struct ManAndCompletionTests {
             r.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init) == [
                 "render", "--platform", "ios android both", "high-contrast", "rejected refused not-targeted discarded", "ko",
             ], "\(r.out)")
+    }
+
+    static func onPath(_ name: String) -> String? { ["/usr/bin/" + name, "/bin/" + name].first { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    /// A folder with `pushbox` (the built binary) in it, for the shells' PATH.
+    static func binFolder() throws -> String {
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("pbcomp-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/pushbox", withDestinationPath: try #require(EndToEndTests.binary))
+        return bin
+    }
+
+    @Test("fish's own completion (complete -C): commands, finite values, the app's languages", .enabled(if: onPath("fish") != nil, "needs fish"))
+    func fishCompletion() throws {
+        let bin = try Self.binFolder()
+        defer { try? FileManager.default.removeItem(atPath: bin) }
+        let file = bin + "/pushbox.fish"
+        try Data(Completions.fish.utf8).write(to: URL(fileURLWithPath: file))
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = bin + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        func complete(_ line: String) throws -> [String] {
+            let r = try Subprocess.run(try #require(Self.onPath("fish")), ["-c", "source \(file); complete -C \"\(line)\""], environment: env)
+            return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try complete("pushbox ren") == ["render"])
+        #expect(try complete("pushbox render --platform ") == ["android", "both", "ios"])
+        #expect(try complete("pushbox render --lang k") == ["ko"])
+    }
+
+    @Test("zsh reads the zsh completion without a syntax error", .enabled(if: onPath("zsh") != nil, "needs zsh"))
+    func zshSyntax() throws {
+        let r = try Subprocess.run(try #require(Self.onPath("zsh")), ["-n"], stdin: Completions.zsh)
+        #expect(r.status == 0 && r.err.isEmpty, "\(r.err)")
     }
 
     @Test("zsh and fish: every command and every option of each")
