@@ -6,7 +6,7 @@ import Testing
 /// `make uninstall` leaving nothing behind.
 @Suite("make install")
 struct InstallTests {
-    static let make: String? = ["/usr/bin/make"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let make = Tools.find("make")
 
     @Test(
         "installed: the binary finds its samples and themes in share/pushbox, says its commit, has its man pages and completions; uninstalled: nothing is left",

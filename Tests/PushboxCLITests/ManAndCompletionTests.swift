@@ -8,7 +8,7 @@ import Testing
 /// in them, groff without a warning, bash's completion function driven for real.
 @Suite("Man pages and shell completions")
 struct ManAndCompletionTests {
-    static let groff: String? = ["/usr/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let groff = Tools.find("groff")
     static let bash = "/bin/bash"
 
     @Test("a page per command, every option in its page, and pushbox(1) names every command")
@@ -64,8 +64,6 @@ struct ManAndCompletionTests {
             ], "\(r.out)")
     }
 
-    static func onPath(_ name: String) -> String? { ["/usr/bin/" + name, "/bin/" + name].first { FileManager.default.isExecutableFile(atPath: $0) } }
-
     /// A folder with `pushbox` (the built binary) in it, for the shells' PATH.
     static func binFolder() throws -> String {
         let bin = FileManager.default.temporaryDirectory.appendingPathComponent("pbcomp-\(UUID().uuidString.prefix(8))").path
@@ -74,7 +72,7 @@ struct ManAndCompletionTests {
         return bin
     }
 
-    @Test("fish's own completion (complete -C): commands, finite values, the app's languages", .enabled(if: onPath("fish") != nil, "needs fish"))
+    @Test("fish's own completion (complete -C): commands, finite values, the app's languages", .enabled(if: Tools.find("fish") != nil, "needs fish"))
     func fishCompletion() throws {
         let bin = try Self.binFolder()
         defer { try? FileManager.default.removeItem(atPath: bin) }
@@ -83,7 +81,7 @@ struct ManAndCompletionTests {
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = bin + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         func complete(_ line: String) throws -> [String] {
-            let r = try Subprocess.run(try #require(Self.onPath("fish")), ["-c", "source \(file); complete -C \"\(line)\""], environment: env)
+            let r = try Subprocess.run(try #require(Tools.find("fish")), ["-c", "source \(file); complete -C \"\(line)\""], environment: env)
             return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("pushbox ren") == ["render"])
@@ -91,9 +89,9 @@ struct ManAndCompletionTests {
         #expect(try complete("pushbox render --lang k") == ["ko"])
     }
 
-    @Test("zsh reads the zsh completion without a syntax error", .enabled(if: onPath("zsh") != nil, "needs zsh"))
+    @Test("zsh reads the zsh completion without a syntax error", .enabled(if: Tools.find("zsh") != nil, "needs zsh"))
     func zshSyntax() throws {
-        let r = try Subprocess.run(try #require(Self.onPath("zsh")), ["-n"], stdin: Completions.zsh)
+        let r = try Subprocess.run(try #require(Tools.find("zsh")), ["-n"], stdin: Completions.zsh)
         #expect(r.status == 0 && r.err.isEmpty, "\(r.err)")
     }
 

@@ -134,7 +134,7 @@ struct AndroidStringsOracleTests {
 
 /// AAPT2, run on files in a temporary folder.
 enum AAPT2 {
-    static let path: String? = ["/usr/bin/aapt2", "/usr/local/bin/aapt2"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let path = Tools.find("aapt2")
 
     struct Key: Hashable, CustomStringConvertible {
         var type: String

@@ -7,7 +7,9 @@ import Testing
 /// `java.util.Formatter` with string arguments — what an Android app does with an FCM
 /// message's loc args — against OpenJDK's own `String.format` (Debian's JDK runs the oracle
 /// from source).
-@Suite("java.util.Formatter against OpenJDK", .enabled(if: JavaOracle.java != nil, "needs java with jdk.compiler (a JDK) to run the OpenJDK oracle"))
+@Suite(
+    "java.util.Formatter against OpenJDK",
+    .enabled(if: Tools.javaRunningSource != nil, "needs java with jdk.compiler (a JDK) to run the OpenJDK oracle"))
 struct JavaFormatOracleTests {
     /// Formats with string arguments: what succeeds, and every way Java refuses.
     static let cases: [(String, String, [String])] = [
@@ -27,7 +29,7 @@ struct JavaFormatOracleTests {
 
     @Test("every case: the same text, or the same exception with the same message")
     func oracle() throws {
-        let java = try #require(JavaOracle.java)
+        let java = try #require(Tools.javaRunningSource)
         func escape(_ s: String) -> String {
             s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
         }
@@ -46,14 +48,4 @@ struct JavaFormatOracleTests {
             #expect(mine == answer, "\(c.1) with \(c.2) in \(c.0)")
         }
     }
-}
-
-enum JavaOracle {
-    /// java, when it can run a source file (jdk.compiler is there).
-    static let java: String? = {
-        guard let java = ["/usr/bin/java"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-            let r = try? Subprocess.run(java, ["--list-modules"], timeout: 60), r.out.contains("jdk.compiler")
-        else { return nil }
-        return java
-    }()
 }
