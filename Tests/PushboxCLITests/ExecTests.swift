@@ -76,13 +76,17 @@ struct ExecTests {
     static let clients = ProjectPaths.projectRoot + "/Tests/Clients"
 
     /// Whether exec can make its namespaces here (`pushbox exec --check`).
+    /// Asked in folders of its own, removed after: the check writes its files and Java's
+    /// truststore where the XDG variables say, never into /tmp or the user's cache.
     static let available: Bool = {
-        guard let binary = EndToEndTests.binary, let r = try? Subprocess.run(binary, ["exec", "--check"], timeout: 60) else { return false }
+        guard let binary = EndToEndTests.binary, let f = try? ExecFixture(),
+            let r = try? Subprocess.run(binary, ["exec", "--check"], environment: f.environment, timeout: 60)
+        else { return false }
         return r.status == 0
     }()
     static let reason: Comment = "needs Linux namespaces (root, or unprivileged user namespaces): pushbox exec --check says why not"
 
-    static func tool(_ name: String) -> String? { JavaTrustStoreProbe.onPath(name) }
+    static func tool(_ name: String) -> String? { Tools.find(name) }
 
     /// A provider token for `key` from `pushbox provider-token`.
     static func token(_ key: String = sampleKey, keyID: String = "SAMPLEKEY1", team: String = "PUSHBOXDEV") throws -> String {
@@ -312,30 +316,12 @@ struct ExecTests {
 
     @Test(
         "Java's built-in HttpClient over HTTP/2, trusting pushbox through the truststore exec made with keytool",
-        .enabled(if: available, reason), .enabled(if: JavaTrustStoreProbe.canRunSource, "needs a JDK (java with jdk.compiler, and keytool)"))
+        .enabled(if: available, reason),
+        .enabled(if: Tools.javaRunningSource != nil && Tools.find("keytool") != nil, "needs a JDK (java with jdk.compiler, and keytool)"))
     func javaHttpClient() throws {
         let f = try ExecFixture()
         let r = try f.exec(["--", try #require(Self.tool("java")), Self.clients + "/ExecJavaHttp2.java", try Self.token(), Self.deviceToken])
         #expect(r.status == 0 && r.out == "200 HTTP_2 -\n", "\(r.out) \(r.err)")
         #expect(try f.list().first?["title"]?.stringValue == "java")
     }
-}
-
-/// What a JDK on this machine can do, for the Java test's condition.
-enum JavaTrustStoreProbe {
-    static func onPath(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
-
-    /// java runs a source file (the JDK's jdk.compiler module) and keytool exists.
-    static let canRunSource: Bool = {
-        guard let java = onPath("java"), onPath("keytool") != nil, let r = try? Subprocess.run(java, ["--list-modules"], timeout: 60) else {
-            return false
-        }
-        return r.out.contains("jdk.compiler")
-    }()
 }
