@@ -27,6 +27,18 @@ enum RenderCommand {
     /// Which phones `--platform` asks for; nil: the payload's own (ios, or both for FCM).
     enum Platform: String {
         case ios, android, both
+
+        /// `--platform`, or nil when it is not given.
+        static func asked(_ args: ParsedArguments) throws(UsageError) -> Platform? {
+            guard let name = args.value(Options.platform) else { return nil }
+            guard let p = Platform(rawValue: name) else {
+                throw UsageError(message: "--platform is ios, android or both, not \(TerminalText.sanitize(name))")
+            }
+            return p
+        }
+
+        /// The phones shown: the ones asked for, else ios for an APNs payload, both for an FCM message.
+        static func shown(_ asked: Platform?, isFCM: Bool) -> Platform { asked ?? (isFCM ? .both : .ios) }
     }
 
     static let extensionOptions = [
@@ -72,13 +84,10 @@ enum RenderCommand {
             )
             return 2
         }
-        var platform: Platform?
-        if let name = args.value(Options.platform) {
-            guard let p = Platform(rawValue: name) else {
-                io.err("pushbox render: --platform is ios, android or both, not \(TerminalText.sanitize(name))")
-                return 2
-            }
-            platform = p
+        let platform: Platform?
+        do { platform = try Platform.asked(args) } catch {
+            io.err("pushbox render: \(error)")
+            return 2
         }
         // A language the device cannot use is said once, and carried in every rendering's warnings.
         let languageProblems = device.languageProblems(renderer.localizer)
@@ -93,8 +102,8 @@ enum RenderCommand {
                 var note = renderer.render(raw).judged(under: profile)
                 note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }
-                let isFCM = raw.envelope.source == .fcm || (try? JSONParser.parse(raw.bytes).objectValue).map(PayloadForm.detect)?.isFCM == true
-                let shown: Platform = platform ?? (isFCM ? .both : .ios)
+                let isFCM = raw.isFCMMessage
+                let shown = Platform.shown(platform, isFCM: isFCM)
                 var android = note.android ?? AndroidRendering.notShown(note, isFCM: isFCM, appName: device.profile?.name ?? "")
                 android.warnings = languageProblems + android.warnings
                 note.android = nil

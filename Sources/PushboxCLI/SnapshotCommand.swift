@@ -54,17 +54,13 @@ enum SnapshotCommand {
         if args.flag(Options.allLanguages) {
             languages = device.profile.map { Completions.languages(Device(profile: $0, languages: [])) } ?? languages
         }
-        let platformName = args.value(Options.platform)
-        let platform = try platformName.map { name throws(UsageError) -> RenderCommand.Platform in
-            guard let p = RenderCommand.Platform(rawValue: name) else { throw UsageError(message: "--platform is ios, android or both") }
-            return p
-        }
+        let platform = try RenderCommand.Platform.asked(args)
         let inputs = try payloads(args, io)
         var out: [Golden] = []
         for (name, raw) in inputs {
-            let isFCM = (try? JSONParser.parse(raw.bytes).objectValue).map(PayloadForm.detect)?.isFCM == true
+            let isFCM = raw.isFCMMessage
             let phones: [String] = {
-                switch platform ?? (isFCM ? .both : .ios) {
+                switch RenderCommand.Platform.shown(platform, isFCM: isFCM) {
                 case .ios: ["ios"]
                 case .android: ["android"]
                 case .both: isFCM ? ["ios", "android"] : ["ios"]

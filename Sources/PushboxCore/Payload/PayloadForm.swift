@@ -26,16 +26,16 @@ public enum PayloadForm: Sendable, Equatable {
         "token", "fid", "topic", "condition",
     ]
 
-    /// Decides the form from the document's top-level keys.
-    ///
-    /// `aps` at the top always means APNs; `{"message": {…}}` alone is FCM's request body; a
-    /// document made only of FCM message fields with a target or `apns` block is a bare message.
     /// Whether it is an FCM message (wrapped or bare).
     public var isFCM: Bool {
         if case .fcm = self { return true }
         return false
     }
 
+    /// Decides the form from the document's top-level keys.
+    ///
+    /// `aps` at the top always means APNs; `{"message": {…}}` alone is FCM's request body; a
+    /// document made only of FCM message fields with a target or `apns` block is a bare message.
     public static func detect(_ document: JSONObject) -> PayloadForm {
         if let target = document[simulatorTargetKey]?.stringValue { return .simulator(targetBundle: target) }
         if document["aps"] != nil { return .apns }
@@ -48,5 +48,12 @@ public enum PayloadForm: Sendable, Equatable {
             return .fcm(wrapped: false)
         }
         return .apns
+    }
+}
+
+extension RawPayload {
+    /// Whether the payload is an FCM message: it came to FCM's endpoint, or its document is one.
+    public var isFCMMessage: Bool {
+        envelope.source == .fcm || (try? JSONParser.parse(bytes).objectValue).map(PayloadForm.detect)?.isFCM == true
     }
 }
