@@ -62,9 +62,7 @@ public enum InboxListing {
         unrendered.intended = n.reason == nil ? nil : AlertContent.literal(of: n.raw)
         for field in RenderedNotification.fields where field.listed {
             if let r {
-                let value = field.write(r)
-                if field.omittedWhenNull && value == .null { continue }
-                object[field.key] = value
+                if let value = field.written(r) { object[field.key] = value }
             } else if field.omittedWhenNull {
                 continue
             } else {

@@ -2,17 +2,18 @@ import PushboxText
 
 extension RenderedNotification {
     /// The form the store keeps: `json` without what reads back the same when absent (nulls,
-    /// empty lists, `warnings`, which repeats the diagnostics' messages, and `platform`, which is
-    /// always ios). A rendering is stored for every notification, so its size is the inbox's size.
+    /// empty lists, and the fields not stored: `warnings`, which repeats the diagnostics'
+    /// messages, and `platform`, which is always ios). A rendering is stored for every
+    /// notification, so its size is the inbox's size.
     public var storedJSON: JSONValue {
-        guard case .object(let full) = json else { return json }
-        return .object(
+        .object(
             JSONObject(
-                full.entries.filter { key, value in
+                Self.fields.compactMap { f in
+                    guard f.stored, let value = f.written(self) else { return nil }
                     switch value {
-                    case .null: false
-                    case .array(let items): !items.isEmpty && key != "warnings"
-                    default: key != "platform"
+                    case .null: return nil
+                    case .array(let items) where items.isEmpty: return nil
+                    default: return (f.key, value)
                     }
                 }))
     }
@@ -41,6 +42,14 @@ public struct RenderingField: Sendable {
     let read: @Sendable (inout RenderedNotification, JSONValue) -> Void
     /// Left out of the JSON when it has no value (`android`, for APNs payloads).
     public internal(set) var omittedWhenNull = false
+    /// Whether the store keeps it (not what another field repeats, nor a constant).
+    var stored = true
+
+    /// The field's JSON value for `n`, nil when it is left out.
+    public func written(_ n: RenderedNotification) -> JSONValue? {
+        let value = write(n)
+        return omittedWhenNull && value == .null ? nil : value
+    }
 }
 
 extension RenderingField {
@@ -57,10 +66,11 @@ extension RenderingField {
     static func list<Element>(
         _ key: String, listed: Bool = false, _ get: @escaping @Sendable (RenderedNotification) -> [Element],
         _ set: @escaping @Sendable (inout RenderedNotification, [Element]) -> Void, write: @escaping @Sendable (Element) -> JSONValue,
-        read: @escaping @Sendable (JSONValue) -> Element?
+        read: @escaping @Sendable (JSONValue) -> Element?, stored: Bool = true
     ) -> RenderingField {
         RenderingField(
-            key: key, listed: listed, write: { .array(get($0).map(write)) }, read: { set(&$0, ($1.arrayValue ?? []).compactMap(read)) })
+            key: key, listed: listed, write: { .array(get($0).map(write)) }, read: { set(&$0, ($1.arrayValue ?? []).compactMap(read)) },
+            stored: stored)
     }
 }
 
@@ -69,7 +79,7 @@ extension RenderedNotification {
     /// payload field on the card, read it in the renderer, add it to the model and here, and
     /// draw it on the card.
     public static let fields: [RenderingField] = [
-        RenderingField(key: "platform", listed: false, write: { _ in .string("ios") }, read: { _, _ in }),
+        RenderingField(key: "platform", listed: false, write: { _ in .string("ios") }, read: { _, _ in }, stored: false),
         .string("file", { $0.file }, { $0.file = $1 }),
         .string("title", listed: true, { $0.title }, { $0.title = $1 }),
         .string("subtitle", listed: true, { $0.subtitle }, { $0.subtitle = $1 }),
@@ -96,7 +106,7 @@ extension RenderedNotification {
         // comes after and replaces them when it is there.
         .list(
             "warnings", listed: true, { $0.warnings }, { $0.warnings = $1 }, write: { .string($0.message) },
-            read: { $0.stringValue.map { Diagnostic(.warning, $0) } }),
+            read: { $0.stringValue.map { Diagnostic(.warning, $0) } }, stored: false),
         .list("diagnostics", listed: true, { $0.warnings }, { $0.warnings = $1 }, write: { $0.json }, read: Diagnostic.init(json:)),
         .list("trace", { $0.trace }, { $0.trace = $1 }, write: { $0.json }, read: TraceEntry.init(json:)),
         RenderingField(

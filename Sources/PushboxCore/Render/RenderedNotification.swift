@@ -308,10 +308,7 @@ public struct RenderedNotification: Sendable {
     public var json: JSONValue {
         .object(
             JSONObject(
-                Self.fields.compactMap { f in
-                    let value = f.write(self)
-                    return f.omittedWhenNull && value == .null ? nil : (f.key, value)
-                }))
+                Self.fields.compactMap { f in f.written(self).map { (f.key, $0) } }))
     }
 }
 
