@@ -103,6 +103,7 @@ enum DeviceCommand {
             object["apnsToken"] = .string(apnsToken)
             object["fcmToken"] = .string(fcmToken)
             object["fid"] = .string(DeviceRegistration.installationID)
+            object["pushToStartToken"] = .string(ActivityBook.pushToStartToken)
             object["topics"] = .array(
                 topics.map {
                     .object(JSONObject([("topic", .string($0.topic)), ("by", .string($0.by)), ("at", $0.at.map { .string(date($0)) } ?? .null)]))
@@ -113,6 +114,7 @@ enum DeviceCommand {
         io.out("APNs device token       \(apnsToken)")
         io.out("FCM registration token  \(fcmToken)")
         io.out("Firebase installation   \(DeviceRegistration.installationID)")
+        io.out("Live Activity push-to-start token  \(ActivityBook.pushToStartToken)")
         io.out(
             "device                  "
                 + (registration.offlineSince.map {

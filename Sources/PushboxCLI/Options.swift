@@ -96,6 +96,14 @@ enum Options {
         "--schedule", value: "FILE", repeatable: true, help: "Schedule this file's local notifications at start (as `pushbox schedule FILE` would).")
     static let dryRun = OptionSpec("--dry-run", help: "Print the pending set instead of scheduling into a running pushbox.")
 
+    // Live Activities (activity start, activities)
+    static let activityType = OptionSpec("--type", value: "NAME", help: "The ActivityAttributes type's name, as the app's struct is named.")
+    static let attributes = OptionSpec("--attributes", value: "FILE", help: "The activity's static attributes, a JSON file.")
+    static let state = OptionSpec("--state", value: "FILE", help: "Its first content state, a JSON file. Default {}.")
+    static let relevance = OptionSpec("--relevance", value: "N", help: "Its relevance score: the highest is the Dynamic Island's. Default 0.")
+    static let staleDate = OptionSpec("--stale-date", value: "DATE", help: "When its content goes stale, e.g. 2026-12-07T09:30:00 (in --tz).")
+    static let noToken = OptionSpec("--no-token", help: "Ask for no push token (pushType nil): only the app updates it.")
+
     // The inbox (list, export)
     static let limit = OptionSpec("--limit", value: "N", help: "At most N notifications.")
     static let history = OptionSpec("--history", help: "Every notification, oldest first, collapsed ones included.")

@@ -21,6 +21,10 @@ enum RenderCommand {
             Options.token,
             Options.previewProfile,
             Options.platform,
+            Options.database.with(
+                help:
+                    "The inbox whose device's Live Activities a Live Activity push is tried against (nothing is changed). Default $XDG_DATA_HOME/pushbox/inbox.sqlite."
+            ),
         ] + extensionOptions,
         run: run)
 
@@ -99,7 +103,8 @@ enum RenderCommand {
                 status = 1
                 io.err("pushbox render: \(error.message)")
             case .success(let raw):
-                var note = renderer.render(raw).judged(under: profile)
+                var note = renderer.render(raw, validated: ActivityCommand.tried(raw, renderer: renderer, device: device, args, io)).judged(
+                    under: profile)
                 note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }
                 let isFCM = raw.isFCMMessage

@@ -69,6 +69,17 @@ public struct APNsEndpoint: Sendable {
             {
                 return refuse(.topicDisallowed, "the client certificate is for \(certTopic), the request's topic is \(topic)")
             }
+            // "Certificate-based authentication is not supported for these APNs pushes" (Apple,
+            // forums thread 712499); which reason APNs answers is unconfirmed: TopicDisallowed,
+            // as for any topic a certificate does not cover.
+            if case .certificate = authentication,
+                head.headers.last(where: { $0.name == PushHeaders.pushType })?.value == PushType.liveactivity.rawValue
+            {
+                return refuse(
+                    .topicDisallowed,
+                    "Live Activity pushes need token-based authentication: certificate-based authentication is not supported for them (APNs' exact reason is unconfirmed; pushbox answers TopicDisallowed)"
+                )
+            }
         }
         if head.path.count == devicePrefix.count { return refuse(.missingDeviceToken, nil) }
         return .success(authentication)

@@ -7,52 +7,24 @@ import PushboxText
 /// `inbox.sqlite`): `pushbox device` writes it, and a running pushbox reads it again whenever
 /// it changed, so uninstalling the app takes effect on the next push.
 public final class DeviceRegistrationFile: Sendable {
+    private let file: DeviceStateFile<DeviceRegistration>
     /// The file.
-    public let path: String
-    /// What was read, and the file's stamp (modification time, size, inode) when it was.
-    private let cache = Locked<(stamp: [Int]?, value: DeviceRegistration)>((nil, DeviceRegistration()))
+    public var path: String { file.path }
 
     /// The registration file of the inbox at `databasePath`.
     public init(databasePath: String) {
-        path = (databasePath as NSString).deletingPathExtension + ".device.json"
+        file = DeviceStateFile(
+            path: DeviceStateFile<DeviceRegistration>.beside(databasePath, suffix: ".device.json"),
+            decode: { $0.map(DeviceRegistration.init(json:)) ?? DeviceRegistration() }, encode: { $0.json })
     }
 
     /// The registration now: the cached one while the file is unchanged; the default (installed,
     /// every token valid) when there is no file or it cannot be read.
-    public func current() -> DeviceRegistration {
-        var info = stat()
-        let stamp = stat(path, &info) == 0 ? [info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int(info.st_size), Int(info.st_ino)] : nil
-        if let hit = cache.withLock({ $0.stamp == stamp ? $0.value : nil }) { return hit }
-        let registration = read()
-        cache.withLock { $0 = (stamp, registration) }
-        return registration
-    }
-
-    /// The registration as the file holds it now (the default when there is none).
-    private func read() -> DeviceRegistration {
-        FileManager.default.contents(atPath: path).flatMap { try? JSONParser.parse(Array($0)) }.map(DeviceRegistration.init(json:))
-            ?? DeviceRegistration()
-    }
+    public func current() -> DeviceRegistration { file.current() }
 
     /// Changes the registration under a lock and writes it whole (a new file renamed into place).
     public func update(_ change: (inout DeviceRegistration) -> Void) throws(FileWriteError) -> DeviceRegistration {
-        // The first change may come before any inbox was made.
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
-        defer { flock(lock, LOCK_UN) }
-        var registration = read()
-        change(&registration)
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data((JSONWriter.pretty(registration.json) + "\n").utf8)),
-            rename(temporary, path) == 0
-        else {
-            unlink(temporary)
-            throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
-        }
-        return registration
+        try file.update(change).value
     }
 }
 
@@ -76,14 +48,4 @@ extension DeviceRegistrationFile {
         let registration = try update { $0.offlineSince = nil }
         return BackOnline(registration: registration, changed: try store.deliverStored(at: now))
     }
-}
-
-/// A file that could not be written, and why.
-public struct FileWriteError: Error, CustomStringConvertible {
-    /// The file.
-    public var path: String
-    /// The system's reason.
-    public var reason: String
-    /// `cannot write PATH: REASON`.
-    public var description: String { "cannot write \(path): \(reason)" }
 }

@@ -75,6 +75,14 @@ public final class IntakeService: Sendable {
     }
     private let registrationSource = Locked<DeviceRegistrationFile?>(nil)
 
+    /// The device's Live Activities, which each accepted liveactivity push is applied to;
+    /// nil: none are kept.
+    public var liveActivities: LiveActivityDevice? {
+        get { activitiesSource.withLock { $0 } }
+        set { activitiesSource.withLock { $0 = newValue } }
+    }
+    private let activitiesSource = Locked<LiveActivityDevice?>(nil)
+
     /// The device's registration as it is now; nil when none is kept.
     public func registration() -> DeviceRegistration? { registrationFile?.current() }
     /// The owner of every rendering (nil: nothing is rendered).
@@ -133,10 +141,20 @@ public final class IntakeService: Sendable {
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         // Offline, the service answers as usual and keeps (or drops) what it accepted.
-        let verdict = InboxStore.Verdict(
+        var verdict = InboxStore.Verdict(
             status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
             collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
             targeting: TargetingRecord(report))
+        // A Live Activity push the device receives now is applied (or dropped) before it is kept.
+        if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
+            let activities = liveActivities
+        {
+            let outcome = activities.receive(
+                LiveActivityPush(aps: validated.aps), token: validated.fcm?.liveActivityToken ?? raw.envelope.deviceToken,
+                priority: Int(validated.headers[PushHeaders.priority] ?? "") ?? 10, apnsID: apnsID)
+            report.liveActivity = outcome
+            verdict.liveActivity = outcome
+        }
         return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
     }
 

@@ -103,6 +103,14 @@ public final class Renderings: Sendable {
     /// whose token was no longer valid, or an FCM message's targeting as judged when it arrived
     /// (the device's topics and tokens change); nil when validating again gives the answer.
     func storedReport(_ row: StoredNotification) -> ValidationReport? {
+        guard let outcome = row.liveActivity else { return judgedReport(row) }
+        var report = judgedReport(row) ?? Validator.validate(row.rawPayload, context: base.context)
+        report.liveActivity = outcome
+        return report
+    }
+
+    /// `storedReport` but for a Live Activity's outcome.
+    private func judgedReport(_ row: StoredNotification) -> ValidationReport? {
         if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
             return .refused(Rejection(known, row.detail ?? reason))
         }

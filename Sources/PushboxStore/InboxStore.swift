@@ -51,8 +51,8 @@ public final class InboxStore: @unchecked Sendable {
             """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
-                                       targeting)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       targeting, live_activity)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -134,6 +134,8 @@ public final class InboxStore: @unchecked Sendable {
         public var storage: OfflineStorage.Decision?
         /// An accepted FCM message's targeting, as judged now.
         public var targeting: TargetingRecord?
+        /// What the device did with a Live Activity push.
+        public var liveActivity: LiveActivityOutcome? = nil
 
         /// APNs' answer for a payload, stored with it.
         public init(
@@ -197,7 +199,7 @@ public final class InboxStore: @unchecked Sendable {
                 opt(verdict?.topic),
                 opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
-                opt(verdict?.targeting.map { JSONWriter.compact($0.json) }),
+                opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
             ], replacing: holdKey.map { ($0, received) })
         commitCondition.lock()
         pending.append(item)
@@ -355,7 +357,7 @@ public final class InboxStore: @unchecked Sendable {
     static func selectSQL(_ clause: String, limit: Int?, offset: Int = 0) -> String {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
-               delivery, delivery_at, expires_at, targeting
+               delivery, delivery_at, expires_at, targeting, live_activity
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -381,7 +383,8 @@ public final class InboxStore: @unchecked Sendable {
                             state: $0, at: Date(timeIntervalSince1970: row.real(16)),
                             expiresAt: row.isNull(17) ? nil : Date(timeIntervalSince1970: row.real(17)))
                     },
-                    targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)))
+                    targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)),
+                    liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)))
             }
         }
     }

@@ -68,6 +68,11 @@ enum Schema {
         CREATE INDEX notifications_stored ON notifications(hold_key) WHERE delivery = 'stored';
         ALTER TABLE notifications ADD COLUMN targeting TEXT;
         """,
+        // 7: what the device did with a Live Activity push when it arrived (LiveActivityOutcome
+        // JSON): the activities change since, and a rendering made later must say what happened then.
+        """
+        ALTER TABLE notifications ADD COLUMN live_activity TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -37,6 +37,8 @@ public struct StoredNotification: Sendable, Equatable {
     public var delivery: DeliveryRecord? = nil
     /// For an accepted FCM message, its targeting as judged when it arrived.
     public var targeting: TargetingRecord? = nil
+    /// For a Live Activity push, what the device did with it when it arrived.
+    public var liveActivity: LiveActivityOutcome? = nil
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
@@ -56,6 +58,7 @@ extension StoredNotification {
             contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
             raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
             collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival,
-            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) }, targeting: verdict?.targeting)
+            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) }, targeting: verdict?.targeting,
+            liveActivity: verdict?.liveActivity)
     }
 }

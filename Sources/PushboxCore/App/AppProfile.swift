@@ -32,6 +32,8 @@ public struct AppProfile: Sendable, Equatable {
     public var providerKeys: [ProviderKeyReference] = []
     /// The `android` section: channels, default icon and colour, foreground, claimed locales.
     public var android = AndroidProfile()
+    /// The `liveActivities` section: the app's ActivityAttributes types and the device's budgets.
+    public var liveActivities = LiveActivityProfile()
 
     /// A profile from its fields (tests; files go through `load`).
     public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
@@ -97,7 +99,9 @@ public struct AppProfile: Sendable, Equatable {
             guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
             return s
         }
-        let known = ["name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "categories", "extension", "providerKeys", "android"]
+        let known = [
+            "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "categories", "extension", "providerKeys", "android", "liveActivities",
+        ]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
         }
@@ -144,6 +148,7 @@ public struct AppProfile: Sendable, Equatable {
         profile.categories = try reader.categories(root["categories"])
         profile.recipe = try reader.recipe(root["extension"])
         profile.android = try AndroidProfile(root["android"], reader: reader, directory: directory)
+        profile.liveActivities = try LiveActivityProfile(root["liveActivities"], reader: reader)
         return profile
     }
 }

@@ -28,6 +28,9 @@ public struct FCMMessage: Sendable, Equatable {
     public var apnsPayload: JSONObject?
     /// `apns.fcm_options.image`.
     public var apnsImage: String?
+    /// `apns.live_activity_token`: the Live Activity (or push-to-start) token FCM sends to; FCM
+    /// then sends APNs push type liveactivity to the topic `<bundle>.push-type.liveactivity`.
+    public var liveActivityToken: String?
     /// `android`, kept for the Android view.
     public var android: JSONObject?
 
@@ -35,6 +38,7 @@ public struct FCMMessage: Sendable, Equatable {
     public static func == (lhs: FCMMessage, rhs: FCMMessage) -> Bool {
         lhs.targets == rhs.targets && lhs.notificationTitle == rhs.notificationTitle
             && lhs.notificationBody == rhs.notificationBody && lhs.notificationImage == rhs.notificationImage
+            && lhs.liveActivityToken == rhs.liveActivityToken
             && lhs.data == rhs.data && lhs.apnsPayload == rhs.apnsPayload && lhs.apnsImage == rhs.apnsImage
             && lhs.android == rhs.android && lhs.apnsHeaders.map(\.0) == rhs.apnsHeaders.map(\.0)
             && lhs.apnsHeaders.map(\.1) == rhs.apnsHeaders.map(\.1)
@@ -90,6 +94,7 @@ public struct FCMMessage: Sendable, Equatable {
             if let options = try object(apns["fcm_options"], "message.apns.fcm_options") {
                 apnsImage = try string(options["image"], "message.apns.fcm_options.image")
             }
+            liveActivityToken = try string(apns["live_activity_token"], "message.apns.live_activity_token")
         }
         android = try object(message["android"], "message.android")
     }

@@ -112,6 +112,9 @@ extension RenderedNotification {
         RenderingField(
             key: "android", listed: true, write: { $0.android?.json ?? .null }, read: { n, v in n.android = AndroidRendering(json: v) },
             omittedWhenNull: true),
+        RenderingField(
+            key: "liveActivity", listed: true, write: { $0.liveActivity?.json ?? .null },
+            read: { n, v in n.liveActivity = LiveActivityOutcome(json: v) }, omittedWhenNull: true),
     ]
 }
 

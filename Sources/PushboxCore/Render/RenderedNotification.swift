@@ -298,6 +298,8 @@ public struct RenderedNotification: Sendable {
     public var trace: [TraceEntry] = []
     /// For an FCM message, the same message on the Android phone (nil for APNs payloads).
     public var android: AndroidRendering?
+    /// For a Live Activity push: what the device did with it.
+    public var liveActivity: LiveActivityOutcome?
 
     /// An empty notification delivered as `delivered`; the renderer fills it.
     public init(delivered: Delivery) {

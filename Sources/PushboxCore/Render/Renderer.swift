@@ -132,6 +132,10 @@ public struct Renderer: Sendable {
                 return out
             }
         }
+        if validated.pushType == .liveactivity {
+            renderLiveActivity(&out, aps: validated.aps, outcome: report.liveActivity)
+            return out
+        }
         fill(&out, from: validated.aps)
         noteBackground(&out, aps: validated.aps, payload: validated.payload)
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)

@@ -76,6 +76,11 @@ enum HeaderRules {
         let expected = expectedTopic(bundleID, pushType)
         if topic == expected { return nil }
         let base = PushType.bundleID(fromTopic: topic)
+        // A Live Activity's token is for the liveactivity topic only (Apple forums thread 712499).
+        if base == bundleID, pushType == .liveactivity {
+            return Rejection(
+                .deviceTokenNotForTopic, "a Live Activity push goes to the topic \(quote(expected)), not \(quote(topic))")
+        }
         if base == bundleID {
             return Rejection(.badTopic, "apns-topic \(quote(topic)) does not fit push type \(pushType.rawValue); expected \(quote(expected))")
         }

@@ -35,7 +35,9 @@ enum PayloadRules {
     static func warnings(payload: JSONObject, aps: JSONObject, pushType: PushType, priority: String?) -> [Diagnostic] {
         var out: [Diagnostic] = []
         duplicateKeyWarnings(.object(payload), path: [], into: &out)
-        alertWarnings(aps["alert"], into: &out)
+        // A Live Activity's alert is its own: title and body may be {loc-key, loc-args}, the sound inside.
+        if pushType != .liveactivity { alertWarnings(aps["alert"], into: &out) }
+        out += LiveActivityRules.warnings(aps: aps, pushType: pushType)
         apsKeyWarnings(aps, into: &out)
         apsValueWarnings(aps, into: &out)
         pushTypeWarnings(aps, pushType: pushType, priority: priority, into: &out)

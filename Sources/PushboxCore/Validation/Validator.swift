@@ -69,6 +69,8 @@ public struct ValidationReport: Sendable {
     /// To whom an FCM message was addressed, in a few words (`token …` and whether it is the
     /// device's own, `topic …`, `condition …`).
     public var addressee: String? = nil
+    /// What the device did with a Live Activity push (nil: not applied to a device).
+    public var liveActivity: LiveActivityOutcome? = nil
 
     /// Whether it was accepted.
     public var ok: Bool { rejection == nil }
@@ -138,6 +140,13 @@ public enum Validator {
                 let verdict = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics ?? [])
                 if context.deviceTopics != nil { targeting = verdict }
                 for (name, value) in message.apnsHeaders where headers[name] == nil { headers.add(name, value) }
+                if message.liveActivityToken != nil {
+                    // FCM addresses the activity: it sends APNs the liveactivity push type and topic itself.
+                    if headers[PushHeaders.pushType] == nil { headers.add(PushHeaders.pushType, PushType.liveactivity.rawValue) }
+                    if headers[PushHeaders.topic] == nil, let bundle = context.bundleID {
+                        headers.add(PushHeaders.topic, HeaderRules.expectedTopic(bundle, .liveactivity))
+                    }
+                }
                 if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
                 payload = message.apnsPayloadForDevice()
                 fcm = message

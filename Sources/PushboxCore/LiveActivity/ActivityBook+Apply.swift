@@ -1,0 +1,323 @@
+import Foundation
+import PushboxText
+
+/// The `liveActivities` section of `pushbox.json`: the app's attributes types and the budgets.
+public struct LiveActivityProfile: Sendable, Equatable {
+    /// Each `ActivityAttributes` type by name.
+    public var types: [String: ActivityTypeSchema] = [:]
+    /// The device's budgets.
+    public var budget = ActivityBudget()
+
+    /// Nothing declared: the defaults, no schema.
+    public init() {}
+}
+
+/// One Live Activity push as the device receives it.
+public struct ActivityDelivery: Sendable {
+    /// Its keys.
+    public var push: LiveActivityPush
+    /// The device token it was sent to (an activity's, or the push-to-start token).
+    public var token: String
+    /// `apns-priority` (10 when not sent).
+    public var priority: Int
+    /// Its apns-id.
+    public var apnsID: String?
+    /// The device clock when it arrived, UNIX seconds.
+    public var now: Double
+
+    /// A delivery of `push` to `token` at `now`.
+    public init(push: LiveActivityPush, token: String, priority: Int = 10, apnsID: String? = nil, now: Double) {
+        self.push = push
+        self.token = token
+        self.priority = priority
+        self.apnsID = apnsID
+        self.now = now
+    }
+}
+
+extension ActivityBook {
+    /// Applies one push as the device does, in its order: the event, the token, the ended
+    /// activity, the timestamp rules, the content (present, decodable, within 4 KB), then the
+    /// budgets. Returns what happened; the book records it.
+    public mutating func apply(_ d: ActivityDelivery, profile: LiveActivityProfile) -> LiveActivityOutcome {
+        prune(now: d.now)
+        let eventName = d.push.event?.rawValue ?? d.push.unknownEvent ?? "none"
+        var outcome: LiveActivityOutcome
+        var target: Int?
+        switch d.push.event {
+        case nil:
+            outcome = LiveActivityOutcome(
+                event: eventName, applied: false, drop: .badEvent,
+                detail: d.push.unknownEvent.map { "aps.event is \($0), not start, update or end" } ?? "aps.event is missing (start, update or end)")
+        case .start?:
+            outcome = start(d, profile: profile)
+            if outcome.applied { target = activities.count - 1 }
+        case .update?, .end?:
+            target = index(ofToken: d.token)
+            if let i = target {
+                outcome = change(&activities[i], d, profile: profile)
+                if outcome.applied, d.push.event == .update, d.priority == 10 { priorityPushes.append(d.now) }
+                outcome.activityID = activities[i].id
+                outcome.activityType = activities[i].type
+            } else {
+                outcome = LiveActivityOutcome(
+                    event: eventName, applied: false, drop: .noActivity,
+                    detail:
+                        d.token.lowercased() == Self.pushToStartToken
+                        ? "this is the push-to-start token: it starts activities (event start), it does not update them"
+                        : "no Live Activity of this app has this push token (it ended and was forgotten, or never asked for a token)")
+            }
+        }
+        let event = ActivityEvent(
+            at: d.now, apnsID: d.apnsID, event: eventName, timestamp: d.push.timestamp, priority: d.priority, applied: outcome.applied,
+            drop: outcome.drop, detail: outcome.detail, alert: outcome.applied ? Self.alertSummary(d.push.alert) : nil)
+        if let i = target { activities[i].record(event) } else { unmatched.append(event) }
+        prune(now: d.now)
+        return outcome
+    }
+
+    /// `Activity.request` in the app: a local start, with the same checks but no budget.
+    public mutating func startLocally(
+        type: String, attributes: JSONValue, state: JSONValue, staleDate: Double? = nil, relevance: Double? = nil, wantsToken: Bool = true,
+        now: Double, profile: LiveActivityProfile
+    ) -> LiveActivityOutcome {
+        prune(now: now)
+        var aps = JSONObject([
+            ("event", .string("start")), ("timestamp", .number(String(Int(now)))), ("attributes-type", .string(type)),
+            ("attributes", attributes), ("content-state", state),
+        ])
+        if let staleDate { aps["stale-date"] = .number(String(staleDate)) }
+        if let relevance { aps["relevance-score"] = .number(String(relevance)) }
+        if wantsToken { aps["input-push-token"] = 1 }
+        let d = ActivityDelivery(push: LiveActivityPush(aps: aps), token: Self.pushToStartToken, priority: 10, now: now)
+        let outcome = start(d, profile: profile, local: true)
+        let event = ActivityEvent(
+            at: now, apnsID: nil, event: "start (app)", timestamp: now, priority: 10, applied: outcome.applied, drop: outcome.drop,
+            detail: outcome.detail)
+        if outcome.applied { activities[activities.count - 1].record(event) } else { unmatched.append(event) }
+        return outcome
+    }
+
+    /// A start, by push-to-start or by the app.
+    mutating func start(_ d: ActivityDelivery, profile: LiveActivityProfile, local: Bool = false) -> LiveActivityOutcome {
+        func drop(_ reason: ActivityDrop, _ detail: String) -> LiveActivityOutcome {
+            var o = LiveActivityOutcome(event: "start", applied: false, drop: reason, detail: detail)
+            o.activityType = d.push.attributesType
+            return o
+        }
+        if !local, d.token.lowercased() != Self.pushToStartToken {
+            return drop(.notPushToStartToken, "a start goes to the app's push-to-start token (pushbox device prints it), not to this token")
+        }
+        guard let type = d.push.attributesType else { return drop(.missingField, "a start needs aps.attributes-type") }
+        guard let attributes = d.push.attributes else { return drop(.missingField, "a start needs aps.attributes") }
+        guard let state = d.push.contentState else { return drop(.missingField, "a start needs aps.content-state") }
+        if !local, d.push.timestamp == nil { return drop(.missingTimestamp, "a start needs aps.timestamp (UNIX seconds)") }
+        if let t = d.push.timestamp, t > d.now + LiveActivity.maxActive {
+            return drop(.tooFarAhead, "the timestamp is \(Self.hours(t - d.now)) ahead of the device clock; more than 8 hours ahead is dropped")
+        }
+        let schema = profile.types[type]
+        if !profile.types.isEmpty, schema == nil {
+            return drop(
+                .unknownType, "the app declares no ActivityAttributes named \(type) (it has \(profile.types.keys.sorted().joined(separator: ", ")))")
+        }
+        var notes: [String] = []
+        let checkedAttributes: JSONValue
+        switch check(attributes, schema?.attributes, root: "attributes", dates: schema?.dates ?? .deferredToDate) {
+        case .failure(let f): return drop(.attributesDoNotDecode, "the activity does not start (\(f.message))")
+        case .success(let (value, note)):
+            checkedAttributes = value
+            notes += note
+        }
+        let size = LiveActivityPush.encodedSize(checkedAttributes)
+        if size > LiveActivityPush.maxEncodedBytes {
+            return drop(.attributesTooLarge, "the attributes are \(size) bytes once encoded; the limit is 4,096 (attributesTooLarge)")
+        }
+        let checkedState: JSONValue
+        switch checkState(state, schema: schema, notes: &notes) {
+        case .refused(var out):
+            out.event = "start"
+            out.activityType = type
+            return out
+        case .checked(let s): checkedState = s
+        }
+        let running = activities.filter { [.active, .stale].contains($0.phase(at: d.now)) }.count
+        if running >= profile.budget.maxRunning {
+            return drop(
+                .tooManyActivities,
+                "\(running) activities are running; the system allows an app about \(profile.budget.maxRunning) (approximate; liveActivities.budget.maxRunning)"
+            )
+        }
+        if !local {
+            if pushToStarts.count >= profile.budget.pushToStartPerHour {
+                return drop(
+                    .pushToStartBudget,
+                    "Push-to-start budget exceeded, not starting activity: \(pushToStarts.count) in the last hour (about \(profile.budget.pushToStartPerHour) allowed; approximate)"
+                )
+            }
+            pushToStarts.append(d.now)
+        }
+        let identity = newIdentity(token: local ? d.push.inputPushToken : d.push.inputPushToken)
+        var activity = LiveActivity(
+            id: identity.id, type: type, attributes: checkedAttributes, state: checkedState, pushToken: identity.token,
+            channel: d.push.inputPushChannel, startedAt: d.now, startedBy: local ? "app" : "push-to-start")
+        activity.staleDate = d.push.staleDate
+        activity.relevance = d.push.relevanceScore ?? 0
+        activity.lastTimestamp = d.push.timestamp
+        activities.append(activity)
+        var detail = "started \(type)" + (identity.token.map { "; its push token is \($0)" } ?? "; it asked for no push token (input-push-token)")
+        if let channel = d.push.inputPushChannel { detail += "; subscribed to channel \(channel)" }
+        var o = LiveActivityOutcome(event: "start", applied: true, detail: detail)
+        o.activityID = identity.id
+        o.activityType = type
+        o.pushToken = identity.token
+        o.state = checkedState
+        o.notes = notes + staleNote(d)
+        return o
+    }
+
+    /// An update or an end for an activity.
+    func change(_ a: inout LiveActivity, _ d: ActivityDelivery, profile: LiveActivityProfile) -> LiveActivityOutcome {
+        let isEnd = d.push.event == .end
+        let name = isEnd ? "end" : "update"
+        func drop(_ reason: ActivityDrop, _ detail: String) -> LiveActivityOutcome {
+            LiveActivityOutcome(event: name, applied: false, drop: reason, detail: "the activity ignores this \(name): " + detail)
+        }
+        if let ended = a.end(at: d.now) {
+            let by = a.endedAt == nil ? "ended by itself after 8 hours" : "ended"
+            return drop(.ended, "it \(by) at \(Self.clock(ended))")
+        }
+        var notes: [String] = []
+        if !isEnd {
+            // An end "doesn't care" about order (Apple DTS); an update must be newer and not far ahead.
+            guard let t = d.push.timestamp else { return drop(.missingTimestamp, "aps.timestamp is missing") }
+            if let last = a.lastTimestamp, t <= last {
+                notes.append("pushbox drops a timestamp equal to the last applied one too (whether iOS does is unconfirmed)")
+                var o = drop(
+                    .notNewer,
+                    "its timestamp \(Self.clock(t)) is not newer than the last applied, \(Self.clock(last))\(t == last ? " (equal)" : "")")
+                o.notes = notes
+                return o
+            }
+            if t > d.now + LiveActivity.maxActive {
+                return drop(.tooFarAhead, "its timestamp is \(Self.hours(t - d.now)) ahead of the device clock; more than 8 hours ahead is dropped")
+            }
+        }
+        let schema = profile.types[a.type]
+        var state = a.state
+        if let sent = d.push.contentState {
+            switch checkState(sent, schema: schema, notes: &notes) {
+            case .refused(var out):
+                out.event = name
+                out.detail = "the activity ignores this \(name): " + out.detail
+                return out
+            case .checked(let s): state = s
+            }
+        } else if !isEnd {
+            return drop(.missingField, "aps.content-state is missing")
+        }
+        if !isEnd, d.priority == 10 {
+            if priorityPushes.count >= profile.budget.priority10PerHour {
+                return drop(
+                    .priorityBudget,
+                    "priority 10 beyond the budget: \(priorityPushes.count) applied in the last hour (\(profile.budget.priority10PerHour) allowed; approximate, liveActivities.budget.priority10PerHour); send priority 5 for updates that can wait"
+                )
+            }
+        }
+        a.state = state
+        a.staleDate = d.push.staleDate
+        a.relevance = d.push.relevanceScore ?? 0
+        if let t = d.push.timestamp { a.lastTimestamp = max(a.lastTimestamp ?? t, t) }
+        var detail = isEnd ? "ended" : "updated"
+        if isEnd {
+            a.endedAt = d.now
+            let asked = d.push.dismissalDate
+            let dismiss: Double
+            if let asked, asked <= d.now {
+                dismiss = d.now
+                detail += "; dismissed at once (its dismissal-date is past)"
+            } else if let asked, asked < d.now + LiveActivity.maxLingering {
+                dismiss = asked
+                detail += "; on the Lock Screen until \(Self.clock(asked))"
+            } else {
+                dismiss = d.now + LiveActivity.maxLingering
+                detail +=
+                    "; on the Lock Screen until \(Self.clock(dismiss))" + (asked == nil ? " (the default: about 4 hours)" : " (at most 4 hours)")
+            }
+            a.dismissAt = dismiss
+        }
+        var o = LiveActivityOutcome(event: name, applied: true, detail: detail)
+        o.state = state
+        o.notes = notes + staleNote(d)
+        return o
+    }
+
+    /// A content state checked, or the outcome of refusing it.
+    enum StateCheck {
+        case checked(JSONValue)
+        case refused(LiveActivityOutcome)
+    }
+
+    /// The content state checked: decodable with the schema, within 4 KB.
+    func checkState(_ state: JSONValue, schema: ActivityTypeSchema?, notes: inout [String]) -> StateCheck {
+        switch check(state, schema?.contentState, root: "state", dates: schema?.dates ?? .deferredToDate) {
+        case .failure(let f):
+            var o = LiveActivityOutcome(event: "", applied: false, drop: .stateDoesNotDecode, detail: f.message)
+            o.notes = ["decoding: \(f.kind.rawValue)"]
+            return .refused(o)
+        case .success(let (value, note)):
+            notes += note
+            let size = LiveActivityPush.encodedSize(value)
+            if size > LiveActivityPush.maxEncodedBytes {
+                return .refused(
+                    LiveActivityOutcome(
+                        event: "", applied: false, drop: .stateTooLarge,
+                        detail: "the content state is \(size) bytes once encoded; the limit is 4,096"))
+            }
+            let inflated = LiveActivityPush.inflatedSize(value)
+            if inflated > LiveActivityPush.maxEncodedBytes {
+                notes.append(
+                    "\(size) bytes as sent, but \(inflated) if its fractional numbers are written with 17 digits, as some iOS versions re-encode them (1.91 → 1.9099999999999999): it may be refused on a device"
+                )
+            }
+            return .checked(value)
+        }
+    }
+
+    /// A value checked against its schema; without one it is taken as sent, and the notes say so.
+    func check(_ value: JSONValue, _ type: SchemaType?, root: String, dates: DateDecoding) -> Result<(JSONValue, [String]), DecodingFailure> {
+        guard let type else {
+            return .success((value, ["\(root): the app profile declares no schema for it, so pushbox could not check that it decodes"]))
+        }
+        return ContentDecoder.decode(value, as: type, root: root, dates: dates).map { decoded in
+            (decoded.encoded, decoded.dates.map { "\($0.path) decodes to \(Self.clock($0.date.timeIntervalSince1970)) (\(dates.rawValue))" })
+        }
+    }
+
+    /// A note when the content is stale from the start.
+    func staleNote(_ d: ActivityDelivery) -> [String] {
+        guard let stale = d.push.staleDate, stale <= d.now else { return [] }
+        return ["its stale-date \(Self.clock(stale)) is already past: the activity is stale at once"]
+    }
+
+    /// The alert a push lights, in a few words.
+    static func alertSummary(_ alert: JSONValue?) -> String? {
+        guard let alert else { return nil }
+        if let s = alert.stringValue { return s }
+        guard let o = alert.objectValue else { return nil }
+        func part(_ v: JSONValue?) -> String? { v?.stringValue ?? v?.objectValue?["loc-key"]?.stringValue }
+        let parts = [part(o["title"]), part(o["body"])].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " — ")
+    }
+
+    /// A device-clock time as the trace writes it (UTC, ISO 8601).
+    static func clock(_ t: Double) -> String {
+        let f = ISO8601DateFormatter()
+        return f.string(from: Date(timeIntervalSince1970: t))
+    }
+
+    /// A span in hours and minutes.
+    static func hours(_ s: Double) -> String {
+        let m = Int(s / 60)
+        return "\(m / 60) h \(m % 60) min"
+    }
+}

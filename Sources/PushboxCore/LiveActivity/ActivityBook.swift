@@ -1,0 +1,131 @@
+import Foundation
+import PushboxText
+
+/// What the device allows an app's Live Activities, none of it documented by Apple: the
+/// profile's `liveActivities.budget` changes it.
+public struct ActivityBudget: Sendable, Equatable {
+    /// Priority-10 updates applied per hour; more are dropped ("the budget is not documented,
+    /// and could change": Apple DTS). pushbox's choice.
+    public var priority10PerHour = 20
+    /// Push-to-start requests per hour ("after around 10 pushes").
+    public var pushToStartPerHour = 10
+    /// Activities running at once ("typically up to about five"; unconfirmed).
+    public var maxRunning = 5
+
+    /// The defaults.
+    public init() {}
+}
+
+/// What the device did with one Live Activity push: `render --json`'s `liveActivity`, kept
+/// with the stored row.
+public struct LiveActivityOutcome: Sendable, Equatable {
+    /// `start`, `update`, `end`, or what `aps.event` said.
+    public var event: String
+    /// Whether the device applied it.
+    public var applied: Bool
+    /// Why not.
+    public var drop: ActivityDrop?
+    /// What happened, for people.
+    public var detail: String
+    /// The activity it addressed or started.
+    public var activityID: String?
+    /// Its attributes type.
+    public var activityType: String?
+    /// The update token a start produced (`input-push-token`).
+    public var pushToken: String?
+    /// The content state as decoded (re-encoded as the app's type writes it); nil when not decoded.
+    public var state: JSONValue?
+    /// What else the trace should say (choices pushbox made where Apple is silent).
+    public var notes: [String] = []
+
+    /// An outcome.
+    public init(event: String, applied: Bool, drop: ActivityDrop? = nil, detail: String) {
+        self.event = event
+        self.applied = applied
+        self.drop = drop
+        self.detail = detail
+    }
+}
+
+/// The Live Activities of the device's app, with the budgets they draw on: what the
+/// simulated device keeps (`inbox.activities.json` beside the inbox).
+public struct ActivityBook: Sendable, Equatable {
+    /// Every activity, oldest first (the latest `activitiesKept`).
+    public var activities: [LiveActivity] = []
+    /// Pushes that reached no activity (the latest `unmatchedKept`).
+    public var unmatched: [ActivityEvent] = []
+    /// When priority-10 updates were applied, within the last hour.
+    public var priorityPushes: [Double] = []
+    /// When push-to-start requests were taken, within the last hour.
+    public var pushToStarts: [Double] = []
+    /// Activities made so far (numbers their ids and tokens).
+    public var made = 0
+
+    /// The app's push-to-start token (`Activity<Attributes>.pushToStartToken`): one for every
+    /// attributes type, as developers observed.
+    public static let pushToStartToken = "5747a270" + String(repeating: "00", count: 27) + "01"
+
+    static let activitiesKept = 50
+    static let unmatchedKept = 50
+
+    /// An empty book.
+    public init() {}
+
+    /// The activity addressed by `token`, by index.
+    func index(ofToken token: String) -> Int? {
+        activities.lastIndex { $0.pushToken?.lowercased() == token.lowercased() }
+    }
+
+    /// The token a push sent to no device token (a file, a watched folder, `render` without
+    /// `--token`) is taken to address: a start the push-to-start token, an update or end the
+    /// latest running activity's.
+    public func impliedToken(for event: LiveActivityPush.Event?, now: Double) -> String {
+        if event == .start { return Self.pushToStartToken }
+        return activities.last { $0.pushToken != nil && $0.end(at: now) == nil }?.pushToken ?? ""
+    }
+
+    /// The token a push sent to `token` addresses, and a note when pushbox chose it: none, or
+    /// the device's own APNs token (what `pushbox send` uses), address `impliedToken`.
+    public func address(_ token: String?, event: LiveActivityPush.Event?, now: Double) -> (token: String, note: String?) {
+        guard let token, !token.isEmpty, token.lowercased() != DeviceRegistration.apnsToken else {
+            let implied = impliedToken(for: event, now: now)
+            let what = event == .start ? "the push-to-start token" : "the latest running activity's token"
+            return (
+                implied,
+                "sent to \(token == nil || token!.isEmpty ? "no device token" : "the device's APNs token"): pushbox addresses \(what) (on a device, send it to that token)"
+            )
+        }
+        return (token, nil)
+    }
+
+    /// The activities still shown at `now`, in the order the system ranks them: highest
+    /// relevance first, ties to the one started first. The first running one is the Dynamic
+    /// Island's.
+    public func ranked(at now: Double) -> [LiveActivity] {
+        activities.filter { $0.phase(at: now) != .dismissed }.sorted {
+            $0.relevance != $1.relevance ? $0.relevance > $1.relevance : $0.startedAt < $1.startedAt
+        }
+    }
+
+    /// The running activities in Dynamic Island order.
+    public func island(at now: Double) -> [LiveActivity] {
+        ranked(at: now).filter { [.active, .stale].contains($0.phase(at: now)) }
+    }
+
+    /// A new activity's id and (when asked) push token.
+    mutating func newIdentity(token: Bool) -> (id: String, token: String?) {
+        made += 1
+        let n = String(made, radix: 16)
+        let id = "A7C71000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - n.count)) + n.uppercased()
+        return (id, token ? "ac71a1e5" + String(repeating: "0", count: max(0, 56 - n.count)) + n : nil)
+    }
+
+    /// Forgets the oldest activities and unmatched pushes beyond what is kept, and budget
+    /// entries older than an hour.
+    mutating func prune(now: Double) {
+        if activities.count > Self.activitiesKept { activities.removeFirst(activities.count - Self.activitiesKept) }
+        if unmatched.count > Self.unmatchedKept { unmatched.removeFirst(unmatched.count - Self.unmatchedKept) }
+        priorityPushes.removeAll { $0 <= now - 3600 }
+        pushToStarts.removeAll { $0 <= now - 3600 }
+    }
+}

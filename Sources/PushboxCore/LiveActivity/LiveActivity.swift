@@ -1,0 +1,157 @@
+import PushboxText
+
+/// Why the device did not apply a Live Activity push (or `Activity.request` failed): a stable
+/// code for tests, scripts and the UI; the outcome's detail says it for people.
+public enum ActivityDrop: String, Sendable, CaseIterable {
+    /// No activity of this app has the push token the push was sent to.
+    case noActivity = "no-activity"
+    /// A `start` sent to a token that is not the app's push-to-start token.
+    case notPushToStartToken = "not-push-to-start-token"
+    /// `aps.event` missing, or not start, update or end.
+    case badEvent = "bad-event"
+    /// `aps.timestamp` missing.
+    case missingTimestamp = "missing-timestamp"
+    /// The timestamp is not newer than the last one applied.
+    case notNewer = "not-newer"
+    /// The timestamp is more than 8 hours ahead of the device clock.
+    case tooFarAhead = "too-far-ahead"
+    /// The activity has ended (by an end, or by itself after 8 hours).
+    case ended = "activity-ended"
+    /// `start` without `attributes-type` or `attributes`, or `start`/`update` without `content-state`.
+    case missingField = "missing-field"
+    /// `attributes-type` names no `ActivityAttributes` the app declares.
+    case unknownType = "unknown-attributes-type"
+    /// The content state does not decode into the app's `ContentState`.
+    case stateDoesNotDecode = "content-state-does-not-decode"
+    /// The attributes do not decode into the app's attributes.
+    case attributesDoNotDecode = "attributes-do-not-decode"
+    /// The content state is over 4 KB once encoded.
+    case stateTooLarge = "content-state-too-large"
+    /// The attributes are over 4 KB once encoded (`attributesTooLarge`).
+    case attributesTooLarge = "attributes-too-large"
+    /// Priority 10 beyond the device's hourly budget.
+    case priorityBudget = "priority-budget-exceeded"
+    /// Push-to-start beyond its budget ("Push-to-start budget exceeded … not starting activity").
+    case pushToStartBudget = "push-to-start-budget-exceeded"
+    /// More activities running than the system allows an app.
+    case tooManyActivities = "too-many-activities"
+}
+
+/// How a Live Activity stands on the device clock.
+public enum ActivityPhase: String, Sendable {
+    /// Running, its content current.
+    case active
+    /// Running, past its `stale-date` (`ActivityState.stale`).
+    case stale
+    /// Ended, still on the Lock Screen until dismissed.
+    case ended
+    /// Removed from the Lock Screen and the Dynamic Island.
+    case dismissed
+}
+
+/// One push (or local request) an activity received, applied or dropped, and why.
+public struct ActivityEvent: Sendable, Equatable {
+    /// When the device took it (device clock, UNIX seconds).
+    public var at: Double
+    /// Its apns-id (nil for a local request).
+    public var apnsID: String?
+    /// `start`, `update`, `end`, or what was sent.
+    public var event: String
+    /// `aps.timestamp`.
+    public var timestamp: Double?
+    /// `apns-priority`.
+    public var priority: Int
+    /// Whether the device applied it.
+    public var applied: Bool
+    /// Why not.
+    public var drop: ActivityDrop?
+    /// What happened, for people.
+    public var detail: String
+    /// The alert it lit, in a few words (title — body).
+    public var alert: String?
+}
+
+/// A Live Activity on the simulated device.
+public struct LiveActivity: Sendable, Equatable {
+    /// `Activity.id`.
+    public var id: String
+    /// The `ActivityAttributes` type's name.
+    public var type: String
+    /// The static attributes, as the app encodes them.
+    public var attributes: JSONValue
+    /// The current content state.
+    public var state: JSONValue
+    /// The token that addresses its updates and its end; nil when it asked for none.
+    public var pushToken: String?
+    /// The broadcast channel it listens to (iOS 18).
+    public var channel: String?
+    /// When it started (device clock, UNIX seconds).
+    public var startedAt: Double
+    /// `push-to-start` or `app`.
+    public var startedBy: String
+    /// `stale-date` of its current content.
+    public var staleDate: Double?
+    /// `relevance-score` of its current content.
+    public var relevance: Double = 0
+    /// When it ended by a push or the app.
+    public var endedAt: Double?
+    /// When an ended activity leaves the Lock Screen.
+    public var dismissAt: Double?
+    /// The latest timestamp applied.
+    public var lastTimestamp: Double?
+    /// Its pushes, oldest first (the latest `timelineKept`).
+    public var timeline: [ActivityEvent] = []
+
+    /// How long an activity runs before the system ends it: 8 hours.
+    public static let maxActive = 8 * 3600.0
+    /// How long an ended activity stays on the Lock Screen by default, and at most: 4 hours.
+    public static let maxLingering = 4 * 3600.0
+    /// How many events an activity keeps.
+    public static let timelineKept = 200
+
+    /// When it ended, by a push or by itself, at `now`; nil while it runs.
+    public func end(at now: Double) -> Double? {
+        if let endedAt { return endedAt }
+        let limit = startedAt + Self.maxActive
+        return now >= limit ? limit : nil
+    }
+
+    /// Its phase at `now`.
+    public func phase(at now: Double) -> ActivityPhase {
+        if let end = end(at: now) {
+            return now >= (dismissAt ?? end + Self.maxLingering) ? .dismissed : .ended
+        }
+        if let staleDate, now >= staleDate { return .stale }
+        return .active
+    }
+
+    /// Adds an event, keeping the latest `timelineKept`.
+    mutating func record(_ event: ActivityEvent) {
+        timeline.append(event)
+        if timeline.count > Self.timelineKept { timeline.removeFirst(timeline.count - Self.timelineKept) }
+    }
+
+    /// The lock-screen line of `template` (`{attributes.team} {state.score}`): each `{path}`
+    /// replaced by the value at that path, `?` where there is none.
+    public func line(_ template: String) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            let path = rest[rest.index(after: open)..<close].split(separator: ".").map(String.init)
+            var value: JSONValue? = nil
+            if let head = path.first {
+                value = head == "attributes" ? attributes : head == "state" ? state : nil
+                for key in path.dropFirst() { value = value?.objectValue?[key] }
+            }
+            out += value.map(Self.text(of:)) ?? "?"
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// A value as the line shows it: strings bare, everything else as JSON.
+    static func text(of value: JSONValue) -> String {
+        value.stringValue ?? JSONWriter.compact(value)
+    }
+}

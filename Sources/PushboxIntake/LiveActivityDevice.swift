@@ -1,0 +1,101 @@
+import Foundation
+import PushboxCore
+import PushboxText
+
+/// The device's Live Activities as kept on disk: the book, and the device clock's reading
+/// when it was last written, from which another process (`pushbox activities`) tells the
+/// device's time now.
+public struct KeptActivities: Sendable, Equatable {
+    /// The activities and budgets.
+    public var book = ActivityBook()
+    /// The device clock at `real` (both UNIX seconds) running at `speed`; nil: the wall clock.
+    public var clock: (device: Double, real: Double, speed: Double)?
+
+    /// Nothing kept yet.
+    public init() {}
+
+    public static func == (a: KeptActivities, b: KeptActivities) -> Bool {
+        a.book == b.book && a.clock?.device == b.clock?.device && a.clock?.real == b.clock?.real && a.clock?.speed == b.clock?.speed
+    }
+
+    /// The device's time at the wall clock's `real`, as the last writer's clock ran.
+    public func deviceNow(real: Double = Date().timeIntervalSince1970) -> Double {
+        guard let clock else { return real }
+        return clock.device + (real - clock.real) * clock.speed
+    }
+
+    init(json: JSONValue?) {
+        guard let o = json?.objectValue else { return }
+        book = ActivityBook(json: o["book"] ?? .null)
+        if let c = o["clock"]?.objectValue, let d = c["device"]?.doubleValue, let r = c["real"]?.doubleValue {
+            clock = (d, r, c["speed"]?.doubleValue ?? 1)
+        }
+    }
+
+    var json: JSONValue {
+        var o = JSONObject([("book", book.json)])
+        if let clock {
+            o["clock"] = .object(
+                JSONObject([
+                    ("device", .number(String(clock.device))), ("real", .number(String(clock.real))), ("speed", .number(String(clock.speed))),
+                ]))
+        }
+        return .object(o)
+    }
+}
+
+/// The simulated device's Live Activities (`inbox.activities.json` beside the inbox): pushes
+/// applied as ActivityKit applies them, on the device clock, and local starts.
+public final class LiveActivityDevice: Sendable {
+    /// The file shared with pushbox's commands.
+    public let file: DeviceStateFile<KeptActivities>
+    /// The device clock; nil: the one the file last recorded (or the wall clock).
+    public let clock: SimulatedClock?
+    /// The app's types and budgets.
+    public let profile: LiveActivityProfile
+
+    /// The activities of the inbox at `databasePath`, on `clock`.
+    public init(databasePath: String, clock: SimulatedClock?, profile: LiveActivityProfile) {
+        file = DeviceStateFile(
+            path: DeviceStateFile<KeptActivities>.beside(databasePath, suffix: ".activities.json"), decode: { KeptActivities(json: $0) },
+            encode: { $0.json })
+        self.clock = clock
+        self.profile = profile
+    }
+
+    /// The device's time now.
+    public func now() -> Double {
+        clock.map { $0.now.timeIntervalSince1970 } ?? file.current().deviceNow()
+    }
+
+    /// Changes the book at the device's time now, recording the clock it ran on.
+    public func change<T>(_ body: (inout ActivityBook, Double) -> T) throws(FileWriteError) -> T {
+        try file.update { kept in
+            let now = clock.map { $0.now.timeIntervalSince1970 } ?? kept.deviceNow()
+            if let clock { kept.clock = (now, Date().timeIntervalSince1970, clock.speed) }
+            return body(&kept.book, now)
+        }.result
+    }
+
+    /// Applies one push sent to `token` (nil: a file's, addressed as `impliedToken` says).
+    public func receive(_ push: LiveActivityPush, token: String?, priority: Int, apnsID: String?) -> LiveActivityOutcome {
+        do {
+            return try change { book, now in
+                let (addressed, note) = book.address(token, event: push.event, now: now)
+                var outcome = book.apply(
+                    ActivityDelivery(push: push, token: addressed, priority: priority, apnsID: apnsID, now: now), profile: profile)
+                if let note { outcome.notes.insert(note, at: 0) }
+                return outcome
+            }
+        } catch {
+            return LiveActivityOutcome(
+                event: push.event?.rawValue ?? "none", applied: false, drop: nil, detail: "pushbox could not keep the activities: \(error)")
+        }
+    }
+
+    /// Records the clock's reading (it was moved: `+`, `>`), so other processes read the same time.
+    public func noteClock() {
+        guard clock != nil else { return }
+        _ = try? change { _, _ in () }
+    }
+}
