@@ -103,6 +103,8 @@ public enum Overlay: Sendable, Equatable {
     case requests
     /// The simulated device: its tokens, state and FCM topics with who set each.
     case device
+    /// The device's Live Activities, each with its timeline of pushes.
+    case activities
 }
 
 /// What the footer says after an action, as a value; the view words it.
@@ -193,6 +195,8 @@ public struct InboxState: Sendable {
     public var scheduled: ScheduledInfo?
     /// The HTTP requests on record as the runtime last reported them, newest first.
     public var requests: [RequestLine] = []
+    /// The device's Live Activities as the runtime last reported them (nil: none kept).
+    public var activities: ActivitiesInfo?
     /// Whether the device's app is installed (`U` uninstalls and installs it: APNs then answers
     /// 410 Unregistered, FCM 404 UNREGISTERED).
     public var appInstalled = true
@@ -252,6 +256,29 @@ public struct InboxState: Sendable {
 
     /// Rows the list pane has room for.
     var listHeight: Int { max(1, height - 2) }
+}
+
+/// What the Live Activities view shows, as the runtime last reported it.
+public struct ActivitiesInfo: Sendable, Equatable {
+    /// The activities and what reached none.
+    public var book: ActivityBook
+    /// The device clock, UNIX seconds, when it was read.
+    public var now: Double
+    /// The device clock as the header words it.
+    public var clock: String
+    /// Each type's lock-screen template (the profile's).
+    public var templates: [String: String]
+    /// The device's time zone, in which times are shown.
+    public var timeZone: TimeZone
+
+    /// The view's contents.
+    public init(book: ActivityBook, now: Double, clock: String, templates: [String: String], timeZone: TimeZone) {
+        self.book = book
+        self.now = now
+        self.clock = clock
+        self.templates = templates
+        self.timeZone = timeZone
+    }
 }
 
 /// What the Scheduled view shows, as the runtime last reported it.

@@ -27,6 +27,8 @@ extension InboxView {
             box(&s, title: "Requests", lines: requestLines(state, height: s.height - 4), scroll: state.overlayScroll)
         case .device?:
             box(&s, title: "Device", lines: deviceLines(state), scroll: state.overlayScroll)
+        case .activities?:
+            box(&s, title: "Live Activities", lines: activityLines(state, width: s.width - 6), scroll: state.overlayScroll)
         case .search?, nil:
             break
         }

@@ -33,6 +33,7 @@ public enum Action: String, Sendable, CaseIterable {
     case cycleTheme, search, cycleFilter, replay, delete, export, help, quit, close
     case pressAction, tap, switchPlatform
     case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView, undoDelete, clearSearch
+    case activitiesView
 }
 
 /// Why an action cannot be done now; the footer says it (the view words it).
@@ -111,6 +112,9 @@ public enum Keymap {
         KeyBinding([.char("s")], .scheduledView, "scheduled: pending local notifications, n/64, what was dropped", unavailable: needsScheduler),
         KeyBinding([.char("+")], .fastForward, "fast-forward the device clock one minute", unavailable: needsScheduler),
         KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
+        KeyBinding(
+            [.char("A")], .activitiesView,
+            "Live Activities: each one's state, the Dynamic Island order, its content, and its pushes, applied or dropped with why"),
         KeyBinding([.char("R")], .requestsView, "requests: every HTTP request on record, refused ones marked with why"),
         KeyBinding([.char("D")], .deviceView, "the device: its tokens, whether it is online, its FCM topics and who subscribed it"),
         KeyBinding([.char("U")], .toggleInstalled, "uninstall or install the app (APNs 410 Unregistered, FCM 404 UNREGISTERED)"),
@@ -151,11 +155,20 @@ public enum Keymap {
         KeyBinding([.escape, .char("q"), .enter, .char("s")], .close, "close", footer: "close"),
     ]
 
+    /// Keys in the Live Activities view: it scrolls, and the device clock moves.
+    public static let activities: [KeyBinding] =
+        [
+            KeyBinding([.char("+")], .fastForward, "fast-forward the device clock one minute", footer: "fast-forward", unavailable: needsScheduler),
+            KeyBinding(
+                [.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
+        ] + overlay.map { b in b.action == .close ? KeyBinding(b.keys + [.char("A")], .close, b.description, footer: b.footer) : b }
+
     /// The table that has the keys in this state: the open overlay's, or the inbox's.
     public static func table(for overlay: Overlay?) -> [KeyBinding] {
         switch overlay {
         case nil: return inbox
         case .scheduled?: return scheduled
+        case .activities?: return activities
         case .languagePicker?: return picker
         default: return Self.overlay
         }

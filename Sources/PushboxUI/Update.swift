@@ -20,6 +20,8 @@ public enum Message: Sendable {
     case matrixReady([(language: String, note: RenderedNotification)])
     /// The pending local notifications and the clock changed.
     case scheduled(ScheduledInfo)
+    /// The device's Live Activities now.
+    case activities(ActivitiesInfo)
     /// The requests on record, newest first.
     case requests([RequestLine])
     /// The device's registration as its file now says (installed, online).
@@ -42,6 +44,8 @@ public enum Command: Sendable, Equatable {
     case loadRaw(id: Int64)
     /// Read the requests on record (for the Requests view).
     case loadRequests
+    /// Read the device's Live Activities (for their view).
+    case loadActivities
     /// Install or uninstall the device's app.
     case setAppInstalled(Bool)
     /// Bring a deleted notification back.
@@ -88,6 +92,7 @@ extension InboxState {
             if key == device.key { renders.merge(map) { _, new in new } }
         case .matrixReady(let results): matrix = results
         case .scheduled(let info): scheduled = info
+        case .activities(let info): activities = info
         case .requests(let lines): requests = lines
         case .registration(let registration):
             self.registration = registration
@@ -134,6 +139,7 @@ extension InboxState {
             return []
         }
         if overlay == .scheduled { return performScheduled(binding.action) }
+        if overlay == .activities, [.fastForward, .jumpClock].contains(binding.action) { return perform(binding.action) }
         if let overlay { return handleOverlay(binding.action, overlay) }
         return perform(binding.action)
     }
@@ -202,6 +208,10 @@ extension InboxState {
         case .tap: return tap()
         case .switchPlatform: card.platform = card.platform.next(roomForBoth: InboxView.cardPaneWidth(self) - 2 >= InboxView.sideBySideWidth)
         case .scheduledView: overlay = .scheduled
+        case .activitiesView:
+            overlay = .activities
+            overlayScroll = 0
+            return [.loadActivities]
         case .requestsView:
             overlay = .requests
             return [.loadRequests]

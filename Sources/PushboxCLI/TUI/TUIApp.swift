@@ -98,6 +98,7 @@ final class TUIApp: Sendable {
                 if let t = ThumbnailMaker.make(request) { queue.post(.thumbnailReady(request, t)) }
             }
         case .loadRequests: postRequests()
+        case .loadActivities: work.async { [self] in postActivities() }
         case .setAppInstalled(let installed):
             work.async { [self] in
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -165,10 +166,14 @@ final class TUIApp: Sendable {
             }
         case .advanceClock(let seconds):
             // The scheduler's onChange tells the view.
-            work.async { [self] in scheduler?.advance(by: seconds) }
+            work.async { [self] in
+                scheduler?.advance(by: seconds)
+                clockMoved()
+            }
         case .jumpClock:
             work.async { [self] in
                 if scheduler?.jumpToNext() == nil { queue.post(.status("nothing pending: the clock stays")) }
+                clockMoved()
             }
         case .quit:
             break  // the loop ends on it before carrying out commands
@@ -249,6 +254,29 @@ final class TUIApp: Sendable {
         queue.post(.requests(lines))
     }
 
+    /// The device clock moved: the activities' file records it (so `pushbox activities` reads
+    /// the same time), and an open Live Activities view follows.
+    private func clockMoved() {
+        service.liveActivities?.noteClock()
+        postActivities()
+    }
+
+    /// Tells the UI the device's Live Activities now.
+    func postActivities() {
+        guard let activities = service.liveActivities else { return }
+        let zone = scheduler?.clock.timeZone ?? .current
+        let now = activities.now()
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "EEE yyyy-MM-dd HH:mm:ss"
+        queue.post(
+            .activities(
+                ActivitiesInfo(
+                    book: activities.file.current().book, now: now, clock: f.string(from: Date(timeIntervalSince1970: now)),
+                    templates: activities.profile.types.compactMapValues(\.template), timeZone: zone)))
+    }
+
     /// Tells the UI what is pending and what the clock says.
     func postScheduled() {
         guard let scheduler else { return }
@@ -288,6 +316,7 @@ final class TUIApp: Sendable {
         var lastFold = Date.distantPast
         var lastClock = Date.distantPast
         var lastRequests = Date.distantPast
+        var lastActivities = Date.distantPast
         var lastRegistration = (checked: Date.distantPast, value: registrationFile.current())
         while true {
             // `pushbox device` in another shell changes the registration: the header and the
@@ -301,6 +330,11 @@ final class TUIApp: Sendable {
             if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty, Date().timeIntervalSince(lastClock) >= 0.5 {
                 postScheduled()
                 lastClock = Date()
+            }
+            // The Live Activities view follows pushes, other shells and the clock while it is open.
+            if state.overlay == .activities, Date().timeIntervalSince(lastActivities) >= 0.5 {
+                work.async { [self] in postActivities() }
+                lastActivities = Date()
             }
             // The Requests view follows new requests while it is open.
             if state.overlay == .requests, Date().timeIntervalSince(lastRequests) >= 0.5 {

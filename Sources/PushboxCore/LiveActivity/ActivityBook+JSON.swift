@@ -123,7 +123,7 @@ extension LiveActivityOutcome {
         activityID = o["activityId"]?.stringValue
         activityType = o["activityType"]?.stringValue
         pushToken = o["pushToken"]?.stringValue
-        state = o["state"].flatMap { $0 == .null ? nil : $0 }
+        if let s = o["state"], s != .null { state = s }
         notes = o["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
