@@ -163,7 +163,7 @@ struct PortTests {
         #expect(try sameConnection([first, f.token(teamID: "OTHERTEAM1")]) == ["200 1", "403 0"])
     }
 
-    @Test("certificate auth: a client certificate's UID is the topic; another topic is TopicDisallowed")
+    @Test("certificate auth: a client certificate's UID is the topic; another topic, or a Live Activity push, is TopicDisallowed")
     func clientCertificate() throws {
         let f = try PortFixture()
         let key = f.dir + "/client.key"
@@ -186,6 +186,11 @@ struct PortTests {
         #expect(subject.contains("dev.pushbox.sample"))
         let other = try f.curl(base + ["-H", "apns-topic: com.example.other"])
         #expect(other.out == "400" && other.err.contains("TopicDisallowed"))
+        // Live Activity pushes take token-based authentication only.
+        let live = try f.curl(
+            base + ["-H", "apns-topic: dev.pushbox.sample.push-type.liveactivity", "-H", "apns-push-type: liveactivity"])
+        #expect(live.out == "400" && live.err.contains("TopicDisallowed"))
+        #expect(try f.store.history().count == 1)
     }
 
     @Test("413 PayloadTooLarge carries the sent apns-id over HTTP/2, HTTP/1.1 on the port and the socket")

@@ -1,0 +1,174 @@
+import Foundation
+import PushboxTestSupport
+import PushboxText
+import Testing
+
+@testable import PushboxCLI
+
+/// A Live Activity's life driven by the clients people use — curl over HTTP/2 with a provider
+/// token, aioapns, firebase-admin's `live_activity_token` through the proxy, kalyke under
+/// `pushbox exec` — and seen in `pushbox activities --json` and the TUI's view.
+@Suite("Live Activities from real clients", .serialized)
+struct LiveActivityClientTests {
+    static let topic = "dev.pushbox.la.push-type.liveactivity"
+
+    /// An app whose `Match` activity has a ContentState schema and a budget of 3 priority-10 updates an hour.
+    static func app(in dir: String) throws -> String {
+        let app = dir + "/app"
+        try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true)
+        let profile = #"""
+            {"name": "Live", "bundleId": "dev.pushbox.la",
+             "liveActivities": {"types": {"Match": {
+                "attributes": {"home": "String", "away": "String"},
+                "contentState": {"score": "Int", "period": {"enum": ["first", "second"]}},
+                "template": "{attributes.home} {state.score} {attributes.away}"}},
+              "budget": {"priority10PerHour": 3}}}
+            """#
+        try Data(profile.utf8).write(to: URL(fileURLWithPath: app + "/pushbox.json"))
+        return app
+    }
+
+    /// `serve` for the app, and curl for it.
+    final class Served {
+        let served: ProviderLibraryTests.PortServed
+        let app: String
+        let jwt: String
+        var db: String { served.db }
+
+        init() throws {
+            served = try ProviderLibraryTests.PortServed()
+            app = try LiveActivityClientTests.app(in: served.dir)
+            served.extraArguments = ["--app", app]
+            try served.start()
+            let t = CLIRun(["provider-token", served.key, "--key-id", ProviderLibraryTests.keyID, "--team-id", ProviderLibraryTests.teamID])
+            try #require(t.status == 0, "\(t.err)")
+            jwt = t.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// curl over HTTP/2 with the provider token: the status, and the body when refused.
+        func curl(_ token: String, _ aps: String, priority: Int = 10, topic: String = LiveActivityClientTests.topic) throws -> String {
+            let r = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "--http2", "-sS", "--cacert", served.ca, "-w", " %{http_code} %{http_version}",
+                    "https://localhost:\(served.port)/3/device/\(token)", "-H", "authorization: bearer \(jwt)", "-H", "apns-push-type: liveactivity",
+                    "-H", "apns-topic: \(topic)", "-H", "apns-priority: \(priority)", "-d", #"{"aps": \#(aps)}"#,
+                ])
+            return r.out.trimmingCharacters(in: .whitespaces)
+        }
+
+        /// `pushbox activities --json`.
+        func activities() throws -> JSONObject {
+            let r = CLIRun(["activities", "--json", "--db", db, "--app", app])
+            try #require(r.status == 0, "\(r.err)")
+            return try #require(try JSONParser.parse(Array(r.out.utf8)).objectValue)
+        }
+
+        /// The only activity's token, after a start.
+        func token() throws -> String {
+            try #require(try activities()["activities"]?.arrayValue?.first?.objectValue?["pushToken"]?.stringValue)
+        }
+
+        /// The only activity's timeline: each push's reason, or "applied".
+        func timeline() throws -> [String] {
+            let events = try activities()["activities"]?.arrayValue?.first?.objectValue?["timeline"]?.arrayValue ?? []
+            return events.map { $0.objectValue?["reason"]?.stringValue ?? "applied" }
+        }
+    }
+
+    static func start(_ ts: Int) -> String {
+        #"{"event": "start", "timestamp": \#(ts), "attributes-type": "Match", "attributes": {"home": "Seoul", "away": "Busan"}, "content-state": {"score": 0, "period": "first"}, "input-push-token": 1, "alert": {"title": "Kick-off", "body": "Seoul v Busan"}}"#
+    }
+
+    static func update(_ ts: Int, _ state: String = #"{"score": 1, "period": "first"}"#, extra: String = "") -> String {
+        #"{"event": "update", "timestamp": \#(ts), "content-state": \#(state)\#(extra)}"#
+    }
+
+    @Test(
+        "a start, updates out of order, undecodable and over budget, and an end, from curl, aioapns and firebase-admin: each applied or dropped with its reason",
+        .enabled(
+            if: ProviderLibraryTests.venvReady("aioapns") && ProviderLibraryTests.venvReady("firebase"),
+            "needs the aioapns and firebase venvs that make pyclients installs from PyPI"))
+    func lifeFromClients() throws {
+        let s = try Served()
+        let ts = Int(Date().timeIntervalSince1970)
+        #expect(try s.curl("5747a27000000000000000000000000000000000000000000000000000000001", Self.start(ts)) == "200 2")
+        let token = try s.token()
+        #expect(try s.curl(token, Self.update(ts + 60)) == "200 2")
+        #expect(try s.curl(token, Self.update(ts + 30)) == "200 2")  // older: the device drops it, APNs does not know
+        #expect(try s.curl(token, Self.update(ts + 90, #"{"score": "2", "period": "first"}"#)) == "200 2")
+        #expect(try s.curl(token, Self.update(ts + 120)) == "200 2")
+        #expect(try s.curl(token, Self.update(ts + 150)) == "200 2")
+        #expect(try s.curl(token, Self.update(ts + 180)) == "200 2")  // the fourth priority-10 update this hour
+        #expect(try s.curl(token, Self.update(ts + 190, extra: #", "stale-date": \#(ts - 10)"#), priority: 5) == "200 2")
+        #expect(try s.activities()["activities"]?.arrayValue?.first?.objectValue?["phase"] == "stale")
+        // aioapns: one newer update and one older, at priority 5.
+        let aioapns = try Subprocess.run(
+            ProviderLibraryTests.venvPython("aioapns"),
+            [
+                ProviderLibraryTests.clients + "/aioapns_live_activity.py", String(s.served.port), s.served.ca, s.served.key,
+                ProviderLibraryTests.keyID, ProviderLibraryTests.teamID, token, String(ts + 300),
+            ])
+        #expect(aioapns.status == 0 && aioapns.out.split(separator: "\n").allSatisfy { $0.hasPrefix("200 ") }, "\(aioapns.out) \(aioapns.err)")
+        // firebase-admin: apns.live_activity_token addresses the activity.
+        let (account, env) = try s.served.firebaseClient()
+        let firebase = try Subprocess.run(
+            ProviderLibraryTests.venvPython("firebase"),
+            [ProviderLibraryTests.clients + "/firebase_live_activity.py", account, token, String(ts + 400)],
+            environment: env, timeout: 120)
+        #expect(firebase.status == 0 && firebase.out.hasPrefix("send projects/demo-proj/messages/"), "\(firebase.out) \(firebase.err)")
+        let end = #"{"event": "end", "timestamp": \#(ts + 500), "content-state": {"score": 7, "period": "second"}, "dismissal-date": \#(ts + 1800)}"#
+        #expect(try s.curl(token, end) == "200 2")
+        #expect(try s.curl(token, Self.update(ts + 600)) == "200 2")
+        #expect(
+            try s.timeline() == [
+                "applied", "applied", "not-newer", "content-state-does-not-decode", "applied", "applied", "priority-budget-exceeded", "applied",
+                "applied", "not-newer", "applied", "applied", "activity-ended",
+            ])
+        let activity = try #require(try s.activities()["activities"]?.arrayValue?.first?.objectValue)
+        #expect(activity["phase"] == "ended")
+        #expect(activity["state"] == .object(JSONObject([("score", 7), ("period", .string("second"))])))
+        #expect(activity["line"] == "Seoul 7 Busan")
+        // Each row keeps what the device did with it; a dropped push lit no banner.
+        let rows = try s.served.list().filter { $0["liveActivity"] != nil }
+        #expect(rows.count == 13)
+        let late = try #require(rows.first { $0["liveActivity"]?.objectValue?["reason"] == "not-newer" })
+        #expect(late["delivered"] == "discarded" && late["title"] == .null)
+        let fcm = try #require(rows.first { $0["source"] == "fcm" })
+        #expect(fcm["liveActivity"]?.objectValue?["applied"] == .bool(true) && fcm["title"] == "firebase-admin")
+    }
+
+    @Test("the app's plain topic is refused (DeviceTokenNotForTopic); a start to a device token is dropped, not a push-to-start")
+    func refusals() throws {
+        let s = try Served()
+        // The app's plain topic is not a Live Activity's (DeviceTokenNotForTopic).
+        let wrongTopic = try s.curl(
+            "5747a27000000000000000000000000000000000000000000000000000000001", Self.start(1), topic: "dev.pushbox.la")
+        #expect(wrongTopic.hasSuffix("400 2") && wrongTopic.contains("DeviceTokenNotForTopic"), "\(wrongTopic)")
+        // A start to a device token is not a push-to-start.
+        #expect(try s.curl(String(repeating: "ab", count: 32), Self.start(Int(Date().timeIntervalSince1970))) == "200 2")
+        #expect(try s.activities()["unmatched"]?.arrayValue?.first?.objectValue?["reason"] == "not-push-to-start-token")
+    }
+
+    @Test(
+        "kalyke's LiveActivityClient, unchanged, under pushbox exec: its update and end reach the running pushbox's activity",
+        .enabled(if: ExecTests.available, ExecTests.reason),
+        .enabled(if: ProviderLibraryTests.venvReady("kalyke"), "needs the kalyke venv that make pyclients installs from PyPI"))
+    func kalykeUnderExec() throws {
+        let s = try Served()
+        let ts = Int(Date().timeIntervalSince1970)
+        #expect(try s.curl("5747a27000000000000000000000000000000000000000000000000000000001", Self.start(ts)) == "200 2")
+        let token = try s.token()
+        let r = try Subprocess.run(
+            try #require(EndToEndTests.binary),
+            [
+                "exec", "--socket", s.served.dir + "/s.sock", "--", ProviderLibraryTests.venvPython("kalyke"),
+                ProviderLibraryTests.clients + "/kalyke_live_activity.py", s.served.key, ProviderLibraryTests.keyID, ProviderLibraryTests.teamID,
+                token, String(ts + 60),
+            ], environment: ["XDG_CACHE_HOME": s.served.dir + "/cache", "XDG_DATA_HOME": s.served.dir + "/data", "PATH": "/usr/bin:/bin"],
+            timeout: 120)
+        #expect(r.status == 0 && r.out.contains("update ") && r.out.contains("end "), "\(r.out) \(r.err)")
+        #expect(try s.timeline() == ["applied", "applied", "applied"])
+        #expect(try s.activities()["activities"]?.arrayValue?.first?.objectValue?["phase"] == "ended")
+    }
+}
