@@ -160,6 +160,22 @@ struct TUIEndToEndTests {
         #expect(s.waitForExit(), "\(s.screen)")
     }
 
+    @Test("A shows the samples' Live Activity: the Dynamic Island's line, the update dropped as older, the one that does not decode")
+    func liveActivities() throws {
+        let s = try Session(arguments: ["--lang", "en-US"])
+        #expect(s.waitFor("English"), "\(s.screen)")
+        try s.keys("A")
+        #expect(s.waitFor("Dynamic Island: Seoul 1–0 Busan · first-half"), "\(s.screen)")
+        #expect(s.screen.contains("MatchAttributes — active · island #1 · relevance 75"))
+        // Further down: the late update and the undecodable one, each with its reason.
+        try s.keys("J")
+        try s.keys("J")
+        #expect(s.waitFor("dropped: content-state-does-not-decode"), "\(s.screen)")
+        try s.keys("Escape")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
+
     @Test("a command that fails says so in the footer: an export whose file cannot be written")
     func exportFails() throws {
         // Folders where the export files would go: writing fails even as root.
