@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 seconds="${FUZZ_SECONDS:-60}"
-targets="${FUZZ_TARGETS:-json payload fcm-condition strings stringsdict xcstrings format schedule profile http provider-token oauth port-sniff strings-xml java-format}"
+targets="${FUZZ_TARGETS:-json payload fcm-condition strings stringsdict xcstrings format schedule profile http provider-token oauth port-sniff strings-xml java-format live-activity}"
 # SwiftPM's --sanitize=fuzzer instruments only the executable's own module for coverage
 # (libFuzzer then sees ~100 counters and finds nothing): the coverage flags are passed to
 # every module explicitly (~52,000 counters).

@@ -14,7 +14,7 @@ public enum FuzzTargets {
         ("json", json), ("payload", payload), ("fcm-condition", condition), ("strings", strings), ("stringsdict", stringsdict),
         ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),
         ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff), ("strings-xml", stringsXML),
-        ("java-format", javaFormat),
+        ("java-format", javaFormat), ("live-activity", liveActivity),
     ]
 
     /// The target called `name`, if there is one.
@@ -24,6 +24,29 @@ public enum FuzzTargets {
     static func split(_ data: [UInt8]) -> (String, [UInt8]) {
         guard let newline = data.firstIndex(of: 0x0A) else { return (String(decoding: data, as: UTF8.self), []) }
         return (String(decoding: data[..<newline], as: UTF8.self), Array(data[(newline + 1)...]))
+    }
+
+    /// A Live Activity: the first line a schema (the ContentState's type as a profile declares
+    /// it), the rest a payload's `aps`; the push is applied to a book with a start before it, and
+    /// its content decoded with the schema under every date strategy.
+    static func liveActivity(_ data: [UInt8]) {
+        let (line, body) = split(data)
+        guard let aps = (try? JSONParser.parse(body))?.objectValue else { return }
+        var profile = LiveActivityProfile()
+        var schema = ActivityTypeSchema(name: "Fuzz")
+        if let declared = try? JSONParser.parse(Array(line.utf8)), case .success(let type) = SchemaType.parse(declared) {
+            schema.contentState = type
+            for dates in DateDecoding.allCases { _ = ContentDecoder.decode(.object(aps), as: type, root: "state", dates: dates) }
+        }
+        profile.types["Fuzz"] = schema
+        var book = ActivityBook()
+        let started = book.startLocally(
+            type: "Fuzz", attributes: .object(JSONObject()), state: .object(JSONObject()), now: 1_800_000_000, profile: profile)
+        let push = LiveActivityPush(aps: aps)
+        let token = push.event == .start ? ActivityBook.pushToStartToken : started.pushToken ?? ""
+        _ = book.apply(ActivityDelivery(push: push, token: token, now: 1_800_000_100), profile: profile).json
+        _ = ActivityBook(json: book.json)
+        _ = book.activities.first?.line("{attributes.a} {state.b.c}")
     }
 
     static func json(_ data: [UInt8]) {
