@@ -83,7 +83,7 @@ extension ActivityBook {
     ) -> LiveActivityOutcome {
         prune(now: now)
         var aps = JSONObject([
-            ("event", .string("start")), ("timestamp", .number(String(Int(now)))), ("attributes-type", .string(type)),
+            ("event", .string("start")), ("timestamp", .number(ContentDecoder.shortest(now))), ("attributes-type", .string(type)),
             ("attributes", attributes), ("content-state", state),
         ])
         if let staleDate { aps["stale-date"] = .number(String(staleDate)) }
@@ -317,6 +317,8 @@ extension ActivityBook {
 
     /// A span in hours and minutes.
     static func hours(_ s: Double) -> String {
+        // A timestamp years ahead is said in hours all the same, never converted past Int's range.
+        guard s.isFinite, s < 1e12 else { return "more than \(Int(1e12 / 3600)) h" }
         let m = Int(s / 60)
         return "\(m / 60) h \(m % 60) min"
     }

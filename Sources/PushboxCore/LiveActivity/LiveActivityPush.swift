@@ -41,11 +41,13 @@ public struct LiveActivityPush: Sendable, Equatable {
             event = e.stringValue.flatMap(Event.init(rawValue:))
             if event == nil { unknownEvent = e.stringValue ?? JSONWriter.compact(e) }
         }
-        timestamp = aps["timestamp"]?.doubleValue
+        // A number too large for a Double (1e400) is no date and no score.
+        func finite(_ key: String) -> Double? { aps[key]?.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
+        timestamp = finite("timestamp")
         contentState = aps["content-state"]
-        staleDate = aps["stale-date"]?.doubleValue
-        dismissalDate = aps["dismissal-date"]?.doubleValue
-        relevanceScore = aps["relevance-score"]?.doubleValue
+        staleDate = finite("stale-date")
+        dismissalDate = finite("dismissal-date")
+        relevanceScore = finite("relevance-score")
         attributesType = aps["attributes-type"]?.stringValue
         attributes = aps["attributes"]
         alert = aps["alert"]

@@ -46,8 +46,8 @@ enum LiveActivityRules {
             add(.liveActivityTimestamp, "aps.timestamp (UNIX seconds) is missing: the device drops an update without one", "aps.timestamp")
         }
         for key in ["timestamp", "stale-date", "dismissal-date"] {
-            if let t = aps[key]?.doubleValue, t > 100_000_000_000 {
-                add(.liveActivityMilliseconds, "aps.\(key) is \(Int(t)): that is milliseconds; ActivityKit reads UNIX seconds", "aps.\(key)")
+            if let t = aps[key]?.doubleValue, t > 100_000_000_000, case .number(let literal)? = aps[key] {
+                add(.liveActivityMilliseconds, "aps.\(key) is \(literal): that is milliseconds; ActivityKit reads UNIX seconds", "aps.\(key)")
             }
         }
         if push.event == .start || push.event == .update, push.contentState == nil {
