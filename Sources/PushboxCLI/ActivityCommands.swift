@@ -35,6 +35,13 @@ enum ActivitiesCommand {
                 ("now", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now)))),
                 ("pushToStartToken", .string(ActivityBook.pushToStartToken)), ("island", .array(island.map { .string($0.id) })),
                 ("activities", .array(shown)), ("unmatched", .array(book.unmatched.map(\.json))),
+                (
+                    "channels",
+                    .array(
+                        book.channels.map { c in
+                            .object(JSONObject([("id", .string(c.id)), ("messageStoragePolicy", .optionalInt(c.storagePolicy))]))
+                        })
+                ),
             ])
             io.out(JSONWriter.compact(.object(object)))
             return 0
@@ -51,7 +58,10 @@ enum ActivitiesCommand {
             let rank = island.firstIndex { $0.id == a.id }.map { " · island #\($0 + 1)" } ?? ""
             io.out(
                 TerminalText.sanitize("\(a.type) \(a.id)  \(a.phase(at: now).rawValue)\(rank) · relevance \(ContentDecoder.shortest(a.relevance))"))
-            io.out(TerminalText.sanitize("  started \(time(a.startedAt)) by \(a.startedBy)" + (a.pushToken.map { " · push token \($0)" } ?? "")))
+            io.out(
+                TerminalText.sanitize(
+                    "  started \(time(a.startedAt)) by \(a.startedBy)" + (a.pushToken.map { " · push token \($0)" } ?? "")
+                        + (a.channel.map { " · channel \($0)" } ?? "")))
             if let stale = a.staleDate { io.out("  stale from \(time(stale))") }
             if let end = a.end(at: now) {
                 io.out("  ended \(time(end)); leaves the Lock Screen \(time(a.dismissAt ?? end + LiveActivity.maxLingering))")
@@ -60,6 +70,10 @@ enum ActivitiesCommand {
             io.out(TerminalText.sanitize("  state: \(JSONWriter.compact(a.state))"))
             io.out(TerminalText.sanitize("  attributes: \(JSONWriter.compact(a.attributes))"))
             for e in a.timeline { io.out(TerminalText.sanitize(eventLine(e, time: time))) }
+        }
+        for c in book.channels {
+            io.out("")
+            io.out("channel \(c.id) · message-storage-policy \(c.storagePolicy)\(c.latest == nil ? "" : " · keeps its latest message")")
         }
         if !book.unmatched.isEmpty {
             io.out("")
@@ -86,6 +100,7 @@ enum ActivityCommand {
         operands: "start",
         options: [
             Options.database, Options.activityType, Options.attributes, Options.state, Options.relevance, Options.staleDate, Options.noToken,
+            Options.channel,
             Options.json.with(help: "Print the outcome as one JSON object."),
         ] + RenderCommand.deviceOptions + ClockOptions.options,
         run: run)
@@ -132,7 +147,7 @@ enum ActivityCommand {
             outcome = try activities.change { book, now in
                 book.startLocally(
                     type: type, attributes: attributes, state: state, staleDate: stale, relevance: relevance, wantsToken: !args.flag(Options.noToken),
-                    now: now, profile: activities.profile)
+                    channel: args.value(Options.channel), now: now, profile: activities.profile)
             }
         } catch {
             io.err("pushbox activity start: \(error)")

@@ -12,7 +12,7 @@ enum ExecCommand {
     static let spec = CommandSpec(
         name: "exec",
         summary:
-            "Run CMD unchanged where api.push.apple.com, api.sandbox.push.apple.com, fcm.googleapis.com, oauth2.googleapis.com (and the rest of the push hosts) are pushbox on ports 443 and 2197, trusted through pushbox's CA, and no other address exists (Linux network and mount namespaces; the host's files and network are never changed). The running pushbox shows every push live; with none running, exec takes them in itself into the usual inbox. At the end: a summary on stderr; the exit status is CMD's.",
+            "Run CMD unchanged where api.push.apple.com, api.sandbox.push.apple.com, fcm.googleapis.com, oauth2.googleapis.com (and the rest of the push hosts) are pushbox on ports 443 and 2197 (and 2195/2196, the broadcast channel API's), trusted through pushbox's CA, and no other address exists (Linux network and mount namespaces; the host's files and network are never changed). The running pushbox shows every push live; with none running, exec takes them in itself into the usual inbox. At the end: a summary on stderr; the exit status is CMD's.",
         operands: "-- CMD [ARGS…]",
         options: [Options.check, Options.failOn, Options.jsonSummary, Options.socket, Options.database]
             + [Options.tlsCert, Options.tlsKey, Options.providerKey, Options.teamID, Options.fcmTokens] + ClockOptions.options
@@ -20,7 +20,8 @@ enum ExecCommand {
         run: run)
 
     /// The ports pushbox answers on inside: APNs' and FCM's 443, APNs' 2197.
-    static let ports: [UInt16] = [443, 2197]
+    /// 443 and pushbox's own 2197; 2195 and 2196, the broadcast channel-management API's (development, production).
+    static let ports: [UInt16] = [443, 2197, 2195, 2196]
     /// Exit status when exec itself cannot run the command (as `env` and `timeout` use it).
     static let cannotRun: Int32 = 125
     /// The signals passed on to the command.
@@ -139,7 +140,7 @@ enum ExecCommand {
             for l in child.listeners { close(l.fd) }
             _ = child.wait()
             io.out(
-                "namespaces: network and mount\(child.inUserNamespace ? " in a user namespace" : ""), loopback up, listening on \(ports.map(String.init).joined(separator: " and ")) (127.0.0.1\(child.listeners.contains { $0.ipv6 } ? " and ::1" : ""))"
+                "namespaces: network and mount\(child.inUserNamespace ? " in a user namespace" : ""), loopback up, listening on \(ports.dropLast().map(String.init).joined(separator: ", ")) and \(ports.last.map(String.init) ?? "") (127.0.0.1\(child.listeners.contains { $0.ipv6 } ? " and ::1" : ""))"
             )
             let bound = files.binds.filter { !child.skipped.contains($0.target) }.map(\.target)
             io.out("bound over: /etc/hosts\(bound.isEmpty ? "" : ", " + bound.joined(separator: ", "))")

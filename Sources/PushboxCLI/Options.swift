@@ -103,6 +103,7 @@ enum Options {
     static let relevance = OptionSpec("--relevance", value: "N", help: "Its relevance score: the highest is the Dynamic Island's. Default 0.")
     static let staleDate = OptionSpec("--stale-date", value: "DATE", help: "When its content goes stale, e.g. 2026-12-07T09:30:00 (in --tz).")
     static let noToken = OptionSpec("--no-token", help: "Ask for no push token (pushType nil): only the app updates it.")
+    static let channel = OptionSpec("--channel", value: "ID", help: "Subscribe it to this broadcast channel (pushType: .channel(ID), iOS 18).")
 
     // The inbox (list, export)
     static let limit = OptionSpec("--limit", value: "N", help: "At most N notifications.")

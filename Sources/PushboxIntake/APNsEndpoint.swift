@@ -105,6 +105,12 @@ public struct APNsEndpoint: Sendable {
         let replay = request.headers.contains { $0.name == sourceHeader && $0.value == "replay" }
         let envelope = Envelope(source: replay ? .replay : .socket, headers: headers, deviceToken: token, arrival: request.arrival)
         let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
+        return answer(result, arrival: arrival)
+    }
+
+    /// APNs' answer to a push taken in: 200 with the apns-id, or the refusal with its reason;
+    /// the arrival is published once it was sent.
+    static func answer(_ result: IntakeResult, arrival: PendingArrival?) -> HTTPResponse {
         var response: HTTPResponse
         if let reason = result.reason {
             var fields: [(key: String, value: JSONValue)] = [("reason", .string(reason))]

@@ -149,9 +149,13 @@ public final class IntakeService: Sendable {
         if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
             let activities = liveActivities
         {
-            let outcome = activities.receive(
-                LiveActivityPush(aps: validated.aps), token: validated.fcm?.liveActivityToken ?? raw.envelope.deviceToken,
-                priority: Int(validated.headers[PushHeaders.priority] ?? "") ?? 10, apnsID: apnsID)
+            let push = LiveActivityPush(aps: validated.aps)
+            let priority = Int(validated.headers[PushHeaders.priority] ?? "") ?? 10
+            let outcome =
+                validated.headers[PushHeaders.channelID].flatMap { raw.envelope.deviceToken == nil ? $0 : nil }.map {
+                    activities.broadcast(push, aps: validated.aps, channel: $0, priority: priority, apnsID: apnsID)
+                }
+                ?? activities.receive(push, token: validated.fcm?.liveActivityToken ?? raw.envelope.deviceToken, priority: priority, apnsID: apnsID)
             report.liveActivity = outcome
             verdict.liveActivity = outcome
         }

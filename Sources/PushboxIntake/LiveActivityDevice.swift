@@ -93,6 +93,18 @@ public final class LiveActivityDevice: Sendable {
         }
     }
 
+    /// A broadcast on `channel`, applied to the activities subscribed to it.
+    public func broadcast(_ push: LiveActivityPush, aps: JSONObject, channel: String, priority: Int, apnsID: String?) -> LiveActivityOutcome {
+        do {
+            return try change { book, now in
+                book.broadcast(push, aps: aps, channel: channel, priority: priority, apnsID: apnsID, now: now, profile: profile)
+            }
+        } catch {
+            return LiveActivityOutcome(
+                event: push.event?.rawValue ?? "none", applied: false, drop: nil, detail: "pushbox could not keep the activities: \(error)")
+        }
+    }
+
     /// Records the clock's reading (it was moved: `+`, `>`), so other processes read the same time.
     public func noteClock() {
         guard clock != nil else { return }

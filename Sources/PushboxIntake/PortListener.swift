@@ -224,7 +224,8 @@ public final class PortListener: @unchecked Sendable {
     /// and no outbound connection is ever opened: the tunnel is served by pushbox itself.
     public static let proxiedHosts: Set<String> = [
         "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-        "fcm.googleapis.com", "oauth2.googleapis.com", "www.googleapis.com", "iid.googleapis.com",
+        "api-manage-broadcast.push.apple.com", "api-manage-broadcast.sandbox.push.apple.com", "fcm.googleapis.com", "oauth2.googleapis.com",
+        "www.googleapis.com", "iid.googleapis.com",
     ]
 
     /// An HTTPS proxy that never connects out: `CONNECT` to a host pushbox stands in for (or to
@@ -239,7 +240,9 @@ public final class PortListener: @unchecked Sendable {
             return
         }
         let own = ["localhost", "127.0.0.1", "::1"].contains(host) && port == self.port
-        guard (Self.proxiedHosts.contains(host) && port == 443) || own else {
+        // The broadcast channel API listens on 2195 (development) and 2196 (production).
+        let ports: Set<Int> = host.hasPrefix("api-manage-broadcast.") ? [443, 2195, 2196] : [443]
+        guard (Self.proxiedHosts.contains(host) && ports.contains(port)) || own else {
             let why =
                 "pushbox only stands in for \(Self.proxiedHosts.sorted().joined(separator: ", ")) (port 443); it never connects anywhere else, so CONNECT \(target) is refused."
             // On record before the answer goes out: a client that reads the 403 and looks at the

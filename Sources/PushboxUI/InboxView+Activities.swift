@@ -39,7 +39,9 @@ extension InboxView {
                 times += " · ends by itself \(time(info.timeZone, a.startedAt + LiveActivity.maxActive))"
             }
             lines.append((times, .muted))
-            lines.append(("  id \(a.id)" + (a.pushToken.map { " · token \($0)" } ?? " · no push token"), .muted))
+            lines.append(
+                ("  id \(a.id)" + (a.pushToken.map { " · token \($0)" } ?? " · no push token") + (a.channel.map { " · channel \($0)" } ?? ""), .muted)
+            )
             lines.append(("  content state", .subtitle))
             lines += tree(a.state, indent: 4).map { ($0, .overlay) }
             lines.append(("  attributes", .subtitle))

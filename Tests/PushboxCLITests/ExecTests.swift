@@ -238,7 +238,7 @@ struct ExecTests {
         #expect(r.err.contains("no-such-command-pushbox"))
         let check = try f.exec(["--check"])
         #expect(check.status == 0)
-        #expect(check.out.contains("listening on 443 and 2197"))
+        #expect(check.out.contains("listening on 443, 2197, 2195 and 2196"))
     }
 
     @Test(

@@ -57,6 +57,28 @@ struct LiveActivityClientTests {
             return r.out.trimmingCharacters(in: .whitespaces)
         }
 
+        /// curl over HTTP/2 to any path with the provider token: the status line's code, the
+        /// response headers (lowercased names) and the body.
+        func request(_ method: String, _ path: String, headers: [String] = [], body: String? = nil) throws -> (Int, [String: String], String) {
+            let head = served.dir + "/head-\(UUID().uuidString.prefix(6))"
+            var args = [
+                "--http2", "-sS", "--cacert", served.ca, "-X", method, "-D", head, "https://localhost:\(served.port)\(path)",
+                "-H", "authorization: bearer \(jwt)",
+            ]
+            for h in headers { args += ["-H", h] }
+            if let body { args += ["-d", body] }
+            let r = try Subprocess.run("/usr/bin/curl", args)
+            let lines = ((try? String(contentsOfFile: head, encoding: .utf8)) ?? "").split(separator: "\r\n")
+            let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+            var fields: [String: String] = [:]
+            for line in lines.dropFirst() {
+                if let colon = line.firstIndex(of: ":") {
+                    fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return (status, fields, r.out)
+        }
+
         /// `pushbox activities --json`.
         func activities() throws -> JSONObject {
             let r = CLIRun(["activities", "--json", "--db", db, "--app", app])
@@ -148,6 +170,46 @@ struct LiveActivityClientTests {
         // A start to a device token is not a push-to-start.
         #expect(try s.curl(String(repeating: "ab", count: 32), Self.start(Int(Date().timeIntervalSince1970))) == "200 2")
         #expect(try s.activities()["unmatched"]?.arrayValue?.first?.objectValue?["reason"] == "not-push-to-start-token")
+    }
+
+    @Test(
+        "broadcast (iOS 18): a channel made, listed and read; its updates reach the subscribed activities, out of order resolved by the timestamp; a late joiner gets the stored one; deleted, it is ChannelNotRegistered"
+    )
+    func broadcast() throws {
+        let s = try Served()
+        let bundle = "/1/apps/dev.pushbox.la"
+        let (made, madeHeaders, _) = try s.request("POST", bundle + "/channels", body: #"{"message-storage-policy": 1, "push-type": "liveactivity"}"#)
+        #expect(made == 201)
+        let id = try #require(madeHeaders["apns-channel-id"])
+        #expect(Data(base64Encoded: id) != nil && madeHeaders["apns-request-id"] != nil)
+        let (_, _, all) = try s.request("GET", bundle + "/all-channels")
+        #expect(try JSONParser.parse(Array(all.utf8)) == .object(JSONObject([("channels", .array([.string(id)]))])))
+        let (read, _, config) = try s.request("GET", bundle + "/channels", headers: ["apns-channel-id: \(id)"])
+        #expect(read == 200 && config.contains(#""message-storage-policy":1"#))
+        let ts = Int(Date().timeIntervalSince1970)
+        let pushToStart = "5747a27000000000000000000000000000000000000000000000000000000001"
+        let subscribed = Self.start(ts).replacingOccurrences(of: #""input-push-token": 1"#, with: #""input-push-channel": "\#(id)""#)
+        #expect(try s.curl(pushToStart, subscribed) == "200 2")
+        let send = { (aps: String) in
+            try s.request(
+                "POST", "/4/broadcasts/apps/dev.pushbox.la", headers: ["apns-channel-id: \(id)", "apns-push-type: liveactivity", "apns-priority: 5"],
+                body: #"{"aps": \#(aps)}"#)
+        }
+        #expect(try send(Self.update(ts + 60, #"{"score": 2, "period": "first"}"#)).0 == 200)
+        #expect(try send(Self.update(ts + 30, #"{"score": 1, "period": "first"}"#)).0 == 200)  // reordered by APNs: older
+        #expect(try s.timeline() == ["applied", "applied", "not-newer"])
+        // A late joiner gets the message the channel kept (the last one sent) at once.
+        #expect(try s.curl(pushToStart, subscribed) == "200 2")
+        let second = try #require(try s.activities()["activities"]?.arrayValue?.last?.objectValue)
+        let joined = second["timeline"]?.arrayValue?.map { $0.objectValue?["event"]?.stringValue ?? "" } ?? []
+        #expect(joined == ["start", "update (stored on channel \(id))"])
+        #expect(second["state"]?.objectValue?["score"] == 1)
+        let (missing, _, why) = try s.request(
+            "POST", "/4/broadcasts/apps/dev.pushbox.la", headers: ["apns-push-type: liveactivity"], body: #"{"aps": {}}"#)
+        #expect(missing == 400 && why.contains("MissingChannelId"))
+        #expect(try s.request("DELETE", bundle + "/channels", headers: ["apns-channel-id: \(id)"]).0 == 204)
+        let (gone, _, reason) = try send(Self.update(ts + 90))
+        #expect(gone == 400 && reason.contains("ChannelNotRegistered"))
     }
 
     @Test(

@@ -72,6 +72,9 @@ extension ActivityBook {
             at: d.now, apnsID: d.apnsID, event: eventName, timestamp: d.push.timestamp, priority: d.priority, applied: outcome.applied,
             drop: outcome.drop, detail: outcome.detail, alert: outcome.applied ? Self.alertSummary(d.push.alert) : nil)
         if let i = target { activities[i].record(event) } else { unmatched.append(event) }
+        if d.push.event == .start, outcome.applied, let i = target, let note = joinLate(i, now: d.now, profile: profile) {
+            outcome.notes.append(note)
+        }
         prune(now: d.now)
         return outcome
     }
@@ -79,7 +82,7 @@ extension ActivityBook {
     /// `Activity.request` in the app: a local start, with the same checks but no budget.
     public mutating func startLocally(
         type: String, attributes: JSONValue, state: JSONValue, staleDate: Double? = nil, relevance: Double? = nil, wantsToken: Bool = true,
-        now: Double, profile: LiveActivityProfile
+        channel: String? = nil, now: Double, profile: LiveActivityProfile
     ) -> LiveActivityOutcome {
         prune(now: now)
         var aps = JSONObject([
@@ -89,12 +92,14 @@ extension ActivityBook {
         if let staleDate { aps["stale-date"] = .number(String(staleDate)) }
         if let relevance { aps["relevance-score"] = .number(String(relevance)) }
         if wantsToken { aps["input-push-token"] = 1 }
+        if let channel { aps["input-push-channel"] = .string(channel) }
         let d = ActivityDelivery(push: LiveActivityPush(aps: aps), token: Self.pushToStartToken, priority: 10, now: now)
-        let outcome = start(d, profile: profile, local: true)
+        var outcome = start(d, profile: profile, local: true)
         let event = ActivityEvent(
             at: now, apnsID: nil, event: "start (app)", timestamp: now, priority: 10, applied: outcome.applied, drop: outcome.drop,
             detail: outcome.detail)
         if outcome.applied { activities[activities.count - 1].record(event) } else { unmatched.append(event) }
+        if outcome.applied, let note = joinLate(activities.count - 1, now: now, profile: profile) { outcome.notes.append(note) }
         return outcome
     }
 

@@ -88,7 +88,8 @@ extension ActivityBook {
             JSONObject([
                 ("made", .optionalInt(made)), ("activities", .array(activities.map(\.json))), ("unmatched", .array(unmatched.map(\.json))),
                 ("priorityPushes", .array(priorityPushes.map { .optionalDouble($0) })),
-                ("pushToStarts", .array(pushToStarts.map { .optionalDouble($0) })),
+                ("pushToStarts", .array(pushToStarts.map { .optionalDouble($0) })), ("madeChannels", .optionalInt(madeChannels)),
+                ("channels", .array(channels.map(\.stored))),
             ]))
     }
 
@@ -100,6 +101,8 @@ extension ActivityBook {
         unmatched = o["unmatched"]?.arrayValue?.compactMap(ActivityEvent.init(json:)) ?? []
         priorityPushes = o["priorityPushes"]?.arrayValue?.compactMap(\.doubleValue) ?? []
         pushToStarts = o["pushToStarts"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+        madeChannels = o["madeChannels"]?.intValue ?? 0
+        channels = o["channels"]?.arrayValue?.compactMap(BroadcastChannel.init(stored:)) ?? []
     }
 }
 

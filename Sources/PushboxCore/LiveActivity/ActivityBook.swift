@@ -60,6 +60,10 @@ public struct ActivityBook: Sendable, Equatable {
     public var pushToStarts: [Double] = []
     /// Activities made so far (numbers their ids and tokens).
     public var made = 0
+    /// The app's broadcast channels (iOS 18).
+    public var channels: [BroadcastChannel] = []
+    /// Channels made so far (numbers their ids).
+    public var madeChannels = 0
 
     /// The app's push-to-start token (`Activity<Attributes>.pushToStartToken`): one for every
     /// attributes type, as developers observed.

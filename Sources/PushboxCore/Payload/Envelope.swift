@@ -27,7 +27,9 @@ public struct PushHeaders: Sendable, Equatable {
     /// `apns-collapse-id`.
     public static let collapseID = "apns-collapse-id"
     /// Headers APNs knows; other `apns-*` names draw a warning.
-    public static let known: [String] = [pushType, id, expiration, priority, topic, collapseID]
+    public static let known: [String] = [pushType, id, expiration, priority, topic, collapseID, channelID]
+    /// `apns-channel-id`: a broadcast's channel (iOS 18), on `/4/broadcasts/apps/<bundle>`.
+    public static let channelID = "apns-channel-id"
 
     /// Every header in the order given, names lowercased.
     public private(set) var fields: [(name: String, value: String)] = []

@@ -54,6 +54,12 @@ public struct Rejection: Error, Sendable, Equatable {
 /// that never reaches APNs, `INVALID_ARGUMENT`).
 public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible {
     case badCollapseId = "BadCollapseId"
+    /// Broadcast (iOS 18): the reasons a third-party client lists; unconfirmed against Apple's table.
+    case badChannelId = "BadChannelId"
+    case channelNotRegistered = "ChannelNotRegistered"
+    case missingChannelId = "MissingChannelId"
+    case missingPushType = "MissingPushType"
+    case cannotCreateChannelConfig = "CannotCreateChannelConfig"
     case badDeviceToken = "BadDeviceToken"
     case badExpirationDate = "BadExpirationDate"
     case badMessageId = "BadMessageId"

@@ -1,0 +1,138 @@
+import Foundation
+import PushboxCore
+import PushboxText
+
+/// iOS 18's broadcast push for Live Activities: the channel-management API
+/// (`/1/apps/<bundle>/channels`, `/1/apps/<bundle>/all-channels`; Apple's hosts
+/// api-manage-broadcast[.sandbox].push.apple.com) and `POST /4/broadcasts/apps/<bundle>` with
+/// `apns-channel-id`. The channels are the device's (`LiveActivityDevice`); a broadcast is taken
+/// in as any push is and applied to every activity subscribed to its channel.
+struct BroadcastEndpoint: Sendable {
+    let service: IntakeService
+    let authenticator: ProviderAuthenticator
+    static let managePrefix = "/1/apps/"
+    static let sendPrefix = "/4/broadcasts/apps/"
+    /// A broadcast's largest body: 5 KB (third-party documentation only; unconfirmed).
+    static let maxBroadcastBytes = 5120
+
+    var routes: [Route] {
+        let check: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { [authenticator] head in
+            APNsEndpoint.check(head, authenticator: authenticator)
+        }
+        return [
+            Route(
+                "apns-channels", methods: ["POST", "GET", "DELETE"], paths: .prefix(Self.managePrefix), maxBody: { _ in 4096 }, check: check,
+                refusal: APNsEndpoint.refusal, handle: { [service] request in Self.manage(request, service: service) }),
+            Route(
+                "apns-broadcast", methods: ["POST"], paths: .prefix(Self.sendPrefix), maxBody: { _ in Self.maxBroadcastBytes }, check: check,
+                refusal: APNsEndpoint.refusal, handle: { [service] request in Self.send(request, service: service) }),
+        ]
+    }
+
+    /// A refusal with APNs' shape and pushbox's reason for it.
+    static func refuse(_ reason: APNsReason, _ request: HTTPRequest, _ cause: String) -> HTTPResponse {
+        var r = APNsEndpoint.reasonResponse(reason, apnsID: nil)
+        r.headers.append(("apns-request-id", FastUUID.make()))
+        r.cause = cause
+        return r
+    }
+
+    /// The app a path names, checked against the device's; or the refusal.
+    static func app(_ rest: Substring, _ request: HTTPRequest, service: IntakeService) -> Result<String, Refusal> {
+        let bundle = String(rest)
+        if let own = service.context.bundleID, own != bundle {
+            return .failure(Refusal(refuse(.topicDisallowed, request, "this device's app is \(own), not \(bundle)")))
+        }
+        return .success(bundle)
+    }
+
+    /// Create, read, delete a channel; list them all.
+    static func manage(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
+        guard let device = service.liveActivities else { return refuse(.badPath, request, "this pushbox keeps no Live Activities") }
+        let parts = request.path.dropFirst(managePrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, ["channels", "all-channels"].contains(parts[1]) else {
+            return refuse(.badPath, request, "the channel API's paths are /1/apps/<bundle>/channels and /1/apps/<bundle>/all-channels")
+        }
+        if case .failure(let r) = app(parts[0], request, service: service) { return r.response }
+        let channelID = request.headers.last { $0.name == PushHeaders.channelID }?.value
+        let requestID = request.headers.last { $0.name == "apns-request-id" }?.value ?? FastUUID.make()
+        func json(_ status: Int, _ value: JSONValue?, _ extra: [(String, String)] = []) -> HTTPResponse {
+            HTTPResponse(
+                status: status, headers: [("apns-request-id", requestID)] + extra + (value == nil ? [] : [("Content-Type", "application/json")]),
+                body: value.map { Array(JSONWriter.compact($0).utf8) } ?? [])
+        }
+        do {
+            switch (request.method, String(parts[1])) {
+            case ("GET", "all-channels"):
+                let ids = device.file.current().book.channels.map { JSONValue.string($0.id) }
+                return json(200, .object(JSONObject([("channels", .array(ids))])))
+            case ("POST", "channels"):
+                guard let body = try? JSONParser.parse(request.body).objectValue else {
+                    return refuse(
+                        .cannotCreateChannelConfig, request, "the body must be {\"message-storage-policy\": 0 or 1, \"push-type\": \"liveactivity\"}")
+                }
+                guard let policy = body["message-storage-policy"]?.intValue, policy == 0 || policy == 1 else {
+                    return refuse(.cannotCreateChannelConfig, request, "message-storage-policy must be 0 or 1")
+                }
+                guard body["push-type"]?.stringValue == PushType.liveactivity.rawValue else {
+                    return refuse(.missingPushType, request, "push-type must be liveactivity")
+                }
+                let made: String? = try device.change { book, now in
+                    book.channels.count >= ActivityBook.maxChannels ? nil : book.createChannel(storagePolicy: policy, now: now)
+                }
+                guard let id = made else {
+                    return refuse(.cannotCreateChannelConfig, request, "the app has \(ActivityBook.maxChannels) channels already (unconfirmed limit)")
+                }
+                return json(201, nil, [(PushHeaders.channelID, id)])
+            case ("GET", "channels"), ("DELETE", "channels"):
+                guard let id = channelID else { return refuse(.missingChannelId, request, "apns-channel-id names the channel") }
+                guard Data(base64Encoded: id) != nil else { return refuse(.badChannelId, request, "apns-channel-id is base64") }
+                if request.method == "GET" {
+                    guard let channel = device.file.current().book.channel(id) else {
+                        return refuse(.channelNotRegistered, request, "the app has no channel \(id)")
+                    }
+                    return json(200, channel.json)
+                }
+                guard try device.change({ book, _ in book.deleteChannel(id) }) else {
+                    return refuse(.channelNotRegistered, request, "the app has no channel \(id)")
+                }
+                return json(204, nil)
+            default:
+                return refuse(.methodNotAllowed, request, "\(request.method) is not taken on \(parts[1])")
+            }
+        } catch {
+            var r = refuse(.internalServerError, request, "\(error)")
+            r.status = 500
+            return r
+        }
+    }
+
+    /// A broadcast to a channel: checked, then taken in as a push with no device token.
+    static func send(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
+        guard let device = service.liveActivities else { return refuse(.badPath, request, "this pushbox keeps no Live Activities") }
+        let rest = request.path.dropFirst(sendPrefix.count)
+        guard !rest.isEmpty, !rest.contains("/") else { return refuse(.badPath, request, "the path is /4/broadcasts/apps/<bundle>") }
+        let bundle: String
+        switch app(rest, request, service: service) {
+        case .failure(let r): return r.response
+        case .success(let b): bundle = b
+        }
+        var headers = PushHeaders()
+        for h in request.headers where h.name.hasPrefix("apns-") && h.name != "apns-request-id" { headers.add(h.name, h.value) }
+        guard let id = headers[PushHeaders.channelID] else {
+            return refuse(.missingChannelId, request, "a broadcast names its channel in apns-channel-id")
+        }
+        guard Data(base64Encoded: id) != nil else { return refuse(.badChannelId, request, "apns-channel-id is base64") }
+        guard device.file.current().book.channel(id) != nil else {
+            return refuse(.channelNotRegistered, request, "the app has no channel \(id) (create it with POST /1/apps/\(bundle)/channels)")
+        }
+        guard let type = headers[PushHeaders.pushType] else { return refuse(.missingPushType, request, "a broadcast is apns-push-type liveactivity") }
+        guard type == PushType.liveactivity.rawValue else { return refuse(.invalidPushType, request, "a broadcast is apns-push-type liveactivity") }
+        if headers[PushHeaders.topic] == nil { headers.add(PushHeaders.topic, bundle + (PushType.liveactivity.topicSuffix ?? "")) }
+        let envelope = Envelope(source: .socket, headers: headers, deviceToken: nil, arrival: request.arrival)
+        let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
+        var response = APNsEndpoint.answer(result, arrival: arrival)
+        response.headers.append(("apns-request-id", FastUUID.make()))
+        return response
+    }
+}
