@@ -43,8 +43,11 @@ extension InboxView {
         if r.delivered == .stored || r.delivered == .discarded {
             let would = [r.intended?.title, r.intended?.subtitle, r.intended?.body].compactMap { $0 }.map { DisplayText.line($0) }.joined(
                 separator: " — ")
+            let headline =
+                r.liveActivity.map { "The Live Activity ignores this \($0.event): \($0.drop?.rawValue ?? "")" }
+                ?? (r.delivered == .stored ? "Not delivered yet: the device is offline" : "Never delivered")
             return notShown(
-                &s, r.delivered == .stored ? "Not delivered yet: the device is offline" : "Never delivered", role: .warning,
+                &s, DisplayText.line(headline), role: .warning,
                 detail: (r.detail ?? "") + (would.isEmpty ? "" : "\n\nWould show: " + would), x: x, y: y, width: width, height: height)
         }
         var row: Int
@@ -70,6 +73,11 @@ extension InboxView {
             }
             if let to = r.addressedTo {
                 s.put("to " + DisplayText.line(to), x: x, y: row, role: .muted, maxWidth: width)
+                row += 1
+            }
+            if let la = r.liveActivity {
+                let what = "Live Activity \(la.event) applied" + (la.activityType.map { " to \($0)" } ?? "") + " · A: the Live Activities view"
+                s.put(DisplayText.line(what), x: x, y: row, role: .accent, maxWidth: width)
                 row += 1
             }
         }

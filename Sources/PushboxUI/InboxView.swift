@@ -149,9 +149,11 @@ public enum InboxView {
         if r.delivered == .rejected { return "not for this device: \(r.reason ?? "")" }
         if r.delivered == .stored || r.delivered == .discarded, let would = r.intended {
             let text = [would.title, would.body].compactMap { $0 }.filter { !$0.isEmpty }.map { DisplayText.clean($0) }.joined(separator: " — ")
+            if let la = r.liveActivity { return DisplayText.clean("(Live Activity \(la.event) dropped: \(la.drop?.rawValue ?? "")) ") + text }
             return "(\(item.delivery?.state(at: now).phrase ?? "")) " + text
         }
         let parts = [r.title, r.body].compactMap { $0 }.filter { !$0.isEmpty }.map { DisplayText.clean($0) }
+        if let la = r.liveActivity, parts.isEmpty { return DisplayText.clean("Live Activity \(la.event) applied, no alert") }
         if item.kind == .background { return "background event: " + (parts.first ?? "no banner") }
         return parts.isEmpty ? "(no alert: background or badge/sound only)" : parts.joined(separator: " — ")
     }

@@ -112,9 +112,7 @@ public enum Keymap {
         KeyBinding([.char("s")], .scheduledView, "scheduled: pending local notifications, n/64, what was dropped", unavailable: needsScheduler),
         KeyBinding([.char("+")], .fastForward, "fast-forward the device clock one minute", unavailable: needsScheduler),
         KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
-        KeyBinding(
-            [.char("A")], .activitiesView,
-            "Live Activities: each one's state, the Dynamic Island order, its content, and its pushes, applied or dropped with why"),
+        KeyBinding([.char("A")], .activitiesView, "Live Activities: phase, Dynamic Island order, content, pushes applied or dropped"),
         KeyBinding([.char("R")], .requestsView, "requests: every HTTP request on record, refused ones marked with why"),
         KeyBinding([.char("D")], .deviceView, "the device: its tokens, whether it is online, its FCM topics and who subscribed it"),
         KeyBinding([.char("U")], .toggleInstalled, "uninstall or install the app (APNs 410 Unregistered, FCM 404 UNREGISTERED)"),

@@ -70,6 +70,25 @@ struct ActivitiesViewTests {
         #expect(all.contains { $0.contains("dropped: no-activity") })
     }
 
+    @Test("a dropped Live Activity push: the list says why, the card names the reason and what it would have shown")
+    func droppedCard() throws {
+        var s = UIFixtures.state(width: 120, height: 40)
+        var r = try #require(s.renders[6])
+        r.liveActivity = LiveActivityOutcome(
+            event: "update", applied: false, drop: .notNewer, detail: "the activity ignores this update: its timestamp is not newer")
+        r.delivered = .discarded
+        r.detail = "the activity ignores this update: its timestamp is not newer"
+        r.intended = AlertContent(title: "Seoul 1 – 0 Busan", subtitle: nil, body: "Goal!")
+        _ = s.update(.rendered([6: r], languageKey: s.device.key))
+        s.list.selected = 0
+        let lines = InboxView.screen(s).lines
+        // The list's column is narrow: the row begins with why.
+        #expect(lines.contains { $0.contains("×  (Live Activity update dropped: not-n") })
+        #expect(InboxView.summary(s.list.items[0], r, now: s.now ?? Date()) == "(Live Activity update dropped: not-newer) Seoul 1 – 0 Busan — Goal!")
+        #expect(lines.contains { $0.contains("The Live Activity ignores this update: not-newer") })
+        #expect(lines.contains { $0.contains("Would show: Seoul 1 – 0 Busan — Goal!") })
+    }
+
     @Test("80×24 and 120×40: the Live Activities view")
     func snapshots() throws {
         for (w, h) in [(80, 24), (120, 40)] {
