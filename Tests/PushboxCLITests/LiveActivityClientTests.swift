@@ -158,6 +158,14 @@ struct LiveActivityClientTests {
         #expect(late["delivered"] == "discarded" && late["title"] == .null)
         let fcm = try #require(rows.first { $0["source"] == "fcm" })
         #expect(fcm["liveActivity"]?.objectValue?["applied"] == .bool(true) && fcm["title"] == "firebase-admin")
+        // The TUI on the same inbox (no socket of its own) shows the same in its Live Activities view.
+        let tui = try TUIEndToEndTests.Session(arguments: ["--app", s.app, "--no-socket"], database: s.db)
+        #expect(tui.waitFor("pushbox · Live"), "\(tui.screen)")
+        try tui.keys("A")
+        #expect(tui.waitFor("Match — ended · relevance 0"), "\(tui.screen)")
+        #expect(tui.screen.contains("Seoul 7 Busan") && tui.screen.contains("dropped: not-newer"), "\(tui.screen)")
+        try tui.keys("J")
+        #expect(tui.waitFor("dropped: activity-ended"), "\(tui.screen)")
     }
 
     @Test("the app's plain topic is refused (DeviceTokenNotForTopic); a start to a device token is dropped, not a push-to-start")

@@ -10,7 +10,8 @@ struct TUIEndToEndTests {
         let dir = "/tmp/pbx-\(UUID().uuidString.prefix(8))"
         var socket: String { dir + "/s.sock" }
 
-        init(arguments: [String], directory: String? = nil) throws {
+        /// The TUI with `arguments`, started in `directory`, on `database` (default: one of its own).
+        init(arguments: [String], directory: String? = nil, database: String? = nil) throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
                 throw TestFailure("tmux is missing: `make test` installs it (apt-get install tmux)")
             }
@@ -19,7 +20,7 @@ struct TUIEndToEndTests {
             let command =
                 [
                     "env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "XDG_DATA_HOME=\(dir)/data", "TERM=xterm-256color", binary,
-                    "--socket", socket, "--db", dir + "/inbox.sqlite", "--listen", "off",
+                    "--socket", socket, "--db", database ?? dir + "/inbox.sqlite", "--listen", "off",
                 ] + arguments
             // The first tmux command may start the tmux server, which would keep an output pipe
             // open for ever: this one gets no pipe (and Subprocess lets it inherit nothing else).
