@@ -24,6 +24,20 @@ struct RawViewTests {
         #expect(InboxItems.make(row).receivedAt == fired)
     }
 
+    @Test("a Live Activity push without an alert is a change to the activity, not a background event; a plain one without an alert is")
+    func liveActivityKind() throws {
+        let folder = TemporaryFolder("pbla")
+        let store = try InboxStore(path: folder.path + "/inbox.sqlite")
+        var headers = PushHeaders()
+        headers.add(PushHeaders.pushType, "liveactivity")
+        let body = Array(#"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#.utf8)
+        let live = try store.insertRow(
+            RawPayload(bytes: body, envelope: Envelope(source: .socket, headers: headers)), apnsID: "a", verdict: .init(status: 200))
+        #expect(InboxItems.make(live).kind == .push)
+        let silent = try store.insertRow(RawPayload(bytes: body, envelope: Envelope(source: .socket)), apnsID: "b", verdict: .init(status: 200))
+        #expect(InboxItems.make(silent).kind == .background)
+    }
+
     @Test(
         "e exports only accepted pushes, into the config's exportDirectory when it names one; export names the sample app for a push without a topic")
     func exports() throws {

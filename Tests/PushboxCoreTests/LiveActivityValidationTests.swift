@@ -45,6 +45,11 @@ struct LiveActivityValidationTests {
         #expect(codes(#"{"event": "update", "timestamp": 1, "content-state": {}, "sound": "default"}"#) == ["live-activity-ignored-key"])
         #expect(codes(#"{"event": "update", "timestamp": 1, "content-state": {}, "dismissal-date": 5}"#) == ["live-activity-ignored-key"])
         #expect(codes(#"{"event": "end", "content-state": {}, "alert": {"title": {"loc-key": "K"}, "sound": "a.caf"}}"#) == [])
+        // A Live Activity's relevance score is any number; a notification's is 0–1.
+        let score = #"{"aps": {"event": "update", "timestamp": 1, "content-state": {}, "relevance-score": 75}}"#
+        #expect(!Self.report(score, headers: Self.live).warnings.contains { $0.code == .relevanceScore })
+        let alert = #"{"aps": {"alert": "hi", "relevance-score": 75}}"#
+        #expect(Self.report(alert, headers: [("apns-topic", "dev.pushbox.sample")]).warnings.contains { $0.code == .relevanceScore })
         #expect(
             codes(
                 #"{"event": "update", "timestamp": 1, "content-state": {}}"#,

@@ -38,7 +38,9 @@ enum InboxItems {
         default: break
         }
         var kind = InboxItem.Kind.push
-        if n.source == .local { kind = .local } else if aps != nil, aps?["alert"] == nil { kind = .background }
+        // A Live Activity push without an alert changes the activity: it is no background event.
+        let liveActivity = (validated?.pushType ?? PushType(rawValue: n.headers[PushHeaders.pushType] ?? "")) == .liveactivity
+        if n.source == .local { kind = .local } else if aps != nil, aps?["alert"] == nil, !liveActivity { kind = .background }
         let raw = keepRaw ? (document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)) : ""
         // A fired local notification is listed at the device clock's time it fired, not the real time it was stored.
         var shownAt = n.receivedAt

@@ -39,7 +39,7 @@ enum PayloadRules {
         if pushType != .liveactivity { alertWarnings(aps["alert"], into: &out) }
         out += LiveActivityRules.warnings(aps: aps, pushType: pushType)
         apsKeyWarnings(aps, into: &out)
-        apsValueWarnings(aps, into: &out)
+        apsValueWarnings(aps, liveActivity: pushType == .liveactivity, into: &out)
         pushTypeWarnings(aps, pushType: pushType, priority: priority, into: &out)
         return out
     }
@@ -146,7 +146,8 @@ enum PayloadRules {
         }
     }
 
-    private static func apsValueWarnings(_ aps: JSONObject, into out: inout [Diagnostic]) {
+    /// `liveActivity`: a Live Activity's relevance score is any number (25, 50, 100), not 0–1.
+    private static func apsValueWarnings(_ aps: JSONObject, liveActivity: Bool, into out: inout [Diagnostic]) {
         if let badge = aps["badge"], badge.intValue.map({ $0 >= 0 }) != true {
             out.append(
                 Diagnostic(
@@ -176,7 +177,7 @@ enum PayloadRules {
                     field: "aps.interruption-level"))
         }
         if let score = aps["relevance-score"] {
-            if let d = score.doubleValue, (0...1).contains(d) {
+            if let d = score.doubleValue, liveActivity || (0...1).contains(d) {
             } else {
                 out.append(
                     Diagnostic(
