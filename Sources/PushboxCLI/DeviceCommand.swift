@@ -37,11 +37,18 @@ enum DeviceCommand {
         let operands = args.operands
         if operands == ["online"] {
             do {
-                let back = try file.comeOnline(at: Date(timeIntervalSince1970: Double(now) / 1000), store: InboxStore(path: database))
+                let activities = LiveActivityDevice(
+                    databasePath: database, clock: nil, profile: device.profile?.liveActivities ?? LiveActivityProfile())
+                let back = try file.comeOnline(
+                    at: Date(timeIntervalSince1970: Double(now) / 1000), store: InboxStore(path: database), activities: activities)
                 registration = back.registration
                 if !args.flag(Options.json) {
                     io.out("delivered from storage  \(back.delivered)")
                     io.out("discarded — expired     \(back.discarded)")
+                    if !back.liveActivities.isEmpty {
+                        let applied = back.liveActivities.values.filter(\.applied).count
+                        io.out("Live Activity pushes    \(applied) applied, \(back.liveActivities.count - applied) dropped (pushbox activities)")
+                    }
                 }
             } catch {
                 io.err("pushbox device: \(error)")

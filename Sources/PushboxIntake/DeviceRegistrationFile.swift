@@ -40,12 +40,26 @@ extension DeviceRegistrationFile {
         public var delivered: Int { changed.values.filter { $0.state == .deliveredFromStorage }.count }
         /// How many were discarded, their expiration past.
         public var discarded: Int { changed.count - delivered }
+        /// The Live Activity pushes delivered from storage, each with what the device did with it.
+        public var liveActivities: [Int64: LiveActivityOutcome] = [:]
     }
 
     /// Brings the device back online at `now` (`pushbox device online`, `O` in the inbox): what
-    /// `store` kept while it was offline is delivered from storage, or discarded as expired.
-    public func comeOnline(at now: Date, store: InboxStore) throws -> BackOnline {
+    /// `store` kept while it was offline is delivered from storage, or discarded as expired; a Live
+    /// Activity push delivered is applied to `activities` then, and its outcome kept with its row.
+    public func comeOnline(at now: Date, store: InboxStore, activities: LiveActivityDevice? = nil) throws -> BackOnline {
         let registration = try update { $0.offlineSince = nil }
-        return BackOnline(registration: registration, changed: try store.deliverStored(at: now))
+        var back = BackOnline(registration: registration, changed: try store.deliverStored(at: now))
+        guard let activities else { return back }
+        // In arrival order, as the device receives them.
+        for (id, record) in back.changed.sorted(by: { $0.key < $1.key }) where record.state == .deliveredFromStorage {
+            guard let row = try store.notification(id: id), let validated = Validator.validate(row.rawPayload).validated,
+                validated.pushType == .liveactivity
+            else { continue }
+            let outcome = activities.apply(validated, deviceToken: row.deviceToken, apnsID: row.apnsID)
+            try store.keepLiveActivity(outcome, id: id)
+            back.liveActivities[id] = outcome
+        }
+        return back
     }
 }

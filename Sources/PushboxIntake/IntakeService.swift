@@ -149,13 +149,7 @@ public final class IntakeService: Sendable {
         if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
             let activities = liveActivities
         {
-            let push = LiveActivityPush(aps: validated.aps)
-            let priority = Int(validated.headers[PushHeaders.priority] ?? "") ?? 10
-            let outcome =
-                validated.headers[PushHeaders.channelID].flatMap { raw.envelope.deviceToken == nil ? $0 : nil }.map {
-                    activities.broadcast(push, aps: validated.aps, channel: $0, priority: priority, apnsID: apnsID)
-                }
-                ?? activities.receive(push, token: validated.fcm?.liveActivityToken ?? raw.envelope.deviceToken, priority: priority, apnsID: apnsID)
+            let outcome = activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
             report.liveActivity = outcome
             verdict.liveActivity = outcome
         }

@@ -93,6 +93,17 @@ public final class LiveActivityDevice: Sendable {
         }
     }
 
+    /// A validated `liveactivity` push applied as the device receives it: a broadcast (no device
+    /// token, an `apns-channel-id`) to its channel's activities, any other to its token's.
+    public func apply(_ validated: ValidatedPayload, deviceToken: String?, apnsID: String?) -> LiveActivityOutcome {
+        let push = LiveActivityPush(aps: validated.aps)
+        let priority = Int(validated.headers[PushHeaders.priority] ?? "") ?? 10
+        if deviceToken == nil, let channel = validated.headers[PushHeaders.channelID] {
+            return broadcast(push, aps: validated.aps, channel: channel, priority: priority, apnsID: apnsID)
+        }
+        return receive(push, token: validated.fcm?.liveActivityToken ?? deviceToken, priority: priority, apnsID: apnsID)
+    }
+
     /// A broadcast on `channel`, applied to the activities subscribed to it.
     public func broadcast(_ push: LiveActivityPush, aps: JSONObject, channel: String, priority: Int, apnsID: String?) -> LiveActivityOutcome {
         do {

@@ -127,6 +127,14 @@ public final class Renderings: Sendable {
         return report
     }
 
+    /// Renders these rows again for `languages` and pushes them as one batch: their Live
+    /// Activity outcome was decided after they arrived (delivered from storage).
+    public func renderAgain(_ rows: [StoredNotification], languages: [String]) {
+        var map: [Int64: RenderedNotification] = [:]
+        for row in rows { map[row.id] = rendering(id: row.id, languages: languages, row: row) }
+        push(RenderBatch(renderings: map, languageKey: RenderKey.languageKey(languages)))
+    }
+
     /// Renders ahead for these languages from now on (the TUI's device languages changed).
     public func renderAhead(for languages: [String]) {
         state.withLock { $0.aheadLanguages = languages }
@@ -255,7 +263,7 @@ public final class Renderings: Sendable {
     /// read it; otherwise a recent arrival's payload is used, or the row is read.
     public func rendering(id: Int64, languages: [String]? = nil, row: StoredNotification? = nil) -> RenderedNotification? {
         let key = RenderKey(id: id, languages: languages ?? base.preferredLanguages)
-        let (flight, recent, mine) = state.withLock { state -> (InFlight, Recent?, Bool) in
+        let (flight, kept, mine) = state.withLock { state -> (InFlight, Recent?, Bool) in
             if let flight = state.inFlight[key] { return (flight, nil, false) }
             let flight = InFlight()
             state.inFlight[key] = flight
@@ -268,6 +276,12 @@ public final class Renderings: Sendable {
             return flight.result.withLock { $0 }
         }
         var note = stored(key)
+        // A row whose Live Activity outcome was decided after it arrived (delivered from
+        // storage) is rendered again from the row, not from the arrival's report, and a rendering
+        // stored before the outcome (another process may have made it meanwhile) is replaced.
+        let decidedLater = row?.liveActivity != nil
+        if decidedLater, note?.liveActivity == nil { note = nil }
+        let recent = decidedLater && kept?.report?.liveActivity == nil ? nil : kept
         if note == nil {
             let source = recent == nil ? row ?? (try? store.notification(id: id)) : nil
             if let raw = recent?.raw ?? source?.rawPayload {

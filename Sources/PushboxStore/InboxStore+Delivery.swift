@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxText
 
 /// What the push service keeps while the device is offline, as the inbox stores it: a stored
 /// notification replaced by a newer one under its key, and all of them delivered or discarded
@@ -22,6 +23,15 @@ extension InboxStore {
     /// (`now`): each stored notification whose expiration passed is discarded, the rest are
     /// delivered from storage. Gives the notifications changed and where they now stand.
     @discardableResult
+    /// Keeps what the device did with a Live Activity push delivered from storage, and forgets
+    /// its renderings (made before the device had applied it).
+    public func keepLiveActivity(_ outcome: LiveActivityOutcome, id: Int64) throws(StoreError) {
+        try transaction { () throws(StoreError) in
+            try db.prepare("UPDATE notifications SET live_activity = ? WHERE id = ?").run([.text(JSONWriter.compact(outcome.json)), .int(id)])
+            try db.prepare("DELETE FROM renders WHERE notification_id = ?").run([.int(id)])
+        }
+    }
+
     public func deliverStored(at now: Date) throws(StoreError) -> [Int64: DeliveryRecord] {
         try transaction { () throws(StoreError) in
             let held = try db.prepare(Self.storedSQL).rows { row in

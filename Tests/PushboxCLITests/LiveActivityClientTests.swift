@@ -220,6 +220,27 @@ struct LiveActivityClientTests {
         #expect(gone == 400 && reason.contains("ChannelNotRegistered"))
     }
 
+    @Test("offline, the push service keeps a Live Activity update; back online, it is delivered from storage and applied then")
+    func offlineThenOnline() throws {
+        let s = try Served()
+        let ts = Int(Date().timeIntervalSince1970)
+        #expect(try s.curl("5747a27000000000000000000000000000000000000000000000000000000001", Self.start(ts)) == "200 2")
+        let token = try s.token()
+        #expect(CLIRun(["device", "offline", "--db", s.db]).status == 0)
+        #expect(try s.curl(token, Self.update(ts + 60, #"{"score": 4, "period": "second"}"#)) == "200 2")
+        #expect(try s.timeline() == ["applied"])  // kept by the push service: not on the device yet
+        let online = CLIRun(["device", "online", "--db", s.db, "--app", s.app])
+        #expect(online.status == 0 && online.out.contains("Live Activity pushes    1 applied, 0 dropped"), "\(online.out) \(online.err)")
+        #expect(try s.timeline() == ["applied", "applied"])
+        #expect(try s.activities()["activities"]?.arrayValue?.first?.objectValue?["state"]?.objectValue?["score"] == 4)
+        // The row keeps the outcome decided on delivery, and its rendering says so.
+        // Rendered for the app (a rendering stored before the outcome was decided is made again).
+        let listed = CLIRun(["list", "--db", s.db, "--json", "--history", "--no-extension", "--app", s.app])
+        let rows = try listed.lines.map { try #require(try JSONParser.parse(Array($0.utf8)).objectValue) }
+        let row = try #require(rows.first { $0["liveActivity"]?.objectValue?["event"] == "update" })
+        #expect(row["liveActivity"]?.objectValue?["applied"] == .bool(true))
+    }
+
     @Test(
         "kalyke's LiveActivityClient, unchanged, under pushbox exec: its update and end reach the running pushbox's activity",
         .enabled(if: ExecTests.available, ExecTests.reason),
