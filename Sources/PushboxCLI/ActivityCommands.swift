@@ -175,12 +175,7 @@ enum ActivityCommand {
         let activities = LiveActivityDevice(databasePath: database, clock: nil, profile: device.profile?.liveActivities ?? LiveActivityProfile())
         let now = activities.now()
         var book = activities.file.current().book
-        let push = LiveActivityPush(aps: validated.aps)
-        let (token, note) = book.address(validated.fcm?.liveActivityToken ?? args.value(Options.token), event: push.event, now: now)
-        var outcome = book.apply(
-            ActivityDelivery(push: push, token: token, priority: Int(validated.headers[PushHeaders.priority] ?? "") ?? 10, now: now),
-            profile: activities.profile)
-        if let note { outcome.notes.insert(note, at: 0) }
+        var outcome = book.receive(validated, deviceToken: args.value(Options.token), apnsID: nil, now: now, profile: activities.profile)
         outcome.notes.append("tried against the device's activities in \(activities.file.path); nothing was changed")
         report.liveActivity = outcome
         return report

@@ -77,42 +77,15 @@ public final class LiveActivityDevice: Sendable {
         }.result
     }
 
-    /// Applies one push sent to `token` (nil: a file's, addressed as `impliedToken` says).
-    public func receive(_ push: LiveActivityPush, token: String?, priority: Int, apnsID: String?) -> LiveActivityOutcome {
-        do {
-            return try change { book, now in
-                let (addressed, note) = book.address(token, event: push.event, now: now)
-                var outcome = book.apply(
-                    ActivityDelivery(push: push, token: addressed, priority: priority, apnsID: apnsID, now: now), profile: profile)
-                if let note { outcome.notes.insert(note, at: 0) }
-                return outcome
-            }
-        } catch {
-            return LiveActivityOutcome(
-                event: push.event?.rawValue ?? "none", applied: false, drop: nil, detail: "pushbox could not keep the activities: \(error)")
-        }
-    }
-
-    /// A validated `liveactivity` push applied as the device receives it: a broadcast (no device
-    /// token, an `apns-channel-id`) to its channel's activities, any other to its token's.
+    /// A validated `liveactivity` push applied as the device receives it now
+    /// (`ActivityBook.receive`); when the book cannot be written it is not applied, and says why.
     public func apply(_ validated: ValidatedPayload, deviceToken: String?, apnsID: String?) -> LiveActivityOutcome {
-        let push = LiveActivityPush(aps: validated.aps)
-        let priority = Int(validated.headers[PushHeaders.priority] ?? "") ?? 10
-        if deviceToken == nil, let channel = validated.headers[PushHeaders.channelID] {
-            return broadcast(push, aps: validated.aps, channel: channel, priority: priority, apnsID: apnsID)
-        }
-        return receive(push, token: validated.fcm?.liveActivityToken ?? deviceToken, priority: priority, apnsID: apnsID)
-    }
-
-    /// A broadcast on `channel`, applied to the activities subscribed to it.
-    public func broadcast(_ push: LiveActivityPush, aps: JSONObject, channel: String, priority: Int, apnsID: String?) -> LiveActivityOutcome {
         do {
-            return try change { book, now in
-                book.broadcast(push, aps: aps, channel: channel, priority: priority, apnsID: apnsID, now: now, profile: profile)
-            }
+            return try change { book, now in book.receive(validated, deviceToken: deviceToken, apnsID: apnsID, now: now, profile: profile) }
         } catch {
             return LiveActivityOutcome(
-                event: push.event?.rawValue ?? "none", applied: false, drop: nil, detail: "pushbox could not keep the activities: \(error)")
+                event: LiveActivityPush(aps: validated.aps).event?.rawValue ?? "none", applied: false, drop: nil,
+                detail: "pushbox could not keep the activities: \(error)")
         }
     }
 

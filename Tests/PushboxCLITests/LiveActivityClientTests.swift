@@ -256,7 +256,11 @@ struct LiveActivityClientTests {
                 "exec", "--socket", s.served.dir + "/s.sock", "--", ProviderLibraryTests.venvPython("kalyke"),
                 ProviderLibraryTests.clients + "/kalyke_live_activity.py", s.served.key, ProviderLibraryTests.keyID, ProviderLibraryTests.teamID,
                 token, String(ts + 60),
-            ], environment: ["XDG_CACHE_HOME": s.served.dir + "/cache", "XDG_DATA_HOME": s.served.dir + "/data", "PATH": "/usr/bin:/bin"],
+            ],
+            environment: [
+                "XDG_CACHE_HOME": s.served.dir + "/cache", "XDG_DATA_HOME": s.served.dir + "/data", "XDG_RUNTIME_DIR": s.served.dir + "/run",
+                "PATH": "/usr/bin:/bin",
+            ],
             timeout: 120)
         #expect(r.status == 0 && r.out.contains("update ") && r.out.contains("end "), "\(r.out) \(r.err)")
         #expect(try s.timeline() == ["applied", "applied", "applied"])

@@ -2,29 +2,41 @@ import Foundation
 import PushboxText
 
 extension ActivityBook {
+    /// A validated `liveactivity` push as the device receives it: a broadcast (no device token,
+    /// an `apns-channel-id`) to its channel's activities, any other to the activity its token
+    /// (FCM's `live_activity_token`, else `deviceToken`) addresses, as `address` reads it.
+    public mutating func receive(
+        _ validated: ValidatedPayload, deviceToken: String?, apnsID: String?, now: Double, profile: LiveActivityProfile
+    ) -> LiveActivityOutcome {
+        let push = LiveActivityPush(aps: validated.aps)
+        let priority = Int(validated.headers[PushHeaders.priority] ?? "") ?? 10
+        if deviceToken == nil, let channel = validated.headers[PushHeaders.channelID] {
+            return broadcast(push, aps: validated.aps, channel: channel, priority: priority, apnsID: apnsID, now: now, profile: profile)
+        }
+        let (token, note) = address(validated.fcm?.liveActivityToken ?? deviceToken, event: push.event, now: now)
+        var outcome = apply(ActivityDelivery(push: push, token: token, priority: priority, apnsID: apnsID, now: now), profile: profile)
+        if let note { outcome.notes.insert(note, at: 0) }
+        return outcome
+    }
+
     /// Applies one push as the device does, in its order: the event, the token, the ended
     /// activity, the timestamp rules, the content (present, decodable, within 4 KB), then the
     /// budgets. Returns what happened; the book records it.
     public mutating func apply(_ d: ActivityDelivery, profile: LiveActivityProfile) -> LiveActivityOutcome {
         prune(now: d.now)
         let eventName = d.push.event?.rawValue ?? d.push.unknownEvent ?? "none"
-        var outcome: LiveActivityOutcome
-        var target: Int?
+        let outcome: LiveActivityOutcome
         switch d.push.event {
         case nil:
             outcome = LiveActivityOutcome(
                 event: eventName, applied: false, drop: .badEvent,
                 detail: d.push.unknownEvent.map { "aps.event is \($0), not start, update or end" } ?? "aps.event is missing (start, update or end)")
+            unmatched.append(Self.event(d, outcome, label: eventName))
         case .start?:
-            outcome = start(d, profile: profile)
-            if outcome.applied { target = activities.count - 1 }
+            outcome = startRecorded(d, profile: profile, local: false, label: eventName)
         case .update?, .end?:
-            target = index(ofToken: d.token)
-            if let i = target {
-                outcome = change(&activities[i], d, profile: profile)
-                if outcome.applied, d.push.event == .update, d.priority == 10 { priorityPushes.append(d.now) }
-                outcome.activityID = activities[i].id
-                outcome.activityType = activities[i].type
+            if let i = index(ofToken: d.token) {
+                outcome = changeRecorded(i, d, profile: profile, label: eventName)
             } else {
                 outcome = LiveActivityOutcome(
                     event: eventName, applied: false, drop: .noActivity,
@@ -32,14 +44,8 @@ extension ActivityBook {
                         d.token.lowercased() == Self.pushToStartToken
                         ? "this is the push-to-start token: it starts activities (event start), it does not update them"
                         : "no Live Activity of this app has this push token (it ended and was forgotten, or never asked for a token)")
+                unmatched.append(Self.event(d, outcome, label: eventName))
             }
-        }
-        let event = ActivityEvent(
-            at: d.now, apnsID: d.apnsID, event: eventName, timestamp: d.push.timestamp, priority: d.priority, applied: outcome.applied,
-            drop: outcome.drop, detail: outcome.detail, alert: outcome.applied ? Self.alertSummary(d.push.alert) : nil)
-        if let i = target { activities[i].record(event) } else { unmatched.append(event) }
-        if d.push.event == .start, outcome.applied, let i = target, let note = joinLate(i, now: d.now, profile: profile) {
-            outcome.notes.append(note)
         }
         prune(now: d.now)
         return outcome
@@ -60,12 +66,38 @@ extension ActivityBook {
         if wantsToken { aps["input-push-token"] = 1 }
         if let channel { aps["input-push-channel"] = .string(channel) }
         let d = ActivityDelivery(push: LiveActivityPush(aps: aps), token: Self.pushToStartToken, priority: 10, now: now)
-        var outcome = start(d, profile: profile, local: true)
-        let event = ActivityEvent(
-            at: now, apnsID: nil, event: "start (app)", timestamp: now, priority: 10, applied: outcome.applied, drop: outcome.drop,
-            detail: outcome.detail)
-        if outcome.applied { activities[activities.count - 1].record(event) } else { unmatched.append(event) }
-        if outcome.applied, let note = joinLate(activities.count - 1, now: now, profile: profile) { outcome.notes.append(note) }
+        return startRecorded(d, profile: profile, local: true, label: "start (app)")
+    }
+
+    /// The timeline's entry for `d`, named `label`, and what became of it.
+    static func event(_ d: ActivityDelivery, _ o: LiveActivityOutcome, label: String) -> ActivityEvent {
+        ActivityEvent(
+            at: d.now, apnsID: d.apnsID, event: label, timestamp: d.push.timestamp, priority: d.priority, applied: o.applied, drop: o.drop,
+            detail: o.detail, alert: o.applied ? alertSummary(d.push.alert) : nil)
+    }
+
+    /// A start, recorded on the new activity's timeline (or among the pushes that reached none);
+    /// an activity subscribed to a channel that keeps its latest message gets it then.
+    mutating func startRecorded(_ d: ActivityDelivery, profile: LiveActivityProfile, local: Bool, label: String) -> LiveActivityOutcome {
+        var outcome = start(d, profile: profile, local: local)
+        let entry = Self.event(d, outcome, label: label)
+        guard outcome.applied else {
+            unmatched.append(entry)
+            return outcome
+        }
+        activities[activities.count - 1].record(entry)
+        if let note = joinLate(activities.count - 1, now: d.now, profile: profile) { outcome.notes.append(note) }
+        return outcome
+    }
+
+    /// An update or an end applied to the activity at `i`: changed, counted against the
+    /// priority-10 budget when applied, recorded on its timeline as `label`.
+    mutating func changeRecorded(_ i: Int, _ d: ActivityDelivery, profile: LiveActivityProfile, label: String) -> LiveActivityOutcome {
+        var outcome = change(&activities[i], d, profile: profile)
+        if outcome.applied, d.push.event == .update, d.priority == 10 { priorityPushes.append(d.now) }
+        outcome.activityID = activities[i].id
+        outcome.activityType = activities[i].type
+        activities[i].record(Self.event(d, outcome, label: label))
         return outcome
     }
 
@@ -127,7 +159,7 @@ extension ActivityBook {
             }
             pushToStarts.append(d.now)
         }
-        let identity = newIdentity(token: local ? d.push.inputPushToken : d.push.inputPushToken)
+        let identity = newIdentity(token: d.push.inputPushToken)
         var activity = LiveActivity(
             id: identity.id, type: type, attributes: checkedAttributes, state: checkedState, pushToken: identity.token,
             channel: d.push.inputPushChannel, startedAt: d.now, startedBy: local ? "app" : "push-to-start")

@@ -86,9 +86,7 @@ extension ActivityBook {
             let o = LiveActivityOutcome(
                 event: eventName, applied: false, drop: .noActivity, detail: "no Live Activity is subscribed to channel \(id)")
             unmatched.append(
-                ActivityEvent(
-                    at: now, apnsID: apnsID, event: eventName + " (channel)", timestamp: push.timestamp, priority: priority, applied: false,
-                    drop: .noActivity, detail: o.detail))
+                Self.event(ActivityDelivery(push: push, token: "", priority: priority, apnsID: apnsID, now: now), o, label: eventName + " (channel)"))
             return o
         }
         var outcomes: [LiveActivityOutcome] = []
@@ -112,19 +110,14 @@ extension ActivityBook {
         _ i: Int, _ push: LiveActivityPush, priority: Int, apnsID: String?, now: Double, profile: LiveActivityProfile, via: String
     ) -> LiveActivityOutcome {
         let d = ActivityDelivery(push: push, token: activities[i].pushToken ?? "", priority: priority, apnsID: apnsID, now: now)
-        var outcome: LiveActivityOutcome
-        if push.event == .update || push.event == .end {
-            outcome = change(&activities[i], d, profile: profile)
-            if outcome.applied, push.event == .update, priority == 10 { priorityPushes.append(now) }
-        } else {
-            outcome = LiveActivityOutcome(
+        let label = (push.event?.rawValue ?? "none") + " (\(via))"
+        guard push.event == .update || push.event == .end else {
+            let outcome = LiveActivityOutcome(
                 event: push.event?.rawValue ?? "none", applied: false, drop: .badEvent, detail: "a channel carries updates and ends only")
+            activities[i].record(Self.event(d, outcome, label: label))
+            return outcome
         }
-        activities[i].record(
-            ActivityEvent(
-                at: now, apnsID: apnsID, event: (push.event?.rawValue ?? "none") + " (\(via))", timestamp: push.timestamp, priority: priority,
-                applied: outcome.applied, drop: outcome.drop, detail: outcome.detail, alert: outcome.applied ? Self.alertSummary(push.alert) : nil))
-        return outcome
+        return changeRecorded(i, d, profile: profile, label: label)
     }
 
     /// A new activity subscribed to a channel that keeps its latest message gets it at once.
