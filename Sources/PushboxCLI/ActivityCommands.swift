@@ -63,8 +63,8 @@ enum ActivitiesCommand {
                     "  started \(time(a.startedAt)) by \(a.startedBy)" + (a.pushToken.map { " · push token \($0)" } ?? "")
                         + (a.channel.map { " · channel \($0)" } ?? "")))
             if let stale = a.staleDate { io.out("  stale from \(time(stale))") }
-            if let end = a.end(at: now) {
-                io.out("  ended \(time(end)); leaves the Lock Screen \(time(a.dismissAt ?? end + LiveActivity.maxLingering))")
+            if let end = a.end(at: now), let leaves = a.dismissal(at: now) {
+                io.out("  ended \(time(end)); leaves the Lock Screen \(time(leaves))")
             }
             if let l = line(a) { io.out(TerminalText.sanitize("  line: \(l)")) }
             io.out(TerminalText.sanitize("  state: \(JSONWriter.compact(a.state))"))

@@ -46,7 +46,7 @@ enum DeviceCommand {
                     io.out("delivered from storage  \(back.delivered)")
                     io.out("discarded — expired     \(back.discarded)")
                     if !back.liveActivities.isEmpty {
-                        let applied = back.liveActivities.values.filter(\.applied).count
+                        let applied = back.liveActivities.filter { $0.liveActivity?.applied == true }.count
                         io.out("Live Activity pushes    \(applied) applied, \(back.liveActivities.count - applied) dropped (pushbox activities)")
                     }
                 }

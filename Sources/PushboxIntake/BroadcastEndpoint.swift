@@ -30,30 +30,34 @@ struct BroadcastEndpoint: Sendable {
     }
 
     /// A refusal with APNs' shape and pushbox's reason for it.
-    static func refuse(_ reason: APNsReason, _ request: HTTPRequest, _ cause: String) -> HTTPResponse {
+    static func refuse(_ reason: APNsReason, _ cause: String) -> HTTPResponse {
         var r = APNsEndpoint.reasonResponse(reason, apnsID: nil)
         r.headers.append(("apns-request-id", FastUUID.make()))
         r.cause = cause
         return r
     }
 
-    /// The app a path names, checked against the device's; or the refusal.
-    static func app(_ rest: Substring, _ request: HTTPRequest, service: IntakeService) -> Result<String, Refusal> {
-        let bundle = String(rest)
-        if let own = service.context.bundleID, own != bundle {
-            return .failure(Refusal(refuse(.topicDisallowed, request, "this device's app is \(own), not \(bundle)")))
-        }
-        return .success(bundle)
+    /// The refusal of a path naming another app than the device's; nil when it is the device's.
+    static func otherApp(_ bundle: Substring, service: IntakeService) -> HTTPResponse? {
+        guard let own = service.context.bundleID, own != bundle else { return nil }
+        return refuse(.topicDisallowed, "this device's app is \(own), not \(bundle)")
+    }
+
+    /// The `apns-channel-id` given, or the refusal of a missing (`missing` says why it is needed)
+    /// or malformed one.
+    static func channel(_ id: String?, _ missing: String) -> Result<String, Refusal> {
+        guard let id else { return .failure(Refusal(refuse(.missingChannelId, missing))) }
+        return Data(base64Encoded: id) == nil ? .failure(Refusal(refuse(.badChannelId, "apns-channel-id is base64"))) : .success(id)
     }
 
     /// Create, read, delete a channel; list them all.
     static func manage(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
-        guard let device = service.liveActivities else { return refuse(.badPath, request, "this pushbox keeps no Live Activities") }
+        guard let device = service.liveActivities else { return refuse(.badPath, "this pushbox keeps no Live Activities") }
         let parts = request.path.dropFirst(managePrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, ["channels", "all-channels"].contains(parts[1]) else {
-            return refuse(.badPath, request, "the channel API's paths are /1/apps/<bundle>/channels and /1/apps/<bundle>/all-channels")
+            return refuse(.badPath, "the channel API's paths are /1/apps/<bundle>/channels and /1/apps/<bundle>/all-channels")
         }
-        if case .failure(let r) = app(parts[0], request, service: service) { return r.response }
+        if let refusal = otherApp(parts[0], service: service) { return refusal }
         let channelID = request.headers.last { $0.name == PushHeaders.channelID }?.value
         let requestID = request.headers.last { $0.name == "apns-request-id" }?.value ?? FastUUID.make()
         func json(_ status: Int, _ value: JSONValue?, _ extra: [(String, String)] = []) -> HTTPResponse {
@@ -69,65 +73,64 @@ struct BroadcastEndpoint: Sendable {
             case ("POST", "channels"):
                 guard let body = try? JSONParser.parse(request.body).objectValue else {
                     return refuse(
-                        .cannotCreateChannelConfig, request, "the body must be {\"message-storage-policy\": 0 or 1, \"push-type\": \"liveactivity\"}")
+                        .cannotCreateChannelConfig, "the body must be {\"message-storage-policy\": 0 or 1, \"push-type\": \"liveactivity\"}")
                 }
                 guard let policy = body["message-storage-policy"]?.intValue, policy == 0 || policy == 1 else {
-                    return refuse(.cannotCreateChannelConfig, request, "message-storage-policy must be 0 or 1")
+                    return refuse(.cannotCreateChannelConfig, "message-storage-policy must be 0 or 1")
                 }
                 guard body["push-type"]?.stringValue == PushType.liveactivity.rawValue else {
-                    return refuse(.missingPushType, request, "push-type must be liveactivity")
+                    return refuse(.missingPushType, "push-type must be liveactivity")
                 }
                 let made: String? = try device.change { book, now in
                     book.channels.count >= ActivityBook.maxChannels ? nil : book.createChannel(storagePolicy: policy, now: now)
                 }
                 guard let id = made else {
-                    return refuse(.cannotCreateChannelConfig, request, "the app has \(ActivityBook.maxChannels) channels already (unconfirmed limit)")
+                    return refuse(.cannotCreateChannelConfig, "the app has \(ActivityBook.maxChannels) channels already (unconfirmed limit)")
                 }
                 return json(201, nil, [(PushHeaders.channelID, id)])
             case ("GET", "channels"), ("DELETE", "channels"):
-                guard let id = channelID else { return refuse(.missingChannelId, request, "apns-channel-id names the channel") }
-                guard Data(base64Encoded: id) != nil else { return refuse(.badChannelId, request, "apns-channel-id is base64") }
+                let id: String
+                switch channel(channelID, "apns-channel-id names the channel") {
+                case .failure(let r): return r.response
+                case .success(let c): id = c
+                }
                 if request.method == "GET" {
                     guard let channel = device.file.current().book.channel(id) else {
-                        return refuse(.channelNotRegistered, request, "the app has no channel \(id)")
+                        return refuse(.channelNotRegistered, "the app has no channel \(id)")
                     }
                     return json(200, channel.json)
                 }
                 guard try device.change({ book, _ in book.deleteChannel(id) }) else {
-                    return refuse(.channelNotRegistered, request, "the app has no channel \(id)")
+                    return refuse(.channelNotRegistered, "the app has no channel \(id)")
                 }
                 return json(204, nil)
             default:
-                return refuse(.methodNotAllowed, request, "\(request.method) is not taken on \(parts[1])")
+                return refuse(.methodNotAllowed, "\(request.method) is not taken on \(parts[1])")
             }
         } catch {
-            var r = refuse(.internalServerError, request, "\(error)")
-            r.status = 500
-            return r
+            return refuse(.internalServerError, "\(error)")
         }
     }
 
     /// A broadcast to a channel: checked, then taken in as a push with no device token.
     static func send(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
-        guard let device = service.liveActivities else { return refuse(.badPath, request, "this pushbox keeps no Live Activities") }
+        guard let device = service.liveActivities else { return refuse(.badPath, "this pushbox keeps no Live Activities") }
         let rest = request.path.dropFirst(sendPrefix.count)
-        guard !rest.isEmpty, !rest.contains("/") else { return refuse(.badPath, request, "the path is /4/broadcasts/apps/<bundle>") }
-        let bundle: String
-        switch app(rest, request, service: service) {
-        case .failure(let r): return r.response
-        case .success(let b): bundle = b
-        }
+        guard !rest.isEmpty, !rest.contains("/") else { return refuse(.badPath, "the path is /4/broadcasts/apps/<bundle>") }
+        if let refusal = otherApp(rest, service: service) { return refusal }
+        let bundle = String(rest)
         var headers = PushHeaders()
         for h in request.headers where h.name.hasPrefix("apns-") && h.name != "apns-request-id" { headers.add(h.name, h.value) }
-        guard let id = headers[PushHeaders.channelID] else {
-            return refuse(.missingChannelId, request, "a broadcast names its channel in apns-channel-id")
+        let id: String
+        switch channel(headers[PushHeaders.channelID], "a broadcast names its channel in apns-channel-id") {
+        case .failure(let r): return r.response
+        case .success(let c): id = c
         }
-        guard Data(base64Encoded: id) != nil else { return refuse(.badChannelId, request, "apns-channel-id is base64") }
         guard device.file.current().book.channel(id) != nil else {
-            return refuse(.channelNotRegistered, request, "the app has no channel \(id) (create it with POST /1/apps/\(bundle)/channels)")
+            return refuse(.channelNotRegistered, "the app has no channel \(id) (create it with POST /1/apps/\(bundle)/channels)")
         }
-        guard let type = headers[PushHeaders.pushType] else { return refuse(.missingPushType, request, "a broadcast is apns-push-type liveactivity") }
-        guard type == PushType.liveactivity.rawValue else { return refuse(.invalidPushType, request, "a broadcast is apns-push-type liveactivity") }
+        guard let type = headers[PushHeaders.pushType] else { return refuse(.missingPushType, "a broadcast is apns-push-type liveactivity") }
+        guard type == PushType.liveactivity.rawValue else { return refuse(.invalidPushType, "a broadcast is apns-push-type liveactivity") }
         if headers[PushHeaders.topic] == nil { headers.add(PushHeaders.topic, bundle + (PushType.liveactivity.topicSuffix ?? "")) }
         let envelope = Envelope(source: .socket, headers: headers, deviceToken: nil, arrival: request.arrival)
         let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))

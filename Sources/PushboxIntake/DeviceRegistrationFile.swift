@@ -40,8 +40,9 @@ extension DeviceRegistrationFile {
         public var delivered: Int { changed.values.filter { $0.state == .deliveredFromStorage }.count }
         /// How many were discarded, their expiration past.
         public var discarded: Int { changed.count - delivered }
-        /// The Live Activity pushes delivered from storage, each with what the device did with it.
-        public var liveActivities: [Int64: LiveActivityOutcome] = [:]
+        /// The Live Activity pushes delivered from storage, in arrival order, each row with what
+        /// the device did with it (`liveActivity`).
+        public var liveActivities: [StoredNotification] = []
     }
 
     /// Brings the device back online at `now` (`pushbox device online`, `O` in the inbox): what
@@ -58,7 +59,9 @@ extension DeviceRegistrationFile {
             else { continue }
             let outcome = activities.apply(validated, deviceToken: row.deviceToken, apnsID: row.apnsID)
             try store.keepLiveActivity(outcome, id: id)
-            back.liveActivities[id] = outcome
+            var applied = row
+            applied.liveActivity = outcome
+            back.liveActivities.append(applied)
         }
         return back
     }

@@ -109,7 +109,7 @@ public final class Renderings: Sendable {
         return report
     }
 
-    /// `storedReport` but for a Live Activity's outcome.
+    /// What `storedReport` gives for everything but a Live Activity's outcome.
     private func judgedReport(_ row: StoredNotification) -> ValidationReport? {
         if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
             return .refused(Rejection(known, row.detail ?? reason))
@@ -130,9 +130,7 @@ public final class Renderings: Sendable {
     /// Renders these rows again for `languages` and pushes them as one batch: their Live
     /// Activity outcome was decided after they arrived (delivered from storage).
     public func renderAgain(_ rows: [StoredNotification], languages: [String]) {
-        var map: [Int64: RenderedNotification] = [:]
-        for row in rows { map[row.id] = rendering(id: row.id, languages: languages, row: row) }
-        push(RenderBatch(renderings: map, languageKey: RenderKey.languageKey(languages)))
+        request(rows.map { ($0.id, $0) }, languages: languages)
     }
 
     /// Renders ahead for these languages from now on (the TUI's device languages changed).
@@ -279,9 +277,9 @@ public final class Renderings: Sendable {
         // A row whose Live Activity outcome was decided after it arrived (delivered from
         // storage) is rendered again from the row, not from the arrival's report, and a rendering
         // stored before the outcome (another process may have made it meanwhile) is replaced.
-        let decidedLater = row?.liveActivity != nil
-        if decidedLater, note?.liveActivity == nil { note = nil }
-        let recent = decidedLater && kept?.report?.liveActivity == nil ? nil : kept
+        let rowHasOutcome = row?.liveActivity != nil
+        if rowHasOutcome, note?.liveActivity == nil { note = nil }
+        let recent = rowHasOutcome && kept?.report?.liveActivity == nil ? nil : kept
         if note == nil {
             let source = recent == nil ? row ?? (try? store.notification(id: id)) : nil
             if let raw = recent?.raw ?? source?.rawPayload {
@@ -303,8 +301,13 @@ public final class Renderings: Sendable {
     /// Renders (or reads) these notifications for `languages` on the caller's thread and pushes
     /// them to the listeners as one batch.
     public func request(_ ids: [Int64], languages: [String]) {
+        request(ids.map { ($0, nil) }, languages: languages)
+    }
+
+    /// Renders each notification (from its row when given) and pushes them as one batch.
+    private func request(_ items: [(id: Int64, row: StoredNotification?)], languages: [String]) {
         var map: [Int64: RenderedNotification] = [:]
-        for id in ids { map[id] = rendering(id: id, languages: languages) }
+        for item in items { map[item.id] = rendering(id: item.id, languages: languages, row: item.row) }
         push(RenderBatch(renderings: map, languageKey: RenderKey.languageKey(languages)))
     }
 

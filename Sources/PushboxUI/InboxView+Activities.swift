@@ -13,6 +13,7 @@ extension InboxView {
         guard let info = state.activities else { return [("reading the device's Live Activities…", .muted)] }
         let now = info.now
         let island = info.book.island(at: now)
+        let time = Times(info.timeZone)
         var lines: [(String, Role)] = [
             ("device clock \(info.clock) · push-to-start token \(ActivityBook.pushToStartToken.prefix(8))…", .accent),
             (
@@ -31,12 +32,12 @@ extension InboxView {
             let role: Role = phase == .active ? .title : phase == .stale ? .warning : .muted
             lines.append((DisplayText.clean("\(a.type) — \(phase.rawValue) · \(rank)relevance \(ContentDecoder.shortest(a.relevance))"), role))
             if let template = info.templates[a.type] { lines.append(("  " + DisplayText.clean(a.line(template)), .body)) }
-            var times = "  started \(time(info.timeZone, a.startedAt)) by \(a.startedBy)"
-            if let stale = a.staleDate { times += " · stale \(now >= stale ? "since" : "at") \(time(info.timeZone, stale))" }
-            if let end = a.end(at: now) {
-                times += " · ended \(time(info.timeZone, end)) · leaves \(time(info.timeZone, a.dismissAt ?? end + LiveActivity.maxLingering))"
+            var times = "  started \(time(a.startedAt)) by \(a.startedBy)"
+            if let stale = a.staleDate { times += " · stale \(now >= stale ? "since" : "at") \(time(stale))" }
+            if let end = a.end(at: now), let leaves = a.dismissal(at: now) {
+                times += " · ended \(time(end)) · leaves \(time(leaves))"
             } else {
-                times += " · ends by itself \(time(info.timeZone, a.startedAt + LiveActivity.maxActive))"
+                times += " · ends by itself \(time(a.startedAt + LiveActivity.maxActive))"
             }
             lines.append((times, .muted))
             lines.append(
@@ -47,12 +48,12 @@ extension InboxView {
             lines.append(("  attributes", .subtitle))
             lines += tree(a.attributes, indent: 4).map { ($0, .overlay) }
             lines.append(("  pushes", .subtitle))
-            for e in a.timeline { lines += eventLines(e, width: width, zone: info.timeZone) }
+            for e in a.timeline { lines += eventLines(e, width: width, time: time) }
         }
         if !info.book.unmatched.isEmpty {
             lines.append(("", .overlay))
             lines.append(("reached no activity", .subtitle))
-            for e in info.book.unmatched { lines += eventLines(e, width: width, zone: info.timeZone) }
+            for e in info.book.unmatched { lines += eventLines(e, width: width, time: time) }
         }
         return lines
     }
@@ -63,9 +64,9 @@ extension InboxView {
     }
 
     /// One push of a timeline: time, event, applied or dropped with the reason; the alert it lit.
-    static func eventLines(_ e: ActivityEvent, width: Int, zone: TimeZone) -> [(String, Role)] {
+    static func eventLines(_ e: ActivityEvent, width: Int, time: Times) -> [(String, Role)] {
         let mark = e.applied ? "✓" : "×"
-        let head = "    \(time(zone, e.at, seconds: true)) \(mark) \(e.event) p\(e.priority)"
+        let head = "    \(time(e.at, seconds: true)) \(mark) \(e.event) p\(e.priority)"
         var out: [(String, Role)] = [
             (DisplayText.clean(head + (e.applied ? " applied" : " dropped: \(e.drop?.rawValue ?? "")")), e.applied ? .success : .error)
         ]
@@ -100,12 +101,26 @@ extension InboxView {
         }
     }
 
-    /// A device-clock time in the device's zone, in a few characters.
-    static func time(_ zone: TimeZone, _ t: Double, seconds: Bool = false) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        f.dateFormat = seconds ? "HH:mm:ss" : "MM-dd HH:mm"
-        return f.string(from: Date(timeIntervalSince1970: t))
+    /// Device-clock times in the device's zone, in a few characters: one formatter for every
+    /// line of the view (`MM-dd HH:mm`, or `HH:mm:ss` with `seconds`).
+    struct Times {
+        let minutes: DateFormatter
+        let seconds: DateFormatter
+
+        init(_ zone: TimeZone) {
+            func formatter(_ format: String) -> DateFormatter {
+                let f = DateFormatter()
+                f.locale = Locale(identifier: "en_US_POSIX")
+                f.timeZone = zone
+                f.dateFormat = format
+                return f
+            }
+            minutes = formatter("MM-dd HH:mm")
+            seconds = formatter("HH:mm:ss")
+        }
+
+        func callAsFunction(_ t: Double, seconds withSeconds: Bool = false) -> String {
+            (withSeconds ? seconds : minutes).string(from: Date(timeIntervalSince1970: t))
+        }
     }
 }

@@ -118,8 +118,7 @@ final class TUIApp: Sendable {
                         let back = try registrationFile.comeOnline(at: now, store: store, activities: service.liveActivities)
                         queue.post(.deliveries(back.changed))
                         // Live Activity pushes applied now are rendered again, with what the device did.
-                        let rows = back.liveActivities.keys.sorted().compactMap { try? store.notification(id: $0) }
-                        if !rows.isEmpty { renderings.renderAgain(rows, languages: state.device.languages) }
+                        if !back.liveActivities.isEmpty { renderings.renderAgain(back.liveActivities, languages: state.device.languages) }
                         queue.post(.registration(back.registration))
                         queue.post(.status("device online: \(back.delivered) delivered from storage, \(back.discarded) discarded — expired"))
                     } else {

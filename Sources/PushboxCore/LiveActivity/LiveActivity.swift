@@ -116,11 +116,15 @@ public struct LiveActivity: Sendable, Equatable {
         return now >= limit ? limit : nil
     }
 
+    /// When it leaves the Lock Screen, once it has ended at `now`: its dismissal date, or 4 hours
+    /// after it ended by itself; nil while it runs.
+    public func dismissal(at now: Double) -> Double? {
+        end(at: now).map { dismissAt ?? $0 + Self.maxLingering }
+    }
+
     /// Its phase at `now`.
     public func phase(at now: Double) -> ActivityPhase {
-        if let end = end(at: now) {
-            return now >= (dismissAt ?? end + Self.maxLingering) ? .dismissed : .ended
-        }
+        if let dismissal = dismissal(at: now) { return now >= dismissal ? .dismissed : .ended }
         if let staleDate, now >= staleDate { return .stale }
         return .active
     }
