@@ -111,7 +111,7 @@ enum ActivityCommand {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         let device = try Device.from(args, defaultApp: true, io: io)
         let clock = args.value(Options.clock) != nil || args.value(Options.speed) != nil ? try ClockOptions.clock(args) : nil
-        return LiveActivityDevice(databasePath: database, clock: clock, profile: device.profile?.liveActivities ?? LiveActivityProfile())
+        return device.liveActivities(database: database, clock: clock)
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -172,7 +172,7 @@ enum ActivityCommand {
         var report = Validator.validate(raw, context: renderer.context)
         guard let validated = report.validated, validated.pushType == .liveactivity else { return report }
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
-        let activities = LiveActivityDevice(databasePath: database, clock: nil, profile: device.profile?.liveActivities ?? LiveActivityProfile())
+        let activities = device.liveActivities(database: database, clock: nil)
         let now = activities.now()
         var book = activities.file.current().book
         var outcome = book.receive(validated, deviceToken: args.value(Options.token), apnsID: nil, now: now, profile: activities.profile)

@@ -37,10 +37,9 @@ enum DeviceCommand {
         let operands = args.operands
         if operands == ["online"] {
             do {
-                let activities = LiveActivityDevice(
-                    databasePath: database, clock: nil, profile: device.profile?.liveActivities ?? LiveActivityProfile())
                 let back = try file.comeOnline(
-                    at: Date(timeIntervalSince1970: Double(now) / 1000), store: InboxStore(path: database), activities: activities)
+                    at: Date(timeIntervalSince1970: Double(now) / 1000), store: InboxStore(path: database),
+                    activities: device.liveActivities(database: database, clock: nil))
                 registration = back.registration
                 if !args.flag(Options.json) {
                     io.out("delivered from storage  \(back.delivered)")

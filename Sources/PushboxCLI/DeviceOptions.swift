@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxIntake
 import PushboxLocalization
 import PushboxText
 
@@ -86,5 +87,13 @@ struct Device {
         return AndroidRenderer(
             resources: res.map { AndroidResources(res: $0, pseudoLocales: profile.android.pseudoLocales) }, profile: profile.android,
             appName: profile.name)
+    }
+}
+
+extension Device {
+    /// The device's Live Activities beside the inbox at `database`, with the app's types and
+    /// budgets, on `clock` (nil: the clock the file last recorded).
+    func liveActivities(database: String, clock: SimulatedClock?) -> LiveActivityDevice {
+        LiveActivityDevice(databasePath: database, clock: clock, profile: profile?.liveActivities ?? LiveActivityProfile())
     }
 }

@@ -23,8 +23,7 @@ struct RunningIntake {
         let (renderings, device) = try IntakeOptions.renderings(args, store: store, io: io)
         let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
         service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
-        service.liveActivities = LiveActivityDevice(
-            databasePath: store.path, clock: clock, profile: device.profile?.liveActivities ?? LiveActivityProfile())
+        service.liveActivities = device.liveActivities(database: store.path, clock: clock)
         // What the intake's threads have to say on stderr.
         let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox \(command): \(message)\n".utf8)) }
         // The sender only sees InternalServerError; this is where its reason is said.

@@ -64,14 +64,17 @@ public final class LiveActivityDevice: Sendable {
     }
 
     /// The device's time now.
-    public func now() -> Double {
-        clock.map { $0.now.timeIntervalSince1970 } ?? file.current().deviceNow()
+    public func now() -> Double { now(file.current()) }
+
+    /// The device's time now: this clock's, else the one `kept` recorded.
+    private func now(_ kept: KeptActivities) -> Double {
+        clock.map { $0.now.timeIntervalSince1970 } ?? kept.deviceNow()
     }
 
     /// Changes the book at the device's time now, recording the clock it ran on.
     public func change<T>(_ body: (inout ActivityBook, Double) -> T) throws(FileWriteError) -> T {
         try file.update { kept in
-            let now = clock.map { $0.now.timeIntervalSince1970 } ?? kept.deviceNow()
+            let now = now(kept)
             if let clock { kept.clock = (now, Date().timeIntervalSince1970, clock.speed) }
             return body(&kept.book, now)
         }.result

@@ -52,8 +52,7 @@ enum InteractiveInbox {
         let service = IntakeService(store: store, context: base.context, renderings: renderings)
         let registration = DeviceRegistrationFile(databasePath: store.path)
         service.registrationFile = registration
-        service.liveActivities = LiveActivityDevice(
-            databasePath: store.path, clock: clock, profile: device.profile?.liveActivities ?? LiveActivityProfile())
+        service.liveActivities = device.liveActivities(database: store.path, clock: clock)
         seedSamples(store: store, service: service, environment: env)
         // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
         service.arrivals.flush()
