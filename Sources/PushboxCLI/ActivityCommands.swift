@@ -172,12 +172,8 @@ enum ActivityCommand {
         var report = Validator.validate(raw, context: renderer.context)
         guard let validated = report.validated, validated.pushType == .liveactivity else { return report }
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
-        let activities = device.liveActivities(database: database, clock: nil)
-        let now = activities.now()
-        var book = activities.file.current().book
-        var outcome = book.receive(validated, deviceToken: args.value(Options.token), apnsID: nil, now: now, profile: activities.profile)
-        outcome.notes.append("tried against the device's activities in \(activities.file.path); nothing was changed")
-        report.liveActivity = outcome
+        report.liveActivity = device.liveActivities(database: database, clock: nil).tryOn(
+            validated, deviceToken: args.value(Options.token), apnsID: nil)
         return report
     }
 

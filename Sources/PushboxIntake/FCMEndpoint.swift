@@ -221,26 +221,36 @@ public final class FCMEndpoint: Sendable {
         arrival?.fcmProject = project
         let raw = RawPayload(bytes: request.body, envelope: Envelope(source: .fcm, arrival: arrival))
         if body["validate_only"] == .bool(true) {
-            let report = Validator.validate(raw, context: service.context(for: service.registration()))
-            if let r = report.rejection { return Self.invalidArgument(r.detail, field: r.field) }
-            return Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/fake_message_id"))])))
+            // A dry run is judged by the device as the real send would be, and changes nothing.
+            let judgement = service.judge(raw, mode: .dryRun)
+            let verdict = judgement.verdict
+            var response = Self.answer(
+                status: verdict.status, reason: verdict.reason, detail: verdict.detail, field: judgement.report.rejection?.field,
+                name: "projects/\(project)/messages/fake_message_id")
+            if verdict.status != 200 { response.cause = verdict.detail }
+            return response
         }
         let (result, pending) = service.receiveBeforeAnswer(raw)
-        var response: HTTPResponse
-        if result.reason == APNsReason.fcmUnregistered.rawValue {
-            // firebase-admin raises UnregisteredError, pyfcm FCMNotRegisteredError.
-            response = Self.googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
-        } else if let reason = result.reason, result.status != 200 {
-            response =
-                result.status >= 500
-                ? Self.googleError(500, "INTERNAL", result.detail ?? reason) : Self.invalidArgument(result.detail ?? reason, field: result.field)
-        } else {
-            response = Self.json(200, .object(JSONObject([("name", .string("projects/\(project)/messages/\(result.apnsID)"))])))
-            response.acceptance = result.acceptance
-        }
+        var response = Self.answer(
+            status: result.status, reason: result.reason, detail: result.detail, field: result.field,
+            name: "projects/\(project)/messages/\(result.apnsID)")
+        if result.status == 200 { response.acceptance = result.acceptance }
         if result.status != 200 { response.cause = result.detail }
         if let pending { response.afterSent = { pending.publish() } }
         return response
+    }
+
+    /// FCM's answer to a judged message, the same for a send and its dry run: the message's
+    /// `name`, or Google's error for the device's or the message's refusal.
+    static func answer(status: Int, reason: String?, detail: String?, field: String?, name: String) -> HTTPResponse {
+        if reason == APNsReason.fcmUnregistered.rawValue {
+            // firebase-admin raises UnregisteredError, pyfcm FCMNotRegisteredError.
+            return googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
+        }
+        if let reason, status != 200 {
+            return status >= 500 ? googleError(500, "INTERNAL", detail ?? reason) : invalidArgument(detail ?? reason, field: field)
+        }
+        return json(200, .object(JSONObject([("name", .string(name))])))
     }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {

@@ -34,6 +34,23 @@ public struct IntakeResult: Sendable {
     }
 }
 
+/// Whether a judgement may change the device: a real send, or a dry run (FCM's `validate_only`).
+public enum JudgementMode: Sendable {
+    case live, dryRun
+}
+
+/// What the device made of one payload: the answer's id, the validation (with what the device
+/// decided: a refusal of its own, the targeting, a Live Activity's outcome) and the verdict kept
+/// with the row.
+public struct Judgement: Sendable {
+    /// The apns-id answered.
+    public var apnsID: String
+    /// The payload's validation as the device judged it.
+    public var report: ValidationReport
+    /// What is stored with the row.
+    public var verdict: InboxStore.Verdict
+}
+
 /// What became of a payload the push service accepted: on the screen, kept for an offline
 /// device, dropped by that storage, or not addressed to this device at all.
 public enum Acceptance: String, Sendable {
@@ -124,9 +141,16 @@ public final class IntakeService: Sendable {
     /// verdict; the arrival is published when the caller has sent the answer (`publish()`, or
     /// `HTTPResponse.afterSent`), never before. Nil when nobody listens or nothing was stored.
     public func receiveBeforeAnswer(_ raw: RawPayload) -> (IntakeResult, PendingArrival?) {
+        let judgement = judge(raw, mode: .live)
+        return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report)
+    }
+
+    /// Judges one payload as the device would take it now, the one judgement every path uses:
+    /// validated as APNs (or FCM) validates, then refused, kept while offline, or applied by the
+    /// device's Live Activities. `.live` changes the device (a Live Activity push is applied);
+    /// `.dryRun` (FCM's `validate_only`) answers exactly as the real send would and changes nothing.
+    public func judge(_ raw: RawPayload, mode: JudgementMode) -> Judgement {
         let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
-        // Validation is pure computation; its verdict is committed with the raw bytes, in one
-        // write, before the answer goes out.
         let device = registration()
         let context = self.context(for: device)
         var report = Validator.validate(raw, context: context)
@@ -149,11 +173,14 @@ public final class IntakeService: Sendable {
         if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
             let activities = liveActivities
         {
-            let outcome = activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
+            let outcome =
+                mode == .live
+                ? activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
+                : activities.tryOn(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
             report.liveActivity = outcome
             verdict.liveActivity = outcome
         }
-        return commit(raw, apnsID: apnsID, verdict: verdict, report: report)
+        return Judgement(apnsID: apnsID, report: report, verdict: verdict)
     }
 
     /// The device's languages changed (the inbox's language picker): its FCM language topic

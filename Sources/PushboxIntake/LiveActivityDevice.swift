@@ -92,6 +92,16 @@ public final class LiveActivityDevice: Sendable {
         }
     }
 
+    /// What the device would do with a validated `liveactivity` push now, tried on a copy of
+    /// its activities: nothing is changed (a dry run, `render`).
+    public func tryOn(_ validated: ValidatedPayload, deviceToken: String?, apnsID: String?) -> LiveActivityOutcome {
+        let kept = file.current()
+        var book = kept.book
+        var outcome = book.receive(validated, deviceToken: deviceToken, apnsID: apnsID, now: now(kept), profile: profile)
+        outcome.notes.append("tried against the device's activities in \(file.path); nothing was changed")
+        return outcome
+    }
+
     /// Records the clock's reading (it was moved: `+`, `>`), so other processes read the same time.
     public func noteClock() {
         guard clock != nil else { return }

@@ -240,6 +240,39 @@ struct ProviderLibraryTests {
     }
 
     @Test(
+        "firebase-admin's dry runs (send and send_each with dry_run=True) raise what the real sends raise, under strict FCM tokens and with the app uninstalled",
+        .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
+    func fcmDryRunsAnswerAsSends() throws {
+        let s = try PortServed()
+        s.extraArguments = ["--fcm-tokens", "strict"]
+        try s.start()
+        let (account, env) = try s.firebaseClient()
+        func run() throws -> [String: [String]] {
+            let r = try Subprocess.run(
+                Self.venvPython("firebase"), [Self.clients + "/firebase_dry_run.py", account, DeviceCommand.fcmToken], environment: env)
+            var steps: [String: [String]] = [:]
+            for line in r.out.split(separator: "\n") {
+                let parts = line.split(separator: " ").map(String.init)
+                if parts.count == 5 { steps[parts[0]] = Array(parts.dropFirst()) }
+            }
+            #expect(steps.count == 5, "\(r.out) \(r.err.suffix(800))")
+            return steps
+        }
+        let expected = [
+            "device-token": "sent", "foreign-token": "UnregisteredError", "malformed-token": "InvalidArgumentError",
+            "malformed-fid": "UnregisteredError", "topic": "sent",
+        ]
+        for (target, steps) in try run() {
+            #expect(steps == Array(repeating: expected[target] ?? "?", count: 4), "\(target): dry, real, each dry, each real")
+        }
+        try #require(CLIRun(["device", "uninstall", "--db", s.db]).status == 0)
+        for (target, steps) in try run() where target != "malformed-token" {
+            let answer = target == "topic" ? "sent" : "UnregisteredError"
+            #expect(steps == Array(repeating: answer, count: 4), "\(target) after uninstall: dry, real, each dry, each real")
+        }
+    }
+
+    @Test(
         "firebase-admin with strict FCM tokens: malformed and stale tokens and fids get the SDK's own errors, send_each and multicast the per-message mix, subscribe_to_topic changes the device's topics",
         .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
     func fcmTokensAndTopics() throws {

@@ -68,6 +68,35 @@ struct FCMEndpointTests {
         #expect(try post(f, #"{"message":{"token":"a","topic":"NewsApp"}}"#).0 == 400)  // exactly one target
     }
 
+    @Test(
+        "validate_only is judged by the device as the real send is: a foreign token in strict mode, an uninstalled app, a malformed target get the same answer, and nothing is stored",
+        arguments: [
+            #"{"token":"staleInstance01:APA91bxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","notification":{"title":"x"}}"#,
+            #"{"token":"not a token!","notification":{"title":"x"}}"#,
+            #"{"fid":"not-an-installation-id","notification":{"title":"x"}}"#,
+            #"{"topic":"NewsApp","token":"a","notification":{"title":"x"}}"#,
+            #"{"token":"\#(DeviceRegistration.fcmToken)","notification":{"title":"x"}}"#,
+        ])
+    func dryRunAnswersAsTheSend(message: String) throws {
+        let f = try PortFixture(
+            context: {
+                var c = ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp"])
+                c.fcmTokens = .strict
+                return c
+            }())
+        for uninstalled in [false, true] {
+            _ = try f.server.service.registrationFile?.update { $0.uninstalledAt = uninstalled ? 1 : nil }
+            let before = f.store.count
+            let dry = try post(f, #"{"validate_only":true,"message":"# + message + "}")
+            #expect(f.store.count == before, "a dry run stored a row")
+            let real = try post(f, #"{"message":"# + message + "}")
+            #expect(dry.0 == real.0, "\(message) uninstalled: \(uninstalled): dry \(dry.1) real \(real.1)")
+            #expect(dry.1.value(atPath: "error.status") == real.1.value(atPath: "error.status"))
+            #expect(dry.1.value(atPath: "error.details") == real.1.value(atPath: "error.details"))
+            if dry.0 == 200 { #expect(dry.1["name"]?.stringValue == "projects/demo/messages/fake_message_id") }
+        }
+    }
+
     /// An RS256 assertion for the JWT-bearer grant.
     func assertion(
         _ key: RS256Key, kid: String, iat: Double = Date().timeIntervalSince1970, lifetime: Double = 3600,
