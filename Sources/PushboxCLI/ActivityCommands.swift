@@ -109,7 +109,7 @@ enum ActivityCommand {
     /// when given, else on the clock the file last recorded.
     static func open(_ args: ParsedArguments, _ io: CommandIO) throws -> LiveActivityDevice {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
-        let device = try Device.from(args, defaultApp: true, io: io)
+        let device = try Device.from(args, defaultApp: true, inbox: true, io: io)
         let clock = args.value(Options.clock) != nil || args.value(Options.speed) != nil ? try ClockOptions.clock(args) : nil
         return device.liveActivities(database: database, clock: clock)
     }

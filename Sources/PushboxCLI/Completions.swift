@@ -187,7 +187,7 @@ enum CompletionsCommand {
             case "zsh": io.out(String(Completions.zsh.dropLast()))
             case "fish": io.out(String(Completions.fish.dropLast()))
             case "languages":
-                do { io.out(Completions.languages(try Device.from(args, defaultApp: true, io: io)).joined(separator: "\n")) } catch {
+                do { io.out(Completions.languages(try Device.from(args, defaultApp: true, inbox: true, io: io)).joined(separator: "\n")) } catch {
                     io.err("pushbox completions: \(error)")
                     return 2
                 }

@@ -27,7 +27,7 @@ enum DeviceCommand {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         let file = DeviceRegistrationFile(databasePath: database)
         let device: Device
-        do { device = try Device.from(args, defaultApp: true, io: io) } catch {
+        do { device = try Device.from(args, defaultApp: true, inbox: true, io: io) } catch {
             io.err("pushbox device: \(error)")
             return 2
         }
@@ -96,16 +96,20 @@ enum DeviceCommand {
         }
         let topics = DeviceTopics.sources(
             preferredLanguages: device.languages, profileTopics: device.profile?.fcmTopics ?? [], registration: registration)
-        print(registration, topics: topics, json: args.flag(Options.json), io: &io)
+        print(registration, device: device, topics: topics, json: args.flag(Options.json), io: &io)
         return 0
     }
 
-    /// The device as text or as one JSON object.
-    static func print(_ registration: DeviceRegistration, topics: [DeviceTopics.Source], json: Bool, io: inout CommandIO) {
+    /// The device as text or as one JSON object: the app and languages it runs with (the
+    /// inbox's, unless --app or --lang said otherwise), its tokens, state and topics.
+    static func print(_ registration: DeviceRegistration, device: Device, topics: [DeviceTopics.Source], json: Bool, io: inout CommandIO) {
         let dates = ISO8601DateFormatter()
         func date(_ ms: Int64) -> String { dates.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
         if json {
             var object = registration.json.objectValue ?? JSONObject()
+            object["app"] = .optionalString(device.profile.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path })
+            object["bundleID"] = .optionalString(device.profile?.bundleID)
+            object["languages"] = .array(device.languages.map { .string($0) })
             object["apnsToken"] = .string(apnsToken)
             object["fcmToken"] = .string(fcmToken)
             object["fid"] = .string(DeviceRegistration.installationID)
@@ -117,6 +121,10 @@ enum DeviceCommand {
             io.out(JSONWriter.compact(.object(object)))
             return
         }
+        io.out(
+            TerminalText.sanitize(
+                "app profile             \(device.profile.map { "\($0.name) (\($0.bundleID ?? "no bundle id")) in \($0.directory)" } ?? "none")"))
+        io.out(TerminalText.sanitize("languages               \(device.languages.joined(separator: ", "))"))
         io.out("APNs device token       \(apnsToken)")
         io.out("FCM registration token  \(fcmToken)")
         io.out("Firebase installation   \(DeviceRegistration.installationID)")

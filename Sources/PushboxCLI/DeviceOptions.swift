@@ -2,6 +2,7 @@ import Foundation
 import PushboxCore
 import PushboxIntake
 import PushboxLocalization
+import PushboxStore
 import PushboxText
 
 /// The simulated device and app that `--app` and `--lang` describe.
@@ -15,9 +16,13 @@ struct Device {
     /// `--fcm-tokens`, when given (else the profile's, else any).
     var fcmTokens: FCMTokenMode? = nil
 
-    /// Reads `--app` (or the bundled sample app when `defaultApp` is set) and `--lang`.
-    static func from(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
-        var device = try describedBy(args, defaultApp: defaultApp, io: io)
+    /// Reads `--app` and `--lang`. A command that addresses an inbox (`inbox`) takes what they do
+    /// not give from that inbox's device (the app and languages its pushbox last ran with, kept
+    /// beside it), so every view and command sees one phone; then, with `defaultApp`, the bundled
+    /// sample app, and en-US.
+    static func from(_ args: ParsedArguments, defaultApp: Bool, inbox: Bool = false, io: CommandIO) throws(UsageError) -> Device {
+        let kept = inbox ? Self.kept(args, io: io) : nil
+        var device = try describedBy(args, defaultApp: defaultApp, kept: kept, io: io)
         if let mode = args.value(Options.fcmTokens) {
             guard let known = FCMTokenMode(rawValue: mode) else { throw UsageError(message: "--fcm-tokens is any or strict, not \(mode)") }
             device.fcmTokens = known
@@ -25,14 +30,31 @@ struct Device {
         return device
     }
 
-    /// The device `--app` and `--lang` describe.
-    private static func describedBy(_ args: ParsedArguments, defaultApp: Bool, io: CommandIO) throws(UsageError) -> Device {
-        var languages = Device.defaultLanguages
+    /// The device kept beside the inbox of `--db` (or the default one); nil when there is none.
+    static func kept(_ args: ParsedArguments, io: CommandIO) -> DeviceRegistration? {
+        let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
+        let file = DeviceRegistrationFile(databasePath: database)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file.current()
+    }
+
+    /// The device `--app` and `--lang` describe, the rest from `kept`.
+    private static func describedBy(_ args: ParsedArguments, defaultApp: Bool, kept: DeviceRegistration?, io: CommandIO) throws(UsageError)
+        -> Device
+    {
+        var languages = kept?.languages ?? Device.defaultLanguages
         if let list = args.value(Options.lang) {
             languages = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !languages.isEmpty else { throw UsageError(message: "--lang needs at least one language, e.g. --lang ko-KR,en") }
         }
         var directory = args.value(Options.app)
+        if directory == nil, let app = kept?.app {
+            if FileManager.default.fileExists(atPath: (app as NSString).appendingPathComponent("pushbox.json")) {
+                directory = app
+            } else {
+                io.err("pushbox: note: the inbox's app \(TerminalText.sanitize(app)) is gone; using the bundled sample app (pass --app DIR)")
+            }
+        }
         if directory == nil, defaultApp {
             directory = ResourceLocator.sampleAppDirectory(environment: io.environment)
             if directory == nil {
@@ -40,13 +62,33 @@ struct Device {
             }
         }
         guard let directory else {
-            return Device(profile: nil, languages: languages, described: defaultApp || args.value(Options.lang) != nil)
+            return Device(profile: nil, languages: languages, described: defaultApp || args.value(Options.lang) != nil || kept?.languages != nil)
         }
         do {
             return Device(profile: try AppProfile.load(directory: directory), languages: languages)
         } catch {
             throw UsageError(message: "--app: \(error)")
         }
+    }
+
+    /// Whether this device runs the bundled sample app (the one whose samples seed a new inbox).
+    func runsSampleApp(environment: [String: String]) -> Bool {
+        guard let profile, let sample = ResourceLocator.sampleAppDirectory(environment: environment) else { return false }
+        return Self.samePath(profile.directory, sample)
+    }
+
+    /// Whether two paths name the same folder (symbolic links and `..` resolved).
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
+            == URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// Records this device's app and languages beside the inbox at `database`, for every command
+    /// that addresses it; the reason it could not, if it could not.
+    func record(database: String) -> String? {
+        let folder = profile.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path }
+        do { try DeviceRegistrationFile(databasePath: database).record(app: folder, languages: languages) } catch { return "\(error)" }
+        return nil
     }
 
     /// What is wrong with the `--lang` languages: not a language code, or matching none of the

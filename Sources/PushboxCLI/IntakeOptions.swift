@@ -10,13 +10,13 @@ enum IntakeOptions {
     /// A provider always sends its topic: `send` and `replay` add one when a payload has none.
     static let providerOptions = [
         Options.topic,
-        Options.app.with(help: "The app whose bundle id is the default topic. Default: the bundled sample app."),
+        Options.app.with(help: "The app whose bundle id is the default topic. Default: the running pushbox's app (asked over its socket)."),
     ]
 
     /// The topic a provider would send: `--topic`, else the app's bundle id.
     static func providerTopic(_ args: ParsedArguments, _ io: CommandIO) throws(UsageError) -> String? {
         if let topic = args.value(Options.topic) { return topic }
-        return try Device.from(args, defaultApp: true, io: io).profile?.bundleID
+        return try Device.from(args, defaultApp: true, inbox: true, io: io).profile?.bundleID
     }
 
     /// The device token used when a file names none (the simulated device's).
@@ -39,7 +39,7 @@ enum IntakeOptions {
     /// The owner of renderings for the device the options describe (the same device, app and
     /// extension setup as `render`), and the device (its app profile read once).
     static func renderings(_ args: ParsedArguments, store: InboxStore, io: CommandIO) throws(UsageError) -> (Renderings, Device) {
-        let device = try Device.from(args, defaultApp: true, io: io)
+        let device = try Device.from(args, defaultApp: true, inbox: true, io: io)
         return (Renderings(base: try device.renderer(args, io: io), store: store), device)
     }
 }

@@ -21,6 +21,8 @@ struct RunningIntake {
         let clock = try ClockOptions.clock(args)
         let store = try IntakeOptions.openStore(args, io)
         let (renderings, device) = try IntakeOptions.renderings(args, store: store, io: io)
+        // Every command on this inbox sees the device this pushbox runs.
+        if let problem = device.record(database: store.path) { io.err("pushbox \(command): the device was not recorded: \(problem)") }
         let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
         service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
         service.liveActivities = device.liveActivities(database: store.path, clock: clock)

@@ -15,7 +15,8 @@ public enum Pushbox {
         ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec,
         ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt,
         CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec, DeviceCommand.spec, RequestsCommand.spec,
-        ExecCommand.spec, SnapshotCommand.spec, ActivitiesCommand.spec, ActivityCommand.spec, ManCommand.spec, CompletionsCommand.spec,
+        ExecCommand.spec, SnapshotCommand.spec, ActivitiesCommand.spec, ActivityCommand.spec, ClearCommand.spec, ManCommand.spec,
+        CompletionsCommand.spec,
     ]
 
     /// `pushbox` with no subcommand: the inbox on a terminal; the bundled samples as text

@@ -6,8 +6,12 @@ import PushboxText
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
 enum RenderCommand {
     static let deviceOptions = [
-        Options.app.with(help: "The app folder (localizations, pushbox.json). Default: the bundled sample app."),
-        Options.lang,
+        Options.app.with(
+            help:
+                "The app folder (localizations, pushbox.json). Default: the app the inbox's device runs (what pushbox last ran on that --db), else the bundled sample app."
+        ),
+        Options.lang.with(
+            help: "The device's preferred languages, most preferred first. Default: the inbox's device languages (kept beside --db), else en-US."),
     ]
 
     static let spec = CommandSpec(
@@ -69,7 +73,7 @@ enum RenderCommand {
         let device: Device
         do {
             input = try PayloadInput(arguments: args)
-            device = try Device.from(args, defaultApp: true, io: io)
+            device = try Device.from(args, defaultApp: true, inbox: true, io: io)
         } catch {
             io.err("pushbox render: \(error)")
             return 2

@@ -25,18 +25,23 @@ enum SendCommand {
             return 2
         }
         let input: PayloadInput
-        let topic: String?
-        do {
-            input = try PayloadInput(arguments: args)
-            topic = try IntakeOptions.providerTopic(args, io)
-        } catch {
-            io.err("pushbox send: \(error)")
-            return 2
-        }
+        var topic: String?
         let socket = IntakeOptions.socketPath(args, io)
         guard let client = UnixHTTPClient(socketPath: socket) else {
             io.err("pushbox send: libcurl could not start")
             return 1
+        }
+        do {
+            input = try PayloadInput(arguments: args)
+            // The running pushbox's app, as a provider sends its own app's topic; --app or --topic say otherwise.
+            if args.value(Options.topic) == nil, args.value(Options.app) == nil, let running = runningDevice(client) {
+                topic = running["bundleID"]?.stringValue
+            } else {
+                topic = try IntakeOptions.providerTopic(args, io)
+            }
+        } catch {
+            io.err("pushbox send: \(error)")
+            return 2
         }
         var failed = false
         for path in args.operands {
@@ -51,7 +56,8 @@ enum SendCommand {
                     return 1
                 case .success(let answer):
                     if answer.status != 200 { failed = true }
-                    io.out("\(TerminalText.sanitize(path)): \(describe(answer))")
+                    let cause = answer.status == 200 ? nil : self.cause(of: answer, client: client)
+                    io.out(TerminalText.sanitize("\(path): \(describe(answer))" + (cause.map { ": \($0)" } ?? "")))
                 }
             }
         }
@@ -67,6 +73,24 @@ enum SendCommand {
         var headers = raw.envelope.headers.fields.map { ($0.name, $0.value) } + extraHeaders
         if let topic, raw.envelope.headers[PushHeaders.topic] == nil { headers.append((PushHeaders.topic, topic)) }
         return client.request("POST", url: "http://localhost/3/device/\(encoded)", headers: headers, body: raw.bytes)
+    }
+
+    /// The device the pushbox on the socket runs (`GET /pushbox/device`); nil when none answers.
+    static func runningDevice(_ client: UnixHTTPClient) -> JSONObject? {
+        guard case .success(let r) = client.request("GET", url: "http://localhost/pushbox/device", headers: [], body: []), r.status == 200 else {
+            return nil
+        }
+        return (try? JSONParser.parse(r.body))?.objectValue
+    }
+
+    /// Why pushbox refused, in its own words: the cause its request log kept for this answer's
+    /// apns-id (APNs' answer itself carries only the reason).
+    static func cause(of answer: UnixHTTPClient.Response, client: UnixHTTPClient) -> String? {
+        guard let id = answer.header("apns-id"),
+            case .success(let r) = client.request("GET", url: "http://localhost/requests?refused=1&limit=50", headers: [], body: []),
+            let list = (try? JSONParser.parse(r.body))?.arrayValue
+        else { return nil }
+        return list.first { $0.objectValue?["apnsId"]?.stringValue == id }?.objectValue?["cause"]?.stringValue
     }
 
     static func describe(_ answer: UnixHTTPClient.Response) -> String {

@@ -23,8 +23,24 @@ public final class DeviceRegistrationFile: Sendable {
     public func current() -> DeviceRegistration { file.current() }
 
     /// Changes the registration under a lock and writes it whole (a new file renamed into place).
+    /// Every change counts once in `changes`, so an open view knows the device changed.
     public func update(_ change: (inout DeviceRegistration) -> Void) throws(FileWriteError) -> DeviceRegistration {
-        try file.update(change).value
+        try file.update { registration in
+            change(&registration)
+            registration.changes += 1
+        }.value
+    }
+
+    /// Records the app and languages a pushbox runs the device with (serve and the inbox at
+    /// start, the language picker), so every command on this inbox sees the same device; the
+    /// file is left alone when they are already the recorded ones.
+    public func record(app: String?, languages: [String]) throws(FileWriteError) {
+        let now = current()
+        guard now.app != app || now.languages != languages else { return }
+        _ = try update {
+            $0.app = app
+            $0.languages = languages
+        }
     }
 }
 

@@ -17,6 +17,23 @@ public enum InboxListing {
             handle: { request in listing(request, service: service) })
     }
 
+    /// `GET /pushbox/device`: the device this pushbox runs, so a command addressing it over the
+    /// socket (`pushbox send`) uses the same app and languages: its bundle id, the inbox, its
+    /// FCM topics now, and the registration as its file keeps it (app, languages, state).
+    static func deviceRoute(_ service: IntakeService) -> Route {
+        Route(
+            "device", methods: ["GET"], paths: .exact("/pushbox/device"), maxBody: { _ in 0 }, refusal: APNsEndpoint.refusalWithoutID,
+            handle: { _ in
+                let registration = service.registration()
+                var object = registration?.json.objectValue ?? JSONObject()
+                object["bundleID"] = .optionalString(service.context.bundleID)
+                object["database"] = .string(service.store.path)
+                object["topics"] = service.context(for: registration).deviceTopics.map { .array($0.sorted().map { .string($0) }) } ?? .null
+                return HTTPResponse(
+                    status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.object(object)).utf8))
+            })
+    }
+
     static func listing(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
         let limit = min(max(Int(request.query["limit"] ?? "") ?? page, 1), 1000)
         let items: [StoredNotification]

@@ -119,6 +119,10 @@ public enum StatusNote: Sendable, Equatable {
     case filter(Filter)
     /// The device language now.
     case language(String)
+    /// What was typed in the language picker is no language tag.
+    case notALanguageTag(String)
+    /// `X` was pressed once: how many notifications a second `X` deletes.
+    case clearAsked(Int)
     /// What the runtime reported: a replay's answer, an export's file, a failure.
     case message(String)
 }
@@ -178,6 +182,10 @@ public struct InboxState: Sendable {
     public var overlay: Overlay? { didSet { if oldValue != overlay { overlayScroll = 0 } } }
     /// The last notification deleted with `d`, for `u` to bring back.
     public var lastDeleted: InboxItem?
+    /// A language tag being typed in the language picker (`/`); nil while none is.
+    public var typedLanguage: String?
+    /// `X` was pressed once: the next `X` clears the inbox, any other key forgets it.
+    public var clearAsked = false
     /// How many lines of the open overlay are scrolled past (j/k, PgDn/PgUp).
     public var overlayScroll = 0
     /// Renderings for the current language list, by notification id.

@@ -13,9 +13,10 @@ extension InboxView {
                 ]
             box(&s, title: "Keys", lines: lines.map { ($0, .overlay) }, scroll: state.overlayScroll)
         case .languagePicker(let selection)?:
-            let lines = state.device.choices.enumerated().map { i, tag in
+            var lines = state.device.choices.enumerated().map { i, tag in
                 ((i == selection ? "▶ " : "  ") + LanguageNames.describe(tag), i == selection ? Role.selected : Role.overlay)
             }
+            if let typed = state.typedLanguage { lines.append(("tag: " + DisplayText.clean(typed) + "▏", Role.selected)) }
             box(&s, title: "Device language", lines: lines, showing: selection)
         case .matrix?:
             box(&s, title: "Every language", lines: matrixLines(state), scroll: state.overlayScroll)

@@ -10,6 +10,8 @@ extension StatusNote {
         case .theme(let name): return "theme: \(name)"
         case .filter(let filter): return "filter: \(filter.label)"
         case .language(let tag): return "language: \(LanguageNames.describe(tag))"
+        case .notALanguageTag(let text): return "\(DisplayText.clean(text)) is not a language tag (BCP 47, e.g. ja-JP, he-IL, zh-Hant-TW)"
+        case .clearAsked(let count): return "press X again to delete all \(count) notifications (any other key keeps them)"
         case .message(let text): return text
         }
     }

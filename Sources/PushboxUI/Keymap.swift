@@ -33,7 +33,7 @@ public enum Action: String, Sendable, CaseIterable {
     case cycleTheme, search, cycleFilter, replay, delete, export, help, quit, close
     case pressAction, tap, switchPlatform
     case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView, undoDelete, clearSearch
-    case activitiesView
+    case activitiesView, clearInbox
 }
 
 /// Why an action cannot be done now; the footer says it (the view words it).
@@ -122,6 +122,7 @@ public enum Keymap {
         KeyBinding([.char("f")], .cycleFilter, "filter: all, rejected, with warnings, each app (when several)"),
         KeyBinding([.char("r")], .replay, "replay the selected notification"),
         KeyBinding([.char("d")], .delete, "delete the selected notification (u brings it back)", unavailable: needsNotification),
+        KeyBinding([.char("X")], .clearInbox, "clear the inbox: every notification deleted (press X again to confirm)"),
         KeyBinding([.char("u")], .undoDelete, "undo the last deletion", unavailable: { $0.lastDeleted == nil ? .nothingDeleted : nil }),
         KeyBinding([.escape], .clearSearch, "clear the search and the filter"),
         KeyBinding([.char("e")], .export, "export the selected notification as a .apns file"),
@@ -143,6 +144,7 @@ public enum Keymap {
         KeyBinding([.char("j"), .down], .moveDown, "next"),
         KeyBinding([.char("k"), .up], .moveUp, "previous"),
         KeyBinding([.enter], .open, "choose", footer: "choose"),
+        KeyBinding([.char("/")], .search, "type any language tag (BCP 47: ja-JP, he-IL)", footer: "type a tag"),
         KeyBinding([.escape, .char("q")], .close, "close", footer: "close"),
     ]
 

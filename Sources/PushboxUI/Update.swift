@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxLocalization
 import PushboxText
 
 /// Everything that happens to the UI arrives as a message on one queue.
@@ -16,6 +17,9 @@ public enum Message: Sendable {
     case rawLoaded(id: Int64, text: String)
     /// Older notifications, loaded after the first page.
     case older([InboxItem])
+    /// Another process changed the inbox (a push it took in, a delete, the device back online):
+    /// the whole list as it is now, the selection kept on its notification.
+    case reloaded([InboxItem])
     case rendered([Int64: RenderedNotification], languageKey: String)
     case matrixReady([(language: String, note: RenderedNotification)])
     /// The pending local notifications and the clock changed.
@@ -59,6 +63,8 @@ public enum Command: Sendable, Equatable {
     case matrix(id: Int64, languages: [String])
     case replay(id: Int64)
     case delete(id: Int64)
+    /// Delete every notification in the store (`X`, confirmed).
+    case clearInbox
     case export(id: Int64)
     /// Remember the language list in the config.
     case saveLanguages([String])
@@ -80,6 +86,7 @@ extension InboxState {
             height = h
         case .loaded(let items): list.load(items)
         case .older(let items): list.appendOlder(items)
+        case .reloaded(let items): list.reload(items)
         case .added(let item):
             list.insertNew([item])
             commands += refreshStored(after: [item])
@@ -132,8 +139,14 @@ extension InboxState {
             if !list.editSearch(key) { overlay = nil }
             return []
         }
-        guard let binding = Keymap.binding(for: key, in: Keymap.table(for: overlay)) else { return [] }
+        if case .languagePicker? = overlay, let typed = typedLanguage { return editTypedLanguage(key, typed) }
+        let binding = Keymap.binding(for: key, in: Keymap.table(for: overlay))
+        // Clearing asks once: only a second X confirms it.
+        let confirmed = clearAsked && binding?.action == .clearInbox
+        clearAsked = false
+        guard let binding else { return [] }
         status = nil
+        if confirmed { return clearInbox() }
         if let why = binding.unavailable?(self) {
             status = .unavailable(why)
             return []
@@ -167,6 +180,8 @@ extension InboxState {
             // must not turn en-US into en, and with it the FCM language topic.
             if s == device.currentChoice { return [] }
             return switchLanguage(to: device.choices[s])
+        case (.search, .languagePicker):
+            typedLanguage = ""
         case (.open, _):
             self.overlay = nil
         case (.moveDown, _), (.moveUp, _), (.pageDown, _), (.pageUp, _):
@@ -192,7 +207,9 @@ extension InboxState {
         case .nextTab: card.stepTab(1)
         case .previousTab: card.stepTab(-1)
         case .toggleThread: list.toggleSelectedThread(renders: renders, rendersVersion: rendersVersion, appName: appName)
-        case .pickLanguage: overlay = .languagePicker(selection: device.currentChoice ?? 0)
+        case .pickLanguage:
+            typedLanguage = nil
+            overlay = .languagePicker(selection: device.currentChoice ?? 0)
         case .nextLanguage, .previousLanguage:
             guard let language = device.stepped(action == .nextLanguage ? 1 : -1) else { return [] }
             return switchLanguage(to: language)
@@ -218,6 +235,9 @@ extension InboxState {
         case .toggleInstalled: return [.setAppInstalled(!appInstalled)]
         case .toggleOnline: return [.setDeviceOnline(!deviceOnline)]
         case .deviceView: overlay = .device
+        case .clearInbox:
+            clearAsked = true
+            status = .clearAsked(list.items.count)
         case .undoDelete:
             guard let item = lastDeleted else { return [] }
             lastDeleted = nil
@@ -256,6 +276,37 @@ extension InboxState {
             status = .message("deleted — u brings it back")
             return [.delete(id: item.id)]
         }
+    }
+
+    /// A key while a language tag is typed in the picker: Enter takes a valid tag as the device
+    /// language exactly as typed (its region kept, so the FCM language topic follows it), Escape
+    /// stops typing.
+    private mutating func editTypedLanguage(_ key: Key, _ typed: String) -> [Command] {
+        switch key {
+        case .escape: typedLanguage = nil
+        case .backspace: typedLanguage = String(typed.dropLast())
+        case .char(let c) where typed.count < 35 && (c.isASCII && (c.isLetter || c.isNumber) || c == "-" || c == "_"):
+            typedLanguage = typed + String(c)
+        case .enter:
+            guard let tag = LanguageTag.typed(typed) else {
+                status = .notALanguageTag(typed)
+                return []
+            }
+            typedLanguage = nil
+            overlay = nil
+            return tag == device.languages.first ? [] : switchLanguage(to: tag)
+        default: break
+        }
+        return []
+    }
+
+    /// Empties the inbox (confirmed): the list now, the store on the worker.
+    mutating func clearInbox() -> [Command] {
+        list.load([])
+        lastDeleted = nil
+        card = CardModel()
+        status = .message("inbox cleared")
+        return [.clearInbox]
     }
 
     /// Switches the device language; every visible notification re-renders from cached tables.

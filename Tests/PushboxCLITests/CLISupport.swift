@@ -19,7 +19,17 @@ struct CLIRun {
         return dir
     }()
 
-    init(_ args: [String], stdin: String = "", environment: [String: String] = ["XDG_CACHE_HOME": CLIRun.cacheHome]) {
+    /// A data folder for the tests: a command given no `--db` addresses the default inbox there,
+    /// never the user's (whose device, kept beside it, would choose the app and languages).
+    static let dataHome: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-test-data-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    init(
+        _ args: [String], stdin: String = "", environment: [String: String] = ["XDG_CACHE_HOME": CLIRun.cacheHome, "XDG_DATA_HOME": CLIRun.dataHome]
+    ) {
         let box = Locked<(out: String, err: String)>(("", ""))
         var io = CommandIO(
             out: { line in box.withLock { $0.out += line + "\n" } }, err: { line in box.withLock { $0.err += line + "\n" } },

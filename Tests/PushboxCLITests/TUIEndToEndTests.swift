@@ -11,11 +11,16 @@ struct TUIEndToEndTests {
         var socket: String { dir + "/s.sock" }
 
         /// The TUI with `arguments`, started in `directory`, on `database` (default: one of its own).
-        init(arguments: [String], directory: String? = nil, database: String? = nil) throws {
+        /// `config`: the user's `config.json`, written before the TUI starts.
+        init(arguments: [String], directory: String? = nil, database: String? = nil, config: String? = nil) throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
                 throw TestFailure("tmux is missing: `make test` installs it (apt-get install tmux)")
             }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            if let config {
+                try FileManager.default.createDirectory(atPath: dir + "/config/pushbox", withIntermediateDirectories: true)
+                try config.write(toFile: dir + "/config/pushbox/config.json", atomically: true, encoding: .utf8)
+            }
             let binary = try #require(EndToEndTests.binary)
             let command =
                 [
@@ -81,14 +86,15 @@ struct TUIEndToEndTests {
         try send(s.socket, ProjectPaths.samples + "/06-alarm.json")
         #expect(s.waitFor("일어날 시간이에요"), "\(s.screen)")
         var switches = 0
-        while !s.screen.contains("English (en)") && switches < 12 {
+        // The picker offers the app's localizations as device languages with their regions.
+        while !s.screen.contains("English (en-US)") && switches < 12 {
             // Each ] is pressed only once the previous one has redrawn the header.
             let header = s.screen.split(separator: "\n").first.map(String.init) ?? ""
             try s.keys("]")
             switches += 1
             for _ in 0..<100 where (s.screen.split(separator: "\n").first.map(String.init) ?? "") == header { usleep(50_000) }
         }
-        #expect(s.waitFor("English (en)"))
+        #expect(s.waitFor("English (en-US)"))
         #expect(s.waitFor("Wake up"), "\(s.screen)")
         try send(s.socket, stdin: #"{"aps":{"alert":{"title":"Evil \u001b]2;HACKED\u0007\u001b[2J title","body":"x"}}}"#)
         #expect(s.waitFor("Evil ␛]2;HACKED␇␛[2J title"), "\(s.screen)")

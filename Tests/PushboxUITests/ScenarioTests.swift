@@ -167,10 +167,14 @@ struct ScenarioTests {
         #expect(s.update(.key(.char("q"))) == [.quit])
     }
 
-    @Test("help is generated from the keymap: every binding appears")
+    @Test("help is generated from the keymap: every binding appears (scrolled through)")
     mutating func help() {
         _ = s.update(.key(.char("?")))
-        let text = InboxView.screen(s).lines.joined(separator: "\n")
+        var text = InboxView.screen(s).lines.joined(separator: "\n")
+        for _ in 0..<10 {
+            _ = s.update(.key(.char("j")))
+            text += InboxView.screen(s).lines.joined(separator: "\n")
+        }
         for binding in Keymap.inbox { #expect(text.contains(binding.description.prefix(30))) }
     }
 

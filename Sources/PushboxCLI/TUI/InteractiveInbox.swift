@@ -40,20 +40,20 @@ enum InteractiveInbox {
         do {
             clock = try ClockOptions.clock(args)
             store = try IntakeOptions.openStore(args, io)
-            var a = args
-            if a.value(Options.lang) == nil, let saved = config.languages, !saved.isEmpty { a.set(Options.lang, saved.joined(separator: ",")) }
-            device = try Device.from(a, defaultApp: true, io: io)
+            // The inbox's device (its app and languages kept beside it) unless the flags say otherwise.
+            device = try Device.from(args, defaultApp: true, inbox: true, io: io)
             base = try device.renderer(args, io: io)
         } catch {
             io.err("pushbox: \(error)")
             return 2
         }
+        var recordProblem = device.record(database: store.path)
         let renderings = Renderings(base: base, store: store)
         let service = IntakeService(store: store, context: base.context, renderings: renderings)
         let registration = DeviceRegistrationFile(databasePath: store.path)
         service.registrationFile = registration
         service.liveActivities = device.liveActivities(database: store.path, clock: clock)
-        seedSamples(store: store, service: service, environment: env)
+        if device.runsSampleApp(environment: env) { seedSamples(store: store, service: service, environment: env) }
         // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
         service.arrivals.flush()
         // Everything a request or a fired notification reaches is in place before the intake starts.
@@ -61,7 +61,8 @@ enum InteractiveInbox {
         let app = TUIApp(store: store, renderings: renderings, service: service, scheduler: scheduler, registration: registration, environment: env)
         scheduler.onChange = { [app] in app.postScheduled() }
         app.queue.post(.registration(registration.current()))
-        var startStatus: String?
+        var startStatus: String? = recordProblem.map { "the device was not recorded: \($0)" }
+        recordProblem = nil
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onStoreFailure = { [app] result in app.queue.post(.status("not stored, answered 500: \(result.detail ?? "")")) }
         // Arrivals and renderings are pushed to the queue: the TUI reads back nothing it was told.
@@ -91,10 +92,9 @@ enum InteractiveInbox {
             server?.stop()
             return 1
         }
-        let localizations = base.localizer?.app.localizations().filter { $0 != "Base" } ?? []
         var state = InboxState(
             appName: device.profile?.name ?? "pushbox", languages: device.languages,
-            languageChoices: localizations + Pseudolanguage.allCases.map(\.rawValue))
+            languageChoices: languageChoices(base.localizer, device: device.languages))
         state.intake = IntakeStatus(
             socket: server?.options.socket == true ? server?.options.socketPath : nil, watched: server?.options.watch ?? [],
             port: server?.tcpAddress)
@@ -112,11 +112,23 @@ enum InteractiveInbox {
         return 0
     }
 
-    /// First run: an empty inbox gets the bundled samples.
+    /// First run of the bundled sample app: a new inbox (one that never stored a notification,
+    /// so a cleared one stays empty) gets the bundled samples. Another app's inbox starts empty.
     static func seedSamples(store: InboxStore, service: IntakeService, environment: [String: String]) {
-        guard store.count == 0, let samples = ResourceLocator.samplesDirectory(environment: environment) else { return }
+        guard store.isNew, let samples = ResourceLocator.samplesDirectory(environment: environment) else { return }
         for file in ResourceLocator.samplePayloadFiles(in: samples) {
             if let raw = PayloadFile.read(file, source: .commandLine) { _ = service.receive(raw) }
+        }
+    }
+
+    /// What the language picker offers: the device's own languages, then each of the app's
+    /// localizations as a device language with its likely region (`ja` → `ja-JP`: a device set
+    /// to Japanese has a region, and its FCM language topic is `LangJaJP`), then the pseudolanguages.
+    static func languageChoices(_ localizer: Localizer?, device: [String]) -> [String] {
+        let localizations = localizer?.app.localizations().filter { $0 != "Base" } ?? []
+        var seen = Set<String>()
+        return (device + localizations.map(LanguageTag.withLikelyRegion) + Pseudolanguage.allCases.map(\.rawValue)).filter {
+            seen.insert($0).inserted
         }
     }
 

@@ -155,15 +155,21 @@ final class TUIApp: Sendable {
         // The footer already says what happened (update set it); only a failure is news.
         case .delete(let id): work.async { [self] in storeChange("delete") { () throws(StoreError) in try store.delete(id: id) } }
         case .export(let id): work.async { [self] in export(id) }
+        case .clearInbox: work.async { [self] in storeChange("clear") { () throws(StoreError) in try store.clear() } }
         case .undelete(let id): work.async { [self] in storeChange("undo") { () throws(StoreError) in try store.undelete(id: id) } }
         case .saveLanguages(let languages):
             var changed = TUIConfig.load(environment)
-            (changed.languages, changed.theme) = (languages, state.theme)
+            changed.theme = state.theme
             let config = changed
             renderings.renderAhead(for: languages)
             // The app subscribes to the new language's topic, as the seed's apps do.
             service.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)
             work.async { [self] in
+                // The languages are the device's, kept with the inbox; the theme is the user's.
+                do {
+                    let app = registrationFile.current().app
+                    try registrationFile.record(app: app, languages: languages)
+                } catch { queue.post(.status("the languages were not kept: \(error)")) }
                 if let problem = config.save(environment) { queue.post(.status(problem)) }
             }
         case .advanceClock(let seconds):
@@ -285,9 +291,27 @@ final class TUIApp: Sendable {
         queue.post(.scheduled(ScheduledInfoBuilder.info(scheduler)))
     }
 
+    /// The inbox's `data_version` when this TUI last read it whole.
+    private let seenVersion = Locked<Int64?>(nil)
+
+    /// Reads the inbox again when another process changed it (a second pushbox's intake, a
+    /// delete in another inbox, `pushbox device online` or `clear` from a shell), on the worker.
+    func followOtherProcesses() {
+        work.async { [self] in
+            let version = store.dataVersion
+            let known = seenVersion.withLock { seen in
+                defer { seen = version }
+                return seen
+            }
+            guard let known, known != version else { return }
+            queue.post(.reloaded(((try? store.inbox()) ?? []).map { InboxItems.make($0, keepRaw: false) }))
+        }
+    }
+
     /// Loads the inbox: the newest page first (the first frame needs only those), the rest after
     /// in chunks, without their raw text (loaded when a notification is looked at).
     func load(pageSize: Int = 500, chunk: Int = 5000) {
+        seenVersion.withLock { $0 = store.dataVersion }
         let first = ((try? store.inbox(limit: pageSize)) ?? []).map { InboxItems.make($0) }
         queue.post(.loaded(first))
         guard first.count == pageSize else { return }
@@ -319,6 +343,7 @@ final class TUIApp: Sendable {
         var lastClock = Date.distantPast
         var lastRequests = Date.distantPast
         var lastActivities = Date.distantPast
+        var lastInboxCheck = Date.distantPast
         var lastRegistration = (checked: Date.distantPast, value: registrationFile.current())
         while true {
             // `pushbox device` in another shell changes the registration: the header and the
@@ -327,6 +352,11 @@ final class TUIApp: Sendable {
                 let now = registrationFile.current()
                 if now != lastRegistration.value { queue.post(.registration(now)) }
                 lastRegistration = (Date(), now)
+            }
+            // Another process's changes to the inbox reach this one within a second.
+            if Date().timeIntervalSince(lastInboxCheck) >= 0.5 {
+                followOtherProcesses()
+                lastInboxCheck = Date()
             }
             // The device clock in the header moves on its own (faster with --speed).
             if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty, Date().timeIntervalSince(lastClock) >= 0.5 {
@@ -380,7 +410,8 @@ final class TUIApp: Sendable {
                 typed = true
             }
             if !typed {
-                var waitSeconds = 1.0
+                // At least twice a second: another process's changes to the inbox are looked for.
+                var waitSeconds = 0.5
                 if !arrivals.isEmpty { waitSeconds = min(waitSeconds, Self.foldInterval - Date().timeIntervalSince(lastFold)) }
                 if let sched = state.scheduled, sched.simulated || !sched.pending.isEmpty {
                     waitSeconds = min(waitSeconds, 0.5 - Date().timeIntervalSince(lastClock))

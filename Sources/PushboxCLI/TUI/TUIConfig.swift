@@ -3,9 +3,10 @@ import PushboxCore
 import PushboxText
 import PushboxUI
 
-/// `$XDG_CONFIG_HOME/pushbox/config.json`: the device languages and theme the TUI last used.
+/// `$XDG_CONFIG_HOME/pushbox/config.json`: the user's settings (the theme the TUI last used).
+/// The device's languages are not here: they are the device's, kept beside its inbox (a
+/// `"languages"` key an older pushbox wrote is ignored).
 struct TUIConfig {
-    var languages: [String]?
     var theme: String?
     /// Whether pushbox puts right-to-left text in visual order (`"bidi": false` leaves it to the terminal).
     var bidi: Bool? = nil
@@ -22,7 +23,7 @@ struct TUIConfig {
             let o = try? JSONParser.parse(Array(data)).objectValue
         else { return TUIConfig() }
         return TUIConfig(
-            languages: o["languages"]?.arrayValue?.compactMap(\.stringValue), theme: o["theme"]?.stringValue,
+            theme: o["theme"]?.stringValue,
             bidi: o["bidi"] == .bool(false) ? false : o["bidi"] == .bool(true) ? true : nil,
             exportDirectory: o["exportDirectory"]?.stringValue)
     }
@@ -30,7 +31,7 @@ struct TUIConfig {
     /// Writes the file; the reason it could not, if it could not.
     func save(_ environment: [String: String]) -> String? {
         let p = Self.path(environment)
-        var o = JSONObject([("languages", .array((languages ?? []).map { .string($0) })), ("theme", .optionalString(theme))])
+        var o = JSONObject([("theme", .optionalString(theme))])
         if let bidi { o["bidi"] = .bool(bidi) }
         if let exportDirectory { o["exportDirectory"] = .string(exportDirectory) }
         do {
@@ -38,7 +39,7 @@ struct TUIConfig {
             try (JSONWriter.pretty(.object(o)) + "\n").write(toFile: p, atomically: true, encoding: .utf8)
             return nil
         } catch {
-            return "the languages were not saved: cannot write \(p): \(FileErrorText.describe(error))"
+            return "the theme was not saved: cannot write \(p): \(FileErrorText.describe(error))"
         }
     }
 }

@@ -36,6 +36,15 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// Topics of the device's own (its profile's, its language's) unsubscribed from since, with when and by whom.
     public var unsubscribed: [String: TopicSubscription] = [:]
 
+    /// The app the device runs (its folder, absolute), as the inbox's pushbox last ran it: what
+    /// every command addressing this inbox uses when it is given no `--app`.
+    public var app: String?
+    /// The device's preferred languages (BCP 47 tags, regions kept), as the inbox last set
+    /// them: what every command addressing this inbox uses when it is given no `--lang`.
+    public var languages: [String]?
+    /// How many times the file was changed: a view that saw another count reads the device again.
+    public var changes: Int = 0
+
     /// One change to the device's topics: when, and who made it (`api`: FCM's topic API or the
     /// Instance ID service, `app`: `pushbox device subscribe`, as the app's SDK would).
     public struct TopicSubscription: Sendable, Equatable {
@@ -145,7 +154,7 @@ public struct DeviceRegistration: Sendable, Equatable {
         func times(_ map: [String: Int64]) -> JSONValue {
             .object(JSONObject(map.sorted { $0.key < $1.key }.map { ($0.key, .number(String($0.value))) }))
         }
-        func changes(_ map: [String: TopicSubscription]) -> JSONValue {
+        func subscriptions(_ map: [String: TopicSubscription]) -> JSONValue {
             .object(
                 JSONObject(
                     map.sorted { $0.key < $1.key }.map {
@@ -157,7 +166,9 @@ public struct DeviceRegistration: Sendable, Equatable {
                 ("installed", .bool(installed)), ("uninstalledAt", uninstalledAt.map { .number(String($0)) } ?? .null),
                 ("unregistered", times(unregistered)), ("online", .bool(online)),
                 ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null), ("registered", times(registered)),
-                ("subscribed", changes(subscribed)), ("unsubscribed", changes(unsubscribed)),
+                ("subscribed", subscriptions(subscribed)), ("unsubscribed", subscriptions(unsubscribed)),
+                ("app", .optionalString(app)), ("languages", languages.map { .array($0.map { .string($0) }) } ?? .null),
+                ("changes", .number(String(changes))),
             ]))
     }
 
@@ -172,7 +183,7 @@ public struct DeviceRegistration: Sendable, Equatable {
         for entry in o?["registered"]?.objectValue?.entries ?? [] {
             if let ms = entry.value.intValue { registered[entry.key] = Int64(ms) }
         }
-        func changes(_ value: JSONValue?) -> [String: TopicSubscription] {
+        func subscriptions(_ value: JSONValue?) -> [String: TopicSubscription] {
             var map: [String: TopicSubscription] = [:]
             for entry in value?.objectValue?.entries ?? [] {
                 guard let o = entry.value.objectValue, let at = o["at"]?.intValue else { continue }
@@ -180,7 +191,10 @@ public struct DeviceRegistration: Sendable, Equatable {
             }
             return map
         }
-        subscribed = changes(o?["subscribed"])
-        unsubscribed = changes(o?["unsubscribed"])
+        subscribed = subscriptions(o?["subscribed"])
+        unsubscribed = subscriptions(o?["unsubscribed"])
+        app = o?["app"]?.stringValue
+        languages = o?["languages"]?.arrayValue.map { $0.compactMap(\.stringValue) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.changes = o?["changes"]?.intValue ?? 0
     }
 }

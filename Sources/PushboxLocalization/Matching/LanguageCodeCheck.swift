@@ -5,7 +5,7 @@ import Foundation
 /// 639 code, or one no localization of the app matches; with the language of the region it
 /// looks like (`kr` → `ko`, the language of KR).
 public enum LanguageCodeCheck {
-    private static let languages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
+    static let languages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
 
     /// A sentence for each device language that is no language code, and for the first when
     /// the whole list matches none of the app's localizations (`matched` false: the device falls

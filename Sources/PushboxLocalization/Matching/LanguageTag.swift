@@ -45,6 +45,34 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         [language, script, region].compactMap { $0 }.joined(separator: "-")
     }
 
+    /// The device language a localization stands for, with its likely region as iOS gives a
+    /// device set to that language (CLDR's likely subtags: `ja` → `ja-JP`, `pt` → `pt-BR`,
+    /// `zh-Hant` → `zh-Hant-TW`); a tag that has a region, or is no language, is kept as it is.
+    public static func withLikelyRegion(_ localization: String) -> String {
+        guard let tag = LanguageTag(localization), tag.region == nil else { return localization }
+        let maximal = Locale.Language(identifier: Locale.Language(identifier: tag.description).maximalIdentifier)
+        guard let region = maximal.region?.identifier, region.count == 2 || region.count == 3 else { return localization }
+        let named = localization.split(whereSeparator: { $0 == "-" || $0 == "_" }).count > 1 ? tag.script : nil
+        return [tag.language, named, region].compactMap { $0 }.joined(separator: "-")
+    }
+
+    /// Text typed as a device language in BCP 47's spelling: `_` as `-`, the language lower
+    /// case, a script title case, a region upper case (`PT_br` → `pt-BR`); nil when it is no
+    /// language tag or no known language.
+    public static func typed(_ text: String) -> String? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(\.isLetter),
+            parts.allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }),
+            LanguageCodeCheck.languages.contains(first.lowercased())
+        else { return nil }
+        return parts.enumerated().map { i, part in
+            if i == 0 { return part.lowercased() }
+            if part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+            if part.count == 2 || (part.count == 3 && part.allSatisfy(\.isNumber)) { return part.uppercased() }
+            return part.lowercased()
+        }.joined(separator: "-")
+    }
+
     /// Language and script only: `zh-Hant`, `pt`.
     public var withoutRegion: LanguageTag {
         var t = self

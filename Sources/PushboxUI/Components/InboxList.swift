@@ -76,6 +76,16 @@ public struct InboxList: Sendable {
         top = 0
     }
 
+    /// The whole list read again after another process changed the inbox: the selection stays
+    /// on its notification while it is still there, else on the row at its place.
+    mutating func reload(_ list: [InboxItem]) {
+        let selectedID = selected < items.count ? items[selected].id : nil
+        items = list
+        if let selectedID {
+            selected = items.firstIndex { $0.id == selectedID } ?? items.firstIndex { $0.id < selectedID } ?? max(0, items.count - 1)
+        }
+    }
+
     /// Older notifications, after the first page.
     mutating func appendOlder(_ list: [InboxItem]) {
         items += list
