@@ -25,6 +25,7 @@ struct RunningIntake {
         if let problem = device.record(database: store.path) { io.err("pushbox \(command): the device was not recorded: \(problem)") }
         let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
         service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
+        service.deviceLanguagesChanged(to: device.languages, profileTopics: device.profile?.fcmTopics ?? [])
         service.liveActivities = device.liveActivities(database: store.path, clock: clock)
         // What the intake's threads have to say on stderr.
         let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox \(command): \(message)\n".utf8)) }

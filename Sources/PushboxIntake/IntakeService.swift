@@ -152,6 +152,7 @@ public final class IntakeService: Sendable {
     public func judge(_ raw: RawPayload, mode: JudgementMode) -> Judgement {
         let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
         let device = registration()
+        followKeptLanguages(device)
         let context = self.context(for: device)
         var report = Validator.validate(raw, context: context)
         // A valid payload for a token that is no longer this device's: the device, not the
@@ -186,9 +187,21 @@ public final class IntakeService: Sendable {
     /// The device's languages changed (the inbox's language picker): its FCM language topic
     /// follows the first, as the app re-subscribes on a locale change.
     public func deviceLanguagesChanged(to languages: [String], profileTopics: [String]) {
+        languagesNow.withLock { $0 = (languages, profileTopics) }
         contextNow.withLock { context in
             if context.deviceTopics != nil { context.deviceTopics = DeviceTopics.topics(preferredLanguages: languages, profileTopics: profileTopics) }
         }
+    }
+
+    /// The languages the language topic was last set for, and the profile's topics beside it;
+    /// nil until `deviceLanguagesChanged` was first called (serve and the inbox call it at start).
+    private let languagesNow = Locked<(languages: [String], profileTopics: [String])?>(nil)
+
+    /// Another process changed the device's languages (the picker of a second inbox on this
+    /// database): the language topic follows the kept ones from the next push.
+    private func followKeptLanguages(_ device: DeviceRegistration?) {
+        guard let kept = device?.languages, let known = languagesNow.withLock({ $0 }), kept != known.languages else { return }
+        deviceLanguagesChanged(to: kept, profileTopics: known.profileTopics)
     }
 
     /// What validation knows of the device now: its topics as subscriptions since changed them.

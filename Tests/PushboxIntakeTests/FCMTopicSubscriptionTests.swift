@@ -102,6 +102,10 @@ struct FCMTopicSubscriptionTests {
         #expect(try send(f, "'LangKoKR' in topics"))
         #expect(try !send(f, "'LangEnUS' in topics"))
         #expect(try send(f, "'NewsApp' in topics"))
+        // Another process (a second inbox's picker) keeps new languages with the inbox: followed from the next push.
+        try f.server.service.registrationFile?.record(app: nil, languages: ["ja-JP"])
+        #expect(try send(f, "'LangJaJP' in topics"))
+        #expect(try !send(f, "'LangKoKR' in topics"))
     }
 
     @Test("a path no route takes: Google's 404 on a Google host, APNs' BadPath on any other")

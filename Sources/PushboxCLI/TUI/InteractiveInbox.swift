@@ -52,6 +52,7 @@ enum InteractiveInbox {
         let service = IntakeService(store: store, context: base.context, renderings: renderings)
         let registration = DeviceRegistrationFile(databasePath: store.path)
         service.registrationFile = registration
+        service.deviceLanguagesChanged(to: device.languages, profileTopics: device.profile?.fcmTopics ?? [])
         service.liveActivities = device.liveActivities(database: store.path, clock: clock)
         if device.runsSampleApp(environment: env) { seedSamples(store: store, service: service, environment: env) }
         // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
@@ -121,13 +122,14 @@ enum InteractiveInbox {
         }
     }
 
-    /// What the language picker offers: the device's own languages, then each of the app's
-    /// localizations as a device language with its likely region (`ja` → `ja-JP`: a device set
-    /// to Japanese has a region, and its FCM language topic is `LangJaJP`), then the pseudolanguages.
+    /// What the language picker offers: each of the app's localizations as a device language
+    /// with its likely region (`ja` → `ja-JP`: a device set to Japanese has a region, and its FCM
+    /// language topic is `LangJaJP`), then the device's own languages not among them, then the
+    /// pseudolanguages.
     static func languageChoices(_ localizer: Localizer?, device: [String]) -> [String] {
         let localizations = localizer?.app.localizations().filter { $0 != "Base" } ?? []
         var seen = Set<String>()
-        return (device + localizations.map(LanguageTag.withLikelyRegion) + Pseudolanguage.allCases.map(\.rawValue)).filter {
+        return (localizations.map(LanguageTag.withLikelyRegion) + device + Pseudolanguage.allCases.map(\.rawValue)).filter {
             seen.insert($0).inserted
         }
     }
