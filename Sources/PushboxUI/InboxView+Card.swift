@@ -91,7 +91,7 @@ extension InboxView {
     /// the right-to-left pseudolanguage): the card is mirrored as iOS mirrors it.
     static func isRightToLeftLanguage(_ language: String?) -> Bool {
         guard let language else { return false }
-        let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        let primary = LanguageTag.subtags(language).first?.lowercased() ?? ""
         return ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ckb", "dv", "ug"].contains(primary) || language == "right-to-left"
     }
 

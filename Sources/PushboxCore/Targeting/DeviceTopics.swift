@@ -1,9 +1,11 @@
+import PushboxLocalization
+
 /// The FCM topics the simulated device subscribes to: its language topic plus the app's own.
 public enum DeviceTopics {
     /// The seed's language topic for a BCP 47 tag: `en-US` → `LangEnUS`, `fr-FR` → `LangFrFR`,
     /// `zh-Hans-CN` → `LangZhHansCN`, `ko` → `LangKo`.
     public static func languageTopic(for language: String) -> String {
-        let parts = language.split(whereSeparator: { $0 == "-" || $0 == "_" })
+        let parts = LanguageTag.subtags(language)
         return "Lang"
             + parts.enumerated().map { offset, part in
                 // Language and script are capitalized (En, Hans); a region stays upper case (US, 419).

@@ -22,7 +22,7 @@ public struct AndroidLocale: Sendable, Hashable, CustomStringConvertible {
 
     /// A BCP 47 tag (`ko-KR`, `sr-Latn`, `es-419`, `zh-Hant-TW`, `ko_KR`).
     public init?(tag: String) {
-        let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        let parts = LanguageTag.subtags(tag)
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(\.isLetter) else { return nil }
         var script: String?
         var region: String?

@@ -13,7 +13,7 @@ public enum LanguageCodeCheck {
     public static func problems(_ languages: [String], matched: Bool) -> [String] {
         var out: [String] = []
         for (i, tag) in languages.enumerated() {
-            let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+            let primary = LanguageTag.subtags(tag).first?.lowercased() ?? ""
             guard !primary.isEmpty, Pseudolanguage(tag: tag) == nil else { continue }
             let known = Self.languages.contains(primary)
             guard !known || (i == 0 && !matched) else { continue }

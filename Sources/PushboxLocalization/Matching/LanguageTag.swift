@@ -20,11 +20,16 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         "danish": "da", "finnish": "fi", "norwegian": "nb", "polish": "pl", "arabic": "ar", "turkish": "tr",
     ]
 
+    /// A tag's subtags as written, split at `-` and `_` (`pt_BR` → `pt`, `BR`).
+    public static func subtags(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+    }
+
     /// A tag from BCP 47 text or a legacy name (`zh_CN`, `English`); nil when it is neither.
     public init?(_ text: String) {
         let raw = text.trimmingCharacters(in: .whitespaces)
         let mapped = Self.legacyNames[raw.lowercased()] ?? raw
-        let parts = mapped.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        let parts = Self.subtags(mapped)
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(\.isLetter) else { return nil }
         language = first.lowercased()
         for part in parts.dropFirst() {
@@ -52,7 +57,7 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         guard let tag = LanguageTag(localization), tag.region == nil else { return localization }
         let maximal = Locale.Language(identifier: Locale.Language(identifier: tag.description).maximalIdentifier)
         guard let region = maximal.region?.identifier, region.count == 2 || region.count == 3 else { return localization }
-        let named = localization.split(whereSeparator: { $0 == "-" || $0 == "_" }).count > 1 ? tag.script : nil
+        let named = subtags(localization).count > 1 ? tag.script : nil
         return [tag.language, named, region].compactMap { $0 }.joined(separator: "-")
     }
 
@@ -60,7 +65,7 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     /// case, a script title case, a region upper case (`PT_br` → `pt-BR`); nil when it is no
     /// language tag or no known language.
     public static func typed(_ text: String) -> String? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        let parts = subtags(text.trimmingCharacters(in: .whitespaces))
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(\.isLetter),
             parts.allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }),
             LanguageCodeCheck.languages.contains(first.lowercased())
