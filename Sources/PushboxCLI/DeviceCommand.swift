@@ -107,7 +107,7 @@ enum DeviceCommand {
         func date(_ ms: Int64) -> String { dates.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
         if json {
             var object = registration.json.objectValue ?? JSONObject()
-            object["app"] = .optionalString(device.profile.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path })
+            object["app"] = .optionalString(device.appFolder)
             object["bundleID"] = .optionalString(device.profile?.bundleID)
             object["languages"] = .array(device.languages.map { .string($0) })
             object["apnsToken"] = .string(apnsToken)

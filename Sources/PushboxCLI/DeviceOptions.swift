@@ -49,7 +49,7 @@ struct Device {
         }
         var directory = args.value(Options.app)
         if directory == nil, let app = kept?.app {
-            if FileManager.default.fileExists(atPath: (app as NSString).appendingPathComponent("pushbox.json")) {
+            if FileManager.default.fileExists(atPath: (app as NSString).appendingPathComponent(AppProfile.fileName)) {
                 directory = app
             } else {
                 io.err("pushbox: note: the inbox's app \(TerminalText.sanitize(app)) is gone; using the bundled sample app (pass --app DIR)")
@@ -83,11 +83,18 @@ struct Device {
             == URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
     }
 
-    /// Records this device's app and languages beside the inbox at `database`, for every command
-    /// that addresses it; the reason it could not, if it could not.
-    func record(database: String) -> String? {
-        let folder = profile.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path }
-        do { try DeviceRegistrationFile(databasePath: database).record(app: folder, languages: languages) } catch { return "\(error)" }
+    /// The app's folder as the inbox keeps it: absolute, `.` and `..` resolved.
+    var appFolder: String? { profile.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path } }
+
+    /// Makes `service` take pushes as this device (serve, exec's intake and the inbox at start):
+    /// records its app and languages beside the inbox, so every command on it sees the same
+    /// device, and gives the service the registration file, the language topic and the Live
+    /// Activities; the reason the device could not be recorded, if it could not.
+    func attach(to service: IntakeService, registration: DeviceRegistrationFile, clock: SimulatedClock) -> String? {
+        service.registrationFile = registration
+        service.deviceLanguagesChanged(to: languages, profileTopics: profile?.fcmTopics ?? [])
+        service.liveActivities = liveActivities(database: service.store.path, clock: clock)
+        do { try registration.record(app: appFolder, languages: languages) } catch { return "\(error)" }
         return nil
     }
 

@@ -21,12 +21,10 @@ struct RunningIntake {
         let clock = try ClockOptions.clock(args)
         let store = try IntakeOptions.openStore(args, io)
         let (renderings, device) = try IntakeOptions.renderings(args, store: store, io: io)
-        // Every command on this inbox sees the device this pushbox runs.
-        if let problem = device.record(database: store.path) { io.err("pushbox \(command): the device was not recorded: \(problem)") }
         let service = IntakeService(store: store, context: device.validationContext, renderings: renderings)
-        service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
-        service.deviceLanguagesChanged(to: device.languages, profileTopics: device.profile?.fcmTopics ?? [])
-        service.liveActivities = device.liveActivities(database: store.path, clock: clock)
+        if let problem = device.attach(to: service, registration: DeviceRegistrationFile(databasePath: store.path), clock: clock) {
+            io.err("pushbox \(command): the device was not recorded: \(problem)")
+        }
         // What the intake's threads have to say on stderr.
         let say: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("pushbox \(command): \(message)\n".utf8)) }
         // The sender only sees InternalServerError; this is where its reason is said.

@@ -224,33 +224,34 @@ public final class FCMEndpoint: Sendable {
             // A dry run is judged by the device as the real send would be, and changes nothing.
             let judgement = service.judge(raw, mode: .dryRun)
             let verdict = judgement.verdict
-            var response = Self.answer(
+            return Self.answer(
                 status: verdict.status, reason: verdict.reason, detail: verdict.detail, field: judgement.report.rejection?.field,
                 name: "projects/\(project)/messages/fake_message_id")
-            if verdict.status != 200 { response.cause = verdict.detail }
-            return response
         }
         let (result, pending) = service.receiveBeforeAnswer(raw)
         var response = Self.answer(
             status: result.status, reason: result.reason, detail: result.detail, field: result.field,
             name: "projects/\(project)/messages/\(result.apnsID)")
         if result.status == 200 { response.acceptance = result.acceptance }
-        if result.status != 200 { response.cause = result.detail }
         if let pending { response.afterSent = { pending.publish() } }
         return response
     }
 
     /// FCM's answer to a judged message, the same for a send and its dry run: the message's
-    /// `name`, or Google's error for the device's or the message's refusal.
+    /// `name`, or Google's error for the device's or the message's refusal, with pushbox's
+    /// cause on record.
     static func answer(status: Int, reason: String?, detail: String?, field: String?, name: String) -> HTTPResponse {
+        var response: HTTPResponse
         if reason == APNsReason.fcmUnregistered.rawValue {
             // firebase-admin raises UnregisteredError, pyfcm FCMNotRegisteredError.
-            return googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
+            response = googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
+        } else if let reason, status != 200 {
+            response = status >= 500 ? googleError(500, "INTERNAL", detail ?? reason) : invalidArgument(detail ?? reason, field: field)
+        } else {
+            return json(200, .object(JSONObject([("name", .string(name))])))
         }
-        if let reason, status != 200 {
-            return status >= 500 ? googleError(500, "INTERNAL", detail ?? reason) : invalidArgument(detail ?? reason, field: field)
-        }
-        return json(200, .object(JSONObject([("name", .string(name))])))
+        response.cause = detail
+        return response
     }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {

@@ -47,23 +47,21 @@ enum InteractiveInbox {
             io.err("pushbox: \(error)")
             return 2
         }
-        var recordProblem = device.record(database: store.path)
         let renderings = Renderings(base: base, store: store)
         let service = IntakeService(store: store, context: base.context, renderings: renderings)
         let registration = DeviceRegistrationFile(databasePath: store.path)
-        service.registrationFile = registration
-        service.deviceLanguagesChanged(to: device.languages, profileTopics: device.profile?.fcmTopics ?? [])
-        service.liveActivities = device.liveActivities(database: store.path, clock: clock)
+        let recordProblem = device.attach(to: service, registration: registration, clock: clock)
         if device.runsSampleApp(environment: env) { seedSamples(store: store, service: service, environment: env) }
         // The samples are in the store (the first page lists them): the TUI hears only of later arrivals.
         service.arrivals.flush()
         // Everything a request or a fired notification reaches is in place before the intake starts.
         let scheduler = LocalScheduler(service: service, clock: clock)
-        let app = TUIApp(store: store, renderings: renderings, service: service, scheduler: scheduler, registration: registration, environment: env)
+        let app = TUIApp(
+            store: store, renderings: renderings, service: service, scheduler: scheduler, registration: registration, appFolder: device.appFolder,
+            environment: env)
         scheduler.onChange = { [app] in app.postScheduled() }
         app.queue.post(.registration(registration.current()))
         var startStatus: String? = recordProblem.map { "the device was not recorded: \($0)" }
-        recordProblem = nil
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onStoreFailure = { [app] result in app.queue.post(.status("not stored, answered 500: \(result.detail ?? "")")) }
         // Arrivals and renderings are pushed to the queue: the TUI reads back nothing it was told.

@@ -76,12 +76,15 @@ final class TUIApp: Sendable {
     let requestLog = Locked<RequestLog?>(nil)
     /// The device's registration, beside the inbox: the intake reads it, `U` writes it.
     let registrationFile: DeviceRegistrationFile
+    /// The app folder the inbox's device runs, recorded with the languages the picker chooses.
+    let appFolder: String?
     init(
         store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, registration: DeviceRegistrationFile,
-        environment: [String: String]
+        appFolder: String?, environment: [String: String]
     ) {
         self.store = store
         registrationFile = registration
+        self.appFolder = appFolder
         self.renderings = renderings
         self.service = service
         self.scheduler = scheduler
@@ -166,10 +169,9 @@ final class TUIApp: Sendable {
             service.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)
             work.async { [self] in
                 // The languages are the device's, kept with the inbox; the theme is the user's.
-                do {
-                    let app = registrationFile.current().app
-                    try registrationFile.record(app: app, languages: languages)
-                } catch { queue.post(.status("the languages were not kept: \(error)")) }
+                do { try registrationFile.record(app: appFolder, languages: languages) } catch {
+                    queue.post(.status("the languages were not kept: \(error)"))
+                }
                 if let problem = config.save(environment) { queue.post(.status(problem)) }
             }
         case .advanceClock(let seconds):
@@ -350,7 +352,8 @@ final class TUIApp: Sendable {
             // stored notifications follow within a second.
             if Date().timeIntervalSince(lastRegistration.checked) >= 1 {
                 let now = registrationFile.current()
-                if now != lastRegistration.value { queue.post(.registration(now)) }
+                // Every change to the file moves its counter.
+                if now.changes != lastRegistration.value.changes { queue.post(.registration(now)) }
                 lastRegistration = (Date(), now)
             }
             // Another process's changes to the inbox reach this one within a second.
