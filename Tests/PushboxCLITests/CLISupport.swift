@@ -20,9 +20,10 @@ struct CLIRun {
     }()
 
     /// A data folder for the tests: a command given no `--db` addresses the default inbox there,
-    /// never the user's (whose device, kept beside it, would choose the app and languages).
+    /// never the user's (whose device, kept beside it, would choose the app and languages). One
+    /// name, reused by every run, as the cache's.
     static let dataHome: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-test-data-\(getpid())").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-test-data").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }()

@@ -46,9 +46,12 @@ struct TUIEndToEndTests {
         func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys, capture: false) }
 
         /// Waits (up to 10 s) until the screen shows `text`.
-        func waitFor(_ text: String) -> Bool {
-            for _ in 0..<200 {
-                if screen.contains(text) { return true }
+        func waitFor(_ text: String) -> Bool { waitUntil { $0.contains(text) } }
+
+        /// Waits (up to `seconds`) until `holds` is true of the screen.
+        func waitUntil(seconds: Double = 10, _ holds: (String) -> Bool) -> Bool {
+            for _ in 0..<Int(seconds * 20) {
+                if holds(screen) { return true }
                 usleep(50_000)
             }
             return false

@@ -45,12 +45,8 @@ struct TwoInboxesTests {
         try second.keys("g")
         try second.keys("d")
         #expect(second.waitFor("deleted"), "\(second.screen)")
-        var gone = false
-        for _ in 0..<100 where !gone {
-            gone = !first.screen.contains("Zebra crossing")
-            if !gone { usleep(50_000) }
-        }
-        #expect(gone, "the delete in the second inbox did not reach the first: \(first.screen)")
+        #expect(
+            first.waitUntil(seconds: 5) { !$0.contains("Zebra crossing") }, "the delete in the second inbox did not reach the first: \(first.screen)")
         // Offline from a shell: kept; online from a shell: delivered from storage, in the first inbox too.
         #expect(CLIRun(["device", "offline", "--db", database]).status == 0)
         #expect(first.waitFor("device offline"), "\(first.screen)")
@@ -59,12 +55,9 @@ struct TwoInboxesTests {
         try first.keys("g")
         #expect(first.waitFor("stored — device offline"), "\(first.screen)")
         #expect(CLIRun(["device", "online", "--db", database]).status == 0)
-        var delivered = false
-        for _ in 0..<100 where !delivered {
-            delivered = !first.screen.contains("stored — device offline") && first.screen.contains("Yak shaving — two")
-            if !delivered { usleep(50_000) }
-        }
-        #expect(delivered, "the first inbox kept the row as stored: \(first.screen)")
+        #expect(
+            first.waitUntil(seconds: 5) { !$0.contains("stored — device offline") && $0.contains("Yak shaving — two") },
+            "the first inbox kept the row as stored: \(first.screen)")
         // The trace says how it reached the device.
         try first.keys("Tab")
         #expect(first.waitFor("delivered from storage"), "\(first.screen)")
