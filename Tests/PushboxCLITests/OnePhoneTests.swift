@@ -52,6 +52,11 @@ struct OnePhoneTests {
         let started = CLIRun(["activity", "start", "--db", s.db, "--type", "Delivery", "--attributes", attributes, "--state", state])
         #expect(started.status == 0, "\(started.out) \(started.err)")
 
+        // The running pushbox tells any client its device (curl on the socket, as a script would ask).
+        let asked = try Subprocess.run("/usr/bin/curl", ["-s", "--unix-socket", s.socket, "http://localhost/pushbox/device"])
+        let running = try #require(try JSONParser.parse(Array(asked.out.utf8)).objectValue, "\(asked.out)")
+        #expect(running["bundleID"] == "com.example.publapp" && running["languages"] == .array(["ko-KR"]) && running["database"] == .string(s.db))
+        #expect(running["topics"]?.arrayValue?.contains("LangKoKR") == true, "\(running)")
         // send addresses the running app's bundle id, as the app's own backend would.
         let sent = CLIRun(["send", "--socket", s.socket, payload])
         #expect(sent.status == 0 && sent.out.contains(": 200"), "\(sent.out) \(sent.err)")
