@@ -43,13 +43,18 @@ let package = Package(
         .target(
             name: "PushboxCLI",
             dependencies: [
-                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxIntake", "PushboxUI",
+                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxDevice",
+                "PushboxIntake", "PushboxUI",
                 "PushboxTerminal", "PushboxThumbnail", "PushboxTLS", "PushboxSandbox",
             ]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
         .target(name: "PushboxStore", dependencies: ["CSQLite", "PushboxCore", "PushboxText", "PushboxCrypto"]),
+        // The simulated phone: the one judgement of every payload (Phone.judge, live or dry run), its
+        // registration beside the inbox (installed, online, subscriptions, languages, change counter),
+        // its Live Activities, the files they are kept in.
+        .target(name: "PushboxDevice", dependencies: ["CPosix", "PushboxCore", "PushboxStore", "PushboxText"]),
         // libc functions the Glibc module hides (gettid, for per-thread priority).
         .systemLibrary(name: "CPosix"),
         // libmicrohttpd's variadic start as a fixed C function.
@@ -59,7 +64,9 @@ let package = Package(
         // (inotify), and the service that stores, validates, answers and processes each payload.
         .target(
             name: "PushboxIntake",
-            dependencies: ["CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxStore", "PushboxText", "PushboxCrypto"]),
+            dependencies: [
+                "CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxDevice", "PushboxStore", "PushboxText", "PushboxCrypto",
+            ]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
         // libchafa (libchafa-dev, libglib2.0-dev) for pkg-config flags; only CThumbnail's .c includes it.
@@ -93,7 +100,9 @@ let package = Package(
         .target(name: "CLoadGen"),
         // One fuzz target per parser, plain Swift: libFuzzer runs them (make fuzz) and the suite
         // replays every kept input.
-        .target(name: "PushboxFuzzTargets", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxIntake", "PushboxStore"]),
+        .target(
+            name: "PushboxFuzzTargets",
+            dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxDevice", "PushboxIntake", "PushboxStore"]),
         // The fuzz targets in one executable: libFuzzer's with -DPUSHBOX_FUZZ, a replayer otherwise.
         .executableTarget(name: "pushbox-fuzz", dependencies: ["PushboxFuzzTargets"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
@@ -110,10 +119,13 @@ let package = Package(
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
         .testTarget(
             name: "PushboxIntakeTests",
-            dependencies: ["PushboxIntake", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport"]),
+            dependencies: [
+                "PushboxIntake", "PushboxDevice", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport",
+            ]),
         .testTarget(
             name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
+        .testTarget(name: "PushboxDeviceTests", dependencies: ["PushboxDevice", "PushboxCore", "PushboxStore", "PushboxText"]),
         .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
         .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxIntake
 import PushboxStore
 import PushboxText
@@ -163,18 +164,6 @@ enum ActivityCommand {
             io.err(TerminalText.sanitize("pushbox activity start: Activity.request fails: \(outcome.detail) (\(outcome.drop?.rawValue ?? ""))"))
         }
         return outcome.applied ? 0 : 1
-    }
-
-    /// The validation of a Live Activity push with what the device's activities would do with
-    /// it now (tried on a copy: nothing is changed); any other payload's validation as it is. A start with no
-    /// `--token` goes to the push-to-start token, an update or end to the latest running activity.
-    static func tried(_ raw: RawPayload, renderer: Renderer, device: Device, _ args: ParsedArguments, _ io: CommandIO) -> ValidationReport {
-        var report = Validator.validate(raw, context: renderer.context)
-        guard let validated = report.validated, validated.pushType == .liveactivity else { return report }
-        let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
-        report.liveActivity = device.liveActivities(database: database, clock: nil).tryOn(
-            validated, deviceToken: args.value(Options.token), apnsID: nil)
-        return report
     }
 
     /// A JSON file's value, or the file:line:column of what is wrong with it.

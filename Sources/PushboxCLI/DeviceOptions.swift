@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxIntake
 import PushboxLocalization
 import PushboxStore
@@ -91,9 +92,9 @@ struct Device {
     /// device, and gives the service the registration file, the language topic and the Live
     /// Activities; the reason the device could not be recorded, if it could not.
     func attach(to service: IntakeService, registration: DeviceRegistrationFile, clock: SimulatedClock) -> String? {
-        service.registrationFile = registration
-        service.deviceLanguagesChanged(to: languages, profileTopics: profile?.fcmTopics ?? [])
-        service.liveActivities = liveActivities(database: service.store.path, clock: clock)
+        service.phone.registrationFile = registration
+        service.phone.deviceLanguagesChanged(to: languages, profileTopics: profile?.fcmTopics ?? [])
+        service.phone.liveActivities = liveActivities(database: service.store.path, clock: clock)
         do { try registration.record(app: appFolder, languages: languages) } catch { return "\(error)" }
         return nil
     }
@@ -140,6 +141,15 @@ struct Device {
 }
 
 extension Device {
+    /// This device as a phone with the registration and Live Activities kept beside the inbox at
+    /// `database` (nil: a phone of its own, installed, online, with none), for a dry run: what
+    /// `render` and `snapshot` judge a payload by, as the intake would.
+    func phone(database: String?) -> Phone {
+        Phone(
+            context: validationContext, registrationFile: database.map { DeviceRegistrationFile(databasePath: $0) },
+            liveActivities: database.map { liveActivities(database: $0, clock: nil) })
+    }
+
     /// The device's Live Activities beside the inbox at `database`, with the app's types and
     /// budgets, on `clock` (nil: the clock the file last recorded).
     func liveActivities(database: String, clock: SimulatedClock?) -> LiveActivityDevice {

@@ -1,6 +1,8 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxFetch
+import PushboxStore
 import PushboxText
 
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
@@ -100,6 +102,7 @@ enum RenderCommand {
         // A language the device cannot use is said once, and carried in every rendering's warnings.
         let languageProblems = device.languageProblems(renderer.localizer)
         for problem in languageProblems { io.err("pushbox render: warning: \(problem.message)") }
+        let phone = device.phone(database: args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment))
         var status: Int32 = 0
         for path in files {
             switch input.read(path, io: io) {
@@ -107,8 +110,10 @@ enum RenderCommand {
                 status = 1
                 io.err("pushbox render: \(error.message)")
             case .success(let raw):
-                var note = renderer.render(raw, validated: ActivityCommand.tried(raw, renderer: renderer, device: device, args, io)).judged(
-                    under: profile)
+                // Judged as the inbox's phone would take it now, a dry run: nothing is changed.
+                let judged = phone.judge(raw, mode: .dryRun)
+                var note = renderer.render(raw, validated: judged.report).judged(under: profile)
+                    .delivering(judged.delivery(receivedAt: raw.envelope.receivedAt), receivedAt: raw.envelope.receivedAt, now: Date())
                 note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }
                 let isFCM = raw.isFCMMessage

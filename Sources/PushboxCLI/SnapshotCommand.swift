@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxLocalization
 import PushboxStore
 import PushboxText
@@ -57,8 +58,11 @@ enum SnapshotCommand {
         let platform = try RenderCommand.Platform.asked(args)
         let inputs = try payloads(args, io)
         var out: [Golden] = []
+        // A phone of the goldens' own (installed, online, no activities), so they do not depend on an inbox.
+        let phone = device.phone(database: nil)
         for (name, raw) in inputs {
             let isFCM = raw.isFCMMessage
+            let judged = phone.judge(raw, mode: .dryRun)
             let phones: [String] = {
                 switch RenderCommand.Platform.shown(platform, isFCM: isFCM) {
                 case .ios: ["ios"]
@@ -69,7 +73,7 @@ enum SnapshotCommand {
             for language in languages {
                 var renderer = base
                 renderer.preferredLanguages = [language]
-                let note = renderer.render(raw).judged(under: profile)
+                let note = renderer.render(raw, validated: judged.report).judged(under: profile)
                 for phone in phones {
                     out.append(
                         golden(

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxIntake
 import PushboxLocalization
 import PushboxStore
@@ -141,7 +142,7 @@ public enum FuzzTargets {
         let service = IntakeService(
             store: store, context: ValidationContext(bundleID: "dev.pushbox.sample", deviceTopics: ["NewsApp"]), renderings: nil)
         // The device's registration, so FCM's topic API and the Instance ID calls reach their parsers.
-        service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
+        service.phone.registrationFile = DeviceRegistrationFile(databasePath: store.path)
         return APIRouter(service: service)
     }()
 

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxText
 
 /// APNs' API: `POST /3/device/<token>`, answered as APNs answers (only `apns-*` headers reach
@@ -43,7 +44,7 @@ public struct APNsEndpoint: Sendable {
 
     /// The id APNs echoes on every answer: the one sent when it is a canonical UUID, else a new one.
     static func answerID(_ headers: [(name: String, value: String)]) -> String {
-        IntakeService.answerID(sent: headers.last(where: { $0.name == PushHeaders.id })?.value)
+        Phone.answerID(sent: headers.last(where: { $0.name == PushHeaders.id })?.value)
     }
 
     /// What APNs judges from a push's head, in its order: authentication, the certificate's

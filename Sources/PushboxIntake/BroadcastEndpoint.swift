@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxText
 
 /// iOS 18's broadcast push for Live Activities: the channel-management API
@@ -39,7 +40,7 @@ struct BroadcastEndpoint: Sendable {
 
     /// The refusal of a path naming another app than the device's; nil when it is the device's.
     static func otherApp(_ bundle: Substring, service: IntakeService) -> HTTPResponse? {
-        guard let own = service.context.bundleID, own != bundle else { return nil }
+        guard let own = service.phone.context.bundleID, own != bundle else { return nil }
         return refuse(.topicDisallowed, "this device's app is \(own), not \(bundle)")
     }
 
@@ -52,7 +53,7 @@ struct BroadcastEndpoint: Sendable {
 
     /// Create, read, delete a channel; list them all.
     static func manage(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
-        guard let device = service.liveActivities else { return refuse(.badPath, "this pushbox keeps no Live Activities") }
+        guard let device = service.phone.liveActivities else { return refuse(.badPath, "this pushbox keeps no Live Activities") }
         let parts = request.path.dropFirst(managePrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, ["channels", "all-channels"].contains(parts[1]) else {
             return refuse(.badPath, "the channel API's paths are /1/apps/<bundle>/channels and /1/apps/<bundle>/all-channels")
@@ -114,7 +115,7 @@ struct BroadcastEndpoint: Sendable {
 
     /// A broadcast to a channel: checked, then taken in as a push with no device token.
     static func send(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
-        guard let device = service.liveActivities else { return refuse(.badPath, "this pushbox keeps no Live Activities") }
+        guard let device = service.phone.liveActivities else { return refuse(.badPath, "this pushbox keeps no Live Activities") }
         let rest = request.path.dropFirst(sendPrefix.count)
         guard !rest.isEmpty, !rest.contains("/") else { return refuse(.badPath, "the path is /4/broadcasts/apps/<bundle>") }
         if let refusal = otherApp(rest, service: service) { return refusal }

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxTLS
 import PushboxText
 
@@ -222,7 +223,7 @@ public final class FCMEndpoint: Sendable {
         let raw = RawPayload(bytes: request.body, envelope: Envelope(source: .fcm, arrival: arrival))
         if body["validate_only"] == .bool(true) {
             // A dry run is judged by the device as the real send would be, and changes nothing.
-            let judgement = service.judge(raw, mode: .dryRun)
+            let judgement = service.phone.judge(raw, mode: .dryRun)
             let verdict = judgement.verdict
             return Self.answer(
                 status: verdict.status, reason: verdict.reason, detail: verdict.detail, field: judgement.report.rejection?.field,

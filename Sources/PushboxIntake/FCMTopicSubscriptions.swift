@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxText
 
 /// FCM's topic subscription API (`projects.registrations.topicSubscriptions`: create, delete,
@@ -62,7 +63,7 @@ extension FCMEndpoint {
 
     func standing(of registration: String, device: DeviceRegistration) -> RegistrationStanding {
         guard FCMRules.isRegistrationTokenForm(registration) else { return .malformed }
-        guard device.accepts(registration, mode: service.context.fcmTokens) else {
+        guard device.accepts(registration, mode: service.phone.context.fcmTokens) else {
             return .notThisDevice(
                 device.unregisteredAt(registration) != nil ? "the token is unregistered" : "not this device's token, and FCM tokens are strict")
         }
@@ -88,7 +89,7 @@ extension FCMEndpoint {
     /// Subscribes the device to `topic` or unsubscribes it, through the API, at `now`; whether
     /// it was subscribed before. Nil when the registration file could not be written.
     func change(_ file: DeviceRegistrationFile, topic: String, subscribe: Bool, at now: Int64) -> Bool? {
-        let base = service.context.deviceTopics ?? []
+        let base = service.phone.context.deviceTopics ?? []
         var was = false
         do {
             _ = try file.update { r in
@@ -102,12 +103,12 @@ extension FCMEndpoint {
     /// create (POST, `topic_name` or `topicName` in the query or the body), delete (DELETE,
     /// `allow_missing`), get and list (GET), with FCM's answers.
     func subscriptions(_ request: HTTPRequest) -> HTTPResponse {
-        guard let (project, registration, pathTopic) = Self.subscriptionPath(request.path), let file = service.registrationFile else {
+        guard let (project, registration, pathTopic) = Self.subscriptionPath(request.path), let file = service.phone.registrationFile else {
             return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.")
         }
         let device = file.current()
         if let refused = refusal(standing(of: registration, device: device)) { return refused }
-        let base = service.context.deviceTopics ?? []
+        let base = service.phone.context.deviceTopics ?? []
         let parent = "projects/\(project)/registrations/\(registration)/topicSubscriptions"
         let dates = InboxListing.dateFormatter()
         func resource(_ topic: String, _ at: Int64?) -> JSONValue {
@@ -165,7 +166,7 @@ extension FCMEndpoint {
         else { return iidError(400, "INVALID_ARGUMENT") }
         let topic = TopicCondition.bareTopicName(to)
         guard TopicCondition.isValidTopicName(topic) else { return iidError(400, "INVALID_ARGUMENT") }
-        guard let file = service.registrationFile else { return iidError(500, "INTERNAL") }
+        guard let file = service.phone.registrationFile else { return iidError(500, "INTERNAL") }
         let device = file.current()
         var results: [JSONValue] = []
         var changes = false

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxStore
 import PushboxText
 
@@ -24,11 +25,11 @@ public enum InboxListing {
         Route(
             "device", methods: ["GET"], paths: .exact("/pushbox/device"), maxBody: { _ in 0 }, refusal: APNsEndpoint.refusalWithoutID,
             handle: { _ in
-                let registration = service.registration()
+                let registration = service.phone.registration()
                 var object = registration?.json.objectValue ?? JSONObject()
-                object["bundleID"] = .optionalString(service.context.bundleID)
+                object["bundleID"] = .optionalString(service.phone.context.bundleID)
                 object["database"] = .string(service.store.path)
-                object["topics"] = service.context(for: registration).deviceTopics.map { .array($0.sorted().map { .string($0) }) } ?? .null
+                object["topics"] = service.phone.context(for: registration).deviceTopics.map { .array($0.sorted().map { .string($0) }) } ?? .null
                 return HTTPResponse(
                     status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.object(object)).utf8))
             })

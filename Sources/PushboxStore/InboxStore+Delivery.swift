@@ -7,7 +7,7 @@ import PushboxText
 /// when the device is back.
 extension InboxStore {
     /// The delivery a storage decision gives a notification received at `at`.
-    static func delivery(of decision: OfflineStorage.Decision, at: Date) -> DeliveryRecord {
+    public static func delivery(of decision: OfflineStorage.Decision, at: Date) -> DeliveryRecord {
         switch decision {
         case .store(let expiresAt, _): return DeliveryRecord(state: .stored, at: at, expiresAt: expiresAt)
         case .notStored: return DeliveryRecord(state: .discardedExpired, at: at)

@@ -54,4 +54,67 @@ struct PackageMapTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
+
+    /// The names a Swift module declares: every one when `all` (what `@testable import` sees),
+    /// else those it makes public (and the cases of its enums, used as `.name` without the type).
+    static func declaredNames(_ folder: String, all: Bool) throws -> Set<String> {
+        let modifiers =
+            #"(?:(?:static|final|mutating|convenience|override|nonisolated|indirect|private|fileprivate|internal|public|package|@\w+)\s+)*"#
+        let kinds = #"(?:class|struct|enum|protocol|typealias|actor|func|var|let|case|subscript)\s+`?([A-Za-z_][A-Za-z0-9_]*)"#
+        let declaration = try NSRegularExpression(pattern: (all ? #"(?:^|\s)"# + modifiers : #"public\s+"# + modifiers) + kinds)
+        let enumCase = try NSRegularExpression(pattern: #"^\s*case\s+([a-z][A-Za-z0-9_]*)"#, options: .anchorsMatchLines)
+        var names: Set<String> = []
+        for file in FileManager.default.enumerator(atPath: folder)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            let range = NSRange(location: 0, length: (text as NSString).length)
+            for regex in [declaration, enumCase] {
+                for m in regex.matches(in: text, range: range) { names.insert((text as NSString).substring(with: m.range(at: 1))) }
+            }
+        }
+        return names
+    }
+
+    @Test("no Swift file imports a project module it uses nothing of")
+    func everyImportIsUsed() throws {
+        let root = ProjectPaths.projectRoot
+        let targets = try Self.targets(try String(contentsOfFile: root + "/Package.swift", encoding: .utf8))
+        func folder(_ t: Target) -> String { root + "/" + (t.path ?? (t.kind == "testTarget" ? "Tests/" : "Sources/") + t.name) }
+        // Swift library modules only: a C module's names come from headers.
+        let swiftModules = targets.filter { t in
+            t.kind == "target" && !(FileManager.default.enumerator(atPath: folder(t))?.contains { ($0 as? String)?.hasSuffix(".c") == true } ?? false)
+        }
+        var publicNames: [String: Set<String>] = [:]
+        var allNames: [String: Set<String>] = [:]
+        for t in swiftModules {
+            publicNames[t.name] = try Self.declaredNames(folder(t), all: false)
+            allNames[t.name] = try Self.declaredNames(folder(t), all: true)
+        }
+        #expect(publicNames["PushboxDevice"]?.contains("Phone") == true && allNames["PushboxIntake"]?.contains("FIFO") == true)
+        let identifier = try NSRegularExpression(pattern: #"[A-Za-z_][A-Za-z0-9_]*"#)
+        var unused: [String] = []
+        for t in targets where t.kind != "systemLibrary" {
+            for file in FileManager.default.enumerator(atPath: folder(t))?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+                let lines = try String(contentsOfFile: folder(t) + "/" + file, encoding: .utf8).split(separator: "\n")
+                var imports: [(module: String, testable: Bool)] = []
+                var code = ""
+                for line in lines {
+                    let words = line.split(separator: " ")
+                    if let i = words.firstIndex(of: "import"), i <= 1, i + 1 < words.count {
+                        imports.append((String(words[i + 1]), words.first == "@testable"))
+                    } else if !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                        code += line + "\n"
+                    }
+                }
+                let used = Set(
+                    identifier.matches(in: code, range: NSRange(location: 0, length: (code as NSString).length)).map {
+                        (code as NSString).substring(with: $0.range)
+                    })
+                for i in imports {
+                    guard let names = (i.testable ? allNames : publicNames)[i.module] else { continue }
+                    if used.isDisjoint(with: names) { unused.append("\(t.name)/\(file): import \(i.module)") }
+                }
+            }
+        }
+        #expect(unused.isEmpty, "\(unused.joined(separator: "\n"))")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxFetch
 import PushboxTLS
 import PushboxTestSupport
@@ -58,7 +59,7 @@ struct FCMEndpointTests {
             f, #"{"message":{"condition":"'NewsApp' in topics || 'Sports' in topics && 'LangKoKR' in topics","notification":{"title":"ko"}}}"#)
         #expect(korean.0 == 200)
         let notForUs = try #require(try f.store.history().last)
-        guard case .notTargeted(let why) = Validator.validate(notForUs.rawPayload, context: f.server.service.context).targeting else {
+        guard case .notTargeted(let why) = Validator.validate(notForUs.rawPayload, context: f.server.service.phone.context).targeting else {
             Issue.record("the Korean-only condition was judged to target an en-US device")
             return
         }
@@ -85,7 +86,7 @@ struct FCMEndpointTests {
                 return c
             }())
         for uninstalled in [false, true] {
-            _ = try f.server.service.registrationFile?.update { $0.uninstalledAt = uninstalled ? 1 : nil }
+            _ = try f.server.service.phone.registrationFile?.update { $0.uninstalledAt = uninstalled ? 1 : nil }
             let before = f.store.count
             let dry = try post(f, #"{"validate_only":true,"message":"# + message + "}")
             #expect(f.store.count == before, "a dry run stored a row")

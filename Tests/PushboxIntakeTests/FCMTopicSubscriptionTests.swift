@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxFetch
 import PushboxText
 import Testing
@@ -88,9 +89,9 @@ struct FCMTopicSubscriptionTests {
     func uninstalled() throws {
         let f = try PortFixture()
         #expect(try send(f, "'NewsApp' in topics"))
-        _ = try f.server.service.registrationFile?.update { $0.uninstalledAt = 1 }
+        _ = try f.server.service.phone.registrationFile?.update { $0.uninstalledAt = 1 }
         #expect(try !send(f, "'NewsApp' in topics"))
-        _ = try f.server.service.registrationFile?.update { $0.uninstalledAt = nil }
+        _ = try f.server.service.phone.registrationFile?.update { $0.uninstalledAt = nil }
         #expect(try send(f, "'NewsApp' in topics"))
     }
 
@@ -98,12 +99,12 @@ struct FCMTopicSubscriptionTests {
     func languageTopicFollows() throws {
         let f = try PortFixture()
         #expect(try send(f, "'LangEnUS' in topics"))
-        f.server.service.deviceLanguagesChanged(to: ["ko-KR"], profileTopics: ["NewsApp"])
+        f.server.service.phone.deviceLanguagesChanged(to: ["ko-KR"], profileTopics: ["NewsApp"])
         #expect(try send(f, "'LangKoKR' in topics"))
         #expect(try !send(f, "'LangEnUS' in topics"))
         #expect(try send(f, "'NewsApp' in topics"))
         // Another process (a second inbox's picker) keeps new languages with the inbox: followed from the next push.
-        try f.server.service.registrationFile?.record(app: nil, languages: ["ja-JP"])
+        try f.server.service.phone.registrationFile?.record(app: nil, languages: ["ja-JP"])
         #expect(try send(f, "'LangJaJP' in topics"))
         #expect(try !send(f, "'LangKoKR' in topics"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxStore
 import PushboxTLS
 import PushboxTestSupport
@@ -44,7 +45,7 @@ final class PortFixture {
         options.serviceAccountKeys = serviceAccountKeys
         let service = IntakeService(
             store: store, context: context, renderings: nil)
-        service.registrationFile = DeviceRegistrationFile(databasePath: store.path)
+        service.phone.registrationFile = DeviceRegistrationFile(databasePath: store.path)
         let answers = self.answers
         server = try IntakeServer(
             service: service, options: options, accessLog: { record in answers.withLock { $0.append((record.status, record.cause)) } })

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxIntake
 import PushboxStore
 import PushboxTerminal
@@ -118,7 +119,7 @@ final class TUIApp: Sendable {
                 let now = Date()
                 do {
                     if online {
-                        let back = try registrationFile.comeOnline(at: now, store: store, activities: service.liveActivities)
+                        let back = try registrationFile.comeOnline(at: now, store: store, activities: service.phone.liveActivities)
                         queue.post(.deliveries(back.changed))
                         // Live Activity pushes applied now are rendered again, with what the device did.
                         if !back.liveActivities.isEmpty { renderings.renderAgain(back.liveActivities, languages: state.device.languages) }
@@ -166,7 +167,7 @@ final class TUIApp: Sendable {
             let config = changed
             renderings.renderAhead(for: languages)
             // The app subscribes to the new language's topic, as the seed's apps do.
-            service.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)
+            service.phone.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)
             work.async { [self] in
                 // The languages are the device's, kept with the inbox; the theme is the user's.
                 do { try registrationFile.record(app: appFolder, languages: languages) } catch {
@@ -267,13 +268,13 @@ final class TUIApp: Sendable {
     /// The device clock moved: the activities' file records it (so `pushbox activities` reads
     /// the same time), and an open Live Activities view follows.
     private func clockMoved() {
-        service.liveActivities?.noteClock()
+        service.phone.liveActivities?.noteClock()
         postActivities()
     }
 
     /// Tells the UI the device's Live Activities now.
     func postActivities() {
-        guard let activities = service.liveActivities else { return }
+        guard let activities = service.phone.liveActivities else { return }
         let zone = scheduler?.clock.timeZone ?? .current
         let now = activities.now()
         let f = DateFormatter()

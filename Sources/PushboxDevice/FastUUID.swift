@@ -4,12 +4,12 @@ import PushboxText
 /// Random version-4 UUIDs, lowercase, from a buffered source: `UUID()` opens /dev/urandom per call
 /// on Linux and `SystemRandomNumberGenerator` makes a system call per number, both of which
 /// showed in the intake's profile. Here one `getrandom` fills 4 KB, enough for 256 ids.
-enum FastUUID {
+public enum FastUUID {
     /// Random bytes not handed out yet, and where the next one is.
     private static let pool = Locked<(bytes: [UInt8], next: Int)>(([], 0))
 
     /// A new random UUID in its canonical lowercase form.
-    static func make() -> String {
+    public static func make() -> String {
         var (a, b) = pool.withLock { pool -> (UInt64, UInt64) in
             if pool.next + 16 > pool.bytes.count {
                 pool.bytes = [UInt8](repeating: 0, count: 4096)

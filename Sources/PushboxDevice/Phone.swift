@@ -1,0 +1,144 @@
+import Foundation
+import PushboxCore
+import PushboxStore
+import PushboxText
+
+/// Whether a judgement may change the device: a real send, or a dry run (FCM's `validate_only`,
+/// `pushbox render`, `pushbox snapshot`).
+public enum JudgementMode: Sendable {
+    case live, dryRun
+}
+
+/// What the device made of one payload: the answer's id, the validation (with what the device
+/// decided: a refusal of its own, the targeting, a Live Activity's outcome) and the verdict kept
+/// with the row.
+public struct Judgement: Sendable {
+    /// The apns-id answered.
+    public var apnsID: String
+    /// The payload's validation as the device judged it.
+    public var report: ValidationReport
+    /// What is stored with the row.
+    public var verdict: InboxStore.Verdict
+}
+
+extension Judgement {
+    /// Where the judged push stands in delivery as it arrives at `receivedAt`: kept for an
+    /// offline device, or dropped by that storage; nil: delivered.
+    public func delivery(receivedAt: Date) -> DeliveryRecord? {
+        verdict.storage.map { InboxStore.delivery(of: $0, at: receivedAt) }
+    }
+}
+
+/// The simulated phone: what validation knows of the app and the device (bundle id, topics,
+/// tokens), its registration beside the inbox (installed, online, subscriptions, languages) and
+/// its Live Activities. `judge` is the one place a payload meets the device, for every path: the
+/// intake, FCM's `validate_only`, `render` and `snapshot`.
+public final class Phone: Sendable {
+    /// What validation knows about the device and app now (its language topic follows the
+    /// device's language when the inbox switches it).
+    public var context: ValidationContext { contextNow.withLock { $0 } }
+    private let contextNow: Locked<ValidationContext>
+
+    /// The device's registration beside the inbox (read again whenever its file changed; FCM's
+    /// topic API writes it); nil: the app is installed, the device online, every token valid.
+    public var registrationFile: DeviceRegistrationFile? {
+        get { registrationSource.withLock { $0 } }
+        set { registrationSource.withLock { $0 = newValue } }
+    }
+    private let registrationSource = Locked<DeviceRegistrationFile?>(nil)
+
+    /// The device's Live Activities, which each accepted liveactivity push is applied to;
+    /// nil: none are kept.
+    public var liveActivities: LiveActivityDevice? {
+        get { activitiesSource.withLock { $0 } }
+        set { activitiesSource.withLock { $0 = newValue } }
+    }
+    private let activitiesSource = Locked<LiveActivityDevice?>(nil)
+
+    /// The languages the language topic was last set for, and the profile's topics beside it;
+    /// nil until `deviceLanguagesChanged` was first called (serve and the inbox call it at start).
+    private let languagesNow = Locked<(languages: [String], profileTopics: [String])?>(nil)
+
+    /// A phone that validates with `context`, with no registration and no Live Activities kept
+    /// until they are given.
+    public init(context: ValidationContext, registrationFile: DeviceRegistrationFile? = nil, liveActivities: LiveActivityDevice? = nil) {
+        contextNow = Locked(context)
+        registrationSource.withLock { $0 = registrationFile }
+        activitiesSource.withLock { $0 = liveActivities }
+    }
+
+    /// The device's registration as it is now; nil when none is kept.
+    public func registration() -> DeviceRegistration? { registrationFile?.current() }
+
+    /// Judges one payload as the device would take it now: validated as APNs (or FCM)
+    /// validates, then refused, kept while offline, or applied by the device's Live Activities.
+    /// `.live` changes the device (a Live Activity push is applied); `.dryRun` answers exactly as
+    /// the real send would and changes nothing.
+    public func judge(_ raw: RawPayload, mode: JudgementMode) -> Judgement {
+        let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
+        let device = registration()
+        followKeptLanguages(device)
+        let context = self.context(for: device)
+        var report = Validator.validate(raw, context: context)
+        // A valid payload for a token that is no longer this device's: the device, not the
+        // payload, decides the answer.
+        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) {
+            report.rejection = refusal
+            report.validated = nil
+        } else if let device {
+            report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: device.isOwn)
+        }
+        let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
+        let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
+        // Offline, the service answers as usual and keeps (or drops) what it accepted.
+        var verdict = InboxStore.Verdict(
+            status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
+            collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
+            targeting: TargetingRecord(report))
+        // A Live Activity push the device receives now is applied (or dropped) before it is kept.
+        if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
+            let activities = liveActivities
+        {
+            let outcome =
+                mode == .live
+                ? activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
+                : activities.tryOn(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
+            report.liveActivity = outcome
+            verdict.liveActivity = outcome
+        }
+        return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+    }
+
+    /// The device's languages changed (the inbox's language picker): its FCM language topic
+    /// follows the first, as the app re-subscribes on a locale change.
+    public func deviceLanguagesChanged(to languages: [String], profileTopics: [String]) {
+        languagesNow.withLock { $0 = (languages, profileTopics) }
+        contextNow.withLock { context in
+            if context.deviceTopics != nil { context.deviceTopics = DeviceTopics.topics(preferredLanguages: languages, profileTopics: profileTopics) }
+        }
+    }
+
+    /// Another process changed the device's languages (the picker of a second inbox on this
+    /// database): the language topic follows the kept ones from the next push.
+    private func followKeptLanguages(_ device: DeviceRegistration?) {
+        guard let kept = device?.languages, let known = languagesNow.withLock({ $0 }), kept != known.languages else { return }
+        deviceLanguagesChanged(to: kept, profileTopics: known.profileTopics)
+    }
+
+    /// What validation knows of the device now: its topics as subscriptions since changed them.
+    public func context(for device: DeviceRegistration?) -> ValidationContext {
+        let context = self.context
+        guard let device, let base = context.deviceTopics, !(device.subscribed.isEmpty && device.unsubscribed.isEmpty) || !device.installed
+        else { return context }
+        var now = context
+        // An uninstalled app's registration, and with it every topic subscription, is gone.
+        now.deviceTopics = device.installed ? device.topics(base: base) : []
+        return now
+    }
+
+    /// The id APNs echoes on every answer: the one sent when it is a canonical UUID (lowercased),
+    /// else a new one.
+    public static func answerID(sent: String?) -> String {
+        sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? FastUUID.make()
+    }
+}

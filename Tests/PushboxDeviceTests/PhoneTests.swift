@@ -1,0 +1,118 @@
+import Foundation
+import PushboxStore
+import PushboxText
+import Testing
+
+@testable import PushboxCore
+@testable import PushboxDevice
+
+/// The phone's one judgement: a dry run answers what the send would and changes nothing; the
+/// registration beside the inbox decides refusals and offline storage for every caller.
+@Suite("The phone's judgement")
+struct PhoneTests {
+    static let bundleID = "dev.pushbox.sample"
+    static let token = String(repeating: "ab", count: 32)
+
+    /// A phone with its registration and Live Activities beside an inbox in a new folder.
+    static func phone(_ dir: String) throws -> Phone {
+        var profile = LiveActivityProfile()
+        var schema = ActivityTypeSchema(name: "Match")
+        schema.attributes = try SchemaType.parse(try JSONParser.parse(Array(#"{"home": "String"}"#.utf8))).get()
+        schema.contentState = try SchemaType.parse(try JSONParser.parse(Array(#"{"score": "Int"}"#.utf8))).get()
+        profile.types["Match"] = schema
+        let database = dir + "/inbox.sqlite"
+        return Phone(
+            context: ValidationContext(bundleID: bundleID), registrationFile: DeviceRegistrationFile(databasePath: database),
+            liveActivities: LiveActivityDevice(databasePath: database, clock: nil, profile: profile))
+    }
+
+    static func folder() throws -> String {
+        let dir = NSTemporaryDirectory() + "pbphone-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func alert(token: String = token) -> RawPayload {
+        RawPayload(
+            bytes: Array(#"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#.utf8),
+            envelope: Envelope(source: .socket, headers: PushHeaders([("apns-topic", bundleID)]), deviceToken: token))
+    }
+
+    static func start() -> RawPayload {
+        let now = Int(Date().timeIntervalSince1970)
+        let body =
+            #"{"aps":{"event":"start","timestamp":\#(now),"attributes-type":"Match","attributes":{"home":"Seoul"},"content-state":{"score":0},"alert":{"title":"Kick-off"}}}"#
+        return RawPayload(
+            bytes: Array(body.utf8),
+            envelope: Envelope(
+                source: .socket,
+                headers: PushHeaders([("apns-topic", bundleID + ".push-type.liveactivity"), ("apns-push-type", "liveactivity")]),
+                deviceToken: ActivityBook.pushToStartToken))
+    }
+
+    @Test("a dry run of a Live Activity start tells the outcome and starts nothing; the send starts it")
+    func dryRunChangesNothing() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = try Self.phone(dir)
+        let dry = phone.judge(Self.start(), mode: .dryRun)
+        #expect(dry.verdict.status == 200 && dry.verdict.liveActivity?.applied == true)
+        #expect(phone.liveActivities?.file.current().book.activities.isEmpty == true)
+        let live = phone.judge(Self.start(), mode: .live)
+        #expect(live.verdict.status == 200 && live.verdict.liveActivity?.applied == true)
+        #expect(phone.liveActivities?.file.current().book.activities.count == 1)
+    }
+
+    @Test("an uninstalled app's device refuses 410 Unregistered, live and dry alike")
+    func uninstalledRefuses() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = try Self.phone(dir)
+        #expect(phone.judge(Self.alert(), mode: .dryRun).verdict.status == 200)
+        _ = try phone.registrationFile?.update { $0.uninstalledAt = 1_700_000_000_000 }
+        for mode in [JudgementMode.dryRun, .live] {
+            let judged = phone.judge(Self.alert(), mode: mode)
+            #expect(judged.verdict.status == 410 && judged.verdict.reason == APNsReason.unregistered.rawValue)
+            #expect(judged.report.validated == nil)
+        }
+    }
+
+    /// Whether the judgement keeps the push for an offline device.
+    static func kept(_ judged: Judgement) -> Bool {
+        if case .store? = judged.verdict.storage { return true }
+        return false
+    }
+
+    @Test("an offline device's judgement keeps the push for later, and applies no Live Activity until then")
+    func offlineKeeps() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = try Self.phone(dir)
+        _ = try phone.registrationFile?.update { $0.offlineSince = 1_700_000_000_000 }
+        let alert = phone.judge(Self.alert(), mode: .live)
+        #expect(alert.verdict.status == 200 && Self.kept(alert))
+        let start = phone.judge(Self.start(), mode: .live)
+        #expect(Self.kept(start) && start.verdict.liveActivity == nil)
+        #expect(phone.liveActivities?.file.current().book.activities.isEmpty == true)
+    }
+
+    @Test("the language topic follows languages another process kept on the device")
+    func languageTopicFollowsTheFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = Phone(
+            context: ValidationContext(bundleID: Self.bundleID, deviceTopics: ["LangEnUS"]),
+            registrationFile: DeviceRegistrationFile(databasePath: dir + "/inbox.sqlite"))
+        phone.deviceLanguagesChanged(to: ["en-US"], profileTopics: [])
+        try phone.registrationFile?.record(app: nil, languages: ["ja-JP"])
+        _ = phone.judge(Self.alert(), mode: .dryRun)
+        #expect(phone.context.deviceTopics == ["LangJaJP"])
+    }
+
+    @Test("the answer's id is the one sent when canonical (lowercased), else a new version-4 UUID")
+    func answerIDs() {
+        #expect(Phone.answerID(sent: "A1B2C3D4-0000-4000-8000-000000000001") == "a1b2c3d4-0000-4000-8000-000000000001")
+        let made = Phone.answerID(sent: "not-a-uuid")
+        #expect(made != "not-a-uuid" && PushHeaders.isCanonicalUUID(made))
+    }
+}
