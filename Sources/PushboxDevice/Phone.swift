@@ -95,6 +95,7 @@ public final class Phone: Sendable {
             status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
             collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
             targeting: TargetingRecord(report))
+        verdict.listing = report.listing
         // A Live Activity push the device receives now is applied (or dropped) before it is kept.
         if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
             let activities = liveActivities

@@ -147,13 +147,16 @@ public final class IntakeService: Sendable {
         return receiveLocal(
             RawPayload(
                 bytes: Array(JSONWriter.compact(.object(payload)).utf8),
-                envelope: Envelope(source: .local, fileName: "local:\(request.identifier)")))
+                envelope: Envelope(source: .local, fileName: "local:\(request.identifier)")),
+            listing: PayloadListing(payload: payload, pushType: nil))
     }
 
-    /// Stores a fired local notification in its stored form (a replay of one delivers it again).
-    public func receiveLocal(_ raw: RawPayload) -> IntakeResult {
-        let (result, arrival) = commit(
-            raw, apnsID: FastUUID.make(), verdict: InboxStore.Verdict(status: 200, topic: phone.context.bundleID), report: nil)
+    /// Stores a fired local notification in its stored form (a replay of one delivers it again);
+    /// `listing` is what the inbox lists of it (read from the bytes when not given).
+    public func receiveLocal(_ raw: RawPayload, listing: PayloadListing? = nil) -> IntakeResult {
+        var verdict = InboxStore.Verdict(status: 200, topic: phone.context.bundleID)
+        verdict.listing = listing ?? (try? JSONParser.parse(raw.bytes))?.objectValue.map { PayloadListing(payload: $0, pushType: nil) }
+        let (result, arrival) = commit(raw, apnsID: FastUUID.make(), verdict: verdict, report: nil)
         arrival?.publish()
         return result
     }

@@ -13,6 +13,17 @@ public struct RenderBatch: Sendable {
     public var languageKey: String
 }
 
+/// An arrival as the inbox lists it: the row as stored and its rendering for the device's
+/// languages, made before it is handed on, so nobody asks for it again.
+public struct RenderedArrival: Sendable {
+    /// The row as the intake stored it (with what the inbox lists of it).
+    public var stored: StoredNotification
+    /// Its rendering for `languageKey`; nil when it could not be rendered (the row is gone).
+    public var rendering: RenderedNotification?
+    /// The language list it was rendered for (`RenderKey.languageKey`).
+    public var languageKey: String
+}
+
 /// The one owner of every rendering of a (notification, device language list) pair: it renders
 /// ahead, in the background, what arrives (for the device's languages), or on demand what a
 /// reader asks for; it keeps an in-flight set so one pair is never rendered twice at once,
@@ -25,6 +36,9 @@ public final class Renderings: Sendable {
     public let store: InboxStore
     let state: Locked<State>
     private let listeners = Locked<[@Sendable (RenderBatch) -> Void]>([])
+    private let arrivalListeners = Locked<[@Sendable ([RenderedArrival]) -> Void]>([])
+    /// Held while arrivals are handed on, so listeners hear them in arrival order.
+    private let publishing = NSLock()
     /// Entered for every arrival queued, left once it was rendered (`drain`).
     private let pending = DispatchGroup()
     /// When an arrival was last queued (monotonic nanoseconds, `DispatchTime.uptimeNanoseconds`).
@@ -53,6 +67,16 @@ public final class Renderings: Sendable {
         var inFlight: [RenderKey: InFlight] = [:]
         /// Threads rendering the backlog now.
         var renderers = 0
+        /// Arrivals to hand to the arrival listeners once rendered (only while there are some),
+        /// each with its place in arrival order.
+        var unpublished: [Int64: (place: Int, row: StoredNotification)] = [:]
+        /// The place the next arrival gets, and the next place to hand on.
+        var nextPlace = 0
+        var nextToPublish = 0
+        /// Rendered arrivals waiting for those before them (another thread renders them), by place.
+        var ready: [Int: RenderedArrival] = [:]
+        /// When the oldest arrival still waiting in the backlog was queued (monotonic nanoseconds).
+        var oldestWaiting: UInt64?
 
         mutating func remember(_ id: Int64, _ entry: Recent) {
             recent[id] = entry
@@ -99,6 +123,17 @@ public final class Renderings: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
+    /// Calls `listener` with every burst of arrivals, each with its rendering for the languages
+    /// rendered ahead, in arrival order, no later than `maxWait` after it arrived. Set it before
+    /// the intake starts, so none is missed.
+    public func onArrived(_ listener: @escaping @Sendable ([RenderedArrival]) -> Void) {
+        arrivalListeners.withLock { $0.append(listener) }
+    }
+
+    /// How long an arrival waits for its rendering at most while somebody listens for arrivals
+    /// (the inbox folds arrivals in five times a second), however busy the intake is.
+    public static let maxWait: Duration = .milliseconds(200)
+
     /// What validating a stored notification again would not give: the refusal of a device
     /// whose token was no longer valid, or an FCM message's targeting as judged when it arrived
     /// (the device's topics and tokens change); nil when validating again gives the answer.
@@ -144,9 +179,16 @@ public final class Renderings: Sendable {
     /// validation used this renderer's context, so it can stand in for the renderer's own.
     func arrived(_ events: [ArrivalEvent], reportsApply: Bool) {
         for _ in events { pending.enter() }
-        lastQueued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        let now = DispatchTime.now().uptimeNanoseconds
+        lastQueued.store(now, ordering: .relaxed)
+        let publishing = !arrivalListeners.withLock { $0.isEmpty }
         let start = state.withLock { state in
+            if state.oldestWaiting == nil { state.oldestWaiting = now }
             for e in events {
+                if publishing {
+                    state.unpublished[e.id] = (state.nextPlace, e.stored)
+                    state.nextPlace += 1
+                }
                 state.remember(e.id, (e.stored.rawPayload, reportsApply ? e.report : storedReport(e.stored)))
                 state.backlog.append(e.id)
                 state.waiting.insert(e.id)
@@ -168,26 +210,30 @@ public final class Renderings: Sendable {
         }
     }
 
-    /// Whether the backlog waits: the intake was busy less than `quietPeriod` ago and fewer than
-    /// `maxDeferred` renderings wait.
-    static func mustWait(quietFor sinceLastQueued: Duration, waiting: Int, quietPeriod: Duration = Renderings.quietPeriod) -> Bool {
-        sinceLastQueued < quietPeriod && waiting < maxDeferred
+    /// Whether the backlog waits: the intake was busy less than `quietPeriod` ago, fewer than
+    /// `maxDeferred` renderings wait, and the oldest has waited less than `maxWait` when somebody
+    /// waits for arrivals (`waitedFor`; nil: nobody does).
+    static func mustWait(
+        quietFor sinceLastQueued: Duration, waiting: Int, waitedFor: Duration? = nil, quietPeriod: Duration = Renderings.quietPeriod
+    ) -> Bool {
+        sinceLastQueued < quietPeriod && waiting < maxDeferred && (waitedFor.map { $0 < maxWait } ?? true)
     }
 
     /// Renders the backlog in batches of up to 64, each batch's results stored in one
     /// transaction, until it is empty; waits while the intake is busy and the backlog is short.
     private func renderBacklog() {
         while true {
-            let waiting = state.withLock { state in
+            let (waiting, oldest, publishing) = state.withLock { state in
                 if state.backlog.count == 0 { state.renderers -= 1 }
-                return state.backlog.count
+                return (state.backlog.count, state.oldestWaiting, !state.unpublished.isEmpty)
             }
             if waiting == 0 { return }
             // Another thread may queue between reading the clock and `lastQueued`: no time since.
             let now = DispatchTime.now().uptimeNanoseconds
             let last = lastQueued.load(ordering: .relaxed)
             let sinceLast = Duration.nanoseconds(Int64(now > last ? now - last : 0))
-            if Self.mustWait(quietFor: sinceLast, waiting: waiting, quietPeriod: quietPeriod) {
+            let waited = publishing ? oldest.map { Duration.nanoseconds(Int64(now > $0 ? now - $0 : 0)) } : nil
+            if Self.mustWait(quietFor: sinceLast, waiting: waiting, waitedFor: waited, quietPeriod: quietPeriod) {
                 usleep(UInt32((quietPeriod - sinceLast) / .microseconds(1)) + 1000)
                 continue
             }
@@ -198,8 +244,10 @@ public final class Renderings: Sendable {
     /// Takes up to `batchSize` arrivals from the backlog and renders those nobody rendered or is
     /// rendering for the ahead languages; their results are stored in one transaction and pushed.
     private func renderBatch(size: Int) {
-        let (taken, claimed, languages) = state.withLock { state in
+        let (taken, claimed, languages, toPublish) = state.withLock { state in
             let taken = state.backlog.takeFirst(size)
+            state.oldestWaiting = state.backlog.count == 0 ? nil : DispatchTime.now().uptimeNanoseconds
+            let toPublish = state.unpublished.isEmpty ? [] : taken.compactMap { state.unpublished.removeValue(forKey: $0) }
             var claimed: [(key: RenderKey, recent: Recent?, flight: InFlight)] = []
             for id in taken where state.waiting.remove(id) != nil {
                 let key = RenderKey(id: id, languages: state.aheadLanguages)
@@ -208,10 +256,13 @@ public final class Renderings: Sendable {
                 state.inFlight[key] = flight
                 claimed.append((key, state.recent[id], flight))
             }
-            return (taken, claimed, state.aheadLanguages)
+            return (taken, claimed, state.aheadLanguages, toPublish)
         }
         defer { for _ in taken { pending.leave() } }
-        guard !claimed.isEmpty else { return }
+        guard !claimed.isEmpty else {
+            publish(toPublish, made: [:], languages: languages)
+            return
+        }
         // Payloads no longer recent are read back in one query; one that is gone has nothing to render.
         let readBack = Dictionary(
             uniqueKeysWithValues: ((try? store.notifications(ids: claimed.filter { $0.recent == nil }.map(\.key.id))) ?? []).map {
@@ -231,10 +282,38 @@ public final class Renderings: Sendable {
         // inbox renders the notification again when it is shown.
         try? store.saveRenders(made.compactMap { m in m.note.map { (m.key.id, m.key.languageKey, JSONWriter.compact($0.storedJSON)) } })
         finish(made)
-        push(
-            RenderBatch(
-                renderings: Dictionary(uniqueKeysWithValues: made.compactMap { m in m.note.map { (m.key.id, $0) } }),
-                languageKey: RenderKey.languageKey(languages)))
+        let renderings = Dictionary(uniqueKeysWithValues: made.compactMap { m in m.note.map { (m.key.id, $0) } })
+        push(RenderBatch(renderings: renderings, languageKey: RenderKey.languageKey(languages)))
+        publish(toPublish, made: renderings, languages: languages)
+    }
+
+    /// Hands these arrivals to the arrival listeners, each with its rendering: the one just
+    /// made, else the one another reader made meanwhile (waited for, or read from the store).
+    /// Threads render batches side by side: one whose arrivals came later waits in `ready`
+    /// until those before it were handed on.
+    private func publish(_ rows: [(place: Int, row: StoredNotification)], made: [Int64: RenderedNotification], languages: [String]) {
+        guard !rows.isEmpty else { return }
+        let key = RenderKey.languageKey(languages)
+        let rendered = rows.map { r in
+            (
+                r.place,
+                RenderedArrival(
+                    stored: r.row, rendering: made[r.row.id] ?? rendering(id: r.row.id, languages: languages, row: r.row), languageKey: key)
+            )
+        }
+        publishing.lock()
+        defer { publishing.unlock() }
+        let inOrder = state.withLock { state in
+            for (place, arrival) in rendered { state.ready[place] = arrival }
+            var inOrder: [RenderedArrival] = []
+            while let next = state.ready.removeValue(forKey: state.nextToPublish) {
+                inOrder.append(next)
+                state.nextToPublish += 1
+            }
+            return inOrder
+        }
+        guard !inOrder.isEmpty else { return }
+        for listener in arrivalListeners.withLock({ $0 }) { listener(inOrder) }
     }
 
     /// Marks renderings done: their waiters wake with the result and the pairs leave the in-flight set.

@@ -51,8 +51,8 @@ public final class InboxStore: @unchecked Sendable {
             """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
-                                       targeting, live_activity)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       targeting, live_activity, listing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -77,6 +77,8 @@ public final class InboxStore: @unchecked Sendable {
             try db.execute("BEGIN IMMEDIATE")
             do {
                 try db.execute(Schema.migrations[version])
+                // Schema 8 keeps what the inbox lists of a payload: the rows before it get theirs now.
+                if version + 1 == 8 { try fillListings(db) }
                 try db.execute("PRAGMA user_version = \(version + 1)")
                 try db.execute("COMMIT")
             } catch {
@@ -136,6 +138,8 @@ public final class InboxStore: @unchecked Sendable {
         public var targeting: TargetingRecord?
         /// What the device did with a Live Activity push.
         public var liveActivity: LiveActivityOutcome? = nil
+        /// What the inbox lists of the payload.
+        public var listing: PayloadListing? = nil
 
         /// APNs' answer for a payload, stored with it.
         public init(
@@ -200,6 +204,7 @@ public final class InboxStore: @unchecked Sendable {
                 opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
+                opt(verdict?.listing.map { JSONWriter.compact($0.json) }),
             ], replacing: holdKey.map { ($0, received) })
         commitCondition.lock()
         pending.append(item)
@@ -347,7 +352,7 @@ public final class InboxStore: @unchecked Sendable {
     static func selectSQL(_ clause: String, limit: Int?, offset: Int = 0) -> String {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
-               delivery, delivery_at, expires_at, targeting, live_activity
+               delivery, delivery_at, expires_at, targeting, live_activity, listing
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -356,12 +361,7 @@ public final class InboxStore: @unchecked Sendable {
         let sql = Self.selectSQL(clause, limit: limit, offset: offset)
         return try locked { () throws(StoreError) in
             try db.prepare(sql).rows { row in
-                var headers = PushHeaders()
-                if let text = row.text(7), case .array(let pairs)? = try? JSONParser.parse(Array(text.utf8)) {
-                    for pair in pairs {
-                        if let p = pair.arrayValue, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue { headers.add(n, v) }
-                    }
-                }
+                let headers = Self.headers(stored: row.text(7))
                 return StoredNotification(
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",
@@ -374,7 +374,8 @@ public final class InboxStore: @unchecked Sendable {
                             expiresAt: row.isNull(17) ? nil : Date(timeIntervalSince1970: row.real(17)))
                     },
                     targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)),
-                    liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)))
+                    liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)),
+                    listing: row.text(20).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(PayloadListing.init(json:)))
             }
         }
     }

@@ -73,6 +73,11 @@ enum Schema {
         """
         ALTER TABLE notifications ADD COLUMN live_activity TEXT;
         """,
+        // 8: what the inbox lists of the payload (PayloadListing JSON), read when it was
+        // validated, so opening the inbox neither parses nor validates a stored payload again.
+        """
+        ALTER TABLE notifications ADD COLUMN listing TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

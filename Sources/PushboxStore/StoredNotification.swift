@@ -39,6 +39,9 @@ public struct StoredNotification: Sendable, Equatable {
     public var targeting: TargetingRecord? = nil
     /// For a Live Activity push, what the device did with it when it arrived.
     public var liveActivity: LiveActivityOutcome? = nil
+    /// What the inbox lists of the payload, read when it was validated (nil: stored before
+    /// pushbox kept it, or its body could not be read).
+    public var listing: PayloadListing? = nil
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
@@ -59,6 +62,6 @@ extension StoredNotification {
             raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
             collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival,
             delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) }, targeting: verdict?.targeting,
-            liveActivity: verdict?.liveActivity)
+            liveActivity: verdict?.liveActivity, listing: verdict?.listing)
     }
 }

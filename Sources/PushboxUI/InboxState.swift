@@ -28,6 +28,9 @@ public struct InboxItem: Sendable, Equatable {
     public var encrypted: Bool
     /// The stored payload, pretty-printed, for the raw view.
     public var rawText: String
+    /// The payload's bytes as text, for search (kept for arrivals and the first page; empty for
+    /// the rest of a large inbox, whose memory it would double).
+    public var payloadText = ""
     /// `threadID` as a small number (0: none), so grouping never hashes strings.
     public let threadKey: Int
     /// The app it was sent to (its `apns-topic` without a push-type suffix), when known.

@@ -8,9 +8,9 @@ public enum Message: Sendable {
     case key(Key)
     case resize(width: Int, height: Int)
     case loaded([InboxItem])
-    case added(InboxItem)
-    /// Several arrivals at once (a burst, coalesced by the runtime), newest last.
-    case addedMany([InboxItem])
+    /// New notifications (one, or a burst coalesced by the runtime), newest last, each with its
+    /// rendering: nothing is asked for them.
+    case arrived([ArrivedItem])
     /// A thumbnail made for a card.
     case thumbnailReady(ThumbnailRequest, Thumbnail)
     /// The pretty-printed payload of one notification, loaded when first looked at.
@@ -38,6 +38,24 @@ public enum Message: Sendable {
     case palette(Int)
     case click(x: Int, y: Int)
     case wheel(up: Bool)
+}
+
+/// A new notification as the inbox receives it: its list item and its rendering for the
+/// language list `languageKey` names.
+public struct ArrivedItem: Sendable {
+    /// The list's item.
+    public var item: InboxItem
+    /// Its rendering; nil: not rendered (it is asked for when shown).
+    public var rendering: RenderedNotification?
+    /// The language list it was rendered for (`RenderKey.languageKey`).
+    public var languageKey: String
+
+    /// An arrival with its rendering for `languageKey` (none: asked for when shown).
+    public init(_ item: InboxItem, rendering: RenderedNotification? = nil, languageKey: String = "") {
+        self.item = item
+        self.rendering = rendering
+        self.languageKey = languageKey
+    }
 }
 
 /// What `update` asks the outside world to do; results come back as messages.
@@ -87,10 +105,12 @@ extension InboxState {
         case .loaded(let items): list.load(items)
         case .older(let items): list.appendOlder(items)
         case .reloaded(let items): list.reload(items)
-        case .added(let item):
-            list.insertNew([item])
-            commands += refreshStored(after: [item])
-        case .addedMany(let items):
+        case .arrived(let arrivals):
+            let items = arrivals.map(\.item)
+            // Rendered for the device's languages before they came: nothing to ask for.
+            var made: [Int64: RenderedNotification] = [:]
+            for a in arrivals where a.languageKey == device.key { made[a.item.id] = a.rendering }
+            if !made.isEmpty { renders.merge(made) { _, new in new } }
             list.insertNew(items)
             commands += refreshStored(after: items)
         case .thumbnailReady(let request, let thumbnail): thumbnails[request] = thumbnail

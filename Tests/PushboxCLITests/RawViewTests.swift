@@ -38,6 +38,25 @@ struct RawViewTests {
         #expect(InboxItems.make(silent).kind == .background)
     }
 
+    @Test("a row is listed from what the intake listed of it, not from its bytes: nothing is parsed or validated again")
+    func listedFromTheListing() throws {
+        let folder = TemporaryFolder("pblist")
+        let store = try InboxStore(path: folder.path + "/inbox.sqlite")
+        var verdict = InboxStore.Verdict(status: 200)
+        verdict.listing = PayloadListing(
+            payload: try #require(
+                try JSONParser.parse(Array(#"{"aps":{"alert":{"title":"Listed","body":"once"},"thread-id":"t"}}"#.utf8)).objectValue),
+            pushType: nil)
+        // Bytes that say something else: were they read again, the item would show them.
+        let row = try store.insertRow(
+            RawPayload(bytes: Array(#"{"aps":{"alert":{"title":"Parsed","body":"again"}}}"#.utf8), envelope: Envelope(source: .socket)),
+            apnsID: "c", verdict: verdict)
+        let item = InboxItems.make(try #require(try store.notification(id: row.id)))
+        #expect(item.sentTitle == "Listed" && item.sentBody == "once" && item.threadID == "t")
+        #expect(item.rawText.isEmpty && item.payloadText.contains("Parsed"))
+        #expect(InboxItems.make(row, keepPayload: false).payloadText.isEmpty)
+    }
+
     @Test(
         "e exports only accepted pushes, into the config's exportDirectory when it names one; export names the sample app for a push without a topic")
     func exports() throws {

@@ -23,6 +23,37 @@ final class RenderBacklogTests: Sendable {
         #expect(Renderings.mustWait(quietFor: .milliseconds(1), waiting: 10))
         #expect(!Renderings.mustWait(quietFor: Renderings.quietPeriod, waiting: 10))
         #expect(!Renderings.mustWait(quietFor: .milliseconds(1), waiting: Renderings.maxDeferred))
+        // Somebody waits for arrivals: the oldest waits no longer than maxWait, however busy the intake.
+        #expect(Renderings.mustWait(quietFor: .milliseconds(1), waiting: 10, waitedFor: .milliseconds(10)))
+        #expect(!Renderings.mustWait(quietFor: .milliseconds(1), waiting: 10, waitedFor: Renderings.maxWait))
+    }
+
+    @Test("arrivals reach their listener whole: in order, each with its rendering and what the inbox lists of it")
+    func arrivalsComeRendered() throws {
+        let store = try InboxStore(path: dir + "/inbox.sqlite")
+        let context = ValidationContext()
+        let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
+        let heard = Locked<[RenderedArrival]>([])
+        renderings.onArrived { arrivals in heard.withLock { $0 += arrivals } }
+        let service = IntakeService(store: store, context: context, renderings: renderings)
+        var ids: [Int64] = []
+        for i in 0..<70 { ids.append(try #require(service.receive(payload(i)).id)) }
+        // One refused: handed on too, rendered as refused.
+        let refused = service.receive(
+            RawPayload(
+                bytes: Array(#"{"aps":{"alert":"x"}}"#.utf8),
+                envelope: Envelope(source: .socket, headers: PushHeaders([("apns-priority", "7")]), deviceToken: "abcd")))
+        #expect(refused.status == 400)
+        ids.append(try #require(refused.id))
+        service.drain()
+        let arrivals = heard.withLock { $0 }
+        #expect(arrivals.map(\.stored.id) == ids)
+        #expect(arrivals.allSatisfy { $0.languageKey == "en" && $0.rendering != nil })
+        for (i, a) in arrivals.prefix(70).enumerated() {
+            #expect(a.rendering?.title == a.stored.listing?.title && a.stored.listing?.title?.hasSuffix("#\(i)") == true)
+        }
+        // Refused for its headers, before APNs reads the body: nothing was read to list.
+        #expect(arrivals.last?.rendering?.status == 400 && arrivals.last?.stored.listing == nil)
     }
 
     @Test("every notification of a burst is rendered and stored, those no longer recent too, and pushed to a listener")

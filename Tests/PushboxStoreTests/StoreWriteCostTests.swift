@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxText
 import Testing
 
 @testable import PushboxStore
@@ -77,6 +78,37 @@ final class StoreWriteCostTests: Sendable {
         #expect(try store.history().map(\.apnsID) == ["old"])
         #expect(try !indexNames().contains("notifications_apns_id"))
         #expect(try !indexNames().contains("notifications_received"))
+    }
+
+    @Test("an inbox of schema 7 gets what the inbox lists of each payload once, as opened; a new row keeps the intake's")
+    func listingsFilledOnce() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do {
+            let db = try SQLiteConnection(path: path)
+            for version in 0..<7 { try db.execute(Schema.migrations[version]) }
+            try db.execute("PRAGMA user_version = 7")
+            try db.execute(
+                #"INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('alert', 1, 'socket', '', '[]', CAST('{"aps":{"alert":{"title-loc-key":"T","body":"b"},"thread-id":"x"}}' AS BLOB))"#
+            )
+            try db.execute(
+                #"INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('silent', 2, 'socket', '', '[]', CAST('{"aps":{"content-available":1}}' AS BLOB))"#
+            )
+            try db.execute(
+                "INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('broken', 3, 'socket', '', '[]', x'7b')"
+            )
+        }
+        let store = try InboxStore(path: path)
+        let rows = try store.history()
+        #expect(rows.map(\.apnsID) == ["alert", "silent", "broken"])
+        #expect(rows[0].listing?.title == "[T]" && rows[0].listing?.body == "b" && rows[0].listing?.threadID == "x")
+        #expect(rows[1].listing?.background == true && rows[1].listing?.title == nil)
+        // A body that is not JSON has nothing to list.
+        #expect(rows[2].listing == nil)
+        var verdict = InboxStore.Verdict(status: 200)
+        verdict.listing = PayloadListing(
+            payload: try #require(try JSONParser.parse(Array(#"{"aps":{"alert":"hi"}}"#.utf8)).objectValue), pushType: nil)
+        let id = try store.insert(push(1), apnsID: "new", verdict: verdict)
+        #expect(try store.notification(id: id)?.listing?.body == "hi")
     }
 
     @Test("the log is checkpointed by the store's own thread while writers keep committing")

@@ -108,7 +108,7 @@ struct DeviceOfflineUITests {
         var s = Self.offline()
         var item = InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "socket", status: 200)
         item.delivery = DeliveryRecord(state: .stored, at: UIFixtures.now, expiresAt: UIFixtures.now.addingTimeInterval(60))
-        #expect(s.update(.added(item)).contains(.refreshDeliveries([6])))
+        #expect(s.update(.arrived([ArrivedItem(item)])).contains(.refreshDeliveries([6])))
     }
 
     @Test("The card of a stored notification, and its trace")

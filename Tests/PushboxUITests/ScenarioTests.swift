@@ -17,7 +17,7 @@ struct ScenarioTests {
         #expect(s.list.rowComputations == computed)
         var newer = s.list.items[0]
         newer.id = 999
-        _ = s.update(.added(newer))
+        _ = s.update(.arrived([ArrivedItem(newer)]))
         #expect(s.list.rowComputations == computed + 1)
     }
 
@@ -66,10 +66,23 @@ struct ScenarioTests {
     mutating func arrivals() {
         _ = s.update(.key(.char("G")))
         let before = s.selectedItem?.id
-        let commands = s.update(.added(InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "socket", status: 200)))
+        let commands = s.update(.arrived([ArrivedItem(InboxItem(id: 7, apnsID: "g", receivedAt: UIFixtures.now, source: "socket", status: 200))]))
         #expect(s.list.items.first?.id == 7)
         #expect(s.selectedItem?.id == before)
         #expect(commands.contains(.render(ids: [7], languages: ["ko-KR"])))
+    }
+
+    @Test("an arrival rendered for the device's languages is shown as it came: no rendering is asked for it; one for others is")
+    mutating func arrivalsComeWhole() {
+        _ = s.update(.key(.char("G")))
+        let item = InboxItem(id: 8, apnsID: "h", receivedAt: UIFixtures.now, source: "socket", status: 200)
+        let commands = s.update(.arrived([ArrivedItem(item, rendering: UIFixtures.note("Arrived", "whole"), languageKey: s.device.key)]))
+        #expect(s.renders[8]?.title == "Arrived")
+        #expect(!commands.contains { if case .render(let ids, _) = $0 { ids.contains(8) } else { false } })
+        // Rendered for a language list the device no longer has: asked for again.
+        let other = InboxItem(id: 9, apnsID: "i", receivedAt: UIFixtures.now, source: "socket", status: 200)
+        let again = s.update(.arrived([ArrivedItem(other, rendering: UIFixtures.note("old", "list"), languageKey: "xx")]))
+        #expect(s.renders[9] == nil && again.contains(.render(ids: [9], languages: ["ko-KR"])))
     }
 
     @Test("] switches to the next language: renders are dropped, visible ones requested again, the choice saved")

@@ -138,8 +138,10 @@ extension InboxRoughEdgeTests {
     func arrivalAlsoLoaded() {
         var s = UIFixtures.state(width: 120, height: 40)
         let count = s.list.items.count
-        _ = s.update(.added(s.list.items[0]))
-        _ = s.update(.addedMany([s.list.items[1], InboxItem(id: 99, apnsID: "n", receivedAt: UIFixtures.now, source: "folder", status: 200)]))
+        _ = s.update(.arrived([ArrivedItem(s.list.items[0])]))
+        _ = s.update(
+            .arrived(
+                [s.list.items[1], InboxItem(id: 99, apnsID: "n", receivedAt: UIFixtures.now, source: "folder", status: 200)].map { ArrivedItem($0) }))
         #expect(s.list.items.count == count + 1)
         #expect(s.list.items.first?.id == 99)
     }

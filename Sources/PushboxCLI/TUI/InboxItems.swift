@@ -21,42 +21,33 @@ enum InboxItems {
         return (head + ["", body]).joined(separator: "\n")
     }
 
-    /// The item for a stored notification. `validated` is the intake's validation when it has
-    /// just arrived; a row read from the store is validated here (FCM messages are listed by the
-    /// APNs payload they map to).
-    static func make(_ n: StoredNotification, validated: ValidatedPayload? = nil, keepRaw: Bool = true) -> InboxItem {
-        let document = (try? JSONParser.parse(n.raw))?.objectValue
-        let payload = (validated ?? Validator.validate(n.rawPayload).validated)?.payload ?? document
-        let aps = payload?["aps"]?.objectValue
-        var sentTitle: String?
-        var sentBody: String?
-        switch aps?["alert"] {
-        case .string(let body)?: sentBody = body
-        case .object(let alert)?:
-            sentTitle = alert["title-loc-key"]?.stringValue.map { "[\($0)]" } ?? alert["title"]?.stringValue
-            sentBody = alert["loc-key"]?.stringValue.map { "[\($0)]" } ?? alert["body"]?.stringValue
-        default: break
-        }
+    /// The item for a stored notification, from what the intake listed of it when it arrived
+    /// (`PayloadListing`): nothing is parsed or validated again. A row stored before pushbox kept
+    /// its listing is read from its bytes (parsed, not validated). The pretty-printed payload is
+    /// loaded when it is first looked at; `keepPayload` keeps the bytes as text for search.
+    static func make(_ n: StoredNotification, keepPayload: Bool = true) -> InboxItem {
+        let listing = n.listing ?? Self.listing(readFrom: n)
         var kind = InboxItem.Kind.push
-        // A Live Activity push without an alert changes the activity: it is no background event.
-        let liveActivity = (validated?.pushType ?? PushType(rawValue: n.headers[PushHeaders.pushType] ?? "")) == .liveactivity
-        if n.source == .local { kind = .local } else if aps != nil, aps?["alert"] == nil, !liveActivity { kind = .background }
-        let raw = keepRaw ? (document.map { JSONWriter.pretty(.object($0)) } ?? String(decoding: n.raw, as: UTF8.self)) : ""
+        if n.source == .local { kind = .local } else if listing?.background == true { kind = .background }
         // A fired local notification is listed at the device clock's time it fired, not the real time it was stored.
         var shownAt = n.receivedAt
-        if n.source == .local, let fired = payload.flatMap(LocalDelivery.info)?["firedAt"]?.stringValue,
-            let date = ISO8601DateFormatter().date(from: fired)
-        {
-            shownAt = date
-        }
+        if n.source == .local, let fired = listing?.firedAt, let date = ISO8601DateFormatter().date(from: fired) { shownAt = date }
         var item = InboxItem(
             id: n.id, apnsID: n.apnsID, receivedAt: shownAt, source: n.source.rawValue, status: n.status ?? 0,
-            reason: n.reason, detail: n.detail, threadID: aps?["thread-id"]?.stringValue,
-            sentTitle: sentTitle, sentBody: sentBody, encrypted: payload?["encrypted_data"] != nil, rawText: raw,
-            app: n.topic.map(PushType.bundleID(fromTopic:)))
+            reason: n.reason, detail: n.detail, threadID: listing?.threadID, sentTitle: listing?.title, sentBody: listing?.body,
+            encrypted: listing?.encrypted ?? false, app: n.topic.map(PushType.bundleID(fromTopic:)))
         item.kind = kind
         item.delivery = n.delivery
         item.deviceToken = n.deviceToken
+        if keepPayload { item.payloadText = String(decoding: n.raw, as: UTF8.self) }
         return item
+    }
+
+    /// The listing of a row stored before listings were kept: its bytes read as the APNs payload
+    /// they are (an FCM message's notification is not mapped; its title shows once rendered).
+    private static func listing(readFrom n: StoredNotification) -> PayloadListing? {
+        (try? JSONParser.parse(n.raw))?.objectValue.map {
+            PayloadListing(payload: $0, pushType: PushType(rawValue: n.headers[PushHeaders.pushType] ?? ""))
+        }
     }
 }

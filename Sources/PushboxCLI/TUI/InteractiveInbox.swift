@@ -65,9 +65,11 @@ enum InteractiveInbox {
         var startStatus: String? = recordProblem.map { "the device was not recorded: \($0)" }
         if let refusal = LocalStartup.load(args, into: scheduler) { startStatus = refusal }
         service.onStoreFailure = { [app] result in app.queue.post(.status("not stored, answered 500: \(result.detail ?? "")")) }
-        // Arrivals and renderings are pushed to the queue: the TUI reads back nothing it was told.
-        service.arrivals.subscribe { [app] events in
-            for event in events { app.queue.post(.added(InboxItems.make(event.stored, validated: event.report?.validated))) }
+        // Arrivals come whole, rendered for the device's languages, and renderings are pushed to
+        // the queue: the TUI reads back nothing it was told and asks for no arrival's rendering.
+        renderings.onArrived { [app] arrivals in
+            app.queue.post(
+                .arrived(arrivals.map { ArrivedItem(InboxItems.make($0.stored), rendering: $0.rendering, languageKey: $0.languageKey) }))
         }
         renderings.onRendered { [app] batch in app.queue.post(.rendered(batch.renderings, languageKey: batch.languageKey)) }
         let server: IntakeServer?

@@ -307,7 +307,7 @@ final class TUIApp: Sendable {
                 return seen
             }
             guard let known, known != version else { return }
-            queue.post(.reloaded(((try? store.inbox()) ?? []).map { InboxItems.make($0, keepRaw: false) }))
+            queue.post(.reloaded(((try? store.inbox()) ?? []).map { InboxItems.make($0, keepPayload: false) }))
         }
     }
 
@@ -321,7 +321,7 @@ final class TUIApp: Sendable {
         work.async { [self] in
             var offset = pageSize
             while true {
-                let page = ((try? store.inbox(limit: chunk, offset: offset)) ?? []).map { InboxItems.make($0, keepRaw: false) }
+                let page = ((try? store.inbox(limit: chunk, offset: offset)) ?? []).map { InboxItems.make($0, keepPayload: false) }
                 if !page.isEmpty { queue.post(.older(page)) }
                 if page.count < chunk { return }
                 offset += chunk
@@ -341,7 +341,7 @@ final class TUIApp: Sendable {
         var dirty = true
         // Arrivals are folded in at most five times a second: laying out a large inbox once
         // per 200 ms instead of once per frame keeps keys answered during a burst.
-        var arrivals: [InboxItem] = []
+        var arrivals: [ArrivedItem] = []
         var lastFold = Date.distantPast
         var lastClock = Date.distantPast
         var lastRequests = Date.distantPast
@@ -380,10 +380,10 @@ final class TUIApp: Sendable {
             var commands: [Command] = []
             var messages: [Message] = []
             for message in queue.drain() {
-                if case .added(let item) = message { arrivals.append(item) } else { messages.append(message) }
+                if case .arrived(let items) = message { arrivals += items } else { messages.append(message) }
             }
             if !arrivals.isEmpty, Date().timeIntervalSince(lastFold) >= Self.foldInterval {
-                messages.append(arrivals.count == 1 ? .added(arrivals[0]) : .addedMany(arrivals))
+                messages.append(.arrived(arrivals))
                 arrivals.removeAll()
                 lastFold = Date()
             }

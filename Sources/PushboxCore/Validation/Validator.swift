@@ -71,6 +71,8 @@ public struct ValidationReport: Sendable {
     public var addressee: String? = nil
     /// What the device did with a Live Activity push (nil: not applied to a device).
     public var liveActivity: LiveActivityOutcome? = nil
+    /// What the inbox lists of the payload (nil: its body could not be read).
+    public var listing: PayloadListing? = nil
 
     /// Whether it was accepted.
     public var ok: Bool { rejection == nil }
@@ -99,8 +101,12 @@ public enum Validator {
     /// APNs' verdict on the payload: refused with its reason, or accepted with warnings.
     public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
         var warnings: [Diagnostic] = []
+        // What the inbox lists of it, once the body was read (a refused payload is listed too).
+        var listing: PayloadListing?
         func rejected(_ r: Rejection) -> ValidationReport {
-            ValidationReport(rejection: r, warnings: warnings, validated: nil, targeting: .device)
+            var report = ValidationReport(rejection: r, warnings: warnings, validated: nil, targeting: .device)
+            report.listing = listing
+            return report
         }
         var headers = raw.envelope.headers
         for field in headers.fields where field.name.hasPrefix("apns-") && !PushHeaders.known.contains(field.name) {
@@ -117,6 +123,7 @@ public enum Validator {
         case .failure(let r): return rejected(r)
         case .success(let d): document = d
         }
+        listing = PayloadListing(payload: document, pushType: PushType(rawValue: headers[PushHeaders.pushType] ?? ""))
 
         let form = PayloadForm.detect(document)
         var payload = document
@@ -190,6 +197,7 @@ public enum Validator {
         if let fcm { warnings += FCMRules.warnings(fcm, aps: aps) }
         let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
         var report = ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
+        report.listing = PayloadListing(payload: payload, pushType: pushType)
         if fcm != nil { report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: { DeviceRegistration().isOwn($0) }) }
         return report
     }

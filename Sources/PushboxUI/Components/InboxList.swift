@@ -205,7 +205,7 @@ public struct InboxList: Sendable {
         let haystack =
             [
                 rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID,
-                rendered?.sound, item.deviceToken, rawText(of: item),
+                rendered?.sound, item.deviceToken, rawText(of: item), item.payloadText,
             ] + labels
         return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
     }
