@@ -36,16 +36,23 @@ let package = Package(
         .systemLibrary(name: "CStb", providers: [.apt(["libstb-dev"])]),
         // Attachment downloads (libcurl: deadline, size caps, protocol allowlist, redirects),
         // media type sniffing, image pixel sizes, the content-addressed attachment cache.
-        .target(name: "PushboxFetch", dependencies: ["CCurlShim", "CStb", "PushboxCrypto", "PushboxText"]),
-        // Payload model, strict JSON, APNs/FCM validation, targeting, the rendered model.
-        .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
+        .target(name: "PushboxFetch", dependencies: ["CCurlShim", "CStb", "PushboxCore", "PushboxCrypto", "PushboxText"]),
+        // Payload model, strict JSON, APNs/FCM validation, targeting, the device's values (registration,
+        // offline storage, Live Activities, the local schedule), the rendered model. No curl, no OpenSSL.
+        .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization"]),
+        // What the phone shows: the renderer (localization, the service extension's steps with their
+        // downloads and decryption, Android's resources), local requests' attachments.
+        .target(name: "PushboxRendering", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
+        // Every linter: localizations (.strings, .stringsdict, .xcstrings), the payloads that use
+        // them, and Android's strings.xml beside the iOS app.
+        .target(name: "PushboxLint", dependencies: ["PushboxCore", "PushboxRendering", "PushboxLocalization", "PushboxText"]),
         // The command table, argument parsing, subcommands and their output.
         .target(
             name: "PushboxCLI",
             dependencies: [
                 "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxDevice",
-                "PushboxIntake", "PushboxUI",
-                "PushboxTerminal", "PushboxThumbnail", "PushboxTLS", "PushboxSandbox",
+                "PushboxIntake", "PushboxUI", "PushboxTerminal", "PushboxThumbnail", "PushboxTLS", "PushboxSandbox", "PushboxLint",
+                "PushboxRendering",
             ]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -66,6 +73,7 @@ let package = Package(
             name: "PushboxIntake",
             dependencies: [
                 "CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxDevice", "PushboxStore", "PushboxText", "PushboxCrypto",
+                "PushboxRendering",
             ]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
@@ -102,7 +110,7 @@ let package = Package(
         // replays every kept input.
         .target(
             name: "PushboxFuzzTargets",
-            dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxDevice", "PushboxIntake", "PushboxStore"]),
+            dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxDevice", "PushboxIntake", "PushboxStore", "PushboxRendering"]),
         // The fuzz targets in one executable: libFuzzer's with -DPUSHBOX_FUZZ, a replayer otherwise.
         .executableTarget(name: "pushbox-fuzz", dependencies: ["PushboxFuzzTargets"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
@@ -110,29 +118,35 @@ let package = Package(
             name: "pushbox-bench",
             dependencies: [
                 "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake",
-                "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen",
+                "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen",
             ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxText", "PushboxTestSupport"], exclude: ["Java"]),
-        .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback"]),
+        .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxCore"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
         .testTarget(
             name: "PushboxIntakeTests",
             dependencies: [
                 "PushboxIntake", "PushboxDevice", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport",
+                "PushboxRendering",
             ]),
         .testTarget(
             name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
         .testTarget(name: "PushboxDeviceTests", dependencies: ["PushboxDevice", "PushboxCore", "PushboxStore", "PushboxText"]),
+        .testTarget(name: "PushboxLintTests", dependencies: ["PushboxLint", "PushboxLocalization"]),
         .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
         .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),
         .testTarget(
-            name: "PushboxCoreTests",
+            name: "PushboxRenderingTests",
             dependencies: [
-                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxTestSupport",
+                "PushboxRendering", "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxCrypto", "PushboxLoopback",
+                "PushboxTestSupport",
             ]),
+        .testTarget(
+            name: "PushboxCoreTests",
+            dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxTestSupport", "PushboxRendering"]),
         .testTarget(
             name: "PushboxCLITests",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxLint
 import PushboxLocalization
 import PushboxText
 

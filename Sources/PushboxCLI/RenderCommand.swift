@@ -2,6 +2,7 @@ import Foundation
 import PushboxCore
 import PushboxDevice
 import PushboxFetch
+import PushboxRendering
 import PushboxStore
 import PushboxText
 

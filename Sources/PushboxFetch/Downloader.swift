@@ -1,5 +1,6 @@
 import CCurlShim
 import Foundation
+import PushboxCore
 import Synchronization
 
 /// A flag another thread sets to stop work in progress (the extension's deadline).

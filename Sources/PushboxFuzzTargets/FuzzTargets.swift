@@ -3,6 +3,7 @@ import PushboxCore
 import PushboxDevice
 import PushboxIntake
 import PushboxLocalization
+import PushboxRendering
 import PushboxStore
 import PushboxText
 

@@ -1,6 +1,7 @@
 import CPosix
 import Foundation
 import PushboxCore
+import PushboxRendering
 import PushboxStore
 import PushboxText
 import Synchronization

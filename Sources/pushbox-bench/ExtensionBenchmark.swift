@@ -3,6 +3,7 @@ import PushboxCore
 import PushboxFetch
 import PushboxLocalization
 import PushboxLoopback
+import PushboxRendering
 
 /// `pushbox-bench extension`: notifications with attachments from a loopback server, through
 /// the whole renderer (validation, localization, the extension), with a cold and a warm cache.

@@ -2,6 +2,7 @@ import Foundation
 import PushboxCore
 import PushboxFetch
 import PushboxLocalization
+import PushboxRendering
 import PushboxText
 
 /// `pushbox-bench render`: what `pushbox serve`'s background rendering costs per notification,

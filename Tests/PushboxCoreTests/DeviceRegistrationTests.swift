@@ -1,4 +1,5 @@
 import PushboxCore
+import PushboxRendering
 import PushboxText
 import Testing
 

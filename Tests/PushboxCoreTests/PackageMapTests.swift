@@ -55,6 +55,26 @@ struct PackageMapTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    @Test("the model and the UI reach no network or cryptography library: only the renderer and the intake link libcurl and OpenSSL")
+    func modelLinksNoCurlOrOpenSSL() throws {
+        let targets = try Self.targets(try String(contentsOfFile: ProjectPaths.projectRoot + "/Package.swift", encoding: .utf8))
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        func closure(_ name: String) -> Set<String> {
+            var seen: Set<String> = []
+            var todo = [name]
+            while let next = todo.popLast() {
+                for d in byName[next]?.dependencies ?? [] where seen.insert(d).inserted { todo.append(d) }
+            }
+            return seen
+        }
+        let system: Set<String> = ["CCurlShim", "CCrypto", "CSSL"]
+        for model in ["PushboxCore", "PushboxUI", "PushboxLocalization"] {
+            #expect(closure(model).isDisjoint(with: system), "\(model) reaches \(closure(model).intersection(system).sorted())")
+        }
+        // The check can fail: the renderer does reach them.
+        #expect(closure("PushboxRendering").isSuperset(of: ["CCurlShim", "CCrypto"]))
+    }
+
     /// The names a Swift module declares: every one when `all` (what `@testable import` sees),
     /// else those it makes public (and the cases of its enums, used as `.name` without the type).
     static func declaredNames(_ folder: String, all: Bool) throws -> Set<String> {

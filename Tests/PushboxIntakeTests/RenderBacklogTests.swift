@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxRendering
 import PushboxStore
 import PushboxTestSupport
 import PushboxText

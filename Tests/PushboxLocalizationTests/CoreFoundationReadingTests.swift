@@ -127,18 +127,6 @@ struct CoreFoundationReadingTests {
         }
     }
 
-    @Test("each tolerated oddity is a lint warning with its own code")
-    func lint() throws {
-        let app = try AppFixture([
-            "en.lproj/Localizable.strings": "\"k\" = \"v\";",
-            "en.lproj/Localizable.stringsdict": String(decoding: Self.plist("<key>k</key><string>a\u{8}b</string>", after: "junk"), as: UTF8.self),
-        ])
-        let findings = LocalizationLinter(app: AppLocalizations(directory: app.directory, developmentRegion: "en")).lint()
-        let codes = Set(findings.filter { $0.severity == .warning }.map(\.code))
-        #expect(codes.isSuperset(of: [.controlCharacter, .contentAfterPlist]), "\(findings)")
-        #expect(!findings.contains { $0.code == .brokenFile })
-    }
-
     /// A seeded generator, so a failure names the same mutant on every run.
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64

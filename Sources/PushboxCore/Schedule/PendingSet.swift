@@ -1,5 +1,4 @@
 import Foundation
-import PushboxFetch
 import PushboxText
 
 /// A request waiting to fire.
@@ -190,12 +189,12 @@ public struct PendingSet: Sendable {
     }
 
     /// An attachment's `file` (or its `url`, as UNNotificationAttachment names it).
-    static func attachmentFile(_ attachment: JSONValue) -> String? {
+    public static func attachmentFile(_ attachment: JSONValue) -> String? {
         attachment.objectValue?["file"]?.stringValue ?? attachment.objectValue?["url"]?.stringValue
     }
 
     /// The absolute path of an attachment's `file` (or `file://` URL), relative ones from `base`.
-    static func attachmentPath(_ file: String, baseDirectory: String?) -> String {
+    public static func attachmentPath(_ file: String, baseDirectory: String?) -> String {
         var path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
         if !path.hasPrefix("/"), let base = baseDirectory { path = (base as NSString).appendingPathComponent(path) }
         return (path as NSString).standardizingPath

@@ -3,7 +3,7 @@ import PushboxText
 
 /// The checks on an APNs payload's content: the one refusal (no `aps` dictionary) and the
 /// warnings for what APNs accepts but a device mishandles.
-enum PayloadRules {
+public enum PayloadRules {
     static let apsKeys: Set<String> = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria",
@@ -15,7 +15,7 @@ enum PayloadRules {
         "subtitle-loc-key", "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "action",
         "summary-arg", "summary-arg-count",
     ]
-    static let interruptionLevels = ["passive", "active", "time-sensitive", "critical"]
+    public static let interruptionLevels = ["passive", "active", "time-sensitive", "critical"]
 
     /// The `aps` dictionary, or the refusal APNs-bound devices give a payload without one.
     static func aps(of payload: JSONObject) -> Result<JSONObject, Rejection> {

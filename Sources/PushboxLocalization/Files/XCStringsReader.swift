@@ -128,7 +128,7 @@ public struct XCStringsCatalog: Sendable {
         return LocalizedEntry(value: .rule(RuleFormat(format: value, variables: variables)), file: file, state: Self.worst(states))
     }
 
-    static let wholeStringVariable = "__pushbox_plural"
+    public static let wholeStringVariable = "__pushbox_plural"
 
     /// The least finished of several stringUnit states.
     static func worst(_ states: [String]) -> String? {

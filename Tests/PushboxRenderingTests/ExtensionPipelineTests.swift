@@ -3,6 +3,7 @@ import PushboxCrypto
 import PushboxFetch
 import PushboxLocalization
 import PushboxLoopback
+import PushboxRendering
 import PushboxTestSupport
 import PushboxText
 import Testing

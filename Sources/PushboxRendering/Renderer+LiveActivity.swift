@@ -1,3 +1,4 @@
+import PushboxCore
 import PushboxText
 
 extension TraceEntry.Step {

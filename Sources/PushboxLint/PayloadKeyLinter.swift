@@ -1,5 +1,7 @@
 import Foundation
+import PushboxCore
 import PushboxLocalization
+import PushboxRendering
 import PushboxText
 
 /// Checks payloads against the app's localizations: every `*-loc-key` they use must exist in

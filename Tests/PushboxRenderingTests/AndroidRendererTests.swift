@@ -1,5 +1,6 @@
 import Foundation
 import PushboxLocalization
+import PushboxRendering
 import PushboxText
 import Testing
 

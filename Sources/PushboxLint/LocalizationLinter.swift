@@ -1,4 +1,5 @@
 import Foundation
+import PushboxLocalization
 import PushboxText
 
 /// Finds localization problems in an app: files that cannot be read, keys missing per

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxCrypto
 import PushboxLocalization
 import PushboxText

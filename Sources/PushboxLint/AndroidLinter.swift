@@ -1,5 +1,7 @@
 import Foundation
+import PushboxCore
 import PushboxLocalization
+import PushboxRendering
 import PushboxText
 
 extension Diagnostic.Code {

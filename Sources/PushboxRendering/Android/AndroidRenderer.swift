@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxFetch
 import PushboxLocalization
 import PushboxText
