@@ -52,7 +52,7 @@ let package = Package(
             dependencies: [
                 "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch", "PushboxStore", "PushboxDevice",
                 "PushboxIntake", "PushboxUI", "PushboxTerminal", "PushboxThumbnail", "PushboxTLS", "PushboxSandbox", "PushboxLint",
-                "PushboxRendering",
+                "PushboxRendering", "PushboxInbox",
             ]),
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -66,14 +66,20 @@ let package = Package(
         .systemLibrary(name: "CPosix"),
         // libmicrohttpd's variadic start as a fixed C function.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // The inbox's application layer: the one path every payload takes in (IntakeService: judged by
+        // the phone, committed, answered, published once), the arrival feed, the one owner of every
+        // rendering, the local notifications' scheduler.
+        .target(
+            name: "PushboxInbox",
+            dependencies: ["CPosix", "PushboxCore", "PushboxDevice", "PushboxRendering", "PushboxStore", "PushboxText"]),
         // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd) and on one TCP port (TLS, HTTP/2
         // through nghttp2, HTTP/1.1 through libmicrohttpd), provider tokens, the folder watch
-        // (inotify), and the service that stores, validates, answers and processes each payload.
+        // (inotify), the APNs, FCM and pushbox routes: transport, handing each payload to the inbox.
         .target(
             name: "PushboxIntake",
             dependencies: [
-                "CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxDevice", "PushboxStore", "PushboxText", "PushboxCrypto",
-                "PushboxRendering",
+                "CMicroHTTPD", "CPosix", "CNGHTTP2", "PushboxTLS", "PushboxCore", "PushboxDevice", "PushboxInbox", "PushboxStore", "PushboxText",
+                "PushboxCrypto",
             ]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
         .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
@@ -110,7 +116,10 @@ let package = Package(
         // replays every kept input.
         .target(
             name: "PushboxFuzzTargets",
-            dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxDevice", "PushboxIntake", "PushboxStore", "PushboxRendering"]),
+            dependencies: [
+                "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxDevice", "PushboxIntake", "PushboxStore", "PushboxRendering",
+                "PushboxInbox",
+            ]),
         // The fuzz targets in one executable: libFuzzer's with -DPUSHBOX_FUZZ, a replayer otherwise.
         .executableTarget(name: "pushbox-fuzz", dependencies: ["PushboxFuzzTargets"]),
         // Benchmarks, printed as figures and ratios against a baseline in the same run.
@@ -118,7 +127,7 @@ let package = Package(
             name: "pushbox-bench",
             dependencies: [
                 "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake",
-                "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen",
+                "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen", "PushboxInbox",
             ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
@@ -129,11 +138,16 @@ let package = Package(
             name: "PushboxIntakeTests",
             dependencies: [
                 "PushboxIntake", "PushboxDevice", "PushboxTLS", "PushboxStore", "PushboxCore", "PushboxFetch", "PushboxText", "PushboxTestSupport",
-                "PushboxRendering",
+                "PushboxRendering", "PushboxInbox",
             ]),
         .testTarget(
             name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
+        .testTarget(
+            name: "PushboxInboxTests",
+            dependencies: [
+                "PushboxInbox", "PushboxCore", "PushboxLocalization", "PushboxRendering", "PushboxStore", "PushboxText", "PushboxTestSupport",
+            ]),
         .testTarget(name: "PushboxDeviceTests", dependencies: ["PushboxDevice", "PushboxCore", "PushboxStore", "PushboxText"]),
         .testTarget(name: "PushboxLintTests", dependencies: ["PushboxLint", "PushboxLocalization"]),
         .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
@@ -151,7 +165,7 @@ let package = Package(
             name: "PushboxCLITests",
             dependencies: [
                 "PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxStore",
-                "PushboxTestSupport",
+                "PushboxTestSupport", "PushboxInbox",
             ], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxIntake
 
 /// `--clock`, `--speed` and `--tz`: the simulated device clock local notifications fire on.

@@ -1,4 +1,5 @@
 import PushboxCore
+import PushboxInbox
 
 /// Which request paths a route takes.
 public struct PathPattern: Sendable {

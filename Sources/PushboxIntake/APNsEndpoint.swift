@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxDevice
+import PushboxInbox
 import PushboxText
 
 /// APNs' API: `POST /3/device/<token>`, answered as APNs answers (only `apns-*` headers reach

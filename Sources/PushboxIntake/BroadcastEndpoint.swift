@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxDevice
+import PushboxInbox
 import PushboxText
 
 /// iOS 18's broadcast push for Live Activities: the channel-management API

@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxCrypto
+import PushboxInbox
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxTLS
 import PushboxText
 import Synchronization

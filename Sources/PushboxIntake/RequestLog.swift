@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxText
 
 /// One HTTP request as pushbox answered it, accepted or refused, on any listener: what a sender

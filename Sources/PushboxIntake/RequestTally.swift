@@ -1,4 +1,5 @@
 import PushboxCore
+import PushboxInbox
 import PushboxText
 
 /// What one request came to, as a CI verdict counts it.

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxText
 
 /// pushbox's own paths beside the APNs API, for local notifications in the running instance:

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxInbox
 import PushboxIntake
 import PushboxText
 import Testing

@@ -109,7 +109,7 @@ struct PackageMapTests {
             publicNames[t.name] = try Self.declaredNames(folder(t), all: false)
             allNames[t.name] = try Self.declaredNames(folder(t), all: true)
         }
-        #expect(publicNames["PushboxDevice"]?.contains("Phone") == true && allNames["PushboxIntake"]?.contains("FIFO") == true)
+        #expect(publicNames["PushboxDevice"]?.contains("Phone") == true && allNames["PushboxInbox"]?.contains("FIFO") == true)
         let identifier = try NSRegularExpression(pattern: #"[A-Za-z_][A-Za-z0-9_]*"#)
         var unused: [String] = []
         for t in targets where t.kind != "systemLibrary" {

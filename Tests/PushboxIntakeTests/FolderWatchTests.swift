@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxStore
 import PushboxText
 import Testing

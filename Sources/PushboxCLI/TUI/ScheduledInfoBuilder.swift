@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxIntake
 import PushboxUI
 

@@ -39,7 +39,7 @@ public final class Renderings: Sendable {
     private let listeners = Locked<[@Sendable (RenderBatch) -> Void]>([])
     private let arrivalListeners = Locked<[@Sendable ([RenderedArrival]) -> Void]>([])
     /// Held while arrivals are handed on, so listeners hear them in arrival order.
-    private let publishing = NSLock()
+    private let handingOn = NSLock()
     /// Entered for every arrival queued, left once it was rendered (`drain`).
     private let pending = DispatchGroup()
     /// When an arrival was last queued (monotonic nanoseconds, `DispatchTime.uptimeNanoseconds`).
@@ -203,7 +203,9 @@ public final class Renderings: Sendable {
         // refused, a nice value of 10 does a weaker job.
         for _ in 0..<start {
             let thread = Thread { [self] in
-                if pb_set_thread_idle() != 0 { _ = pb_set_thread_nice(10) }
+                // Somebody waiting for arrivals (the inbox) is served at normal priority: an idle
+                // class thread gets no time on a busy machine, and the inbox would show nothing.
+                if !publishing, pb_set_thread_idle() != 0 { _ = pb_set_thread_nice(10) }
                 renderBacklog()
             }
             thread.name = "pushbox.render"
@@ -302,8 +304,8 @@ public final class Renderings: Sendable {
                     stored: r.row, rendering: made[r.row.id] ?? rendering(id: r.row.id, languages: languages, row: r.row), languageKey: key)
             )
         }
-        publishing.lock()
-        defer { publishing.unlock() }
+        handingOn.lock()
+        defer { handingOn.unlock() }
         let inOrder = state.withLock { state in
             for (place, arrival) in rendered { state.ready[place] = arrival }
             var inOrder: [RenderedArrival] = []
