@@ -132,7 +132,9 @@ let package = Package(
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxTextTests", dependencies: ["PushboxText", "PushboxCore"]),
         .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxText", "PushboxTestSupport"], exclude: ["Java"]),
-        .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxCrypto", "PushboxLoopback", "PushboxCore"]),
+        .testTarget(name: "PushboxCryptoTests", dependencies: ["PushboxCrypto"]),
+        .testTarget(name: "PushboxTLSTests", dependencies: ["PushboxTLS", "PushboxText"]),
+        .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxLoopback", "PushboxCore"]),
         .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
         .testTarget(
             name: "PushboxIntakeTests",
