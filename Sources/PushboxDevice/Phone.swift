@@ -18,7 +18,7 @@ public struct Judgement: Sendable {
     /// The payload's validation as the device judged it.
     public var report: ValidationReport
     /// What is stored with the row.
-    public var verdict: InboxStore.Verdict
+    public var verdict: Verdict
 }
 
 extension Judgement {
@@ -91,7 +91,7 @@ public final class Phone: Sendable {
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
         // Offline, the service answers as usual and keeps (or drops) what it accepted.
-        var verdict = InboxStore.Verdict(
+        var verdict = Verdict(
             status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
             collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
             targeting: TargetingRecord(report))
@@ -141,5 +141,34 @@ public final class Phone: Sendable {
     /// else a new one.
     public static func answerID(sent: String?) -> String {
         sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? FastUUID.make()
+    }
+
+    /// The judgement kept with a stored row, read back for a rendering of it (another language,
+    /// a second inbox): what validating it again would not give — the refusal of a device
+    /// whose token was no longer valid, or an FCM message's targeting as judged when it arrived
+    /// (the device's topics and tokens change); nil when validating again gives the answer.
+    public static func report(of row: StoredNotification, context: ValidationContext) -> ValidationReport? {
+        guard let outcome = row.liveActivity else { return judgedReport(row, context: context) }
+        var report = judgedReport(row, context: context) ?? Validator.validate(row.rawPayload, context: context)
+        report.liveActivity = outcome
+        return report
+    }
+
+    /// What `report(of:context:)` gives for everything but a Live Activity's outcome.
+    private static func judgedReport(_ row: StoredNotification, context: ValidationContext) -> ValidationReport? {
+        if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
+            return .refused(Rejection(known, row.detail ?? reason))
+        }
+        if let targeting = row.targeting { return targeting.applied(to: Validator.validate(row.rawPayload, context: context)) }
+        // An FCM message stored before its targeting was kept is judged again, against the
+        // device's topics now (its language topic may have changed): the card says so.
+        guard row.source == .fcm, row.status == 200 else { return nil }
+        var report = Validator.validate(row.rawPayload, context: context)
+        let again = " (judged again against the device's topics now: this message was stored before pushbox kept how it was targeted)"
+        switch report.targeting {
+        case .device: report.targetDescription = (report.targetDescription ?? "the message is for this device") + again
+        case .notTargeted(let why): report.targeting = .notTargeted(why + again)
+        }
+        return report
     }
 }

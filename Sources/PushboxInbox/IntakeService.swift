@@ -44,7 +44,7 @@ public enum Acceptance: String, Sendable {
     case notTargeted = "not-targeted"
 
     /// The acceptance of an accepted verdict; nil for a refusal.
-    init?(_ verdict: InboxStore.Verdict) {
+    init?(_ verdict: Verdict) {
         guard verdict.status == 200 else { return nil }
         if verdict.targeting?.targeted == false {
             self = .notTargeted
@@ -117,7 +117,7 @@ public final class IntakeService: Sendable {
 
     /// Commits the raw bytes with their verdict; gives the answer (500 InternalServerError when
     /// the inbox could not store it, and nothing to publish) and the arrival to publish.
-    private func commit(_ raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict, report: ValidationReport?) -> (
+    private func commit(_ raw: RawPayload, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (
         IntakeResult, PendingArrival?
     ) {
         let row: StoredNotification
@@ -154,7 +154,7 @@ public final class IntakeService: Sendable {
     /// Stores a fired local notification in its stored form (a replay of one delivers it again);
     /// `listing` is what the inbox lists of it (read from the bytes when not given).
     public func receiveLocal(_ raw: RawPayload, listing: PayloadListing? = nil) -> IntakeResult {
-        var verdict = InboxStore.Verdict(status: 200, topic: phone.context.bundleID)
+        var verdict = Verdict(status: 200, topic: phone.context.bundleID)
         verdict.listing = listing ?? (try? JSONParser.parse(raw.bytes))?.objectValue.map { PayloadListing(payload: $0, pushType: nil) }
         let (result, arrival) = commit(raw, apnsID: FastUUID.make(), verdict: verdict, report: nil)
         arrival?.publish()

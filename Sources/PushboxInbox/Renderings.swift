@@ -1,6 +1,7 @@
 import CPosix
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxRendering
 import PushboxStore
 import PushboxText
@@ -135,33 +136,8 @@ public final class Renderings: Sendable {
     /// (the inbox folds arrivals in five times a second), however busy the intake is.
     public static let maxWait: Duration = .milliseconds(200)
 
-    /// What validating a stored notification again would not give: the refusal of a device
-    /// whose token was no longer valid, or an FCM message's targeting as judged when it arrived
-    /// (the device's topics and tokens change); nil when validating again gives the answer.
-    func storedReport(_ row: StoredNotification) -> ValidationReport? {
-        guard let outcome = row.liveActivity else { return judgedReport(row) }
-        var report = judgedReport(row) ?? Validator.validate(row.rawPayload, context: base.context)
-        report.liveActivity = outcome
-        return report
-    }
-
-    /// What `storedReport` gives for everything but a Live Activity's outcome.
-    private func judgedReport(_ row: StoredNotification) -> ValidationReport? {
-        if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
-            return .refused(Rejection(known, row.detail ?? reason))
-        }
-        if let targeting = row.targeting { return targeting.applied(to: Validator.validate(row.rawPayload, context: base.context)) }
-        // An FCM message stored before its targeting was kept is judged again, against the
-        // device's topics now (its language topic may have changed): the card says so.
-        guard row.source == .fcm, row.status == 200 else { return nil }
-        var report = Validator.validate(row.rawPayload, context: base.context)
-        let again = " (judged again against the device's topics now: this message was stored before pushbox kept how it was targeted)"
-        switch report.targeting {
-        case .device: report.targetDescription = (report.targetDescription ?? "the message is for this device") + again
-        case .notTargeted(let why): report.targeting = .notTargeted(why + again)
-        }
-        return report
-    }
+    /// The judgement kept with a stored row, for a rendering of it (`Phone.report(of:context:)`).
+    func storedReport(_ row: StoredNotification) -> ValidationReport? { Phone.report(of: row, context: base.context) }
 
     /// Renders these rows again for `languages` and pushes them as one batch: their Live
     /// Activity outcome was decided after they arrived (delivered from storage).

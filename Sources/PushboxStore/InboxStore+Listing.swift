@@ -6,11 +6,13 @@ import PushboxText
 extension InboxStore {
     /// Lists the rows stored before listings were kept, once, as the migration to schema 8 runs
     /// (in its transaction): each payload validated as it was taken in, so the inbox never parses
-    /// a stored payload again to list it.
+    /// a stored payload again to list it. A row never judged (no status) keeps none: the
+    /// listing is part of the judgement.
     static func fillListings(_ db: SQLiteConnection) throws(StoreError) {
-        let rows = try db.prepare("SELECT id, raw, headers, source, device_token FROM notifications WHERE listing IS NULL").rows { row in
-            (id: row.int(0), raw: row.blob(1), headers: row.text(2), source: row.text(3), token: row.text(4))
-        }
+        let rows = try db.prepare("SELECT id, raw, headers, source, device_token FROM notifications WHERE listing IS NULL AND status IS NOT NULL")
+            .rows { row in
+                (id: row.int(0), raw: row.blob(1), headers: row.text(2), source: row.text(3), token: row.text(4))
+            }
         let update = try db.prepare("UPDATE notifications SET listing = ? WHERE id = ?")
         for row in rows {
             let headers = headers(stored: row.headers)

@@ -120,42 +120,6 @@ public final class InboxStore: @unchecked Sendable {
         }
     }
 
-    /// APNs' answer, stored with the payload in the same commit.
-    public struct Verdict: Sendable {
-        /// The HTTP status APNs answered.
-        public var status: Int
-        /// APNs' reason when refused.
-        public var reason: String?
-        /// Why, in words.
-        public var detail: String?
-        /// `apns-collapse-id`, for the collapse view.
-        public var collapseID: String?
-        /// `apns-topic`.
-        public var topic: String?
-        /// What the push service does with it because the device is offline (nil: online).
-        public var storage: OfflineStorage.Decision?
-        /// An accepted FCM message's targeting, as judged now.
-        public var targeting: TargetingRecord?
-        /// What the device did with a Live Activity push.
-        public var liveActivity: LiveActivityOutcome? = nil
-        /// What the inbox lists of the payload.
-        public var listing: PayloadListing? = nil
-
-        /// APNs' answer for a payload, stored with it.
-        public init(
-            status: Int, reason: String? = nil, detail: String? = nil, collapseID: String? = nil, topic: String? = nil,
-            storage: OfflineStorage.Decision? = nil, targeting: TargetingRecord? = nil
-        ) {
-            self.status = status
-            self.reason = reason
-            self.detail = detail
-            self.collapseID = collapseID
-            self.topic = topic
-            self.storage = storage
-            self.targeting = targeting
-        }
-    }
-
     /// A write waiting for the next group commit.
     private final class PendingInsert {
         let values: [Statement.Value]
@@ -362,20 +326,24 @@ public final class InboxStore: @unchecked Sendable {
         return try locked { () throws(StoreError) in
             try db.prepare(sql).rows { row in
                 let headers = Self.headers(stored: row.text(7))
+                let verdict =
+                    row.isNull(9)
+                    ? nil
+                    : Verdict(
+                        status: Int(row.int(9)), reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13),
+                        targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)),
+                        liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)),
+                        listing: row.text(20).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(PayloadListing.init(json:)))
                 return StoredNotification(
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",
-                    deviceToken: row.text(6), headers: headers, raw: row.blob(8), status: row.isNull(9) ? nil : Int(row.int(9)),
-                    reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13),
+                    deviceToken: row.text(6), headers: headers, raw: row.blob(8), verdict: verdict,
                     arrival: row.text(14).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(Arrival.init(json:)),
                     delivery: row.text(15).flatMap(DeliveryState.init(rawValue:)).map {
                         DeliveryRecord(
                             state: $0, at: Date(timeIntervalSince1970: row.real(16)),
                             expiresAt: row.isNull(17) ? nil : Date(timeIntervalSince1970: row.real(17)))
-                    },
-                    targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)),
-                    liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)),
-                    listing: row.text(20).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(PayloadListing.init(json:)))
+                    })
             }
         }
     }

@@ -21,27 +21,32 @@ public struct StoredNotification: Sendable, Equatable {
     public var headers: PushHeaders
     /// The bytes as they arrived, untouched.
     public var raw: [UInt8]
-    /// APNs' status (200 or the refusal's), nil until validated.
-    public var status: Int?
-    /// APNs' reason when refused.
-    public var reason: String?
-    /// Why, in words, when refused.
-    public var detail: String?
-    /// `apns-collapse-id`, when accepted with one.
-    public var collapseID: String?
-    /// `apns-topic` (or the FCM message's).
-    public var topic: String?
+    /// The device's judgement, stored with the bytes in the same commit; nil until judged.
+    public var verdict: Verdict?
     /// How it reached the HTTP API (listener, protocol, client, authentication).
     public var arrival: Arrival? = nil
     /// Where it stands when the device was offline as it arrived; nil: delivered then (or refused).
     public var delivery: DeliveryRecord? = nil
+
+    /// APNs' status (200 or the refusal's), nil until judged.
+    public var status: Int? { verdict?.status }
+    /// APNs' reason when refused.
+    public var reason: String? { verdict?.reason }
+    /// Why, in words, when refused.
+    public var detail: String? { verdict?.detail }
+    /// `apns-collapse-id`, when accepted with one.
+    public var collapseID: String? { verdict?.collapseID }
+    /// `apns-topic` (or the FCM message's).
+    public var topic: String? { verdict?.topic }
     /// For an accepted FCM message, its targeting as judged when it arrived.
-    public var targeting: TargetingRecord? = nil
-    /// For a Live Activity push, what the device did with it when it arrived.
-    public var liveActivity: LiveActivityOutcome? = nil
-    /// What the inbox lists of the payload, read when it was validated (nil: stored before
-    /// pushbox kept it, or its body could not be read).
-    public var listing: PayloadListing? = nil
+    public var targeting: TargetingRecord? { verdict?.targeting }
+    /// What the inbox lists of the payload, read when it was validated (nil: its body could not be read).
+    public var listing: PayloadListing? { verdict?.listing }
+    /// For a Live Activity push, what the device did with it (when it arrived, or came back online).
+    public var liveActivity: LiveActivityOutcome? {
+        get { verdict?.liveActivity }
+        set { verdict?.liveActivity = newValue }
+    }
 
     /// The raw payload again, as it arrived.
     public var rawPayload: RawPayload {
@@ -55,13 +60,10 @@ public struct StoredNotification: Sendable, Equatable {
 
 extension StoredNotification {
     /// The row `insertRow` stored as `id`, without reading it back.
-    init(id: Int64, raw: RawPayload, apnsID: String, verdict: InboxStore.Verdict?, contentHash: String) {
+    init(id: Int64, raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String) {
         self.init(
             id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
-            contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers,
-            raw: raw.bytes, status: verdict?.status, reason: verdict?.reason, detail: verdict?.detail,
-            collapseID: verdict?.collapseID, topic: verdict?.topic, arrival: raw.envelope.arrival,
-            delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) }, targeting: verdict?.targeting,
-            liveActivity: verdict?.liveActivity, listing: verdict?.listing)
+            contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers, raw: raw.bytes, verdict: verdict,
+            arrival: raw.envelope.arrival, delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) })
     }
 }

@@ -42,7 +42,7 @@ struct RawViewTests {
     func listedFromTheListing() throws {
         let folder = TemporaryFolder("pblist")
         let store = try InboxStore(path: folder.path + "/inbox.sqlite")
-        var verdict = InboxStore.Verdict(status: 200)
+        var verdict = Verdict(status: 200)
         verdict.listing = PayloadListing(
             payload: try #require(
                 try JSONParser.parse(Array(#"{"aps":{"alert":{"title":"Listed","body":"once"},"thread-id":"t"}}"#.utf8)).objectValue),

@@ -132,7 +132,7 @@ final class OfflineInboxStoreTests: Sendable {
         RawPayload(bytes: Array("{\"n\":\(n)}".utf8), envelope: Envelope(source: .socket, receivedAt: Date(timeIntervalSince1970: Double(1_000 + n))))
     }
 
-    func verdict(_ decision: OfflineStorage.Decision) -> InboxStore.Verdict { .init(status: 200, topic: "app", storage: decision) }
+    func verdict(_ decision: OfflineStorage.Decision) -> Verdict { .init(status: 200, topic: "app", storage: decision) }
 
     @Test("a newer notification under the same key replaces the stored one, also within one group commit; other keys stay")
     func replaces() throws {

@@ -88,13 +88,13 @@ final class StoreWriteCostTests: Sendable {
             for version in 0..<7 { try db.execute(Schema.migrations[version]) }
             try db.execute("PRAGMA user_version = 7")
             try db.execute(
-                #"INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('alert', 1, 'socket', '', '[]', CAST('{"aps":{"alert":{"title-loc-key":"T","body":"b"},"thread-id":"x"}}' AS BLOB))"#
+                #"INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw, status) VALUES ('alert', 1, 'socket', '', '[]', CAST('{"aps":{"alert":{"title-loc-key":"T","body":"b"},"thread-id":"x"}}' AS BLOB), 200)"#
             )
             try db.execute(
-                #"INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('silent', 2, 'socket', '', '[]', CAST('{"aps":{"content-available":1}}' AS BLOB))"#
+                #"INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw, status) VALUES ('silent', 2, 'socket', '', '[]', CAST('{"aps":{"content-available":1}}' AS BLOB), 200)"#
             )
             try db.execute(
-                "INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw) VALUES ('broken', 3, 'socket', '', '[]', x'7b')"
+                "INSERT INTO notifications (apns_id, received_at, source, content_hash, headers, raw, status) VALUES ('broken', 3, 'socket', '', '[]', x'7b', 400)"
             )
         }
         let store = try InboxStore(path: path)
@@ -104,7 +104,7 @@ final class StoreWriteCostTests: Sendable {
         #expect(rows[1].listing?.background == true && rows[1].listing?.title == nil)
         // A body that is not JSON has nothing to list.
         #expect(rows[2].listing == nil)
-        var verdict = InboxStore.Verdict(status: 200)
+        var verdict = Verdict(status: 200)
         verdict.listing = PayloadListing(
             payload: try #require(try JSONParser.parse(Array(#"{"aps":{"alert":"hi"}}"#.utf8)).objectValue), pushType: nil)
         let id = try store.insert(push(1), apnsID: "new", verdict: verdict)
