@@ -89,4 +89,25 @@ struct OnePhoneTests {
         #expect(CLIRun(["clear", "--db", s.dir + "/nothing.sqlite"]).status == 1)
         #expect(CLIRun(["clear", "--db", s.db, "extra"]).status == 2)
     }
+
+    @Test("render is a dry run on the inbox's device: uninstalled it is 410 Unregistered, offline the push is kept, as a send would be")
+    func renderJudgesAsTheDevice() throws {
+        let folder = TemporaryFolder("pbrender")
+        let db = folder.path + "/inbox.sqlite"
+        let payload = ProjectPaths.samples + "/01-game-invite.json"
+        func rendered() throws -> JSONObject {
+            let run = CLIRun(["render", "--db", db, "--json", "--no-extension", payload])
+            return try #require(try JSONParser.parse(Array(run.out.utf8)).objectValue, "\(run.out) \(run.err)")
+        }
+        #expect(try rendered()["status"] == 200)
+        #expect(CLIRun(["device", "uninstall", "--db", db]).status == 0)
+        let uninstalled = try rendered()
+        #expect(uninstalled["status"] == 410 && uninstalled["reason"] == "Unregistered")
+        #expect(CLIRun(["device", "install", "--db", db]).status == 0)
+        #expect(CLIRun(["device", "offline", "--db", db]).status == 0)
+        let offline = try rendered()
+        #expect(offline["status"] == 200 && offline["delivered"] == "stored")
+        // Nothing was changed by the dry runs: the inbox holds no notification.
+        #expect(CLIRun(["list", "--db", db, "--json", "--no-extension"]).lines.isEmpty)
+    }
 }
