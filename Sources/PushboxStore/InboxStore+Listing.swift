@@ -9,11 +9,14 @@ extension InboxStore {
     /// a stored payload again to list it. A row never judged (no status) keeps none: the
     /// listing is part of the judgement.
     static func fillListings(_ db: SQLiteConnection) throws(StoreError) {
-        let rows = try db.prepare("SELECT id, raw, headers, source, device_token FROM notifications WHERE listing IS NULL AND status IS NOT NULL")
-            .rows { row in
-                (id: row.int(0), raw: row.blob(1), headers: row.text(2), source: row.text(3), token: row.text(4))
-            }
-        let update = try db.prepare("UPDATE notifications SET listing = ? WHERE id = ?")
+        let rows = try db.prepare(
+            "SELECT id, raw, headers, source, device_token FROM notifications WHERE listed_flags IS NULL AND status IS NOT NULL"
+        )
+        .rows { row in
+            (id: row.int(0), raw: row.blob(1), headers: row.text(2), source: row.text(3), token: row.text(4))
+        }
+        let update = try db.prepare(
+            "UPDATE notifications SET listed_title = ?, listed_body = ?, listed_thread = ?, listed_fired_at = ?, listed_flags = ? WHERE id = ?")
         for row in rows {
             let headers = headers(stored: row.headers)
             let source = PayloadSource(rawValue: row.source ?? "") ?? .replay
@@ -24,7 +27,7 @@ extension InboxStore {
                 ? (try? JSONParser.parse(row.raw))?.objectValue.map { PayloadListing(payload: $0, pushType: nil) }
                 : Validator.validate(raw).listing
             guard let listing else { continue }
-            try update.run([.text(JSONWriter.compact(listing.json)), .int(row.id)])
+            try update.run(listingValues(listing) + [.int(row.id)])
         }
     }
 
@@ -36,5 +39,22 @@ extension InboxStore {
             if let p = pair.arrayValue, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue { headers.add(n, v) }
         }
         return headers
+    }
+
+    /// A listing as the row's five columns keep it.
+    static func listingValues(_ listing: PayloadListing?) -> [Statement.Value] {
+        guard let listing else { return [.null, .null, .null, .null, .null] }
+        let text: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
+        let flags = 1 | (listing.background ? 2 : 0) | (listing.encrypted ? 4 : 0)
+        return [text(listing.title), text(listing.body), text(listing.threadID), text(listing.firedAt), .int(Int64(flags))]
+    }
+
+    /// The listing in a row's five columns from `first` on; nil when nothing was listed.
+    static func listing(_ row: Row, from first: Int32) -> PayloadListing? {
+        guard !row.isNull(first + 4) else { return nil }
+        let flags = row.int(first + 4)
+        return PayloadListing(
+            title: row.text(first), body: row.text(first + 1), threadID: row.text(first + 2), background: flags & 2 != 0,
+            encrypted: flags & 4 != 0, firedAt: row.text(first + 3))
     }
 }

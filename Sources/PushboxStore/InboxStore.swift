@@ -51,8 +51,8 @@ public final class InboxStore: @unchecked Sendable {
             """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
-                                       targeting, live_activity, listing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       targeting, live_activity, listed_title, listed_body, listed_thread, listed_fired_at, listed_flags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -168,8 +168,7 @@ public final class InboxStore: @unchecked Sendable {
                 opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
-                opt(verdict?.listing.map { JSONWriter.compact($0.json) }),
-            ], replacing: holdKey.map { ($0, received) })
+            ] + Self.listingValues(verdict?.listing), replacing: holdKey.map { ($0, received) })
         commitCondition.lock()
         pending.append(item)
         while item.result == nil && committing { commitCondition.wait() }
@@ -316,7 +315,8 @@ public final class InboxStore: @unchecked Sendable {
     static func selectSQL(_ clause: String, limit: Int?, offset: Int = 0) -> String {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
-               delivery, delivery_at, expires_at, targeting, live_activity, listing
+               delivery, delivery_at, expires_at, targeting, live_activity,
+               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -333,7 +333,7 @@ public final class InboxStore: @unchecked Sendable {
                         status: Int(row.int(9)), reason: row.text(10), detail: row.text(11), collapseID: row.text(12), topic: row.text(13),
                         targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)),
                         liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)),
-                        listing: row.text(20).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(PayloadListing.init(json:)))
+                        listing: Self.listing(row, from: 20))
                 return StoredNotification(
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",

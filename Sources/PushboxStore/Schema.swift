@@ -73,10 +73,16 @@ enum Schema {
         """
         ALTER TABLE notifications ADD COLUMN live_activity TEXT;
         """,
-        // 8: what the inbox lists of the payload (PayloadListing JSON), read when it was
-        // validated, so opening the inbox neither parses nor validates a stored payload again.
+        // 8: what the inbox lists of the payload (PayloadListing), read when it was validated, so
+        // opening the inbox neither parses nor validates a stored payload again: the alert as sent,
+        // its thread, when a local one fired, and listed_flags (NULL: nothing listed; 1 listed,
+        // | 2 background, | 4 encrypted). Columns, not JSON: nothing to write or parse per row.
         """
-        ALTER TABLE notifications ADD COLUMN listing TEXT;
+        ALTER TABLE notifications ADD COLUMN listed_title TEXT;
+        ALTER TABLE notifications ADD COLUMN listed_body TEXT;
+        ALTER TABLE notifications ADD COLUMN listed_thread TEXT;
+        ALTER TABLE notifications ADD COLUMN listed_fired_at TEXT;
+        ALTER TABLE notifications ADD COLUMN listed_flags INTEGER;
         """,
     ]
 

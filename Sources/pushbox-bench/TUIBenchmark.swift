@@ -65,7 +65,14 @@ enum TUIBenchmark {
             exit(1)
         }
         let firstFrame = Date().timeIntervalSince(launched) * 1000
-        _ = pty.waitFor("\(count) notifications", timeout: 60)
+        // The header counts every notification once all are loaded: "N notifications", or
+        // "k of N" when threads are collapsed.
+        let loadDeadline = Date().addingTimeInterval(60)
+        var seen = false
+        while !seen && Date() < loadDeadline {
+            seen = pty.contains("\(count) notifications") || pty.contains("of \(count) ")
+            if !seen { usleep(50_000) }
+        }
         let loaded = Date().timeIntervalSince(launched)
         usleep(300_000)
         let rss = residentMB(process.processIdentifier)
@@ -110,7 +117,9 @@ enum TUIBenchmark {
         for _ in 0..<100 where process.isRunning { usleep(20_000) }
         latencies.sort()
 
-        print(String(format: "  time to first frame   %7.0f ms   (target ≤ 300; all %d loaded after %.2f s)", firstFrame, count, loaded))
+        // Only the cells that change are redrawn, so the header's new count may never be drawn whole.
+        let load = seen ? String(format: "all %d loaded after %.2f s", count, loaded) : "the full count not seen drawn within 60 s"
+        print(String(format: "  time to first frame   %7.0f ms   (target ≤ 300; %@)", firstFrame, load))
         print(String(format: "  language switch       %7.1f ms   (target ≤ 50)", switched ?? -1))
         print(String(format: "  resident memory       %7.0f MB   (target ≤ 150)", rss))
         if let p50 = latencies.isEmpty ? nil : latencies[latencies.count / 2], let worst = latencies.last {

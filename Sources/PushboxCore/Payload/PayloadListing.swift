@@ -37,26 +37,13 @@ public struct PayloadListing: Sendable, Equatable {
         firedAt = LocalDelivery.info(payload)?["firedAt"]?.stringValue
     }
 
-    /// The listing as stored (only what is set).
-    public var json: JSONValue {
-        var o = JSONObject()
-        if let title { o["title"] = .string(title) }
-        if let body { o["body"] = .string(body) }
-        if let threadID { o["thread"] = .string(threadID) }
-        if background { o["background"] = .bool(true) }
-        if encrypted { o["encrypted"] = .bool(true) }
-        if let firedAt { o["firedAt"] = .string(firedAt) }
-        return .object(o)
-    }
-
-    /// A stored listing; nil when it is not one.
-    public init?(json: JSONValue) {
-        guard let o = json.objectValue else { return nil }
-        title = o["title"]?.stringValue
-        body = o["body"]?.stringValue
-        threadID = o["thread"]?.stringValue
-        background = o["background"] == .bool(true)
-        encrypted = o["encrypted"] == .bool(true)
-        firedAt = o["firedAt"]?.stringValue
+    /// A listing of these values.
+    public init(title: String?, body: String?, threadID: String?, background: Bool, encrypted: Bool, firedAt: String?) {
+        self.title = title
+        self.body = body
+        self.threadID = threadID
+        self.background = background
+        self.encrypted = encrypted
+        self.firedAt = firedAt
     }
 }

@@ -101,11 +101,11 @@ public enum Validator {
     /// APNs' verdict on the payload: refused with its reason, or accepted with warnings.
     public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
         var warnings: [Diagnostic] = []
-        // What the inbox lists of it, once the body was read (a refused payload is listed too).
-        var listing: PayloadListing?
+        // The body once read: a payload refused after that is listed from it.
+        var read: JSONObject?
         func rejected(_ r: Rejection) -> ValidationReport {
             var report = ValidationReport(rejection: r, warnings: warnings, validated: nil, targeting: .device)
-            report.listing = listing
+            report.listing = read.map { PayloadListing(payload: $0, pushType: PushType(rawValue: raw.envelope.headers[PushHeaders.pushType] ?? "")) }
             return report
         }
         var headers = raw.envelope.headers
@@ -123,7 +123,7 @@ public enum Validator {
         case .failure(let r): return rejected(r)
         case .success(let d): document = d
         }
-        listing = PayloadListing(payload: document, pushType: PushType(rawValue: headers[PushHeaders.pushType] ?? ""))
+        read = document
 
         let form = PayloadForm.detect(document)
         var payload = document
