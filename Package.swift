@@ -58,10 +58,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
         .target(name: "PushboxStore", dependencies: ["CSQLite", "PushboxCore", "PushboxText", "PushboxCrypto"]),
-        // The simulated phone: the one judgement of every payload (Phone.judge, live or dry run), its
-        // registration beside the inbox (installed, online, subscriptions, languages, change counter),
-        // its Live Activities, the files they are kept in.
-        .target(name: "PushboxDevice", dependencies: ["CPosix", "PushboxCore", "PushboxStore", "PushboxText"]),
+        // The simulated phone, knowing no store: the one judgement of every payload (Phone.judge, live
+        // or dry run), its registration beside the inbox (installed, online, subscriptions, languages,
+        // a change counter), its Live Activities, the files they are kept in.
+        .target(name: "PushboxDevice", dependencies: ["CPosix", "PushboxCore", "PushboxText"]),
         // libc functions the Glibc module hides (gettid, for per-thread priority).
         .systemLibrary(name: "CPosix"),
         // libmicrohttpd's variadic start as a fixed C function.
@@ -150,7 +150,7 @@ let package = Package(
             dependencies: [
                 "PushboxInbox", "PushboxCore", "PushboxLocalization", "PushboxRendering", "PushboxStore", "PushboxText", "PushboxTestSupport",
             ]),
-        .testTarget(name: "PushboxDeviceTests", dependencies: ["PushboxDevice", "PushboxCore", "PushboxStore", "PushboxText"]),
+        .testTarget(name: "PushboxDeviceTests", dependencies: ["PushboxDevice", "PushboxCore", "PushboxText"]),
         .testTarget(name: "PushboxLintTests", dependencies: ["PushboxLint", "PushboxLocalization"]),
         .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
         .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),

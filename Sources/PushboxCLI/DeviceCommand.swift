@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxDevice
+import PushboxInbox
 import PushboxIntake
 import PushboxStore
 import PushboxText

@@ -1,6 +1,5 @@
 import Foundation
 import PushboxCore
-import PushboxStore
 import PushboxText
 
 /// Whether a judgement may change the device: a real send, or a dry run (FCM's `validate_only`,
@@ -25,7 +24,7 @@ extension Judgement {
     /// Where the judged push stands in delivery as it arrives at `receivedAt`: kept for an
     /// offline device, or dropped by that storage; nil: delivered.
     public func delivery(receivedAt: Date) -> DeliveryRecord? {
-        verdict.storage.map { InboxStore.delivery(of: $0, at: receivedAt) }
+        verdict.storage.map { $0.delivery(at: receivedAt) }
     }
 }
 
@@ -143,27 +142,27 @@ public final class Phone: Sendable {
         sent.flatMap { PushHeaders.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? FastUUID.make()
     }
 
-    /// The judgement kept with a stored row, read back for a rendering of it (another language,
-    /// a second inbox): what validating it again would not give — the refusal of a device
+    /// The judgement kept with a stored row (its bytes and verdict), read back for a rendering
+    /// of it (another language, a second inbox): what validating it again would not give — the refusal of a device
     /// whose token was no longer valid, or an FCM message's targeting as judged when it arrived
     /// (the device's topics and tokens change); nil when validating again gives the answer.
-    public static func report(of row: StoredNotification, context: ValidationContext) -> ValidationReport? {
-        guard let outcome = row.liveActivity else { return judgedReport(row, context: context) }
-        var report = judgedReport(row, context: context) ?? Validator.validate(row.rawPayload, context: context)
+    public static func report(of raw: RawPayload, verdict: Verdict?, context: ValidationContext) -> ValidationReport? {
+        guard let outcome = verdict?.liveActivity else { return judgedReport(raw, verdict: verdict, context: context) }
+        var report = judgedReport(raw, verdict: verdict, context: context) ?? Validator.validate(raw, context: context)
         report.liveActivity = outcome
         return report
     }
 
     /// What `report(of:context:)` gives for everything but a Live Activity's outcome.
-    private static func judgedReport(_ row: StoredNotification, context: ValidationContext) -> ValidationReport? {
-        if let reason = row.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
-            return .refused(Rejection(known, row.detail ?? reason))
+    private static func judgedReport(_ raw: RawPayload, verdict: Verdict?, context: ValidationContext) -> ValidationReport? {
+        if let reason = verdict?.reason, DeviceRegistration.reasons.contains(reason), let known = APNsReason(rawValue: reason) {
+            return .refused(Rejection(known, verdict?.detail ?? reason))
         }
-        if let targeting = row.targeting { return targeting.applied(to: Validator.validate(row.rawPayload, context: context)) }
+        if let targeting = verdict?.targeting { return targeting.applied(to: Validator.validate(raw, context: context)) }
         // An FCM message stored before its targeting was kept is judged again, against the
         // device's topics now (its language topic may have changed): the card says so.
-        guard row.source == .fcm, row.status == 200 else { return nil }
-        var report = Validator.validate(row.rawPayload, context: context)
+        guard raw.envelope.source == .fcm, verdict?.status == 200 else { return nil }
+        var report = Validator.validate(raw, context: context)
         let again = " (judged again against the device's topics now: this message was stored before pushbox kept how it was targeted)"
         switch report.targeting {
         case .device: report.targetDescription = (report.targetDescription ?? "the message is for this device") + again

@@ -136,8 +136,10 @@ public final class Renderings: Sendable {
     /// (the inbox folds arrivals in five times a second), however busy the intake is.
     public static let maxWait: Duration = .milliseconds(200)
 
-    /// The judgement kept with a stored row, for a rendering of it (`Phone.report(of:context:)`).
-    func storedReport(_ row: StoredNotification) -> ValidationReport? { Phone.report(of: row, context: base.context) }
+    /// The judgement kept with a stored row, for a rendering of it (`Phone.report`).
+    func storedReport(_ row: StoredNotification) -> ValidationReport? {
+        Phone.report(of: row.rawPayload, verdict: row.verdict, context: base.context)
+    }
 
     /// Renders these rows again for `languages` and pushes them as one batch: their Live
     /// Activity outcome was decided after they arrived (delivered from storage).

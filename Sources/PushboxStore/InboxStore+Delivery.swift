@@ -6,14 +6,6 @@ import PushboxText
 /// notification replaced by a newer one under its key, and all of them delivered or discarded
 /// when the device is back.
 extension InboxStore {
-    /// The delivery a storage decision gives a notification received at `at`.
-    public static func delivery(of decision: OfflineStorage.Decision, at: Date) -> DeliveryRecord {
-        switch decision {
-        case .store(let expiresAt, _): return DeliveryRecord(state: .stored, at: at, expiresAt: expiresAt)
-        case .notStored: return DeliveryRecord(state: .discardedExpired, at: at)
-        }
-    }
-
     /// Marks what is stored under a key replaced by a newer notification (through the partial index).
     static let replaceSQL = "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ? WHERE delivery = 'stored' AND hold_key = ?"
     /// Everything stored while the device was offline (through the partial index).

@@ -156,7 +156,7 @@ public final class InboxStore: @unchecked Sendable {
         let headers = JSONWriter.compactPairs(raw.envelope.headers.fields)
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let received = raw.envelope.receivedAt.timeIntervalSince1970
-        let delivery = verdict?.storage.map { Self.delivery(of: $0, at: raw.envelope.receivedAt) }
+        let delivery = verdict?.storage.map { $0.delivery(at: raw.envelope.receivedAt) }
         var holdKey: String? = nil
         if case .store(_, let key)? = verdict?.storage { holdKey = key }
         let item = PendingInsert(

@@ -64,6 +64,6 @@ extension StoredNotification {
         self.init(
             id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
             contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers, raw: raw.bytes, verdict: verdict,
-            arrival: raw.envelope.arrival, delivery: verdict?.storage.map { InboxStore.delivery(of: $0, at: raw.envelope.receivedAt) })
+            arrival: raw.envelope.arrival, delivery: verdict?.storage.map { $0.delivery(at: raw.envelope.receivedAt) })
     }
 }

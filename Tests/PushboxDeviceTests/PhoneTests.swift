@@ -1,5 +1,4 @@
 import Foundation
-import PushboxStore
 import PushboxText
 import Testing
 

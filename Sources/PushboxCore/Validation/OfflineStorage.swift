@@ -20,6 +20,14 @@ public enum OfflineStorage {
         case store(expiresAt: Date, key: String?)
         /// Not kept at all: it would be delivered now or never (why, in words).
         case notStored(String)
+
+        /// Where a push this decision was made for stands as it arrives at `at`.
+        public func delivery(at: Date) -> DeliveryRecord {
+            switch self {
+            case .store(let expiresAt, _): return DeliveryRecord(state: .stored, at: at, expiresAt: expiresAt)
+            case .notStored: return DeliveryRecord(state: .discardedExpired, at: at)
+            }
+        }
     }
 
     /// The decision for `validated`, received at `receivedAt` while the device is offline.
