@@ -28,6 +28,7 @@ extension Unavailable {
         case .threadHeader: return "d deletes one notification: expand the thread (z) and choose one"
         case .nothingDeleted: return "nothing was deleted to bring back"
         case .notFCM: return "not an FCM message: only an iPhone receives an APNs payload"
+        case .payloadNotRead: return "the payload is still being read: press again"
         }
     }
 }

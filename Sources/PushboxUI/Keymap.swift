@@ -52,6 +52,8 @@ public enum Unavailable: Sendable, Equatable {
     case nothingDeleted
     /// `P` on a notification that is not an FCM message (only an iPhone receives it).
     case notFCM
+    /// `o` or `a` before the notification's payload was read (it is read when selected).
+    case payloadNotRead
 }
 
 /// One binding: the keys, the action, what help and the footer say about it, and when it cannot be done.

@@ -36,8 +36,14 @@ extension InboxState {
 
     /// The response overlay, and the same facts as a trace entry of the notification.
     private mutating func respond(_ item: InboxItem, title: String, identifier: String, options: [ActionOption]) {
-        // The Raw tab's text may begin with the request's line and headers: the payload follows a blank line.
-        let raw = list.rawText(of: item)
+        // What the app receives comes from the payload: the Raw tab's text once read (it may begin
+        // with the request's line and headers; the payload follows a blank line), else the bytes an
+        // arrival keeps; never a guess from neither.
+        guard let raw = list.rawTexts[item.id] ?? (item.payloadText.isEmpty ? nil : item.payloadText) ?? (item.rawText.isEmpty ? nil : item.rawText)
+        else {
+            status = .unavailable(.payloadNotRead)
+            return
+        }
         let json = raw.hasPrefix("{") ? raw : raw.range(of: "\n\n").map { String(raw[$0.upperBound...]) } ?? raw
         let payload = try? JSONParser.parse(Array(json.utf8)).objectValue
         let userInfo = payload.map { LocalDelivery.userInfo($0) } ?? JSONObject()

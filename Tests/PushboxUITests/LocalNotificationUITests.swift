@@ -72,6 +72,32 @@ struct LocalNotificationUITests {
         #expect(s.overlay == nil)
     }
 
+    @Test("a tap answers from the payload an arrival keeps before its Raw tab is read, and says so when it has neither")
+    func tapBeforeTheRawTabIsRead() throws {
+        var s = Self.state()
+        s.list.items[0].rawText = ""
+        s.list.items[0].payloadText = Self.alarmRaw
+        s.list.selected = 0
+        _ = s.update(.key(.char("o")))
+        guard case .response(let tap)? = s.overlay else {
+            Issue.record("no tap result")
+            return
+        }
+        #expect(tap.localRequest == "alarm-2-0" && tap.deepLink == "pushboxsample://alarm/2/0610")
+        _ = s.update(.key(.escape))
+        s.list.items[0].payloadText = ""
+        _ = s.update(.key(.char("o")))
+        #expect(s.overlay == nil && s.status == .unavailable(.payloadNotRead))
+        // Once the Raw tab's text is read, the tap answers from it.
+        _ = s.update(.rawLoaded(id: 7, text: Self.alarmRaw))
+        _ = s.update(.key(.char("o")))
+        guard case .response(let later)? = s.overlay else {
+            Issue.record("no tap result once read")
+            return
+        }
+        #expect(later.localRequest == "alarm-2-0")
+    }
+
     @Test("tapping and choosing Stop on a fired alarm show what the app receives and log it in the trace")
     func tapAndStop() throws {
         var s = Self.state()
