@@ -37,12 +37,15 @@ let package = Package(
         // Attachment downloads (libcurl: deadline, size caps, protocol allowlist, redirects),
         // media type sniffing, image pixel sizes, the content-addressed attachment cache.
         .target(name: "PushboxFetch", dependencies: ["CCurlShim", "CStb", "PushboxCore", "PushboxCrypto", "PushboxText"]),
-        // Payload model, strict JSON, APNs/FCM validation, targeting, the device's values (registration,
-        // offline storage, Live Activities, the local schedule), the rendered model. No curl, no OpenSSL.
+        // Payload model, APNs/FCM validation, provider tokens and OAuth assertions, the app's profile, the
+        // rendered model and the vocabulary of a judgement (delivery record, Live Activity outcome). No device
+        // state, no curl, no OpenSSL.
         .target(name: "PushboxCore", dependencies: ["PushboxText", "PushboxLocalization"]),
         // What the phone shows: the renderer (localization, the service extension's steps with their
         // downloads and decryption, Android's resources), local requests' attachments.
-        .target(name: "PushboxRendering", dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
+        .target(
+            name: "PushboxRendering",
+            dependencies: ["PushboxCore", "PushboxDevice", "PushboxText", "PushboxLocalization", "PushboxCrypto", "PushboxFetch"]),
         // Every linter: localizations (.strings, .stringsdict, .xcstrings), the payloads that use
         // them, and Android's strings.xml beside the iOS app.
         .target(name: "PushboxLint", dependencies: ["PushboxCore", "PushboxRendering", "PushboxLocalization", "PushboxText"]),
@@ -57,11 +60,12 @@ let package = Package(
         // SQLite from Debian, with a shim for the SQLITE_TRANSIENT macro.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The inbox: SQLite in WAL mode, a versioned schema, raw payloads committed before any answer.
-        .target(name: "PushboxStore", dependencies: ["CSQLite", "PushboxCore", "PushboxText", "PushboxCrypto"]),
+        .target(name: "PushboxStore", dependencies: ["CSQLite", "PushboxCore", "PushboxDevice", "PushboxText", "PushboxCrypto"]),
         // The simulated phone, knowing no store: the one judgement of every payload (Phone.judge, live
-        // or dry run), its registration beside the inbox (installed, online, subscriptions, languages,
-        // a change counter), its Live Activities, the files they are kept in.
-        .target(name: "PushboxDevice", dependencies: ["CPosix", "PushboxCore", "PushboxText"]),
+        // or dry run, giving a Verdict), its registration beside the inbox (installed, online, tokens,
+        // subscriptions, languages, a change counter), offline storage, its topics, Live Activities, the
+        // clock and pending local notifications, the files they are kept in.
+        .target(name: "PushboxDevice", dependencies: ["CPosix", "PushboxCore", "PushboxLocalization", "PushboxText"]),
         // libc functions the Glibc module hides (gettid, for per-thread priority).
         .systemLibrary(name: "CPosix"),
         // libmicrohttpd's variadic start as a fixed C function.
@@ -82,7 +86,7 @@ let package = Package(
                 "PushboxCrypto",
             ]),
         // The inbox UI as values: state, messages, update, keymaps, themes, view → Screen. No curses.
-        .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxLocalization", "PushboxText"]),
+        .target(name: "PushboxUI", dependencies: ["PushboxCore", "PushboxDevice", "PushboxLocalization", "PushboxText"]),
         // libchafa (libchafa-dev, libglib2.0-dev) for pkg-config flags; only CThumbnail's .c includes it.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // chafa behind a plain-C header: RGBA in, symbols and palette colours per cell out.
@@ -135,7 +139,7 @@ let package = Package(
         .testTarget(name: "PushboxCryptoTests", dependencies: ["PushboxCrypto"]),
         .testTarget(name: "PushboxTLSTests", dependencies: ["PushboxTLS", "PushboxText"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxLoopback", "PushboxCore"]),
-        .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxText"]),
+        .testTarget(name: "PushboxStoreTests", dependencies: ["PushboxStore", "PushboxCore", "PushboxDevice", "PushboxText"]),
         .testTarget(
             name: "PushboxIntakeTests",
             dependencies: [
@@ -143,14 +147,18 @@ let package = Package(
                 "PushboxRendering", "PushboxInbox",
             ]),
         .testTarget(
-            name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxLocalization", "PushboxText"], exclude: ["Snapshots"]),
+            name: "PushboxUITests", dependencies: ["PushboxUI", "PushboxCore", "PushboxDevice", "PushboxLocalization", "PushboxText"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "PushboxThumbnailTests", dependencies: ["PushboxThumbnail", "PushboxUI"]),
         .testTarget(
             name: "PushboxInboxTests",
             dependencies: [
-                "PushboxInbox", "PushboxCore", "PushboxLocalization", "PushboxRendering", "PushboxStore", "PushboxText", "PushboxTestSupport",
+                "PushboxInbox", "PushboxCore", "PushboxDevice", "PushboxLocalization", "PushboxRendering", "PushboxStore", "PushboxText",
+                "PushboxTestSupport",
             ]),
-        .testTarget(name: "PushboxDeviceTests", dependencies: ["PushboxDevice", "PushboxCore", "PushboxText"]),
+        .testTarget(
+            name: "PushboxDeviceTests",
+            dependencies: ["PushboxDevice", "PushboxCore", "PushboxText", "PushboxLocalization", "PushboxRendering", "PushboxTestSupport"]),
         .testTarget(name: "PushboxLintTests", dependencies: ["PushboxLint", "PushboxLocalization"]),
         .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
         .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),
@@ -162,11 +170,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "PushboxCoreTests",
-            dependencies: ["PushboxCore", "PushboxText", "PushboxLocalization", "PushboxTestSupport", "PushboxRendering"]),
+            dependencies: ["PushboxCore", "PushboxDevice", "PushboxText", "PushboxLocalization", "PushboxTestSupport", "PushboxRendering"]),
         .testTarget(
             name: "PushboxCLITests",
             dependencies: [
-                "PushboxCLI", "PushboxCore", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI", "PushboxStore",
+                "PushboxCLI", "PushboxCore", "PushboxDevice", "PushboxText", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI",
+                "PushboxStore",
                 "PushboxTestSupport", "PushboxInbox",
             ], exclude: ["Golden"]),
     ],

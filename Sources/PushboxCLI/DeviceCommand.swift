@@ -19,11 +19,11 @@ enum DeviceCommand {
         run: run)
 
     /// The token a file or test names when it gives none: this device's APNs token.
-    static let apnsToken = DeviceRegistration.apnsToken
+    static let apnsToken = DeviceIdentity.apnsToken
     /// This device's FCM registration token.
-    static let fcmToken = DeviceRegistration.fcmToken
+    static let fcmToken = DeviceIdentity.fcmToken
     /// This device's Firebase installation id.
-    static let installationID = DeviceRegistration.installationID
+    static let installationID = DeviceIdentity.installationID
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
@@ -114,7 +114,7 @@ enum DeviceCommand {
             object["languages"] = .array(device.languages.map { .string($0) })
             object["apnsToken"] = .string(apnsToken)
             object["fcmToken"] = .string(fcmToken)
-            object["fid"] = .string(DeviceRegistration.installationID)
+            object["fid"] = .string(DeviceIdentity.installationID)
             object["pushToStartToken"] = .string(ActivityBook.pushToStartToken)
             object["topics"] = .array(
                 topics.map {
@@ -129,7 +129,7 @@ enum DeviceCommand {
         io.out(TerminalText.sanitize("languages               \(device.languages.joined(separator: ", "))"))
         io.out("APNs device token       \(apnsToken)")
         io.out("FCM registration token  \(fcmToken)")
-        io.out("Firebase installation   \(DeviceRegistration.installationID)")
+        io.out("Firebase installation   \(DeviceIdentity.installationID)")
         io.out("Live Activity push-to-start token  \(ActivityBook.pushToStartToken)")
         io.out(
             "device                  "

@@ -21,7 +21,7 @@ enum IntakeOptions {
     }
 
     /// The device token used when a file names none (the simulated device's).
-    static let defaultDeviceToken = DeviceRegistration.apnsToken
+    static let defaultDeviceToken = DeviceIdentity.apnsToken
 
     static func socketPath(_ args: ParsedArguments, _ io: CommandIO) -> String {
         args.value(Options.socket) ?? Listeners.defaultSocketPath(environment: io.environment)

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import PushboxCore
 import PushboxDevice
 import PushboxFetch
+import PushboxInbox
 import PushboxRendering
 import PushboxStore
 import PushboxText

@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxFetch
+import PushboxInbox
 import PushboxIntake
 import PushboxLocalization
 import PushboxStore

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxText
 
 // @unchecked: every `var` below is read and written with `condition` locked (the scheduler's

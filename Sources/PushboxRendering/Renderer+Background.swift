@@ -7,7 +7,7 @@ extension Renderer {
     /// app is woken in the background.
     func noteBackground(_ out: inout RenderedNotification, aps: JSONObject, payload: JSONObject) {
         guard out.title == nil, out.subtitle == nil, out.body == nil else { return }
-        let userInfo = LocalDelivery.userInfo(payload)
+        let userInfo = LocalNotificationPayload.userInfo(payload)
         if aps["content-available"]?.intValue == 1 {
             out.trace.append(
                 TraceEntry(

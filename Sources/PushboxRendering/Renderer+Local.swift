@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxFetch
 import PushboxText
 
@@ -19,7 +20,7 @@ extension Renderer {
             out.trace = [TraceEntry(step: .schedule, ms: 0, outcome: .rejected, detail: detail)]
             return out
         }
-        let info = LocalDelivery.info(payload)
+        let info = LocalNotificationPayload.info(payload)
         let id = info?["identifier"]?.stringValue ?? "?"
         let fired = info?["firedAt"]?.stringValue ?? "?"
         let trigger = info?["trigger"].flatMap { try? ScheduleFile.trigger($0, path: "trigger") }

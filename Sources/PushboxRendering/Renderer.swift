@@ -117,7 +117,7 @@ public struct Renderer: Sendable {
                     TraceEntry(
                         step: .target, ms: 0, outcome: .delivered,
                         detail: report.targetDescription
-                            ?? FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [], isOwn: { DeviceRegistration().isOwn($0) })))
+                            ?? FCMRules.describeTarget(message, deviceTopics: context.deviceTopics ?? [], isOwn: DeviceIdentity.isBuiltIn)))
             case .notTargeted(let why):
                 out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .notTargeted, detail: why))
                 out.delivered = .rejected

@@ -1,6 +1,7 @@
 import Foundation
 import PushboxCore
 import PushboxCrypto
+import PushboxDevice
 import PushboxText
 
 // @unchecked: the SQLite connection and its prepared statements are used only with `lock` held

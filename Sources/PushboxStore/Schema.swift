@@ -1,3 +1,5 @@
+import PushboxDevice
+
 /// The inbox's versioned schema. `PRAGMA user_version` holds the version; each migration runs
 /// once, in a transaction, in order. Never edit a shipped migration: add the next one.
 enum Schema {

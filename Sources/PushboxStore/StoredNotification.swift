@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 
 /// A notification as the store holds it: the raw bytes and envelope, and APNs' verdict once known.
 public struct StoredNotification: Sendable, Equatable {

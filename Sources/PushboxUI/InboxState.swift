@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxText
 
 /// One notification in the inbox, as the UI keeps it.

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxLocalization
 
 extension InboxView {
@@ -40,9 +41,9 @@ extension InboxView {
     static func deviceLines(_ state: InboxState) -> [(String, Role)] {
         let r = state.registration
         var lines: [(String, Role)] = [
-            ("APNs device token       " + DeviceRegistration.apnsToken, .overlay),
-            ("FCM registration token  " + DeviceRegistration.fcmToken.prefix(40) + "…", .overlay),
-            ("Firebase installation   " + DeviceRegistration.installationID, .overlay),
+            ("APNs device token       " + DeviceIdentity.apnsToken, .overlay),
+            ("FCM registration token  " + DeviceIdentity.fcmToken.prefix(40) + "…", .overlay),
+            ("Firebase installation   " + DeviceIdentity.installationID, .overlay),
             ("device                  " + (r.online ? "online" : "offline (O brings it back)"), r.online ? .overlay : .warning),
             ("app                     " + (r.installed ? "installed" : "uninstalled (U installs it)"), r.installed ? .overlay : .warning),
             ("", .overlay), ("FCM topics", .title),

@@ -46,10 +46,11 @@ extension InboxState {
         }
         let json = raw.hasPrefix("{") ? raw : raw.range(of: "\n\n").map { String(raw[$0.upperBound...]) } ?? raw
         let payload = try? JSONParser.parse(Array(json.utf8)).objectValue
-        let userInfo = payload.map { LocalDelivery.userInfo($0) } ?? JSONObject()
+        let userInfo = payload.map { LocalNotificationPayload.userInfo($0) } ?? JSONObject()
         let response = AppResponse(
             title: title, identifier: identifier, options: options, userInfo: JSONWriter.compact(.object(userInfo)),
-            deepLink: Self.firstDeepLink(in: .object(userInfo)), localRequest: payload.flatMap { LocalDelivery.info($0)?["identifier"]?.stringValue },
+            deepLink: Self.firstDeepLink(in: .object(userInfo)),
+            localRequest: payload.flatMap { LocalNotificationPayload.info($0)?["identifier"]?.stringValue },
             apnsID: item.apnsID)
         overlay = .response(response)
         card.responses[item.id, default: []].append(response.traceEntry(isTap: identifier == Self.defaultActionIdentifier))

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxText
 
 /// pushbox-bench: speed figures printed as rates and as ratios to a baseline measured in the

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxStore
 import PushboxTestSupport
 import PushboxText

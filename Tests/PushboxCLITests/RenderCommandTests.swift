@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxInbox
 import PushboxTestSupport
 import PushboxText
 import Testing

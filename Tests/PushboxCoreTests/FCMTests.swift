@@ -1,3 +1,4 @@
+import PushboxDevice
 import PushboxText
 import Testing
 

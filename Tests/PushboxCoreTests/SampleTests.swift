@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxTestSupport
 import PushboxText
 import Testing
@@ -55,7 +56,7 @@ struct SampleTests {
         let context = ValidationContext(
             bundleID: app.bundleID,
             deviceTopics: DeviceTopics.topics(preferredLanguages: ["en-US"], profileTopics: app.fcmTopics))
-        let files = ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples)
+        let files = try PayloadFile.paths(in: ProjectPaths.samples)
         #expect(files.count >= 10)
         for file in files {
             let report = Validator.validate(try Self.load(file), context: context)
@@ -68,7 +69,7 @@ struct SampleTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.samples + "/index.json"))
         let index = try #require(try JSONParser.parse(Array(data)).objectValue)
         let listed = Set(index.keys)
-        let files = Set(ResourceLocator.samplePayloadFiles(in: ProjectPaths.samples).map { ($0 as NSString).lastPathComponent })
+        let files = Set(try PayloadFile.paths(in: ProjectPaths.samples).map { ($0 as NSString).lastPathComponent })
         #expect(files.isSubset(of: listed))
         for name in listed {
             #expect(FileManager.default.fileExists(atPath: ProjectPaths.samples + "/" + name), "\(name)")

@@ -85,10 +85,4 @@ struct SupportTests {
         let h = PushHeaders([("APNS-Topic", "a")])
         #expect(h["apns-topic"] == "a")
     }
-
-    @Test("the sample folder is found from the working directory and from PUSHBOX_SAMPLES")
-    func locator() {
-        #expect(ResourceLocator.samplesDirectory(environment: ["PUSHBOX_SAMPLES": "/x"]) == "/x")
-        #expect(ResourceLocator.samplesDirectory(environment: [:]) != nil)
-    }
 }

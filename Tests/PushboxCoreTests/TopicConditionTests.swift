@@ -1,3 +1,4 @@
+import PushboxDevice
 import Testing
 
 @testable import PushboxCore

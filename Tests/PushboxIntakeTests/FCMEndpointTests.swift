@@ -76,7 +76,7 @@ struct FCMEndpointTests {
             #"{"token":"not a token!","notification":{"title":"x"}}"#,
             #"{"fid":"not-an-installation-id","notification":{"title":"x"}}"#,
             #"{"topic":"NewsApp","token":"a","notification":{"title":"x"}}"#,
-            #"{"token":"\#(DeviceRegistration.fcmToken)","notification":{"title":"x"}}"#,
+            #"{"token":"\#(DeviceIdentity.fcmToken)","notification":{"title":"x"}}"#,
         ])
     func dryRunAnswersAsTheSend(message: String) throws {
         let f = try PortFixture(

@@ -11,7 +11,7 @@ import Testing
 @Suite("FCM topic subscriptions and the device's topics")
 struct FCMTopicSubscriptionTests {
     static let collection =
-        "/v1/projects/demo/registrations/\(DeviceRegistration.fcmToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/topicSubscriptions"
+        "/v1/projects/demo/registrations/\(DeviceIdentity.fcmToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/topicSubscriptions"
     static let stale = "staleInstance01:APA91b" + String(repeating: "x", count: 40)
 
     func call(_ f: PortFixture, _ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONObject) {
@@ -75,7 +75,7 @@ struct FCMTopicSubscriptionTests {
     @Test("Instance ID batchAdd / batchRemove: one result per token, in order, the device's topics changed once")
     func instanceID() throws {
         let f = try PortFixture()
-        let body = #"{"to":"/topics/Legacy","registration_tokens":["\#(DeviceRegistration.fcmToken)","not a token!"]}"#
+        let body = #"{"to":"/topics/Legacy","registration_tokens":["\#(DeviceIdentity.fcmToken)","not a token!"]}"#
         let added = try call(f, "POST", "/iid/v1:batchAdd", body)
         #expect(added.0 == 200)
         #expect(added.1["results"]?.arrayValue?.map { $0.objectValue?["error"]?.stringValue } == [nil, "INVALID_ARGUMENT"])

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxFetch
 import PushboxInbox
 import PushboxStore

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCore
+import PushboxDevice
 import PushboxFetch
 import PushboxInbox
 import PushboxRendering
@@ -100,7 +101,7 @@ struct LocalSchedulerTests {
         // The file is found at delivery wherever pushbox runs: the request keeps its absolute path.
         let stored = try #require(try f.store.history().first)
         let payload = try JSONParser.parse(stored.raw).objectValue ?? JSONObject()
-        let info = try #require(LocalDelivery.info(payload))
+        let info = try #require(LocalNotificationPayload.info(payload))
         #expect(info["attachments"]?.arrayValue?.first?.objectValue?["file"] == .string(ProjectPaths.samples + "/media/lighthouse.png"))
         let rendered = Renderer(context: ValidationContext(), preferredLanguages: ["en"]).render(stored.rawPayload)
         #expect(rendered.attachments.first?.width == 320)

@@ -34,7 +34,7 @@ public struct PayloadListing: Sendable, Equatable {
         // A Live Activity push without an alert changes the activity: it is no background event.
         background = aps != nil && aps?["alert"] == nil && pushType != .liveactivity
         encrypted = payload["encrypted_data"] != nil
-        firedAt = LocalDelivery.info(payload)?["firedAt"]?.stringValue
+        firedAt = LocalNotificationPayload.info(payload)?["firedAt"]?.stringValue
     }
 
     /// A listing of these values.

@@ -7,7 +7,7 @@ import PushboxText
 /// check before sending (a colour, loc args without a loc key, the image URL, the event time,
 /// light settings) in their words (firebase-admin-node `validateAndroidNotification`), since
 /// FCM's own words for them are unconfirmed.
-enum FCMAndroidRules {
+package enum FCMAndroidRules {
     static let priorities = ["NORMAL", "HIGH"]
     static let notificationPriorities = ["PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities = ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"]
@@ -35,7 +35,7 @@ enum FCMAndroidRules {
         if let p = android["priority"], !known(p, priorities) {
             throw invalid("message.android.priority", "TYPE_ENUM", p)
         }
-        if let ttl = android["ttl"], ttl.stringValue.flatMap(OfflineStorage.seconds(ofDuration:)) == nil {
+        if let ttl = android["ttl"], ttl.stringValue.flatMap(seconds(ofDuration:)) == nil {
             throw invalid("message.android.ttl", "google.protobuf.Duration", ttl)
         }
         guard let n = android["notification"] else { return }
@@ -70,7 +70,7 @@ enum FCMAndroidRules {
             guard let list = v.arrayValue, !list.isEmpty else {
                 throw sdk("vibrate_timings", "android.notification.vibrateTimingsMillis must be a non-empty array of numbers")
             }
-            for item in list where item.stringValue.flatMap(OfflineStorage.seconds(ofDuration:)) == nil {
+            for item in list where item.stringValue.flatMap(seconds(ofDuration:)) == nil {
                 throw sdk("vibrate_timings", "android.notification.vibrateTimingsMillis must be non-negative durations in milliseconds")
             }
         }
@@ -89,12 +89,18 @@ enum FCMAndroidRules {
                     field: "message.android.notification.light_settings.\(key)")
             }
             for (key, name) in [("light_on_duration", "lightOnDurationMillis"), ("light_off_duration", "lightOffDurationMillis")]
-            where l?[key]?.stringValue.flatMap(OfflineStorage.seconds(ofDuration:)) == nil {
+            where l?[key]?.stringValue.flatMap(seconds(ofDuration:)) == nil {
                 throw Rejection(
                     .invalidArgument, "android.notification.lightSettings.\(name) must be a non-negative duration in milliseconds",
                     field: "message.android.notification.light_settings.\(key)")
             }
         }
+    }
+
+    /// Seconds of a protobuf JSON duration (`"3.5s"`), nil when it is not one.
+    package static func seconds(ofDuration text: String) -> TimeInterval? {
+        guard text.hasSuffix("s"), let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
+        return value
     }
 }
 

@@ -198,7 +198,7 @@ public enum Validator {
         let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
         var report = ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
         report.listing = PayloadListing(payload: payload, pushType: pushType)
-        if fcm != nil { report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: { DeviceRegistration().isOwn($0) }) }
+        if fcm != nil { report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: DeviceIdentity.isBuiltIn) }
         return report
     }
 

@@ -3,6 +3,8 @@ import PushboxCore
 import PushboxText
 import Testing
 
+@testable import PushboxDevice
+
 /// What APNs and FCM keep for a device that is offline, and how a kept notification renders.
 @Suite("Offline storage: what the push service keeps, for how long, and what replaces it")
 struct OfflineStorageTests {

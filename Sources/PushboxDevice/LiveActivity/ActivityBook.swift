@@ -1,51 +1,6 @@
 import Foundation
+import PushboxCore
 import PushboxText
-
-/// What the device allows an app's Live Activities, none of it documented by Apple: the
-/// profile's `liveActivities.budget` changes it.
-public struct ActivityBudget: Sendable, Equatable {
-    /// Priority-10 updates applied per hour; more are dropped ("the budget is not documented,
-    /// and could change": Apple DTS). pushbox's choice.
-    public var priority10PerHour = 20
-    /// Push-to-start requests per hour ("after around 10 pushes").
-    public var pushToStartPerHour = 10
-    /// Activities running at once ("typically up to about five"; unconfirmed).
-    public var maxRunning = 5
-
-    /// The defaults.
-    public init() {}
-}
-
-/// What the device did with one Live Activity push: `render --json`'s `liveActivity`, kept
-/// with the stored row.
-public struct LiveActivityOutcome: Sendable, Equatable {
-    /// `start`, `update`, `end`, or what `aps.event` said.
-    public var event: String
-    /// Whether the device applied it.
-    public var applied: Bool
-    /// Why not.
-    public var drop: ActivityDrop?
-    /// What happened, for people.
-    public var detail: String
-    /// The activity it addressed or started.
-    public var activityID: String?
-    /// Its attributes type.
-    public var activityType: String?
-    /// The update token a start produced (`input-push-token`).
-    public var pushToken: String?
-    /// The content state as decoded (re-encoded as the app's type writes it); nil when not decoded.
-    public var state: JSONValue?
-    /// What else the trace should say (choices pushbox made where Apple is silent).
-    public var notes: [String] = []
-
-    /// An outcome.
-    public init(event: String, applied: Bool, drop: ActivityDrop? = nil, detail: String) {
-        self.event = event
-        self.applied = applied
-        self.drop = drop
-        self.detail = detail
-    }
-}
 
 /// The Live Activities of the device's app, with the budgets they draw on: what the
 /// simulated device keeps (`inbox.activities.json` beside the inbox).
@@ -91,7 +46,7 @@ public struct ActivityBook: Sendable, Equatable {
     /// The token a push sent to `token` addresses, and a note when pushbox chose it: none, or
     /// the device's own APNs token (what `pushbox send` uses), address `impliedToken`.
     public func address(_ token: String?, event: LiveActivityPush.Event?, now: Double) -> (token: String, note: String?) {
-        guard let token, !token.isEmpty, token.lowercased() != DeviceRegistration.apnsToken else {
+        guard let token, !token.isEmpty, token.lowercased() != DeviceIdentity.apnsToken else {
             let implied = impliedToken(for: event, now: now)
             let what = event == .start ? "the push-to-start token" : "the latest running activity's token"
             return (

@@ -1,13 +1,4 @@
-/// The `liveActivities` section of `pushbox.json`: the app's attributes types and the budgets.
-public struct LiveActivityProfile: Sendable, Equatable {
-    /// Each `ActivityAttributes` type by name.
-    public var types: [String: ActivityTypeSchema] = [:]
-    /// The device's budgets.
-    public var budget = ActivityBudget()
-
-    /// Nothing declared: the defaults, no schema.
-    public init() {}
-}
+import PushboxCore
 
 /// One Live Activity push as the device receives it.
 public struct ActivityDelivery: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 /// The checks a Live Activity push's content meets, and how the trace words times.

@@ -1,3 +1,4 @@
+import PushboxCore
 import PushboxLocalization
 
 /// The FCM topics the simulated device subscribes to: its language topic plus the app's own.

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 /// A fired local request as the inbox stores it: the content in APNs' shape (`aps` with the
@@ -7,9 +8,6 @@ import PushboxText
 /// serve pushes and local notifications. The request's identifier, trigger, fire time and
 /// attachment files travel beside it under `pushbox-local`, which the app would not see.
 public enum LocalDelivery {
-    /// The payload key that marks a fired local notification's stored form.
-    public static let key = "pushbox-local"
-
     /// Content names → alert keys; the loc-key forms are what
     /// `NSString.localizedUserNotificationString(forKey:arguments:)` leaves for delivery time.
     static let alertNames: [(String, String)] = [
@@ -32,7 +30,7 @@ public enum LocalDelivery {
         if let thread = c["threadIdentifier"] { aps["thread-id"] = thread }
         if let level = c["interruptionLevel"] { aps["interruption-level"] = level }
         var out = JSONObject([("aps", .object(aps))])
-        for (name, value) in c["userInfo"]?.objectValue?.entries ?? [] where name != "aps" && name != key {
+        for (name, value) in c["userInfo"]?.objectValue?.entries ?? [] where name != "aps" && name != LocalNotificationPayload.key {
             out[name] = value
         }
         var local = JSONObject([
@@ -42,22 +40,10 @@ public enum LocalDelivery {
             ("trigger", request.trigger.map(\.json) ?? .null),
         ])
         if let attachments = c["attachments"] { local["attachments"] = attachments }
-        out[key] = .object(local)
+        out[LocalNotificationPayload.key] = .object(local)
         return out
     }
 
-    /// The `pushbox-local` block of a stored payload.
-    public static func info(_ payload: JSONObject) -> JSONObject? { payload[key]?.objectValue }
-
-    /// The `userInfo` the app receives: for a push the whole payload, `aps` included, as
-    /// `UNNotificationContent.userInfo` holds it; for a fired local request its own `userInfo`
-    /// (the stored form's `aps` is pushbox's, not the app's). pushbox's own block is never in it.
-    public static func userInfo(_ payload: JSONObject) -> JSONObject {
-        var custom = payload
-        if payload[key] != nil { custom["aps"] = nil }
-        custom[key] = nil
-        return custom
-    }
 }
 
 extension Trigger {

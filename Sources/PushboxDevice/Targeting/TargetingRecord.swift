@@ -1,3 +1,4 @@
+import PushboxCore
 import PushboxText
 
 /// FCM's targeting of a message as judged when it arrived, kept with the stored row: the

@@ -4,6 +4,7 @@ import PushboxText
 import Testing
 
 @testable import PushboxCore
+@testable import PushboxDevice
 
 @Suite("Local notifications: the pending set")
 struct ScheduleTests {

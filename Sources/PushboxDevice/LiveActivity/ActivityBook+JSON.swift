@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 extension JSONValue {
@@ -103,30 +104,5 @@ extension ActivityBook {
         pushToStarts = o["pushToStarts"]?.arrayValue?.compactMap(\.doubleValue) ?? []
         madeChannels = o["madeChannels"]?.intValue ?? 0
         channels = o["channels"]?.arrayValue?.compactMap(BroadcastChannel.init(stored:)) ?? []
-    }
-}
-
-extension LiveActivityOutcome {
-    /// `render --json`'s `liveActivity`, and what the stored row keeps.
-    public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("event", .string(event)), ("applied", .bool(applied)), ("reason", .optionalString(drop?.rawValue)),
-                ("detail", .string(detail)), ("activityId", .optionalString(activityID)), ("activityType", .optionalString(activityType)),
-                ("pushToken", .optionalString(pushToken)), ("state", state ?? .null), ("notes", .array(notes.map { .string($0) })),
-            ]))
-    }
-
-    /// An outcome read back; nil when `json` is not one.
-    public init?(json: JSONValue) {
-        guard let o = json.objectValue, let event = o["event"]?.stringValue, case .bool(let applied)? = o["applied"] else { return nil }
-        self.init(
-            event: event, applied: applied, drop: o["reason"]?.stringValue.flatMap(ActivityDrop.init(rawValue:)),
-            detail: o["detail"]?.stringValue ?? "")
-        activityID = o["activityId"]?.stringValue
-        activityType = o["activityType"]?.stringValue
-        pushToken = o["pushToken"]?.stringValue
-        if let s = o["state"], s != .null { state = s }
-        notes = o["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

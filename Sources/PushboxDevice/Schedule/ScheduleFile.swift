@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 /// A local notification request, named after UserNotifications' API so iOS engineers read it

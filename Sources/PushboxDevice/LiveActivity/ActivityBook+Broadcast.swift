@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 /// A broadcast channel of the app (iOS 18): activities subscribed with `input-push-channel`

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 
 /// Finds the bundled samples wherever pushbox is started from: beside the executable (walking
 /// up from `.build/<triple>/release/`), then from the working directory upward.

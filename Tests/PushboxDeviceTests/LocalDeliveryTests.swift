@@ -6,6 +6,7 @@ import PushboxText
 import Testing
 
 @testable import PushboxCore
+@testable import PushboxDevice
 
 /// What happens when a local request fires: its stored form, its rendering, the clock it fires on.
 @Suite("Local notifications: delivery, rendering, the clock")
@@ -19,6 +20,11 @@ struct LocalDeliveryTests {
         ]), trigger: .dateMatching(DateComponents(hour: 6, minute: 10, second: 0, weekday: 2), repeats: true))
 
     static let fired = ScheduleTests.date("2026-12-07T06:10:00")
+
+    /// A push from the command line.
+    func raw(_ text: String, headers: [(String, String)] = []) -> RawPayload {
+        RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: .commandLine, headers: PushHeaders(headers)))
+    }
 
     func renderer(_ languages: [String]) throws -> Renderer {
         let profile = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
@@ -41,8 +47,8 @@ struct LocalDeliveryTests {
         #expect(JSONWriter.compact(aps["alert"]!) == #"{"title-loc-key":"ALARM_TITLE","loc-key":"ALARM_BODY","loc-args":["06:10"]}"#)
         #expect(aps["category"] == "ALARM" && aps["thread-id"] == "alarm" && aps["sound"] == "alarm.caf" && aps["badge"] == 1)
         #expect(p["deepLink"] == "pushboxsample://alarm/2/0610")
-        #expect(JSONWriter.compact(.object(LocalDelivery.userInfo(p))) == #"{"deepLink":"pushboxsample://alarm/2/0610","weekday":2}"#)
-        let info = try #require(LocalDelivery.info(p))
+        #expect(JSONWriter.compact(.object(LocalNotificationPayload.userInfo(p))) == #"{"deepLink":"pushboxsample://alarm/2/0610","weekday":2}"#)
+        let info = try #require(LocalNotificationPayload.info(p))
         #expect(info["identifier"] == "alarm-2-0")
         #expect(info["firedAt"] == "2026-12-07T15:10:00+09:00")
         #expect(try ScheduleFile.trigger(info["trigger"], path: "t") == Self.alarm.trigger)  // the trigger survives the round trip

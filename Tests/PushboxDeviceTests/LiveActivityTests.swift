@@ -3,6 +3,7 @@ import PushboxText
 import Testing
 
 @testable import PushboxCore
+@testable import PushboxDevice
 
 /// The device's Live Activities on a test clock: each push applied or dropped by the rules
 /// ActivityKit applies, with the typed reason.

@@ -3,6 +3,8 @@ import PushboxRendering
 import PushboxText
 import Testing
 
+@testable import PushboxDevice
+
 /// The simulated device's registration: which tokens APNs and FCM answer as no longer valid.
 @Suite("The device's registration: uninstalled apps and unregistered tokens")
 struct DeviceRegistrationTests {
@@ -70,14 +72,14 @@ struct FCMTokenModeTests {
         #expect(device.refusal(of: Self.report(#""token":"\#(Self.stale)""#), deviceToken: nil, mode: .any) == nil)
         let strict = try #require(device.refusal(of: Self.report(#""token":"\#(Self.stale)""#), deviceToken: nil, mode: .strict))
         #expect(strict.reason == .fcmUnregistered && strict.status == 404)
-        #expect(device.refusal(of: Self.report(#""token":"\#(DeviceRegistration.fcmToken)""#), deviceToken: nil, mode: .strict) == nil)
-        #expect(device.refusal(of: Self.report(#""fid":"\#(DeviceRegistration.installationID)""#), deviceToken: nil, mode: .strict) == nil)
+        #expect(device.refusal(of: Self.report(#""token":"\#(DeviceIdentity.fcmToken)""#), deviceToken: nil, mode: .strict) == nil)
+        #expect(device.refusal(of: Self.report(#""fid":"\#(DeviceIdentity.installationID)""#), deviceToken: nil, mode: .strict) == nil)
         device.registered[Self.stale] = 1
         #expect(device.refusal(of: Self.report(#""token":"\#(Self.stale)""#), deviceToken: nil, mode: .strict) == nil)
         // Unregistered wins in either mode.
-        device.unregistered[DeviceRegistration.fcmToken] = 2
+        device.unregistered[DeviceIdentity.fcmToken] = 2
         #expect(
-            device.refusal(of: Self.report(#""token":"\#(DeviceRegistration.fcmToken)""#), deviceToken: nil, mode: .any)?.reason == .fcmUnregistered)
+            device.refusal(of: Self.report(#""token":"\#(DeviceIdentity.fcmToken)""#), deviceToken: nil, mode: .any)?.reason == .fcmUnregistered)
     }
 
     @Test("an fid that cannot be an installation id is 404 UNREGISTERED in any mode; a well-formed one is accepted")
@@ -91,7 +93,7 @@ struct FCMTokenModeTests {
 
     @Test("the report says to whom a message was addressed and whether it is the device's own")
     func addressee() {
-        #expect(Self.report(#""token":"\#(DeviceRegistration.fcmToken)""#).addressee?.hasSuffix("(this device's own)") == true)
+        #expect(Self.report(#""token":"\#(DeviceIdentity.fcmToken)""#).addressee?.hasSuffix("(this device's own)") == true)
         #expect(Self.report(#""token":"\#(Self.stale)""#).addressee?.hasSuffix("(not this device's own)") == true)
         #expect(Self.report(#""topic":"NewsApp""#).addressee == "topic NewsApp")
     }

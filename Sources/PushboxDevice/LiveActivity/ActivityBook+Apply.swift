@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 extension ActivityBook {

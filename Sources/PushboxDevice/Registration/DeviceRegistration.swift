@@ -1,24 +1,12 @@
 import Foundation
+import PushboxCore
 import PushboxText
-
-/// How FCM's `token` and `fid` targets are judged: `any` takes every well-formed one as this
-/// device's (the easiest first run: a backend's stored tokens reach the inbox); `strict`
-/// answers 404 `UNREGISTERED` for one that is not the device's own, as FCM would.
-public enum FCMTokenMode: String, Sendable, Equatable, CaseIterable {
-    case any, strict
-}
 
 /// Whether the simulated device's app is installed, which of its tokens are no longer valid
 /// (what APNs answers `410 Unregistered` for, and FCM `404 UNREGISTERED`), whether it is
 /// online, and the FCM topics it was subscribed to or unsubscribed from since it started. By
 /// default the app is installed, the device online and every well-formed token this device's.
 public struct DeviceRegistration: Sendable, Equatable {
-    /// The device's APNs device token (32 bytes, hex).
-    public static let apnsToken = "5e1ec7ed" + String(repeating: "00", count: 28)
-    /// The device's FCM registration token (of FCM's form: an instance id, `:`, a long id).
-    public static let fcmToken = "pushboxDevice0000000A:APA91b" + String(repeating: "pushboxSimulatedDevice", count: 6)
-    /// The device's Firebase installation id (22 characters of URL-safe base64, first `c`–`f`).
-    public static let installationID = "cPushboxDeviceFid00000"
 
     /// When the app was uninstalled (milliseconds since 1970); nil while it is installed.
     public var uninstalledAt: Int64?
@@ -79,7 +67,7 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// Whether an FCM `token` or `fid` is the device's own (its token, its installation id, or
     /// one registered since).
     public func isOwn(_ token: String) -> Bool {
-        token == Self.fcmToken || token == Self.installationID || registered[token] != nil
+        DeviceIdentity.isBuiltIn(token) || registered[token] != nil
     }
 
     /// Whether `token` addresses this device in `mode`: not unregistered, and in strict mode its own.

@@ -1,41 +1,5 @@
+import PushboxCore
 import PushboxText
-
-/// Why the device did not apply a Live Activity push (or `Activity.request` failed): a stable
-/// code for tests, scripts and the UI; the outcome's detail says it for people.
-public enum ActivityDrop: String, Sendable, CaseIterable {
-    /// No activity of this app has the push token the push was sent to.
-    case noActivity = "no-activity"
-    /// A `start` sent to a token that is not the app's push-to-start token.
-    case notPushToStartToken = "not-push-to-start-token"
-    /// `aps.event` missing, or not start, update or end.
-    case badEvent = "bad-event"
-    /// `aps.timestamp` missing.
-    case missingTimestamp = "missing-timestamp"
-    /// The timestamp is not newer than the last one applied.
-    case notNewer = "not-newer"
-    /// The timestamp is more than 8 hours ahead of the device clock.
-    case tooFarAhead = "too-far-ahead"
-    /// The activity has ended (by an end, or by itself after 8 hours).
-    case ended = "activity-ended"
-    /// `start` without `attributes-type` or `attributes`, or `start`/`update` without `content-state`.
-    case missingField = "missing-field"
-    /// `attributes-type` names no `ActivityAttributes` the app declares.
-    case unknownType = "unknown-attributes-type"
-    /// The content state does not decode into the app's `ContentState`.
-    case stateDoesNotDecode = "content-state-does-not-decode"
-    /// The attributes do not decode into the app's attributes.
-    case attributesDoNotDecode = "attributes-do-not-decode"
-    /// The content state is over 4 KB once encoded.
-    case stateTooLarge = "content-state-too-large"
-    /// The attributes are over 4 KB once encoded (`attributesTooLarge`).
-    case attributesTooLarge = "attributes-too-large"
-    /// Priority 10 beyond the device's hourly budget.
-    case priorityBudget = "priority-budget-exceeded"
-    /// Push-to-start beyond its budget ("Push-to-start budget exceeded … not starting activity").
-    case pushToStartBudget = "push-to-start-budget-exceeded"
-    /// More activities running than the system allows an app.
-    case tooManyActivities = "too-many-activities"
-}
 
 /// How a Live Activity stands on the device clock.
 public enum ActivityPhase: String, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxCore
 import PushboxText
 
 /// The device's clock: real time by default, or started elsewhere (`--clock`), running faster
