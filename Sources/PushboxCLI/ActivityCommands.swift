@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// `pushbox activities` and `pushbox activity start`: the device's Live Activities, as a
 /// running pushbox keeps them beside the inbox, on the device clock it last recorded.

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxPayload
 
 /// `--clock`, `--speed` and `--tz`: the simulated device clock local notifications fire on.
 enum ClockOptions {

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 /// Shell completions for bash, zsh and fish, generated from the command table: subcommands,
 /// options, finite option values, files and folders, and the app's language tags (asked of

@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxCrypto
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// `pushbox keygen` and `pushbox encrypt`: test material for the extension's decrypt step.
 enum CryptoCommands {

@@ -1,10 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// `pushbox device`: the simulated device's tokens, its topics and its state — online or
 /// offline, its app installed or not, tokens made unregistered or registered — which a running

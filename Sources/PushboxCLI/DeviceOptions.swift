@@ -1,12 +1,12 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
 import PushboxLocalization
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
-import PushboxText
 
 /// The simulated device and app that `--app` and `--lang` describe.
 struct Device {

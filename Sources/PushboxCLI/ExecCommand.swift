@@ -1,8 +1,9 @@
 import Foundation
 import PushboxIntake
+import PushboxJSON
 import PushboxSandbox
+import PushboxSystem
 import PushboxTLS
-import PushboxText
 
 /// `pushbox exec -- CMD`: runs a backend, unchanged, where Apple's and Google's push hosts are
 /// pushbox and nothing else is reachable (new network and mount namespaces), relaying its

@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxIntake
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// What `pushbox exec` says at the end: the command's status and what its requests came to,
 /// in words on stderr and as JSON (`--json-summary`), and whether `--fail-on` fails the run.

@@ -1,6 +1,6 @@
 import Foundation
 import PushboxIntake
-import PushboxText
+import PushboxJSON
 
 /// Where `pushbox exec` sends its command's connections: the running pushbox's port socket, or
 /// an intake of its own for the run, storing into the usual inbox.

@@ -1,10 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// `pushbox list`: the inbox as stored.
 enum ListCommand {

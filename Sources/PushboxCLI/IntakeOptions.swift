@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// What every intake command reads from its options: the socket path, the store, the provider
 /// topic, and the renderings built from them.

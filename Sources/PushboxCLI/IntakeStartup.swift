@@ -1,10 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// The intake as `serve` starts it, and `exec` when no pushbox is running: the store, the
 /// renderings for the device, the service with its registration file, the scheduler with its

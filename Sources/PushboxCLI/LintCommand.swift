@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
 import PushboxLint
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// `pushbox lint`: localization problems in an app, and in the payloads that use it.
 enum LintCommand {

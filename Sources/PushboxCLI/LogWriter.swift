@@ -1,5 +1,6 @@
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// Whole lines to stdout from any thread, written by a queue of their own: a request thread only
 /// hands its line over, so a stalled stdout (a pipe nobody reads) never holds up an answer. When

@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 
 /// Reads payload files named on the command line into raw payloads.
 ///

@@ -1,8 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxTLS
-import PushboxText
 
 /// The TCP port's options, shared by `serve` and the TUI: where it listens, its TLS
 /// certificate, and the provider keys whose tokens it verifies.

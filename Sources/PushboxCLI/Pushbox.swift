@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
+import PushboxPayload
 
 #if canImport(Glibc)
     import Glibc

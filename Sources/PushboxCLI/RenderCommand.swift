@@ -1,11 +1,11 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
-import PushboxText
 
 /// `pushbox render`: run the pipeline headless and print each notification as the device shows it.
 enum RenderCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// `pushbox requests`: the running pushbox's most recent HTTP requests, accepted and refused,
 /// with why each refused one was (`GET /requests` on its socket).

@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// `pushbox schedule`: local notification requests into the running pushbox (through its
 /// socket), or `--dry-run`: the pending set a schedule file would give, as iOS keeps it.

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
 import PushboxIntake
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// `pushbox send`: post payload files to a running pushbox, as a provider posts to APNs.
 enum SendCommand {

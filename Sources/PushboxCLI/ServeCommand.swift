@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// `pushbox serve`: the intake without the TUI, until interrupted.
 enum ServeCommand {

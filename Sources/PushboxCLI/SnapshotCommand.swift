@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
 import PushboxLocalization
+import PushboxPayload
 import PushboxStore
-import PushboxText
 import PushboxUI
 
 /// `pushbox snapshot`: notifications as golden files — the card as the inbox draws it, the

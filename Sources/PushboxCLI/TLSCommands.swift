@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxTLS
-import PushboxText
 
 /// `pushbox cert`: where the local CA is and how to make clients trust it for one process.
 enum CertCommand {

@@ -1,5 +1,5 @@
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// `pushbox validate`: APNs/FCM validation only; exit 0 only when every file passes.
 enum ValidateCommand {

@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
 import PushboxInbox
 import PushboxIntake
 import PushboxLocalization
+import PushboxPayload
 import PushboxStore
 import PushboxTLS
 import PushboxTerminal

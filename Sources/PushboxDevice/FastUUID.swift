@@ -1,5 +1,5 @@
 import CPosix
-import PushboxText
+import PushboxSystem
 
 /// Random version-4 UUIDs, lowercase, from a buffered source: `UUID()` opens /dev/urandom per call
 /// on Linux and `SystemRandomNumberGenerator` makes a system call per number, both of which

@@ -1,6 +1,7 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 /// Whether a judgement may change the device: a real send, or a dry run (FCM's `validate_only`,
 /// `pushbox render`, `pushbox snapshot`).

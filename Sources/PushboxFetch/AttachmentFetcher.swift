@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxCrypto
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 /// An attachment ready to show: saved under the cache with the right extension.
 public struct FetchedAttachment: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import CCurlShim
 import Foundation
-import PushboxCore
+import PushboxPayload
 import Synchronization
 
 /// A flag another thread sets to stop work in progress (the extension's deadline).

@@ -1,12 +1,12 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
 import PushboxLocalization
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
-import PushboxText
 
 /// One entry point per parser, for libFuzzer (`make fuzz`) and for the normal suite, which
 /// replays every kept input. A target never throws or traps on any input: it calls the parser,

@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
+import PushboxSystem
 
 /// One notification as it was taken in, as every consumer hears of it: the row as stored, the
 /// answer given, and the intake's validation of it (the report, never a re-parse).

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxPayload
 import PushboxStore
 
 /// The device back online: the inbox's offline store delivered or discarded, the Live Activity

@@ -1,9 +1,10 @@
 import CPosix
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
+import PushboxSystem
 
 /// APNs' answer to one payload, after it was stored.
 public struct IntakeResult: Sendable {

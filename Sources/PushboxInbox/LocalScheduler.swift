@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 // @unchecked: every `var` below is read and written with `condition` locked (the scheduler's
 // thread waits on it); `onChange` is behind its own lock. LocalSchedulerTests.manyThreads drives it

@@ -1,10 +1,11 @@
 import CPosix
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
-import PushboxText
+import PushboxSystem
 import Synchronization
 
 /// Renderings for one language list, pushed to whoever listens.

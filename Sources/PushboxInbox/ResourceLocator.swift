@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 
 /// Finds the bundled samples wherever pushbox is started from: beside the executable (walking
 /// up from `.build/<triple>/release/`), then from the working directory upward.

@@ -1,5 +1,5 @@
-import PushboxCore
 import PushboxInbox
+import PushboxPayload
 
 /// Which request paths a route takes.
 public struct PathPattern: Sendable {

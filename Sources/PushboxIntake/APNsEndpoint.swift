@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// APNs' API: `POST /3/device/<token>`, answered as APNs answers (only `apns-*` headers reach
 /// the payload's envelope), with provider tokens or certificates where the connection requires them.

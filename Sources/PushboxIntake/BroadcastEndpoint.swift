@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// iOS 18's broadcast push for Live Activities: the channel-management API
 /// (`/1/apps/<bundle>/channels`, `/1/apps/<bundle>/all-channels`; Apple's hosts

@@ -1,9 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxTLS
-import PushboxText
 
 /// FCM HTTP v1 as a service, and the OAuth 2 token endpoint its SDKs get access tokens from:
 /// `POST /v1/projects/{id}/messages:send` and `POST /token` (also `/oauth2/v4/token`), answered

@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// FCM's topic subscription API (`projects.registrations.topicSubscriptions`: create, delete,
 /// get, list — what firebase-admin 7's `subscribe_to_topic` / `unsubscribe_from_topic` call, one

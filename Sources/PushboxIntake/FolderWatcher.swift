@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxCrypto
 import PushboxInbox
+import PushboxPayload
 
 #if canImport(Glibc)
     import Glibc

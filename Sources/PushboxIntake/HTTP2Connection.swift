@@ -1,7 +1,8 @@
 import CNGHTTP2
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 // @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
 // through `mailbox` (behind its own lock) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.

@@ -1,9 +1,10 @@
 import CMicroHTTPD
 import Foundation
-import PushboxCore
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxTLS
-import PushboxText
 import Synchronization
 
 /// One HTTP request as the intake sees it.

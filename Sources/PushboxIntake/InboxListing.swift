@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// A stored notification as scripts read it (`GET /inbox`, `pushbox list --json`).
 public enum InboxListing {

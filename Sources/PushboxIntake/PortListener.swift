@@ -1,6 +1,6 @@
 import CPosix
 import Foundation
-import PushboxCore
+import PushboxPayload
 import PushboxTLS
 
 #if canImport(Glibc)

@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxTLS
-import PushboxText
 
 /// A provider key pushbox verifies tokens with.
 public struct RegisteredProviderKey: Sendable {

@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 /// One HTTP request as pushbox answered it, accepted or refused, on any listener: what a sender
 /// most needs to see when a push did not arrive. Never holds a token or a secret header.

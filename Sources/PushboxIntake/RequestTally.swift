@@ -1,6 +1,6 @@
-import PushboxCore
 import PushboxInbox
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// What one request came to, as a CI verdict counts it.
 public enum RequestOutcome: Sendable, Equatable {

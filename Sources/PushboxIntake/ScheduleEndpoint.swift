@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// pushbox's own paths beside the APNs API, for local notifications in the running instance:
 ///

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
 import PushboxLocalization
+import PushboxPayload
 import PushboxRendering
-import PushboxText
 
 extension Diagnostic.Code {
     /// A `strings.xml` the build refuses (unescaped apostrophe, bad `\u`, broken XML, duplicate).

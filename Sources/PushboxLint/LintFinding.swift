@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// One problem `pushbox lint` reports: a diagnostic and where it is.
 public struct LintFinding: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
 
 /// Finds localization problems in an app: files that cannot be read, keys missing per
 /// language, specifiers that disagree with the development language, positional forms that

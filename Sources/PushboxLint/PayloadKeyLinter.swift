@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
 import PushboxLocalization
+import PushboxPayload
 import PushboxRendering
-import PushboxText
 
 /// Checks payloads against the app's localizations: every `*-loc-key` they use must exist in
 /// the development language (else every device shows the raw key), `*-loc-args` must fill the

@@ -1,5 +1,6 @@
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
+import PushboxSystem
 
 /// Everything the extension can use besides the payload.
 public struct ExtensionEnvironment: Sendable {

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxCrypto
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// The three kinds of extension step. Each records one trace entry and tells whether it succeeded.
 enum ExtensionSteps {

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 extension Renderer {
     /// What a push without a visible alert does: nothing on screen; with content-available the

@@ -1,5 +1,5 @@
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 extension TraceEntry.Step {
     /// A Live Activity push applied to (or dropped by) the device's activities.

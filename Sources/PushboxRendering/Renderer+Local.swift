@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 extension Renderer {
     /// A fired local request (stored by `LocalDelivery`): no APNs validation and no service

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// Turns a payload into the notification the device shows.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// What the push service keeps while the device is offline, as the inbox stores it: a stored
 /// notification replaced by a newer one under its key, and all of them delivered or discarded

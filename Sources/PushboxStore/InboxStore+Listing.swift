@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// What the inbox lists of each stored payload, kept with its row from schema 8 on.
 extension InboxStore {

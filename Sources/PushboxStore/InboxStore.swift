@@ -1,8 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxCrypto
 import PushboxDevice
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 // @unchecked: the SQLite connection and its prepared statements are used only with `lock` held
 // (group commits wait on `commitCondition`); InboxStoreTests inserts from 8 threads at once.

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxPayload
 
 /// A notification as the store holds it: the raw bytes and envelope, and APNs' verdict once known.
 public struct StoredNotification: Sendable, Equatable {

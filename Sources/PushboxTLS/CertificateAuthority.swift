@@ -1,6 +1,6 @@
 import CSSL
 import Foundation
-import PushboxText
+import PushboxJSON
 
 // @unchecked: its keys and certificate are immutable OpenSSL objects; `issued` is under `lock`.
 // SharedKeysTests issues for five names on ten threads.

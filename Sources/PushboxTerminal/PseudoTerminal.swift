@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// A pseudo-terminal pair for running the TUI headless: the program gets the slave side as its
 /// terminal; the owner writes keys to the master and reads everything drawn.

@@ -1,6 +1,7 @@
 import CSpawn
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// Runs tools for tests with posix_spawn and waitpid, never Foundation's `Process`.
 ///

@@ -1,7 +1,7 @@
 import CThumbnail
 import Foundation
 import PushboxFetch
-import PushboxText
+import PushboxSystem
 import PushboxUI
 
 /// ThumbnailMaker of image attachments for the terminal: stb_image decodes, libchafa picks a

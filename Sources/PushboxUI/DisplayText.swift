@@ -1,5 +1,5 @@
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 /// Payload text made safe and honest for the screen: no control character ever reaches the
 /// terminal. C0 controls show as Unicode control pictures (ESC → ␛), DEL as ␡, C1 controls as

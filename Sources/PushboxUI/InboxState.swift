@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 /// One notification in the inbox, as the UI keeps it.
 public struct InboxItem: Sendable, Equatable {

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// The Live Activities view: what pushbox can know of an activity whose SwiftUI cannot run
 /// here — its phase, times, relevance and Dynamic Island rank, the lock-screen line of the

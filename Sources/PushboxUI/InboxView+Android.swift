@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 /// Which phone the card shows for an FCM message (`P`): the iPhone, the Android phone, or
 /// both side by side when the card pane is wide enough.

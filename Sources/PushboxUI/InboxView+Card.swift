@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 extension InboxView {
     static func card(_ s: inout Screen, _ state: InboxState, x: Int, y: Int, width: Int, height: Int) {

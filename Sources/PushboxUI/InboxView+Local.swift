@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 /// The Scheduled view, background events and responses in the trace.
 extension InboxView {

@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxLocalization
+import PushboxPayload
 
 extension InboxView {
     static func overlay(_ s: inout Screen, _ state: InboxState) {

@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 
 extension InboxView {
     /// One notification's card as the inbox draws it, as plain text (no colour), for golden

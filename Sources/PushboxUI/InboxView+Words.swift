@@ -1,4 +1,4 @@
-import PushboxCore
+import PushboxPayload
 
 /// How the view words the values `update` stores: the footer's notes and the app's response.
 extension StatusNote {

@@ -1,6 +1,7 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 /// The pure view: state in, a screen of cells out. No curses, no I/O.
 public enum InboxView {

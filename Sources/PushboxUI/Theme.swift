@@ -1,5 +1,5 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 
 /// A colour as a theme names it: one of the 8 ANSI names (with `bright-` variants), `default`
 /// (the terminal's own), or a 256-colour index.

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// Taps, action buttons and the device clock: what the app receives, logged in the trace.
 extension InboxState {

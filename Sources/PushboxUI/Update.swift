@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// Everything that happens to the UI arrives as a message on one queue.
 public enum Message: Sendable {

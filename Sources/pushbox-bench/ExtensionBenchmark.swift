@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
 import PushboxLocalization
 import PushboxLoopback
+import PushboxPayload
 import PushboxRendering
 
 /// `pushbox-bench extension`: notifications with attachments from a loopback server, through

@@ -1,12 +1,13 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
+import PushboxSystem
 import PushboxTLS
 import PushboxTestSupport
-import PushboxText
 
 /// `pushbox-bench h2`: h2load (nghttp2-client) against pushbox's port and, in the same run,
 /// against nghttpd (nghttp2-server, the reference server, answering a small static file), for

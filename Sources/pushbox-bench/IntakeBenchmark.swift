@@ -1,7 +1,7 @@
 import CLoadGen
 import Foundation
-import PushboxCore
 import PushboxIntake
+import PushboxPayload
 import PushboxStore
 import PushboxTestSupport
 

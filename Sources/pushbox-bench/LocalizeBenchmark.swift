@@ -1,6 +1,6 @@
 import Foundation
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
 
 /// `pushbox-bench localize`: the format engine against Foundation's `String(format:)` and the
 /// seed's approach (an NSRegularExpression per `%n$@`), and the `.strings` reader against

@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
+import PushboxJSON
 import PushboxLocalization
+import PushboxPayload
 import PushboxRendering
-import PushboxText
 
 /// `pushbox-bench render`: what `pushbox serve`'s background rendering costs per notification,
 /// step by step, for the intake benchmark's payloads with the bundled sample app (serve's

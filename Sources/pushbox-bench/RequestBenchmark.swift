@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 
 /// `pushbox-bench request`: what one push costs `pushbox serve` in its own code, step by step,
 /// on one thread and without HTTP or sockets: validation, the store's insert (one commit per

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
+import PushboxPayload
 import PushboxStore
 import PushboxTerminal
 import Synchronization

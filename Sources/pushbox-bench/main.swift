@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// pushbox-bench: speed figures printed as rates and as ratios to a baseline measured in the
 /// same run, never asserted in tests. `pushbox-bench validate [COUNT]`.

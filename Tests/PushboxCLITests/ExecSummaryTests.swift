@@ -1,7 +1,7 @@
 import Foundation
 import PushboxInbox
 import PushboxIntake
-import PushboxText
+import PushboxJSON
 import Testing
 
 @testable import PushboxCLI

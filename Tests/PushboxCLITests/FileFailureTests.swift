@@ -1,8 +1,8 @@
 import Foundation
 import PushboxIntake
+import PushboxJSON
 import PushboxStore
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxCLI

@@ -1,6 +1,6 @@
 import Foundation
+import PushboxJSON
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxCLI

@@ -1,5 +1,6 @@
 import Dispatch
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 import Testing
 
 @testable import PushboxCLI

@@ -1,6 +1,6 @@
 import Foundation
+import PushboxJSON
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 /// One phone: every command on an inbox sees the device its pushbox runs (its app and

@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxCLI

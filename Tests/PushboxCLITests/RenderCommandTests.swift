@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxCLI

@@ -1,7 +1,8 @@
 import Foundation
 import PushboxFetch
+import PushboxJSON
+import PushboxSystem
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 /// `pushbox serve` as a separate process, driven by the real clients.

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxIntake
+import PushboxPayload
 import PushboxTestSupport
 import Testing
 

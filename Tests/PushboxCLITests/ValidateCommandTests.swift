@@ -1,6 +1,6 @@
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxCLI

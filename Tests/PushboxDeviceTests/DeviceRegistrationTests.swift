@@ -1,6 +1,6 @@
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
 import PushboxRendering
-import PushboxText
 import Testing
 
 @testable import PushboxDevice

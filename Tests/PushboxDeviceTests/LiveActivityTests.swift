@@ -1,9 +1,9 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 import Testing
 
-@testable import PushboxCore
 @testable import PushboxDevice
+@testable import PushboxPayload
 
 /// The device's Live Activities on a test clock: each push applied or dropped by the rules
 /// ActivityKit applies, with the typed reason.

@@ -1,12 +1,13 @@
 import Foundation
+import PushboxJSON
 import PushboxLocalization
 import PushboxRendering
+import PushboxSystem
 import PushboxTestSupport
-import PushboxText
 import Testing
 
-@testable import PushboxCore
 @testable import PushboxDevice
+@testable import PushboxPayload
 
 /// What happens when a local request fires: its stored form, its rendering, the clock it fires on.
 @Suite("Local notifications: delivery, rendering, the clock")

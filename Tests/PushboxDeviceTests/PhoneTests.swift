@@ -1,9 +1,9 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 import Testing
 
-@testable import PushboxCore
 @testable import PushboxDevice
+@testable import PushboxPayload
 
 /// The phone's one judgement: a dry run answers what the send would and changes nothing; the
 /// registration beside the inbox decides refusals and offline storage for every caller.

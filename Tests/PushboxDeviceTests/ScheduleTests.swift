@@ -1,10 +1,10 @@
 import Foundation
+import PushboxJSON
 import PushboxTestSupport
-import PushboxText
 import Testing
 
-@testable import PushboxCore
 @testable import PushboxDevice
+@testable import PushboxPayload
 
 @Suite("Local notifications: the pending set")
 struct ScheduleTests {

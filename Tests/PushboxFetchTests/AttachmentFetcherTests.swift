@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxLoopback
+import PushboxPayload
 import Testing
 
 @testable import PushboxFetch

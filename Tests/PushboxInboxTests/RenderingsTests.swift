@@ -1,10 +1,11 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
+import PushboxJSON
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
+import PushboxSystem
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxInbox

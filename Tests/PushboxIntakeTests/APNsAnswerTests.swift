@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

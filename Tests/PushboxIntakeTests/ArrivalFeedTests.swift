@@ -1,9 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
+import PushboxSystem
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

@@ -1,10 +1,11 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxTLS
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 import Testing
 
 @testable import PushboxIntake

@@ -1,8 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
+import PushboxSystem
 import Testing
 
 @testable import PushboxIntake

@@ -1,10 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
 import PushboxInbox
+import PushboxPayload
 import PushboxStore
 
 @testable import PushboxIntake

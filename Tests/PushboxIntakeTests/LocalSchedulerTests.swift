@@ -1,12 +1,13 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxFetch
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
+import PushboxSystem
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

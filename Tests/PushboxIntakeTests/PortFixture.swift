@@ -1,11 +1,12 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
+import PushboxSystem
 import PushboxTLS
 import PushboxTestSupport
-import PushboxText
 
 @testable import PushboxIntake
 

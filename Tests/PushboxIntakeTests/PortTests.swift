@@ -1,10 +1,10 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
 import PushboxTLS
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxTLS
-import PushboxText
 import Testing
 
 @testable import PushboxIntake

@@ -1,6 +1,6 @@
 import Foundation
 import PushboxInbox
-import PushboxText
+import PushboxJSON
 import Testing
 
 @testable import PushboxIntake

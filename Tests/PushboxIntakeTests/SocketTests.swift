@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
 import PushboxInbox
+import PushboxPayload
 import PushboxStore
 import Testing
 

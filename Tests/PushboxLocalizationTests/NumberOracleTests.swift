@@ -1,7 +1,7 @@
 import Foundation
+import PushboxJSON
 import PushboxLocalization
 import PushboxTestSupport
-import PushboxText
 import Testing
 
 /// Numbers as current iOS writes them: pushbox's format engine against Foundation's

@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 import Testing
 
 @testable import PushboxLocalization

@@ -1,10 +1,10 @@
 import Foundation
+import PushboxJSON
 import PushboxLocalization
 import PushboxRendering
-import PushboxText
 import Testing
 
-@testable import PushboxCore
+@testable import PushboxPayload
 
 /// One FCM message as the FCM Android SDK builds it from the app's strings.xml: each rule of
 /// `NotificationParams` and `CommonNotificationBuilder`, each with its typed finding.

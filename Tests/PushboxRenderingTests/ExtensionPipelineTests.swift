@@ -1,14 +1,14 @@
 import Foundation
 import PushboxCrypto
 import PushboxFetch
+import PushboxJSON
 import PushboxLocalization
 import PushboxLoopback
 import PushboxRendering
 import PushboxTestSupport
-import PushboxText
 import Testing
 
-@testable import PushboxCore
+@testable import PushboxPayload
 
 @Suite("The service-extension pipeline")
 final class ExtensionPipelineTests {

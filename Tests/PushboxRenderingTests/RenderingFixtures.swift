@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 
 /// A raw payload from text, as the command line reads one.
 func raw(_ text: String, headers: [(String, String)] = []) -> RawPayload {

@@ -1,7 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import Testing
 
 @testable import PushboxStore

@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 import Testing
 
 @testable import PushboxStore

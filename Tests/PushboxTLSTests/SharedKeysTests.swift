@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 import Synchronization
 import Testing
 

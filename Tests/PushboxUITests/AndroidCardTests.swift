@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 import Testing
 
 @testable import PushboxUI

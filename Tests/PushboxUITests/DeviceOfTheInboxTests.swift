@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxLocalization
+import PushboxPayload
 import Testing
 
 @testable import PushboxUI

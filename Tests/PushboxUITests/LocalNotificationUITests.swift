@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 import Testing
 
 @testable import PushboxUI

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 import Testing
 
 @testable import PushboxUI

@@ -1,7 +1,7 @@
 import Foundation
-import PushboxCore
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
-import PushboxText
 import PushboxUI
 
 /// A stored notification as the UI lists it.

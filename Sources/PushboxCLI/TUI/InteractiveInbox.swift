@@ -1,9 +1,9 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
 import PushboxLocalization
+import PushboxPayload
 import PushboxRendering
 import PushboxStore
 import PushboxTerminal

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxPayload
 import PushboxUI
 
 /// Builds the Scheduled view's model (`ScheduledInfo`, in PushboxUI) from the running scheduler's

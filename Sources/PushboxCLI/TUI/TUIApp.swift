@@ -1,11 +1,12 @@
 import Foundation
-import PushboxCore
 import PushboxDevice
 import PushboxInbox
 import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxStore
+import PushboxSystem
 import PushboxTerminal
-import PushboxText
 import PushboxThumbnail
 import PushboxUI
 

@@ -1,6 +1,7 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 import PushboxUI
 
 /// `$XDG_CONFIG_HOME/pushbox/config.json`: the user's settings (the theme the TUI last used).

@@ -1,5 +1,6 @@
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 import PushboxUI
 
 /// Where the TUI's themes are found and how they are read: the bundled `themes/` folder, then

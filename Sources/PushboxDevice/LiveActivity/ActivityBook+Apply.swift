@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 extension ActivityBook {
     /// A validated `liveactivity` push as the device receives it: a broadcast (no device token,

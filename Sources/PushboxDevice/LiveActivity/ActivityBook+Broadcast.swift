@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// A broadcast channel of the app (iOS 18): activities subscribed with `input-push-channel`
 /// (or `pushType: .channel(id)`) get every update sent to it.

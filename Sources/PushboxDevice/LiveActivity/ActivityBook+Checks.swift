@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// The checks a Live Activity push's content meets, and how the trace words times.
 extension ActivityBook {

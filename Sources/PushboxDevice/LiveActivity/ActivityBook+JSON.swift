@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 extension JSONValue {
     /// A JSON number from a Double, or null when nil.

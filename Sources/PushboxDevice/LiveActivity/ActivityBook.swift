@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// The Live Activities of the device's app, with the budgets they draw on: what the
 /// simulated device keeps (`inbox.activities.json` beside the inbox).

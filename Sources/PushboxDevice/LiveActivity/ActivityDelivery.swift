@@ -1,4 +1,4 @@
-import PushboxCore
+import PushboxPayload
 
 /// One Live Activity push as the device receives it.
 public struct ActivityDelivery: Sendable {

@@ -1,5 +1,5 @@
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// How a Live Activity stands on the device clock.
 public enum ActivityPhase: String, Sendable {

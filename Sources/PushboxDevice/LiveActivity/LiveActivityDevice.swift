@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// The device's Live Activities as kept on disk: the book, and the device clock's reading
 /// when it was last written, from which another process (`pushbox activities`) tells the

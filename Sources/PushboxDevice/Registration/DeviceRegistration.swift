@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// Whether the simulated device's app is installed, which of its tokens are no longer valid
 /// (what APNs answers `410 Unregistered` for, and FCM `404 UNREGISTERED`), whether it is

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// The device's registration on disk, beside the inbox (`inbox.device.json` for
 /// `inbox.sqlite`): `pushbox device` writes it, and a running pushbox reads it again whenever

@@ -1,5 +1,6 @@
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// A value of the device's kept as JSON beside the inbox, read again whenever the file
 /// changed (its stamp: modification time, size, inode) and changed whole under a lock, so

@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// What the push service keeps for a device that is offline (Apple's "Sending notification
 /// requests to APNs": it stores "only one notification per bundle ID", "for 30 days or less,

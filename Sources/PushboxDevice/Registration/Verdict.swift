@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 
 /// What the device judged of a payload (APNs' or FCM's answer, what an offline device's push
 /// service does with it, its targeting, a Live Activity's outcome, what the inbox lists of it),

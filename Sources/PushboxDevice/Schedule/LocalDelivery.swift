@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// A fired local request as the inbox stores it: the content in APNs' shape (`aps` with the
 /// alert, sound, badge, category and thread; `userInfo` at the top, where an app's delegate

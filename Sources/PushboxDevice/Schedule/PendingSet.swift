@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// A request waiting to fire.
 public struct PendingRequest: Sendable, Equatable {

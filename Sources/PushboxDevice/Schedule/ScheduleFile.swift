@@ -1,6 +1,6 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// A local notification request, named after UserNotifications' API so iOS engineers read it
 /// at sight: `{"identifier", "content": {…}, "trigger": {…}}`.

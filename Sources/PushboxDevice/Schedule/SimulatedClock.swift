@@ -1,6 +1,7 @@
 import Foundation
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
+import PushboxSystem
 
 /// The device's clock: real time by default, or started elsewhere (`--clock`), running faster
 /// (`--speed`), fast-forwarded and jumped from the TUI. Thread-safe.

@@ -1,5 +1,5 @@
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 /// The FCM topics the simulated device subscribes to: its language topic plus the app's own.
 public enum DeviceTopics {

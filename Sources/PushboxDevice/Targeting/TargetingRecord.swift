@@ -1,5 +1,5 @@
-import PushboxCore
-import PushboxText
+import PushboxJSON
+import PushboxPayload
 
 /// FCM's targeting of a message as judged when it arrived, kept with the stored row: the
 /// device's topics and own tokens change (subscriptions through the API, `pushbox device`),

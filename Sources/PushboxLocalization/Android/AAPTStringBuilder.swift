@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// AAPT2's `StringBuilder::AppendText` state machine.
 struct AAPTStringBuilder {

@@ -1,5 +1,5 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 
 /// An Android app's string resources: every `values*/` folder of its `res/`, each file read as
 /// AAPT2 reads it, and the lookup Android does for a device's locale list.

@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// A string element's content flattened as AAPT2's `FlattenXmlSubtree` does: text runs, spans,
 /// untranslatable sections, references.

@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// One `<string>` (or plurals item, array item) as AAPT2 stores it.
 public struct AndroidString: Sendable, Equatable {

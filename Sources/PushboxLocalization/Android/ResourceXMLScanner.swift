@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// The XML of an Android resource file as a stream of events, read as expat (which AAPT2 uses)
 /// reads it: elements with their attributes and namespaces resolved, text with entities and

@@ -1,5 +1,6 @@
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// An app's localizations as found below its folder: every `*.lproj` folder (an Xcode project
 /// layout works as it is; legacy names and `Base.lproj` included) and every `*.xcstrings`.

@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// The codes of the localizer, the format engine, the rule expander and the localization linter.
 extension Diagnostic.Code {

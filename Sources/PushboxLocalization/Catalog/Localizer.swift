@@ -1,5 +1,6 @@
 import Foundation
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// The system's localization of a key with arguments, for a device's preferred languages: the
 /// same engine serves `*-loc-key` and the extension's custom keys.

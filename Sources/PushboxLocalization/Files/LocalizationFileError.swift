@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// A localization file that cannot be read: the whole file is refused, as Foundation refuses
 /// it, and the error names file, line and column.

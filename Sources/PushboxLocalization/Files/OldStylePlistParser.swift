@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// Reads the text form of a `.strings` file (an old-style property list) as CoreFoundation
 /// does (`CFOldStylePList.c`): `"key" = "value";` pairs with or without enclosing braces,

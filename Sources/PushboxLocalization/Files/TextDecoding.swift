@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// Turns the bytes of a strings file into UTF-8 as CoreFoundation reads them
 /// (`encodingForXMLData` in CFPropertyList.c): a byte-order mark decides (UTF-32 LE/BE, UTF-8,

@@ -1,5 +1,5 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 
 /// Reads a String Catalog (`.xcstrings`, versions 1.0–1.3) into per-language entries for an
 /// iPhone: device variations pick `iphone`, else `other`; plural variations and substitutions

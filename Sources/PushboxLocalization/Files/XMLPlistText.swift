@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// The leaves of an XML property list as CoreFoundation reads them (`parseStringTag`,
 /// `parseEntityReference_pl`, `parseCDSect_pl` and the number, date and data tags of

@@ -1,4 +1,4 @@
-import PushboxText
+import PushboxJSON
 
 /// How a format uses its arguments: positional (`%2$@`) and sequential (`%@`) forms, and the
 /// positions it reads. What `String(format:)` leaves undefined follows from it — mixed forms,

@@ -1,5 +1,5 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 
 /// Fills a format string with string arguments (loc-args are always strings), the way a
 /// device would where that is defined, and readably with a warning where it is not: missing

@@ -1,5 +1,5 @@
 import Foundation
-import PushboxText
+import PushboxJSON
 
 /// A `.stringsdict` entry (or an `.xcstrings` plural/substitution): a format whose `%#@name@`
 /// references choose among variants by a number.

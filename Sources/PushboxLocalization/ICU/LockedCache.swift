@@ -1,4 +1,5 @@
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// A small thread-safe memo table.
 final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {

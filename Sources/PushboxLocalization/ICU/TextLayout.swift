@@ -1,5 +1,6 @@
 import CICUWrap
-import PushboxText
+import PushboxJSON
+import PushboxSystem
 
 /// Where a line may break and how a right-to-left line reads on screen, from ICU: UAX #14 line
 /// breaking for the device's language (no line begins with closing punctuation or a small kana;

@@ -1,6 +1,6 @@
-import PushboxCore
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 extension AndroidRenderer {
     /// Where the two phones show one message differently.

@@ -1,8 +1,8 @@
 import Foundation
-import PushboxCore
 import PushboxFetch
+import PushboxJSON
 import PushboxLocalization
-import PushboxText
+import PushboxPayload
 
 /// Builds an FCM message's Android notification the way the FCM Android SDK does in the
 /// background case (§1.3 of pushbox's platform notes): `android.notification` over the

@@ -1,4 +1,4 @@
-import PushboxCore
+import PushboxPayload
 
 /// The card's views.
 public enum Tab: Int, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
-import PushboxCore
 import PushboxLocalization
+import PushboxPayload
 
 /// The device-language component: the device's preferred languages, and what `[`, `]` and the
 /// language picker step through (the app's localizations, then the pseudolanguages).

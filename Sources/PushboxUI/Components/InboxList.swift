@@ -1,5 +1,5 @@
 import Foundation
-import PushboxCore
+import PushboxPayload
 
 /// One line of the inbox list.
 public enum Row: Sendable, Equatable {

@@ -1,0 +1,112 @@
+import PushboxJSON
+
+/// How a request reached pushbox's HTTP API: which listener, which protocol, which client, and
+/// how the provider authenticated. Kept with the notification for its trace and `list --json`;
+/// never holds the token itself.
+public struct Arrival: Sendable, Equatable {
+    /// `unix /path/pushbox.sock` or `tcp 127.0.0.1:2197`.
+    public var listener: String
+    /// `h2` (HTTP/2 over TLS), `h2c` (cleartext HTTP/2), `http/1.1`.
+    public var protocolName: String
+    /// Whether the connection was TLS (HTTP/1.1 may be either).
+    public var tls: Bool
+    /// The client's `user-agent`, when it sent one.
+    public var userAgent: String?
+    /// How the request proved who sent it.
+    public var authentication: Authentication
+
+    /// How a request came in.
+    public init(listener: String, protocolName: String, tls: Bool, userAgent: String?, authentication: Authentication = .none) {
+        self.listener = listener
+        self.protocolName = protocolName
+        self.tls = tls
+        self.userAgent = userAgent
+        self.authentication = authentication
+    }
+
+    /// How the sender proved who it is.
+    public enum Authentication: Sendable, Equatable {
+        /// The Unix socket: the user's own, open without auth.
+        case none
+        /// A provider token (JWT); `verified` is false when no key was registered for it;
+        /// `iatIsString` when its `iat` was a numeric string (`"1733040000"`), which APNs accepts.
+        case providerToken(teamID: String, keyID: String, ageSeconds: Int, verified: Bool, iatIsString: Bool = false)
+        /// A TLS client certificate.
+        case certificate(subject: String, topic: String?)
+        /// An OAuth 2 access token pushbox issued to a service account (FCM); `verified` is false
+        /// when the account's assertion could not be checked (a key pushbox did not make).
+        case accessToken(account: String, verified: Bool)
+    }
+
+    /// The FCM project of `/v1/projects/{id}/messages:send`.
+    public var fcmProject: String?
+
+    /// The one-line account the trace shows.
+    public var summary: String {
+        var text = "\(protocolName)\(tls && protocolName != "h2" ? " over TLS" : "") on \(listener)"
+        if let userAgent { text += ", user-agent \(userAgent)" }
+        switch authentication {
+        case .none: text += "; no authentication (the socket is the user's own)"
+        case .providerToken(let team, let key, let age, let verified, let iatIsString):
+            text +=
+                "; provider token of team \(team), key \(key), \(age) s old, "
+                + (verified ? "signature verified" : "signature NOT checked (no key registered for \(key))")
+                + (iatIsString ? "; iat is a string, which APNs accepts" : "")
+        case .certificate(let subject, let topic):
+            text += "; client certificate \(subject)\(topic.map { " for \($0)" } ?? "")"
+        case .accessToken(let account, let verified):
+            text +=
+                "; OAuth access token of \(account)"
+                + (verified ? "" : " (its assertion's signature NOT checked: a service account pushbox did not make)")
+        }
+        if let fcmProject { text += "; FCM project \(fcmProject)" }
+        return text
+    }
+
+    /// The arrival as `list --json` and the store write it.
+    public var json: JSONValue {
+        var auth: [(key: String, value: JSONValue)]
+        switch authentication {
+        case .none: auth = [("method", .string("none"))]
+        case .providerToken(let team, let key, let age, let verified, let iatIsString):
+            auth = [
+                ("method", .string("token")), ("teamId", .string(team)), ("keyId", .string(key)),
+                ("tokenAgeSeconds", .number(String(age))), ("signatureVerified", .bool(verified)),
+            ]
+            if iatIsString { auth.append(("iatIsString", .bool(true))) }
+        case .certificate(let subject, let topic):
+            auth = [("method", .string("certificate")), ("subject", .string(subject)), ("topic", topic.map(JSONValue.string) ?? .null)]
+        case .accessToken(let account, let verified):
+            auth = [("method", .string("oauth")), ("account", .string(account)), ("signatureVerified", .bool(verified))]
+        }
+        return .object(
+            JSONObject([
+                ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
+                ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
+                ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
+            ]))
+    }
+
+    /// An arrival read back from the store.
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let listener = o["listener"]?.stringValue, let proto = o["protocol"]?.stringValue else { return nil }
+        let auth = o["authentication"]?.objectValue
+        var authentication = Authentication.none
+        switch auth?["method"]?.stringValue {
+        case "token":
+            authentication = .providerToken(
+                teamID: auth?["teamId"]?.stringValue ?? "", keyID: auth?["keyId"]?.stringValue ?? "",
+                ageSeconds: auth?["tokenAgeSeconds"]?.intValue ?? 0, verified: auth?["signatureVerified"] == .bool(true),
+                iatIsString: auth?["iatIsString"] == .bool(true))
+        case "certificate":
+            authentication = .certificate(subject: auth?["subject"]?.stringValue ?? "", topic: auth?["topic"]?.stringValue)
+        case "oauth":
+            authentication = .accessToken(account: auth?["account"]?.stringValue ?? "", verified: auth?["signatureVerified"] == .bool(true))
+        default: break
+        }
+        self.init(
+            listener: listener, protocolName: proto, tls: o["tls"] == .bool(true), userAgent: o["userAgent"]?.stringValue,
+            authentication: authentication)
+        fcmProject = o["fcmProject"]?.stringValue
+    }
+}

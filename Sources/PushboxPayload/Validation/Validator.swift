@@ -1,0 +1,245 @@
+import PushboxJSON
+
+/// What validation needs to know about the simulated device and its app.
+public struct ValidationContext: Sendable, Equatable {
+    /// The app's bundle id, from its profile; topic rules apply only when it is known.
+    public var bundleID: String?
+    /// The FCM topics the device subscribes to (its language topic included); nil when no
+    /// device is described, and FCM targeting is then not judged.
+    public var deviceTopics: Set<String>?
+    /// JSON nesting limit; deeper bodies are refused.
+    public var maxDepth: Int
+    /// How FCM `token` and `fid` targets are judged (`any` by default).
+    public var fcmTokens: FCMTokenMode = .any
+
+    /// What validation knows of the device: its app's bundle id and its FCM topics.
+    public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
+        self.bundleID = bundleID
+        self.deviceTopics = deviceTopics
+        self.maxDepth = maxDepth
+    }
+}
+
+/// A payload that passed validation, in the shape the device receives.
+public struct ValidatedPayload: Sendable, Equatable {
+    /// APNs payload, Simulator `.apns` file, or FCM message.
+    public var form: PayloadForm
+    /// The APNs payload the iPhone receives (for FCM, the mapped one; for `.apns`, without the
+    /// Simulator key).
+    public var payload: JSONObject
+    /// The `aps` dictionary.
+    public var aps: JSONObject
+    /// The request headers in force (the request's, plus FCM's `apns.headers`).
+    public var headers: PushHeaders
+    /// The push type given, or the one APNs infers.
+    public var pushType: PushType
+    /// The FCM message it came as, if it did.
+    public var fcm: FCMMessage?
+}
+
+extension ValidatedPayload {
+    /// The payload as an Xcode Simulator `.apns` file: "Simulator Target Bundle" (the app of its
+    /// `apns-topic`, else `fallbackBundleID`) first, then the payload the device receives.
+    public func simulatorFile(fallbackBundleID: String) -> JSONObject {
+        let bundle = headers[PushHeaders.topic].map(PushType.bundleID(fromTopic:)) ?? fallbackBundleID
+        return JSONObject([(PayloadForm.simulatorTargetKey, .string(bundle))] + payload.entries)
+    }
+}
+
+/// Whether the simulated device is among the message's recipients (FCM topics and conditions).
+public enum Targeting: Sendable, Equatable {
+    case device
+    /// Valid, but not for this device; the detail says why.
+    case notTargeted(String)
+}
+
+/// The outcome of validating one payload: APNs' answer, warnings, and the payload as delivered.
+public struct ValidationReport: Sendable {
+    /// APNs' refusal, if refused.
+    public var rejection: Rejection?
+    /// What APNs accepts but a developer should know.
+    public var warnings: [Diagnostic]
+    /// The payload as accepted.
+    public var validated: ValidatedPayload?
+    /// Whether an FCM message reaches this device.
+    public var targeting: Targeting
+    /// Why an FCM message reaches this device, in words (its token, topic or condition), as
+    /// judged when it arrived: the device's topics and tokens may change since.
+    public var targetDescription: String? = nil
+    /// To whom an FCM message was addressed, in a few words (`token …` and whether it is the
+    /// device's own, `topic …`, `condition …`).
+    public var addressee: String? = nil
+    /// What the device did with a Live Activity push (nil: not applied to a device).
+    public var liveActivity: LiveActivityOutcome? = nil
+    /// What the inbox lists of the payload (nil: its body could not be read).
+    public var listing: PayloadListing? = nil
+
+    /// Whether it was accepted.
+    public var ok: Bool { rejection == nil }
+
+    /// The report of a refusal decided outside the payload (the device's registration), for a
+    /// stored notification whose answer validation alone would not give again.
+    public static func refused(_ rejection: Rejection) -> ValidationReport {
+        ValidationReport(rejection: rejection, warnings: [], validated: nil, targeting: .device)
+    }
+    /// The HTTP status APNs would answer.
+    public var status: Int { rejection?.status ?? 200 }
+
+    /// Says, for an FCM message, to whom it was addressed and why it reaches the device, with
+    /// the device's topics and own tokens as they are now.
+    public mutating func describeTarget(deviceTopics: Set<String>, isOwn: (String) -> Bool) {
+        guard let message = validated?.fcm else { return }
+        addressee = FCMRules.addressee(message, isOwn: isOwn)
+        if targeting == .device { targetDescription = FCMRules.describeTarget(message, deviceTopics: deviceTopics, isOwn: isOwn) }
+    }
+}
+
+/// Validates payloads exactly as APNs answers them (Apple's "Handling notification responses
+/// from APNs" and "Sending notification requests to APNs"; FCM HTTP v1 for FCM messages).
+public enum Validator {
+    // Long on purpose: the checks in APNs' order, so the first failure is the one APNs answers.
+    /// APNs' verdict on the payload: refused with its reason, or accepted with warnings.
+    public static func validate(_ raw: RawPayload, context: ValidationContext = ValidationContext()) -> ValidationReport {
+        var warnings: [Diagnostic] = []
+        // The body once read: a payload refused after that is listed from it.
+        var read: JSONObject?
+        func rejected(_ r: Rejection) -> ValidationReport {
+            var report = ValidationReport(rejection: r, warnings: warnings, validated: nil, targeting: .device)
+            report.listing = read.map { PayloadListing(payload: $0, pushType: PushType(rawValue: raw.envelope.headers[PushHeaders.pushType] ?? "")) }
+            return report
+        }
+        var headers = raw.envelope.headers
+        for field in headers.fields where field.name.hasPrefix("apns-") && !PushHeaders.known.contains(field.name) {
+            warnings.append(Diagnostic(.unknownHeader, "\(field.name) is not an APNs header; APNs ignores it"))
+        }
+        if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
+        let limit = PushType(rawValue: headers[PushHeaders.pushType] ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
+
+        // FCM's endpoint takes a request as large as its own limit; the APNs payload it makes is
+        // held to APNs' limit below.
+        let documentLimit = raw.envelope.source == .fcm ? FCMMessage.maxRequestBytes : limit
+        let document: JSONObject
+        switch readDocument(raw.bytes, limit: documentLimit, maxDepth: context.maxDepth) {
+        case .failure(let r): return rejected(r)
+        case .success(let d): document = d
+        }
+        read = document
+
+        let form = PayloadForm.detect(document)
+        var payload = document
+        var fcm: FCMMessage?
+        var targeting = Targeting.device
+        switch form {
+        case .apns:
+            break
+        case .simulator(let target):
+            payload[PayloadForm.simulatorTargetKey] = nil
+            if let bundle = context.bundleID, target != bundle {
+                return rejected(
+                    Rejection(.deviceTokenNotForTopic, "the file's Simulator Target Bundle is \(target), but this device's app is \(bundle)"))
+            }
+        case .fcm(let wrapped):
+            let messageObject = wrapped ? document["message"]?.objectValue ?? document : document
+            do {
+                let message = try FCMMessage(messageObject)
+                try FCMRules.checkPayload(message)
+                try FCMAndroidRules.check(message.android)
+                let verdict = try FCMRules.targeting(of: message, deviceTopics: context.deviceTopics ?? [])
+                if context.deviceTopics != nil { targeting = verdict }
+                for (name, value) in message.apnsHeaders where headers[name] == nil { headers.add(name, value) }
+                if message.liveActivityToken != nil {
+                    // FCM addresses the activity: it sends APNs the liveactivity push type and topic itself.
+                    if headers[PushHeaders.pushType] == nil { headers.add(PushHeaders.pushType, PushType.liveactivity.rawValue) }
+                    if headers[PushHeaders.topic] == nil, let bundle = context.bundleID {
+                        headers.add(PushHeaders.topic, HeaderRules.expectedTopic(bundle, .liveactivity))
+                    }
+                }
+                if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
+                payload = message.apnsPayloadForDevice()
+                fcm = message
+            } catch {
+                return rejected(error)
+            }
+            let size = JSONWriter.compact(.object(payload)).utf8.count
+            if size > limit {
+                // FCM refuses a message too big for APNs itself, with INVALID_ARGUMENT (its error
+                // codes list "message too big" under it; the sentence is pushbox's).
+                return rejected(
+                    Rejection(
+                        .invalidArgument, "Message is too big: the APNs payload FCM sends for this message is \(size) bytes; the limit is \(limit)"))
+            }
+        }
+
+        let aps: JSONObject
+        switch PayloadRules.aps(of: payload) {
+        case .success(let a): aps = a
+        case .failure(let r):
+            guard fcm != nil, payload["aps"] == nil else { return rejected(r) }
+            // An FCM data message reaches an iPhone through FCM's own channel, not as a notification.
+            aps = JSONObject()
+            warnings.append(
+                Diagnostic(
+                    .fcmDataOnly,
+                    "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
+        }
+        let pushType = PushType(rawValue: headers[PushHeaders.pushType] ?? "") ?? PushType.inferred(from: aps)
+
+        if let bundle = context.bundleID {
+            var topic = headers[PushHeaders.topic]
+            if topic == nil, case .simulator(let target) = form { topic = target }
+            let requireTopic = raw.envelope.source == .socket || raw.envelope.source == .send
+            if let r = HeaderRules.checkTopic(topic, bundleID: bundle, pushType: pushType, requireTopic: requireTopic) {
+                return rejected(r)
+            }
+        }
+
+        warnings += PayloadRules.warnings(payload: payload, aps: aps, pushType: pushType, priority: headers[PushHeaders.priority])
+        if let fcm { warnings += FCMRules.warnings(fcm, aps: aps) }
+        let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
+        var report = ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
+        report.listing = PayloadListing(payload: payload, pushType: pushType)
+        if fcm != nil { report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: DeviceIdentity.isBuiltIn) }
+        return report
+    }
+
+    /// Reads the body as a JSON object, refusing what APNs refuses.
+    ///
+    /// APNs has no reason for a body it cannot read; the legacy binary API answered such a body
+    /// with "missing payload", whose HTTP/2 successor is PayloadEmpty, so pushbox answers
+    /// PayloadEmpty and says exactly what was wrong.
+    static func readDocument(_ bytes: [UInt8], limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return .failure(
+                Rejection(
+                    .payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace",
+                    cause: bytes.isEmpty ? .empty : .whitespace))
+        }
+        if bytes.count > limit {
+            return .failure(Rejection(.payloadTooLarge, "the body is \(bytes.count) bytes; the limit is \(limit)"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            let what: String
+            let cause: Rejection.EmptyCause
+            switch error.kind {
+            case .syntax: (what, cause) = ("not valid JSON", .notJSON)
+            case .invalidUTF8: (what, cause) = ("not valid UTF-8", .notUTF8)
+            case .nulByte: (what, cause) = ("refused: it holds a NUL byte", .nulByte)
+            case .tooDeep: (what, cause) = ("refused: nested too deeply", .tooDeep)
+            }
+            return .failure(
+                Rejection(
+                    .payloadEmpty, "the body is \(what) (\(error)); APNs answers PayloadEmpty for a body it cannot read",
+                    cause: cause))
+        }
+        guard let object = value.objectValue else {
+            return .failure(
+                Rejection(
+                    .payloadEmpty, "the body is \(value.typeDescription), not a JSON object; APNs answers PayloadEmpty for it",
+                    cause: .notAnObject))
+        }
+        return .success(object)
+    }
+}

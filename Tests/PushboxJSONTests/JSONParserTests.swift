@@ -1,0 +1,164 @@
+import Foundation
+import PushboxJSON
+import PushboxPayload
+import Testing
+
+@testable import PushboxJSON
+
+/// The project's sample payloads, beside this test folder.
+private let samplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("sample-payloads").path
+
+@Suite("Strict JSON parser")
+struct JSONParserTests {
+    func parse(_ s: String, maxDepth: Int = 100) throws(JSONParseError) -> JSONValue {
+        try JSONParser.parse(Array(s.utf8), maxDepth: maxDepth)
+    }
+
+    @Test("reads every kind of value, keeping key order and number text")
+    func values() throws {
+        let v = try parse(#" {"b": [1, -2.5e3, true, false, null], "a": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"} "#)
+        let o = try #require(v.objectValue)
+        #expect(o.keys == ["b", "a"])
+        #expect(o["b"] == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null]))
+        #expect(o["a"] == .string("x\"\\/\u{8}\u{C}\n\r\té😀"))
+    }
+
+    @Test("keeps duplicate keys, and lookup returns the last")
+    func duplicates() throws {
+        let o = try #require(try parse(#"{"a":1,"b":2,"a":3}"#).objectValue)
+        #expect(o.entries.count == 3)
+        #expect(o["a"] == .number("3"))
+        #expect(o.duplicateKeys == ["a"])
+    }
+
+    @Test("a dotted key path walks nested objects, the last of a repeated key, and nothing through a non-object")
+    func keyPaths() throws {
+        let o = try #require(try parse(#"{"aps":{"data":{"k":"v","k":"w"},"n":1},"":{"":2},"a.b":3}"#).objectValue)
+        #expect(o.value(atPath: "aps.data.k") == .string("w"))
+        #expect(o.value(atPath: "aps.n") == .number("1"))
+        #expect(o.value(atPath: "aps")?.objectValue?.keys == ["data", "n"])
+        #expect(o.value(atPath: "aps.n.x") == nil)
+        #expect(o.value(atPath: "aps.missing") == nil)
+        #expect(o.value(atPath: "aps.data.") == nil)
+        #expect(o.value(atPath: ".") == .number("2"))
+        #expect(o.value(atPath: "a.b") == nil)
+    }
+
+    @Test(
+        "refuses malformed documents with line and column",
+        arguments: [
+            ("{\"a\":1,}", 1, 8, "trailing comma"),
+            ("[1,2,]", 1, 6, "trailing comma"),
+            ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "expected ',' or '}'"),
+            ("{'a':1}", 1, 2, "expected a key"),
+            ("{\"a\":01}", 1, 7, "may not start with 0"),
+            ("{\"a\":tru}", 1, 6, "expected a value"),
+            ("{\"a\":\"x", 1, 8, "unterminated string"),
+            ("{\"a\":1} x", 1, 9, "after the end"),
+            ("{\"a\":\"\\x\"}", 1, 7, "invalid escape"),
+            ("{\"a\":\"\\ud800\"}", 1, 13, "lone high surrogate"),
+            ("{\"a\":\"tab\there\"}", 1, 10, "control character"),
+            ("", 1, 1, "unexpected end"),
+        ])
+    func malformed(text: String, line: Int, column: Int, message: String) {
+        #expect {
+            try parse(text)
+        } throws: { error in
+            let e = error as! JSONParseError
+            return e.kind == .syntax && e.line == line && e.column == column && e.message.contains(message)
+        }
+    }
+
+    @Test("10,000 levels of nesting are refused as too deep, without a crash")
+    func deepNesting() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try parse(deep) }
+        do { _ = try parse(deep) } catch { #expect(error.kind == .tooDeep) }
+        let objects = String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000)
+        do {
+            _ = try parse(objects)
+            Issue.record("accepted")
+        } catch { #expect(error.kind == .tooDeep) }
+    }
+
+    @Test("the depth limit is exact: 100 levels pass, 101 do not")
+    func depthLimit() throws {
+        let ok = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        _ = try parse(ok)
+        let over = String(repeating: "[", count: 101) + String(repeating: "]", count: 101)
+        #expect(throws: JSONParseError.self) { try parse(over) }
+    }
+
+    @Test(
+        "invalid UTF-8 is found at its offset",
+        arguments: [
+            ([0x22, 0xC3, 0x28, 0x22], 1),  // bad continuation
+            ([0x22, 0xC0, 0xAF, 0x22], 1),  // overlong
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // UTF-16 surrogate
+            ([0x22, 0x61, 0xF0, 0x9F, 0x98], 2),  // truncated at the end
+            ([0x22, 0xFF, 0x22], 1),
+        ] as [([UInt8], Int)])
+    func invalidUTF8(bytes: [UInt8], offset: Int) {
+        #expect(UTF8Check.firstInvalidOffset(in: bytes) == offset)
+        do {
+            _ = try JSONParser.parse(bytes)
+            Issue.record("accepted")
+        } catch { #expect(error.kind == .invalidUTF8) }
+    }
+
+    @Test("valid multi-byte text passes the UTF-8 check")
+    func validUTF8() {
+        #expect(UTF8Check.firstInvalidOffset(in: Array("한국어 日本語 العربية 😀👨‍👩‍👧".utf8)) == nil)
+    }
+
+    @Test("a NUL byte is refused, inside or outside a string")
+    func nulBytes() {
+        for bytes: [UInt8] in [[0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0x00, 0x22, 0x7D], [0x7B, 0x7D, 0x00], [0x00]] {
+            do {
+                _ = try JSONParser.parse(bytes)
+                Issue.record("accepted")
+            } catch { #expect(error.kind == .nulByte) }
+        }
+    }
+
+    @Test("agrees with JSONSerialization on the sample payloads and generated ones")
+    func agreesWithFoundation() throws {
+        var documents = try FileManager.default.contentsOfDirectory(atPath: samplesDirectory)
+            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
+            .map { try Data(contentsOf: URL(fileURLWithPath: samplesDirectory + "/" + $0)) }
+        for i in 0..<200 { documents.append(Data(SyntheticPayloads.make(i).utf8)) }
+        #expect(documents.count > 200)
+        for data in documents {
+            let ours = try JSONParser.parse(Array(data))
+            let theirs = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            #expect(FoundationBridge.matches(ours, theirs))
+        }
+    }
+
+    @Test("the writer round-trips values and escapes control characters")
+    func writer() throws {
+        let text = #"{"a":"\u001b[31m\n","b":[1,2.5,true,null],"c":{}}"#
+        let value = try parse(text)
+        #expect(JSONWriter.compact(value) == text)
+        #expect(try parse(JSONWriter.pretty(value)) == value)
+    }
+}
+
+/// Compares pushbox's JSON values with Foundation's, as the conformance oracle.
+enum FoundationBridge {
+    static func matches(_ ours: JSONValue, _ theirs: Any) -> Bool {
+        switch ours {
+        case .null: return theirs is NSNull
+        case .bool(let b): return (theirs as? NSNumber).map { String(cString: $0.objCType) == "c" && $0.boolValue == b } ?? false
+        case .number(let text): return (theirs as? NSNumber).map { $0.doubleValue == Double(text) } ?? false
+        case .string(let s): return (theirs as? String) == s
+        case .array(let a):
+            guard let t = theirs as? [Any], t.count == a.count else { return false }
+            return zip(a, t).allSatisfy { matches($0, $1) }
+        case .object(let o):
+            guard let t = theirs as? [String: Any], t.count == Set(o.keys).count else { return false }
+            return o.keys.allSatisfy { k in t[k].map { matches(o[k]!, $0) } ?? false }
+        }
+    }
+}
