@@ -16,17 +16,6 @@ public struct RenderBatch: Sendable {
     public var languageKey: String
 }
 
-/// An arrival as the inbox lists it: the row as stored and its rendering for the device's
-/// languages, made before it is handed on, so nobody asks for it again.
-public struct RenderedArrival: Sendable {
-    /// The row as the intake stored it (with what the inbox lists of it).
-    public var stored: StoredNotification
-    /// Its rendering for `languageKey`; nil when it could not be rendered (the row is gone).
-    public var rendering: RenderedNotification?
-    /// The language list it was rendered for (`RenderKey.languageKey`).
-    public var languageKey: String
-}
-
 /// The one owner of every rendering of a (notification, device language list) pair: it renders
 /// ahead, in the background, what arrives (for the device's languages), or on demand what a
 /// reader asks for; it keeps an in-flight set so one pair is never rendered twice at once,
@@ -39,9 +28,9 @@ public final class Renderings: Sendable {
     public let store: InboxStore
     let state: Locked<State>
     private let listeners = Locked<[@Sendable (RenderBatch) -> Void]>([])
-    private let arrivalListeners = Locked<[@Sendable ([RenderedArrival]) -> Void]>([])
+    let arrivalListeners = Locked<[@Sendable ([RenderedArrival]) -> Void]>([])
     /// Held while arrivals are handed on, so listeners hear them in arrival order.
-    private let handingOn = NSLock()
+    let handingOn = NSLock()
     /// Entered for every arrival queued, left once it was rendered (`drain`).
     private let pending = DispatchGroup()
     /// When an arrival was last queued (monotonic nanoseconds, `DispatchTime.uptimeNanoseconds`).
@@ -125,17 +114,6 @@ public final class Renderings: Sendable {
     public func onRendered(_ listener: @escaping @Sendable (RenderBatch) -> Void) {
         listeners.withLock { $0.append(listener) }
     }
-
-    /// Calls `listener` with every burst of arrivals, each with its rendering for the languages
-    /// rendered ahead, in arrival order, no later than `maxWait` after it arrived. Set it before
-    /// the intake starts, so none is missed.
-    public func onArrived(_ listener: @escaping @Sendable ([RenderedArrival]) -> Void) {
-        arrivalListeners.withLock { $0.append(listener) }
-    }
-
-    /// How long an arrival waits for its rendering at most while somebody listens for arrivals
-    /// (the inbox folds arrivals in five times a second), however busy the intake is.
-    public static let maxWait: Duration = .milliseconds(200)
 
     /// The judgement kept with a stored row, for a rendering of it (`Phone.report`).
     func storedReport(_ row: StoredNotification) -> ValidationReport? {
@@ -265,37 +243,10 @@ public final class Renderings: Sendable {
         try? store.saveRenders(made.compactMap { m in m.note.map { (m.key.id, m.key.languageKey, JSONWriter.compact($0.storedJSON)) } })
         finish(made)
         let renderings = Dictionary(uniqueKeysWithValues: made.compactMap { m in m.note.map { (m.key.id, $0) } })
-        push(RenderBatch(renderings: renderings, languageKey: RenderKey.languageKey(languages)))
+        // An arrival handed on whole (`onArrived`) is not pushed again as a rendering.
+        let handedOn = Set(toPublish.map(\.row.id))
+        push(RenderBatch(renderings: renderings.filter { !handedOn.contains($0.key) }, languageKey: RenderKey.languageKey(languages)))
         publish(toPublish, made: renderings, languages: languages)
-    }
-
-    /// Hands these arrivals to the arrival listeners, each with its rendering: the one just
-    /// made, else the one another reader made meanwhile (waited for, or read from the store).
-    /// Threads render batches side by side: one whose arrivals came later waits in `ready`
-    /// until those before it were handed on.
-    private func publish(_ rows: [(place: Int, row: StoredNotification)], made: [Int64: RenderedNotification], languages: [String]) {
-        guard !rows.isEmpty else { return }
-        let key = RenderKey.languageKey(languages)
-        let rendered = rows.map { r in
-            (
-                r.place,
-                RenderedArrival(
-                    stored: r.row, rendering: made[r.row.id] ?? rendering(id: r.row.id, languages: languages, row: r.row), languageKey: key)
-            )
-        }
-        handingOn.lock()
-        defer { handingOn.unlock() }
-        let inOrder = state.withLock { state in
-            for (place, arrival) in rendered { state.ready[place] = arrival }
-            var inOrder: [RenderedArrival] = []
-            while let next = state.ready.removeValue(forKey: state.nextToPublish) {
-                inOrder.append(next)
-                state.nextToPublish += 1
-            }
-            return inOrder
-        }
-        guard !inOrder.isEmpty else { return }
-        for listener in arrivalListeners.withLock({ $0 }) { listener(inOrder) }
     }
 
     /// Marks renderings done: their waiters wake with the result and the pairs leave the in-flight set.
@@ -376,43 +327,5 @@ public final class Renderings: Sendable {
     public func stored(_ key: RenderKey) -> RenderedNotification? {
         store.render(id: key.id, language: key.languageKey).flatMap { try? JSONParser.parse(Array($0.utf8)).objectValue }
             .flatMap(RenderedNotification.init(json:))
-    }
-}
-
-/// A first-in first-out queue that takes from its front by moving an index (removing the front
-/// of an array moves all the rest, and a burst leaves tens of thousands waiting).
-struct FIFO<Element> {
-    private var entries: [Element] = []
-    private var head = 0
-    /// How many wait.
-    var count: Int { entries.count - head }
-    mutating func append(_ entry: Element) { entries.append(entry) }
-
-    /// Takes up to the first `n` away.
-    mutating func takeFirst(_ n: Int) -> [Element] {
-        let taken = Array(entries[head..<min(head + n, entries.count)])
-        head += taken.count
-        compact()
-        return taken
-    }
-
-    /// Takes the first away, if any.
-    mutating func popFirst() -> Element? {
-        guard head < entries.count else { return nil }
-        let first = entries[head]
-        head += 1
-        compact()
-        return first
-    }
-
-    /// Drops the taken storage once most of it is taken.
-    private mutating func compact() {
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: entries.count <= 4096)
-            head = 0
-        } else if head >= 4096 && head * 2 >= entries.count {
-            entries.removeFirst(head)
-            head = 0
-        }
     }
 }

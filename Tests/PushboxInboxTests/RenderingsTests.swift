@@ -31,13 +31,16 @@ final class RenderBacklogTests: Sendable {
         #expect(!Renderings.mustWait(quietFor: .milliseconds(1), waiting: 10, waitedFor: Renderings.maxWait))
     }
 
-    @Test("arrivals reach their listener whole: in order, each with its rendering and what the inbox lists of it")
+    @Test("arrivals reach their listener whole: in order, once, each with its rendering and what the inbox lists of it")
     func arrivalsComeRendered() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
         let context = ValidationContext()
         let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
         let heard = Locked<[RenderedArrival]>([])
         renderings.onArrived { arrivals in heard.withLock { $0 += arrivals } }
+        // Handed on whole, an arrival is not pushed a second time as a rendering.
+        let batched = Locked(0)
+        renderings.onRendered { batch in batched.withLock { $0 += batch.renderings.count } }
         let service = IntakeService(store: store, context: context, renderings: renderings)
         var ids: [Int64] = []
         for i in 0..<70 { ids.append(try #require(service.receive(payload(i)).id)) }
@@ -52,6 +55,7 @@ final class RenderBacklogTests: Sendable {
         let arrivals = heard.withLock { $0 }
         #expect(arrivals.map(\.stored.id) == ids)
         #expect(arrivals.allSatisfy { $0.languageKey == "en" && $0.rendering != nil })
+        #expect(batched.withLock { $0 } == 0)
         for (i, a) in arrivals.prefix(70).enumerated() {
             #expect(a.rendering?.title == a.stored.listing?.title && a.stored.listing?.title?.hasSuffix("#\(i)") == true)
         }
