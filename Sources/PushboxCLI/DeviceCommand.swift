@@ -56,42 +56,28 @@ enum DeviceCommand {
                 return 1
             }
         } else if let action = operands.first {
-            let change: (inout DeviceRegistration) -> Void
             let value = operands.count == 2 ? operands[1] : ""
+            let change: DeviceChange
             switch (action, operands.count) {
-            case ("offline", 1): change = { if $0.online { $0.offlineSince = now } }
-            case ("uninstall", 1): change = { if $0.installed { $0.uninstalledAt = now } }
-            case ("install", 1): change = { $0.uninstalledAt = nil }
-            case ("unregister", 2):
-                change = {
-                    $0.unregistered[value] = $0.unregistered[value] ?? now
-                    $0.registered[value] = nil
-                }
-            case ("register", 2):
-                change = {
-                    $0.unregistered[value] = nil
-                    if !$0.isOwn(value) { $0.registered[value] = now }
-                }
+            case ("offline", 1): change = .offline
+            case ("uninstall", 1): change = .uninstall
+            case ("install", 1): change = .install
+            case ("unregister", 2): change = .unregister(value)
+            case ("register", 2): change = .register(value)
             case ("subscribe", 2), ("unsubscribe", 2):
                 let topic = TopicCondition.bareTopicName(value)
                 guard TopicCondition.isValidTopicName(topic) else {
                     io.err("pushbox device: \(TerminalText.sanitize(value)) is not a topic name (letters, digits and -_.~% only)")
                     return 2
                 }
-                change = {
-                    if action == "subscribe" {
-                        $0.subscribe(topic, base: base, at: now, by: "app")
-                    } else {
-                        $0.unsubscribe(topic, base: base, at: now, by: "app")
-                    }
-                }
+                change = action == "subscribe" ? .subscribe(topic) : .unsubscribe(topic)
             default:
                 io.err(
                     "pushbox device: give online, offline, install, uninstall, unregister TOKEN, register TOKEN, subscribe TOPIC or unsubscribe TOPIC; see pushbox device --help"
                 )
                 return 2
             }
-            do { registration = try file.update(change) } catch {
+            do { registration = try file.apply(change, baseTopics: base, at: Date(timeIntervalSince1970: Double(now) / 1000)) } catch {
                 io.err("pushbox device: \(error)")
                 return 1
             }

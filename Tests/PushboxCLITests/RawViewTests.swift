@@ -3,6 +3,7 @@ import PushboxDevice
 import PushboxJSON
 import PushboxPayload
 import PushboxStore
+import PushboxInbox
 import PushboxTestSupport
 import Testing
 
@@ -69,11 +70,11 @@ struct RawViewTests {
         let refused = try store.insertRow(
             RawPayload(bytes: body, envelope: Envelope(source: .socket, headers: headers)), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000004",
             verdict: .init(status: 400, reason: "DeviceTokenNotForTopic"))
-        #expect(TUIApp.simulatorFile(refused, bundleID: "dev.pushbox.sample") == nil)
+        #expect(InboxActions.simulatorFile(refused, bundleID: "dev.pushbox.sample") == nil)
         let fcm = try store.insertRow(
             RawPayload(bytes: Array(#"{"message":{"token":"a:b","notification":{"title":"t"}}}"#.utf8), envelope: Envelope(source: .fcm)),
             apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000005", verdict: .init(status: 200))
-        #expect(TUIApp.simulatorFile(fcm, bundleID: "dev.pushbox.sample")?[PayloadForm.simulatorTargetKey] == "dev.pushbox.sample")
+        #expect(InboxActions.simulatorFile(fcm, bundleID: "dev.pushbox.sample")?[PayloadForm.simulatorTargetKey] == "dev.pushbox.sample")
         // The config chooses the folder.
         let env = ["XDG_CONFIG_HOME": folder.path + "/config"]
         try FileManager.default.createDirectory(atPath: folder.path + "/config/pushbox", withIntermediateDirectories: true)

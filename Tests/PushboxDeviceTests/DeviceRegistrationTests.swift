@@ -127,3 +127,25 @@ struct FCMTokenModeTests {
         #expect(TargetingRecord(Self.report(#""token":"""#)) == nil)
     }
 }
+
+@Suite("Device changes")
+struct DeviceChangeTests {
+    @Test("each change does what pushbox device ACTION says, and undoes what its opposite did")
+    func changes() {
+        var r = DeviceRegistration()
+        DeviceChange.offline.apply(to: &r, baseTopics: [], at: 5)
+        DeviceChange.offline.apply(to: &r, baseTopics: [], at: 9)
+        #expect(r.offlineSince == 5)
+        DeviceChange.uninstall.apply(to: &r, baseTopics: [], at: 6)
+        #expect(!r.installed && r.unregisteredAt("any") == 6)
+        DeviceChange.install.apply(to: &r, baseTopics: [], at: 7)
+        #expect(r.installed)
+        DeviceChange.register("other:token").apply(to: &r, baseTopics: [], at: 8)
+        #expect(r.isOwn("other:token"))
+        DeviceChange.unregister("other:token").apply(to: &r, baseTopics: [], at: 9)
+        #expect(!r.isOwn("other:token") && r.unregisteredAt("other:token") == 9)
+        DeviceChange.unsubscribe("LangEnUS").apply(to: &r, baseTopics: ["LangEnUS"], at: 10)
+        DeviceChange.subscribe("sports").apply(to: &r, baseTopics: ["LangEnUS"], at: 10)
+        #expect(r.topics(base: ["LangEnUS"]) == ["sports"])
+    }
+}

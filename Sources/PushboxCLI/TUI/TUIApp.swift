@@ -10,60 +10,6 @@ import PushboxTerminal
 import PushboxThumbnail
 import PushboxUI
 
-/// One queue every source posts to (keys, resizes, the socket, the folder watch, renderings
-/// finishing); the loop drains a burst and redraws once, and between bursts it sleeps in
-/// `wait` until a message is posted or a key is typed.
-final class MessageQueue: Sendable {
-    private let messages = Locked<[Message]>([])
-    /// A pipe whose read end wakes `wait`: a byte is written when the queue stops being empty.
-    private let wakeRead: Int32, wakeWrite: Int32
-
-    init() {
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        (wakeRead, wakeWrite) = (fds[0], fds[1])
-    }
-
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
-    func post(_ m: Message) {
-        let first = messages.withLock { messages in
-            messages.append(m)
-            return messages.count == 1
-        }
-        if first {
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
-        }
-    }
-
-    func drain() -> [Message] {
-        let out = messages.withLock { messages in
-            let out = messages
-            messages.removeAll()
-            return out
-        }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &bytes, bytes.count) > 0 {}
-        return out
-    }
-
-    /// Sleeps until a message is posted, `fd` has input, or `timeoutMs` passes; returns at once
-    /// when messages are waiting.
-    func wait(orReadable fd: Int32, timeoutMs: Int32) {
-        guard messages.withLock({ $0.isEmpty }) else { return }
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&fds, 2, timeoutMs)
-    }
-}
-
 /// The TUI: the same intake as `pushbox serve`, the store, and the inbox drawn in the terminal.
 final class TUIApp: Sendable {
     let store: InboxStore
@@ -77,17 +23,15 @@ final class TUIApp: Sendable {
     let scheduler: LocalScheduler?
     /// The intake's record of requests, once it listens (none with --no-socket).
     let requestLog = Locked<RequestLog?>(nil)
-    /// The device's registration, beside the inbox: the intake reads it, `U` writes it.
-    let registrationFile: DeviceRegistrationFile
-    /// The app folder the inbox's device runs, recorded with the languages the picker chooses.
-    let appFolder: String?
+    /// What the keys do to the inbox and its device (`U`, `O`, the picker, delete, replay, the clock).
+    let actions: InboxActions
     init(
         store: InboxStore, renderings: Renderings, service: IntakeService, scheduler: LocalScheduler?, registration: DeviceRegistrationFile,
         appFolder: String?, environment: [String: String]
     ) {
         self.store = store
-        registrationFile = registration
-        self.appFolder = appFolder
+        actions = InboxActions(
+            store: store, service: service, renderings: renderings, registrationFile: registration, scheduler: scheduler, appFolder: appFolder)
         self.renderings = renderings
         self.service = service
         self.scheduler = scheduler
@@ -107,10 +51,8 @@ final class TUIApp: Sendable {
         case .loadActivities: work.async { [self] in postActivities() }
         case .setAppInstalled(let installed):
             work.async { [self] in
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
                 do {
-                    let registration = try registrationFile.update { $0.uninstalledAt = installed ? nil : ($0.uninstalledAt ?? now) }
-                    queue.post(.registration(registration))
+                    queue.post(.registration(try actions.change(installed ? .install : .uninstall)))
                     queue.post(.status(installed ? "app installed" : "app uninstalled: APNs answers 410 Unregistered, FCM 404 UNREGISTERED"))
                 } catch {
                     queue.post(.status("\(error)"))
@@ -118,20 +60,14 @@ final class TUIApp: Sendable {
             }
         case .setDeviceOnline(let online):
             work.async { [self] in
-                let now = Date()
                 do {
                     if online {
-                        let back = try registrationFile.comeOnline(at: now, store: store, activities: service.phone.liveActivities)
+                        let back = try actions.comeOnline(languages: state.device.languages)
                         queue.post(.deliveries(back.changed))
-                        // Live Activity pushes applied now are rendered again, with what the device did.
-                        if !back.liveActivities.isEmpty { renderings.renderAgain(back.liveActivities, languages: state.device.languages) }
                         queue.post(.registration(back.registration))
                         queue.post(.status("device online: \(back.delivered) delivered from storage, \(back.discarded) discarded — expired"))
                     } else {
-                        let registration = try registrationFile.update {
-                            $0.offlineSince = $0.offlineSince ?? Int64(now.timeIntervalSince1970 * 1000)
-                        }
-                        queue.post(.registration(registration))
+                        queue.post(.registration(try actions.change(.offline)))
                         queue.post(.status("device offline: the push service answers as usual and keeps what it accepts"))
                     }
                 } catch {
@@ -167,26 +103,23 @@ final class TUIApp: Sendable {
             var changed = TUIConfig.load(environment)
             changed.theme = state.theme
             let config = changed
-            renderings.renderAhead(for: languages)
-            // The app subscribes to the new language's topic, as the seed's apps do.
-            service.phone.deviceLanguagesChanged(to: languages, profileTopics: state.profileTopics)
+            // The languages are the device's, kept with the inbox; the theme is the user's.
+            do { try actions.changeLanguages(to: languages, profileTopics: state.profileTopics) } catch {
+                queue.post(.status("the languages were not kept: \(error)"))
+            }
             work.async { [self] in
-                // The languages are the device's, kept with the inbox; the theme is the user's.
-                do { try registrationFile.record(app: appFolder, languages: languages) } catch {
-                    queue.post(.status("the languages were not kept: \(error)"))
-                }
                 if let problem = config.save(environment) { queue.post(.status(problem)) }
             }
         case .advanceClock(let seconds):
             // The scheduler's onChange tells the view.
             work.async { [self] in
-                scheduler?.advance(by: seconds)
-                clockMoved()
+                actions.moveClock(by: seconds)
+                postActivities()
             }
         case .jumpClock:
             work.async { [self] in
-                if scheduler?.jumpToNext() == nil { queue.post(.status("nothing pending: the clock stays")) }
-                clockMoved()
+                if !actions.moveClock(by: nil) { queue.post(.status("nothing pending: the clock stays")) }
+                postActivities()
             }
         case .quit:
             break  // the loop ends on it before carrying out commands
@@ -209,18 +142,15 @@ final class TUIApp: Sendable {
 
     /// Sends a stored notification in again: a push as a replay, a local notification as one.
     private func replay(_ id: Int64) {
-        guard var raw = load(id)?.rawPayload else { return }
-        raw.envelope.receivedAt = Date()
-        let local = raw.envelope.source == .local
-        if !local { raw.envelope.source = .replay }
-        let result = local ? service.receiveLocal(raw) : service.receive(raw)
+        guard let row = load(id) else { return }
+        let result = actions.replay(row)
         queue.post(.status("replayed: \(result.status)\(result.reason.map { " " + $0 } ?? "")"))
     }
 
     /// Writes an accepted push as a Simulator `.apns` file in the current folder.
     private func export(_ id: Int64) {
         guard let n = load(id) else { return }
-        guard let document = Self.simulatorFile(n, bundleID: renderings.base.context.bundleID) else {
+        guard let document = actions.simulatorFile(n) else {
             return queue.post(
                 .status(
                     "only accepted pushes can be exported (a refused one is not a push the Simulator would take; a local notification is not a push)")
@@ -235,13 +165,6 @@ final class TUIApp: Sendable {
         } catch {
             queue.post(.status("export failed: cannot write \(path): \(FileErrorText.describe(error))"))
         }
-    }
-
-    /// A stored push as the `.apns` file `e` writes; nil for one the Simulator would not take
-    /// (refused when it arrived, or a fired local notification).
-    static func simulatorFile(_ n: StoredNotification, bundleID: String?) -> JSONObject? {
-        guard n.source != .local, n.status == 200, let v = Validator.validate(n.rawPayload).validated else { return nil }
-        return v.simulatorFile(fallbackBundleID: bundleID ?? "com.example.app")
     }
 
     /// Where `e` writes: the config's `exportDirectory`, else the folder pushbox started in.
@@ -265,13 +188,6 @@ final class TUIApp: Sendable {
                 via: "\(r.protocolName) \(r.listener)", cause: r.cause)
         }
         queue.post(.requests(lines))
-    }
-
-    /// The device clock moved: the activities' file records it (so `pushbox activities` reads
-    /// the same time), and an open Live Activities view follows.
-    private func clockMoved() {
-        service.phone.liveActivities?.noteClock()
-        postActivities()
     }
 
     /// Tells the UI the device's Live Activities now.
@@ -349,12 +265,12 @@ final class TUIApp: Sendable {
         var lastRequests = Date.distantPast
         var lastActivities = Date.distantPast
         var lastInboxCheck = Date.distantPast
-        var lastRegistration = (checked: Date.distantPast, value: registrationFile.current())
+        var lastRegistration = (checked: Date.distantPast, value: actions.registrationFile.current())
         while true {
             // `pushbox device` in another shell changes the registration: the header and the
             // stored notifications follow within a second.
             if Date().timeIntervalSince(lastRegistration.checked) >= 1 {
-                let now = registrationFile.current()
+                let now = actions.registrationFile.current()
                 // Every change to the file moves its counter.
                 if now.changes != lastRegistration.value.changes { queue.post(.registration(now)) }
                 lastRegistration = (Date(), now)
