@@ -12,27 +12,30 @@ public struct IntakeResult: Sendable {
     public var id: Int64?
     /// The apns-id answered.
     public var apnsID: String
-    /// The HTTP status answered.
-    public var status: Int
-    /// APNs' reason, when refused.
-    public var reason: String?
-    /// Why, in words (pushbox's own explanation).
-    public var detail: String?
+    /// The phone's judgement, as stored with the row (for a payload that could not be stored,
+    /// the 500 answered).
+    public var verdict: Verdict
     /// For FCM's refusals, the field at fault (`message.data[0].value`).
     public var field: String? = nil
     /// For `410 Unregistered`: when the token stopped being valid (ms since 1970).
     public var timestamp: Int64? = nil
-    /// What became of an accepted payload (nil when refused or not stored).
-    public var acceptance: Acceptance? = nil
 
-    /// An answer: the row `id` (nil when not stored), the apns-id, status, reason and why.
-    public init(id: Int64?, apnsID: String, status: Int, reason: String? = nil, detail: String? = nil, field: String? = nil) {
+    /// The HTTP status answered.
+    public var status: Int { verdict.status }
+    /// APNs' reason, when refused.
+    public var reason: String? { verdict.reason }
+    /// Why, in words (pushbox's own explanation).
+    public var detail: String? { verdict.detail }
+    /// What became of an accepted payload (nil when refused or not stored).
+    public var acceptance: Acceptance? { id == nil ? nil : Acceptance(verdict) }
+
+    /// An answer: the row `id` (nil when not stored), the apns-id and the judgement.
+    public init(id: Int64?, apnsID: String, verdict: Verdict, field: String? = nil, timestamp: Int64? = nil) {
         self.id = id
         self.apnsID = apnsID
-        self.status = status
-        self.reason = reason
-        self.detail = detail
+        self.verdict = verdict
         self.field = field
+        self.timestamp = timestamp
     }
 }
 
@@ -126,16 +129,15 @@ public final class IntakeService: Sendable {
             row = try store.insertRow(raw, apnsID: apnsID, verdict: verdict)
         } catch {
             let result = IntakeResult(
-                id: nil, apnsID: apnsID, status: 500, reason: APNsReason.internalServerError.rawValue,
-                detail: "the inbox could not store it: \(error.explained(path: store.path))")
+                id: nil, apnsID: apnsID,
+                verdict: Verdict(
+                    status: 500, reason: APNsReason.internalServerError.rawValue,
+                    detail: "the inbox could not store it: \(error.explained(path: store.path))"))
             onStoreFailure?(result)
             return (result, nil)
         }
-        var result = IntakeResult(
-            id: row.id, apnsID: apnsID, status: verdict.status, reason: verdict.reason, detail: verdict.detail,
-            field: report?.rejection?.field)
-        result.timestamp = report?.rejection?.timestamp
-        result.acceptance = Acceptance(verdict)
+        let result = IntakeResult(
+            id: row.id, apnsID: apnsID, verdict: verdict, field: report?.rejection?.field, timestamp: report?.rejection?.timestamp)
         guard arrivals.hasSubscribers else { return (result, nil) }
         return (result, PendingArrival(ArrivalEvent(stored: row, result: result, report: report), feed: arrivals))
     }

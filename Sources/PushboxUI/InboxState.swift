@@ -14,20 +14,23 @@ public struct InboxItem: Sendable, Equatable {
     public var receivedAt: Date
     /// Where it came from (socket, folder, replay, fcm, local).
     public var source: String
+    /// The phone's judgement as stored with the row: its answer, and what the inbox lists of
+    /// the payload (`listing`), read once when it arrived.
+    public var verdict: Verdict
     /// APNs' status for it.
-    public var status: Int
+    public var status: Int { verdict.status }
     /// APNs' reason when refused.
-    public var reason: String?
+    public var reason: String? { verdict.reason }
     /// Why it was refused, in words.
-    public var detail: String?
+    public var detail: String? { verdict.detail }
     /// `thread-id`, for grouping.
-    public var threadID: String?
+    public var threadID: String? { verdict.listing?.threadID }
     /// The alert as sent (literal fields, or the loc-key names), for before/after.
-    public var sentTitle: String?
+    public var sentTitle: String? { verdict.listing?.title }
     /// The body as sent (literal, or the loc-key's name).
-    public var sentBody: String?
+    public var sentBody: String? { verdict.listing?.body }
     /// Whether the payload carries `encrypted_data`.
-    public var encrypted: Bool
+    public var encrypted: Bool { verdict.listing?.encrypted ?? false }
     /// The stored payload, pretty-printed, for the raw view.
     public var rawText: String
     /// The payload's bytes as text, for search (kept for arrivals and the first page; empty for
@@ -49,26 +52,29 @@ public struct InboxItem: Sendable, Equatable {
         case push, background, local
     }
 
-    /// A row of the inbox.
+    /// A row of the inbox judged as `verdict`.
+    public init(id: Int64, apnsID: String, receivedAt: Date, source: String, verdict: Verdict, rawText: String = "", app: String? = nil) {
+        self.id = id
+        self.apnsID = apnsID
+        self.receivedAt = receivedAt
+        self.source = source
+        self.verdict = verdict
+        self.rawText = rawText
+        self.app = app
+        threadKey = verdict.listing?.threadID.map(ThreadKeys.key) ?? 0
+    }
+
+    /// A row of the inbox with this answer and listing.
     public init(
         id: Int64, apnsID: String, receivedAt: Date, source: String, status: Int, reason: String? = nil, detail: String? = nil,
         threadID: String? = nil, sentTitle: String? = nil, sentBody: String? = nil, encrypted: Bool = false, rawText: String = "",
         app: String? = nil
     ) {
-        self.id = id
-        self.apnsID = apnsID
-        self.receivedAt = receivedAt
-        self.source = source
-        self.status = status
-        self.reason = reason
-        self.detail = detail
-        self.threadID = threadID
-        self.sentTitle = sentTitle
-        self.sentBody = sentBody
-        self.encrypted = encrypted
-        self.rawText = rawText
-        self.app = app
-        threadKey = threadID.map(ThreadKeys.key) ?? 0
+        let listing = PayloadListing(
+            title: sentTitle, body: sentBody, threadID: threadID, background: false, encrypted: encrypted, firedAt: nil)
+        self.init(
+            id: id, apnsID: apnsID, receivedAt: receivedAt, source: source,
+            verdict: Verdict(status: status, reason: reason, detail: detail, listing: listing), rawText: rawText, app: app)
     }
 
     /// Whether APNs refused it.

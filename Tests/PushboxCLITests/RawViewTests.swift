@@ -1,9 +1,9 @@
 import Foundation
 import PushboxDevice
+import PushboxInbox
 import PushboxJSON
 import PushboxPayload
 import PushboxStore
-import PushboxInbox
 import PushboxTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxJSON
 import PushboxPayload
 import PushboxStore
@@ -32,10 +33,11 @@ enum InboxItems {
         // A fired local notification is listed at the device clock's time it fired, not the real time it was stored.
         var shownAt = n.receivedAt
         if n.source == .local, let fired = listing?.firedAt, let date = ISO8601DateFormatter().date(from: fired) { shownAt = date }
+        var verdict = n.verdict ?? Verdict(status: 0)
+        verdict.listing = listing
         var item = InboxItem(
-            id: n.id, apnsID: n.apnsID, receivedAt: shownAt, source: n.source.rawValue, status: n.status ?? 0,
-            reason: n.reason, detail: n.detail, threadID: listing?.threadID, sentTitle: listing?.title, sentBody: listing?.body,
-            encrypted: listing?.encrypted ?? false, app: n.topic.map(PushType.bundleID(fromTopic:)))
+            id: n.id, apnsID: n.apnsID, receivedAt: shownAt, source: n.source.rawValue, verdict: verdict,
+            app: n.topic.map(PushType.bundleID(fromTopic:)))
         item.kind = kind
         item.delivery = n.delivery
         item.deviceToken = n.deviceToken
