@@ -103,9 +103,11 @@ public enum Validator {
         var warnings: [Diagnostic] = []
         // The body once read: a payload refused after that is listed from it.
         var read: JSONObject?
+        // The push type the request names (FCM's `apns.headers` included, once read), read once.
+        var givenType: PushType?
         func rejected(_ r: Rejection) -> ValidationReport {
             var report = ValidationReport(rejection: r, warnings: warnings, validated: nil, targeting: .device)
-            report.listing = read.map { PayloadListing(payload: $0, pushType: PushType(rawValue: raw.envelope.headers[PushHeaders.pushType] ?? "")) }
+            report.listing = read.map { PayloadListing(payload: $0, pushType: givenType) }
             return report
         }
         var headers = raw.envelope.headers
@@ -113,7 +115,8 @@ public enum Validator {
             warnings.append(Diagnostic(.unknownHeader, "\(field.name) is not an APNs header; APNs ignores it"))
         }
         if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
-        let limit = PushType(rawValue: headers[PushHeaders.pushType] ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
+        givenType = headers[PushHeaders.pushType].flatMap(PushType.init(rawValue:))
+        let limit = givenType?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
 
         // FCM's endpoint takes a request as large as its own limit; the APNs payload it makes is
         // held to APNs' limit below.
@@ -154,6 +157,7 @@ public enum Validator {
                         headers.add(PushHeaders.topic, HeaderRules.expectedTopic(bundle, .liveactivity))
                     }
                 }
+                givenType = headers[PushHeaders.pushType].flatMap(PushType.init(rawValue:))
                 if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
                 payload = message.apnsPayloadForDevice()
                 fcm = message
@@ -182,7 +186,7 @@ public enum Validator {
                     .fcmDataOnly,
                     "this FCM message has no notification and no apns.payload.aps: iOS shows nothing (the app gets the data only while running)"))
         }
-        let pushType = PushType(rawValue: headers[PushHeaders.pushType] ?? "") ?? PushType.inferred(from: aps)
+        let pushType = givenType ?? PushType.inferred(from: aps)
 
         if let bundle = context.bundleID {
             var topic = headers[PushHeaders.topic]
