@@ -17,10 +17,6 @@ final class RenderBacklogTests: Sendable {
     let folder = TemporaryFolder("pbr")
     var dir: String { folder.path }
 
-    func payload(_ i: Int) -> RawPayload {
-        RawPayload(bytes: Array(SyntheticPayloads.make(i).utf8), envelope: Envelope(source: .socket, deviceToken: "abcd"))
-    }
-
     @Test("the backlog waits while pushes keep coming, and not past the quiet period or its length limit")
     func waitPolicy() {
         #expect(Renderings.mustWait(quietFor: .milliseconds(1), waiting: 10))
@@ -43,7 +39,7 @@ final class RenderBacklogTests: Sendable {
         renderings.onRendered { batch in batched.withLock { $0 += batch.renderings.count } }
         let service = IntakeService(store: store, context: context, renderings: renderings)
         var ids: [Int64] = []
-        for i in 0..<70 { ids.append(try #require(service.receive(payload(i)).id)) }
+        for i in 0..<70 { ids.append(try #require(service.receive(SyntheticPayloads.raw(i)).id)) }
         // One refused: handed on too, rendered as refused.
         let refused = service.receive(
             RawPayload(
@@ -78,7 +74,7 @@ final class RenderBacklogTests: Sendable {
         let count = Renderings.recentKept + 20
         var ids: [Int64] = []
         for i in 0..<count {
-            let result = service.receive(payload(i))
+            let result = service.receive(SyntheticPayloads.raw(i))
             #expect(result.status == 200)
             ids.append(try #require(result.id))
         }
@@ -117,7 +113,7 @@ final class RenderBacklogTests: Sendable {
     func oneRenderingPerPair() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
         let renderings = Renderings(base: Renderer(context: ValidationContext(), preferredLanguages: ["en"]), store: store)
-        let id = try store.insert(payload(3), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000003", verdict: .init(status: 200))
+        let id = try store.insert(SyntheticPayloads.raw(3), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000003", verdict: .init(status: 200))
         let results = Locked<[RenderedNotification]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             if let note = renderings.rendering(id: id) { results.withLock { $0.append(note) } }
@@ -137,7 +133,7 @@ final class RenderBacklogTests: Sendable {
         for (intakeContext, kept) in [(context, true), (ValidationContext(bundleID: "other.app"), false)] {
             let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
             let service = IntakeService(store: store, context: intakeContext, renderings: renderings)
-            let id = try #require(service.receive(payload(5)).id)
+            let id = try #require(service.receive(SyntheticPayloads.raw(5)).id)
             service.drain()
             #expect(renderings.state.withLock { $0.recent[id]?.report != nil } == kept)
             let ko = try #require(renderings.rendering(id: id, languages: ["ko"]))
@@ -155,7 +151,7 @@ final class RenderBacklogTests: Sendable {
         let pushes = Locked(0)
         renderings.onRendered { batch in pushes.withLock { $0 += batch.renderings.count } }
         let service = IntakeService(store: store, context: context, renderings: renderings)
-        let id = try #require(service.receive(payload(9)).id)
+        let id = try #require(service.receive(SyntheticPayloads.raw(9)).id)
         service.arrivals.flush()
         #expect(renderings.state.withLock { $0.waiting.contains(id) })
         _ = try #require(renderings.rendering(id: id))

@@ -15,10 +15,6 @@ final class InboxRouteTests: Sendable {
     let folder = TemporaryFolder("pbir")
     var dir: String { folder.path }
 
-    func payload(_ i: Int) -> RawPayload {
-        RawPayload(bytes: Array(SyntheticPayloads.make(i).utf8), envelope: Envelope(source: .socket, deviceToken: "abcd"))
-    }
-
     @Test("GET /inbox renders on demand what is still waiting, and keeps it")
     func listingRendersWaiting() throws {
         let store = try InboxStore(path: dir + "/inbox.sqlite")
@@ -26,7 +22,7 @@ final class InboxRouteTests: Sendable {
         let renderings = Renderings(base: Renderer(context: context, preferredLanguages: ["en"]), store: store)
         let endpoint = APIRouter(service: IntakeService(store: store, context: context, renderings: renderings))
         // Stored, its rendering not made yet (as behind a burst).
-        try store.insert(payload(7), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000007", verdict: .init(status: 200))
+        try store.insert(SyntheticPayloads.raw(7), apnsID: "7f1c8a2e-4b4d-4a8e-9f3e-000000000007", verdict: .init(status: 200))
         #expect(store.renderCount == 0)
         let answer = endpoint.handle(HTTPRequest(method: "GET", path: "/inbox", headers: [], body: []))
         let listed = try #require(try JSONParser.parse(answer.body).arrayValue?.first?.objectValue)

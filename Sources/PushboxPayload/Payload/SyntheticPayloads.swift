@@ -9,4 +9,9 @@ public enum SyntheticPayloads {
             {"aps":{"alert":{"title":"Message from \(name) #\(i)","subtitle":"Thread \(i % 7)","body":"Hey \(name), are we still on for \(i % 24):00? Reply when you can. \\u2615 \\"quoted\\" text, escapes \\n and numbers \(Double(i) / 8)"},"badge":\(i % 100),"sound":"default","thread-id":"chat-\(i % 13)","category":"MESSAGE","mutable-content":1,"interruption-level":"active","relevance-score":0.\(i % 10)},"sender":{"id":\(100000 + i),"name":"\(name)","verified":\(i % 2 == 0 ? "true" : "false")},"messageId":"m-\(i)","attachments":[{"url":"https://cdn.example.com/\(i).jpg","w":640,"h":480}],"extra":null}
             """
     }
+
+    /// The `i`th payload as it comes to the device socket for `deviceToken`.
+    public static func raw(_ i: Int, deviceToken: String = "abcd") -> RawPayload {
+        RawPayload(bytes: Array(make(i).utf8), envelope: Envelope(source: .socket, deviceToken: deviceToken))
+    }
 }
