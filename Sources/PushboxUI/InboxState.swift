@@ -39,7 +39,7 @@ public struct InboxItem: Sendable, Equatable {
     /// `threadID` as a small number (0: none), so grouping never hashes strings.
     public let threadKey: Int
     /// The app it was sent to (its `apns-topic` without a push-type suffix), when known.
-    public var app: String?
+    public var app: String? { verdict.topic.map(PushType.bundleID(fromTopic:)) }
     /// A banner, a background event (no alert: nothing shown), or a fired local notification.
     public var kind: Kind = .push
     /// Where it stands in delivery when the device was offline as it arrived (nil: delivered).
@@ -53,14 +53,13 @@ public struct InboxItem: Sendable, Equatable {
     }
 
     /// A row of the inbox judged as `verdict`.
-    public init(id: Int64, apnsID: String, receivedAt: Date, source: String, verdict: Verdict, rawText: String = "", app: String? = nil) {
+    public init(id: Int64, apnsID: String, receivedAt: Date, source: String, verdict: Verdict, rawText: String = "") {
         self.id = id
         self.apnsID = apnsID
         self.receivedAt = receivedAt
         self.source = source
         self.verdict = verdict
         self.rawText = rawText
-        self.app = app
         threadKey = verdict.listing?.threadID.map(ThreadKeys.key) ?? 0
     }
 
@@ -74,7 +73,7 @@ public struct InboxItem: Sendable, Equatable {
             title: sentTitle, body: sentBody, threadID: threadID, background: false, encrypted: encrypted, firedAt: nil)
         self.init(
             id: id, apnsID: apnsID, receivedAt: receivedAt, source: source,
-            verdict: Verdict(status: status, reason: reason, detail: detail, listing: listing), rawText: rawText, app: app)
+            verdict: Verdict(status: status, reason: reason, detail: detail, topic: app, listing: listing), rawText: rawText)
     }
 
     /// Whether APNs refused it.

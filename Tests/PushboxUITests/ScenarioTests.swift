@@ -245,7 +245,7 @@ struct AppFilterTests {
     @Test("with notifications for several apps, f steps through each app after rejected and warnings")
     func apps() {
         var s = UIFixtures.state(width: 120, height: 40)
-        for i in s.list.items.indices { s.list.items[i].app = i % 2 == 0 ? "com.example.chat" : "dev.pushbox.sample" }
+        for i in s.list.items.indices { s.list.items[i].verdict.topic = i % 2 == 0 ? "com.example.chat" : "dev.pushbox.sample" }
         for _ in 0..<3 { _ = s.update(.key(.char("f"))) }
         #expect(s.list.filter == .app("com.example.chat"))
         #expect(s.rows.allSatisfy { if case .item(let i) = $0 { return s.list.items[i].app == "com.example.chat" } else { return true } })

@@ -36,8 +36,7 @@ enum InboxItems {
         var verdict = n.verdict ?? Verdict(status: 0)
         verdict.listing = listing
         var item = InboxItem(
-            id: n.id, apnsID: n.apnsID, receivedAt: shownAt, source: n.source.rawValue, verdict: verdict,
-            app: n.topic.map(PushType.bundleID(fromTopic:)))
+            id: n.id, apnsID: n.apnsID, receivedAt: shownAt, source: n.source.rawValue, verdict: verdict)
         item.kind = kind
         item.delivery = n.delivery
         item.deviceToken = n.deviceToken

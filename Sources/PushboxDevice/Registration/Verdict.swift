@@ -16,14 +16,45 @@ public struct Verdict: Sendable, Equatable {
     public var collapseID: String?
     /// `apns-topic`.
     public var topic: String?
-    /// What the push service does with it because the device is offline (nil: online).
-    public var storage: OfflineStorage.Decision?
-    /// An accepted FCM message's targeting, as judged now.
-    public var targeting: TargetingRecord?
-    /// What the device did with a Live Activity push.
-    public var liveActivity: LiveActivityOutcome? = nil
     /// What the inbox lists of the payload.
     public var listing: PayloadListing? = nil
+    /// What few verdicts have, out of line: an inbox holds one verdict per notification, and
+    /// a Live Activity outcome kept inline would make each of 100,000 several times larger.
+    private var rare: Rare?
+
+    /// What the push service does with it because the device is offline (nil: online).
+    public var storage: OfflineStorage.Decision? {
+        get { rare?.storage }
+        set { rare = Rare(storage: newValue, targeting: targeting, liveActivity: liveActivity) }
+    }
+    /// An accepted FCM message's targeting, as judged now.
+    public var targeting: TargetingRecord? {
+        get { rare?.targeting }
+        set { rare = Rare(storage: storage, targeting: newValue, liveActivity: liveActivity) }
+    }
+    /// What the device did with a Live Activity push.
+    public var liveActivity: LiveActivityOutcome? {
+        get { rare?.liveActivity }
+        set { rare = Rare(storage: storage, targeting: targeting, liveActivity: newValue) }
+    }
+
+    /// The out-of-line parts; nil when it has none of them.
+    private final class Rare: Sendable, Equatable {
+        let storage: OfflineStorage.Decision?
+        let targeting: TargetingRecord?
+        let liveActivity: LiveActivityOutcome?
+
+        init?(storage: OfflineStorage.Decision?, targeting: TargetingRecord?, liveActivity: LiveActivityOutcome?) {
+            guard storage != nil || targeting != nil || liveActivity != nil else { return nil }
+            self.storage = storage
+            self.targeting = targeting
+            self.liveActivity = liveActivity
+        }
+
+        static func == (a: Rare, b: Rare) -> Bool {
+            a.storage == b.storage && a.targeting == b.targeting && a.liveActivity == b.liveActivity
+        }
+    }
 
     /// APNs' answer for a payload, stored with it.
     public init(
@@ -36,9 +67,7 @@ public struct Verdict: Sendable, Equatable {
         self.detail = detail
         self.collapseID = collapseID
         self.topic = topic
-        self.storage = storage
-        self.targeting = targeting
-        self.liveActivity = liveActivity
         self.listing = listing
+        rare = Rare(storage: storage, targeting: targeting, liveActivity: liveActivity)
     }
 }
