@@ -6,7 +6,7 @@ import PushboxPayload
 import PushboxSystem
 
 // @unchecked: the SQLite connection and its prepared statements are used only with `lock` held
-// (group commits wait on `commitCondition`); InboxStoreTests inserts from 8 threads at once.
+// (group commits queue in `inserts`); InboxStoreTests inserts from 8 threads at once.
 /// The inbox: SQLite in WAL mode. A payload is committed before anything else happens to it, so
 /// an acknowledged notification survives `kill -9`; every use is serialized on one connection.
 public final class InboxStore: @unchecked Sendable {
@@ -123,20 +123,14 @@ public final class InboxStore: @unchecked Sendable {
     }
 
     /// A write waiting for the next group commit.
-    private final class PendingInsert {
+    private struct PendingInsert {
         let values: [Statement.Value]
         /// The key under which an earlier stored notification is replaced by this one, and when.
         let replacing: (key: String, at: Double)?
-        var result: Result<Int64, StoreError>?
-        init(values: [Statement.Value], replacing: (key: String, at: Double)?) {
-            self.values = values
-            self.replacing = replacing
-        }
     }
 
-    private let commitCondition = NSCondition()
-    private var pending: [PendingInsert] = []
-    private var committing = false
+    /// Inserts from concurrent requests share one transaction.
+    private let inserts = GroupCommit<PendingInsert, Result<Int64, StoreError>>()
 
     /// Commits the raw payload (and its verdict, when known); returns its row id once the
     /// commit is done. Only after this returns may a 200 be sent. Concurrent callers share one
@@ -171,23 +165,7 @@ public final class InboxStore: @unchecked Sendable {
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
             ] + Self.listingValues(verdict?.listing), replacing: holdKey.map { ($0, received) })
-        commitCondition.lock()
-        pending.append(item)
-        while item.result == nil && committing { commitCondition.wait() }
-        if item.result == nil {
-            committing = true
-            while !pending.isEmpty {
-                let batch = pending
-                pending.removeAll()
-                commitCondition.unlock()
-                commit(batch)
-                commitCondition.lock()
-            }
-            committing = false
-            commitCondition.broadcast()
-        }
-        commitCondition.unlock()
-        return try item.result!.get()
+        return try inserts.submit(item, commitBatch: commit).get()
     }
 
     /// What the folder watch's only-once check compares: SHA-256 of a file's bytes (empty for pushes).
@@ -206,21 +184,24 @@ public final class InboxStore: @unchecked Sendable {
         return json
     }
 
-    /// Writes a batch in one transaction; every item gets its row id or the error.
-    private func commit(_ batch: [PendingInsert]) {
+    /// Writes a batch in one transaction; gives every item its row id, or all of them the error.
+    private func commit(_ batch: [PendingInsert]) -> [Result<Int64, StoreError>] {
         lock.lock()
         defer { lock.unlock() }
         do {
             try beginStatement.run()
+            var ids: [Result<Int64, StoreError>] = []
+            ids.reserveCapacity(batch.count)
             for item in batch {
                 if let r = item.replacing { try replaceStatement.run([.real(r.at), .text(r.key)]) }
                 try insertStatement.run(item.values)
-                item.result = .success(db.lastInsertID)
+                ids.append(.success(db.lastInsertID))
             }
             try commitStatement.run()
+            return ids
         } catch {
             try? db.execute("ROLLBACK")
-            for item in batch { item.result = .failure(error) }
+            return batch.map { _ in .failure(error) }
         }
     }
 
