@@ -10,7 +10,13 @@ public final class DeviceStateFile<Value: Sendable>: Sendable {
     public let path: String
     private let decode: @Sendable (JSONValue?) -> Value
     private let encode: @Sendable (Value) -> JSONValue
-    private let cache: Locked<(stamp: [Int]?, value: Value)>
+    private let cache: Locked<(stamp: Stamp?, value: Value)>
+
+    /// What tells a changed file from the one read: modification time, size, inode (a value, so
+    /// checking it on every push allocates nothing).
+    private struct Stamp: Equatable {
+        var seconds: Int, nanoseconds: Int, size: Int, inode: UInt
+    }
 
     /// The file at `path`, read by `decode` (given nil when there is no file or it cannot be
     /// read) and written by `encode`.
@@ -24,7 +30,9 @@ public final class DeviceStateFile<Value: Sendable>: Sendable {
     /// The value now: the cached one while the file is unchanged.
     public func current() -> Value {
         var info = stat()
-        let stamp = stat(path, &info) == 0 ? [info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int(info.st_size), Int(info.st_ino)] : nil
+        let stamp =
+            stat(path, &info) == 0
+            ? Stamp(seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, size: Int(info.st_size), inode: UInt(info.st_ino)) : nil
         if let hit = cache.withLock({ $0.stamp == stamp ? $0.value : nil }) { return hit }
         let value = read()
         cache.withLock { $0 = (stamp, value) }
