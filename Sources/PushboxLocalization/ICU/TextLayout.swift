@@ -89,6 +89,8 @@ public enum TextLayout {
     /// Wraps text into lines of at most `width` columns where the phone would break them: at
     /// UAX #14's opportunities for `language`, a word longer than a line cut at a grapheme
     /// cluster boundary; newlines end paragraphs. The text is shown as it is: clean it first.
+    /// Linear in the text's length: each character's width is read once, however long a word
+    /// without a break opportunity is (a token, a URL, a hostile localization).
     public static func wrap(_ text: String, width: Int, language: String? = nil) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
@@ -98,39 +100,44 @@ public enum TextLayout {
             var lineWidth = 0
             var start = 0
             for end in TextLayout.lineBreaks(String(paragraph), language: language) where end > start {
-                var segment = characters[start..<end]
+                let widths = characters[start..<end].map(DisplayWidth.of)
+                var from = start
                 start = end
-                let segmentWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
-                let trailing = segment.reversed().prefix { $0 == " " }.count
-                if lineWidth + segmentWidth - trailing <= width {
-                    line += String(segment)
-                    lineWidth += segmentWidth
+                var remaining = widths.reduce(0, +)
+                let trailing = characters[from..<end].reversed().prefix { $0 == " " }.count
+                if lineWidth + remaining - trailing <= width {
+                    line += String(characters[from..<end])
+                    lineWidth += remaining
                     continue
                 }
                 if !line.isEmpty {
                     lines.append(trimmingTrailingSpaces(line))
                     (line, lineWidth) = ("", 0)
                 }
-                // A segment wider than a line: cut at cluster boundaries.
-                while segment.reduce(0, { $0 + DisplayWidth.of($1) }) - segment.reversed().prefix(while: { $0 == " " }).count > width {
+                // A segment wider than a line: cut at cluster boundaries, walking it once.
+                var next = 0  // into `widths`
+                while remaining - min(trailing, end - from) > width {
                     var head = 0
                     var headWidth = 0
-                    for c in segment {
-                        let w = DisplayWidth.of(c)
+                    while next + head < widths.count {
+                        let w = widths[next + head]
                         if headWidth + w > width && head > 0 { break }
                         head += 1
                         headWidth += w
                     }
-                    lines.append(String(segment.prefix(head)))
-                    segment = segment.dropFirst(head)
+                    lines.append(String(characters[from..<from + head]))
+                    from += head
+                    next += head
+                    remaining -= headWidth
                 }
-                line = String(segment)
-                lineWidth = segment.reduce(0) { $0 + DisplayWidth.of($1) }
+                line = String(characters[from..<end])
+                lineWidth = remaining
             }
             lines.append(trimmingTrailingSpaces(line))
         }
         return lines
     }
+
     static func trimmingTrailingSpaces(_ s: String) -> String {
         var t = Substring(s)
         while t.last == " " { t.removeLast() }
