@@ -107,8 +107,8 @@ enum SnapshotCommand {
         }
     }
 
-    /// The text and JSON of one rendering on one phone: stable key order, no times, attachment
-    /// paths reduced to their names.
+    /// The text and JSON of one rendering on one phone: stable key order, no times, the payload's
+    /// and attachments' paths reduced to their names.
     static func golden(
         _ n: RenderedNotification, payload: String, language: String, phone: String, width: Int, profile: PreviewProfile, appName: String
     )
@@ -132,6 +132,9 @@ enum SnapshotCommand {
             object["android"] = nil
         }
         object["trace"] = nil  // durations change from run to run
+        // The payload's file by its name in the folder given (snapshot reads a folder's top
+        // level): goldens recorded on a laptop verify on CI, from any folder and working directory.
+        if let file = object["file"]?.stringValue { object["file"] = .string((file as NSString).lastPathComponent) }
         if case .array(let items)? = object["attachments"] {
             object["attachments"] = .array(items.map(relativePath))
         }

@@ -47,6 +47,33 @@ struct SnapshotCommandTests {
         #expect(!json.contains("\"trace\"") && !json.contains("\"ms\""))
     }
 
+    @Test("goldens travel: recorded from one folder, they verify from another (a laptop's and CI's), and hold no absolute path")
+    func goldensTravel() throws {
+        let c = try Copy()
+        // The same payloads (and their .headers) in two folders, as on a laptop and on CI.
+        let names = ["01-game-invite.json", "07-silent-refresh.json", "07-silent-refresh.headers", "12-fcm-invite-both.json"]
+        var folders: [String] = []
+        for place in ["Users/me/app/pushes", "home/runner/work/app/pushes"] {
+            let folder = c.dir + "/" + place
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for name in names { try FileManager.default.copyItem(atPath: ProjectPaths.samples + "/" + name, toPath: folder + "/" + name) }
+            folders.append(folder)
+        }
+        func snapshot(_ folder: String, _ extra: [String]) -> CLIRun {
+            CLIRun(["snapshot", "--golden", c.golden, "--app", c.app, "--lang", "en-US", "--no-extension"] + extra + [folder])
+        }
+        let recorded = snapshot(folders[0], ["--record"])
+        #expect(recorded.status == 0, "\(recorded.err)")
+        let verified = snapshot(folders[1], [])
+        #expect(verified.status == 0, "\(verified.out)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: c.golden) {
+            let text = try String(contentsOfFile: c.golden + "/" + file, encoding: .utf8)
+            #expect(!text.contains(c.dir) && !text.contains("Users/me"), "\(file) holds a path of the machine it was recorded on")
+        }
+        let json = try JSONParser.parse(Array(try String(contentsOfFile: c.golden + "/01-game-invite.ios.en-US.json", encoding: .utf8).utf8))
+        #expect(json.objectValue?["file"]?.stringValue == "01-game-invite.json")
+    }
+
     @Test("one translation changed: verify fails with a unified diff naming the golden file and the line; JUnit has the failure")
     func translationChanged() throws {
         let c = try Copy()
