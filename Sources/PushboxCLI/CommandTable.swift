@@ -160,7 +160,8 @@ public func parseArguments(_ args: [String], spec: CommandSpec) throws(UsageErro
         if name == "-h" { name = "--help" }
         guard let option = spec.options.first(where: { $0.name == name }) else {
             let command = spec.name.isEmpty ? "pushbox" : "pushbox \(spec.name)"
-            throw UsageError(message: "unknown option \(name) for \(command); see \(command) --help")
+            throw UsageError(
+                message: "unknown option \(name) for \(command)\(Spelling.suggestion(name, among: spec.options.map(\.name))); see \(command) --help")
         }
         if let placeholder = option.value {
             let value: String

@@ -60,7 +60,10 @@ public enum Pushbox {
             }
             guard let command = commands.first(where: { $0.name == first }) else {
                 let looksLikeFile = first.contains(".") || first.contains("/")
-                io.err("pushbox: unknown command \(first); " + (looksLikeFile ? "to render files use pushbox render FILE…" : "see pushbox --help"))
+                let near = looksLikeFile ? "" : Spelling.suggestion(first, among: commands.map(\.name))
+                io.err(
+                    "pushbox: unknown command \(first)\(near); "
+                        + (looksLikeFile ? "to render files use pushbox render FILE…" : "see pushbox --help"))
                 return 2
             }
             spec = command

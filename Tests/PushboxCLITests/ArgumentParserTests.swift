@@ -26,12 +26,28 @@ struct ArgumentParserTests {
         "mistakes are refused with a message that says what to do",
         arguments: [
             (["--bogus"], "unknown option --bogus for pushbox demo; see pushbox demo --help"),
+            (["--jsno"], "unknown option --jsno for pushbox demo; did you mean --json?; see pushbox demo --help"),
+            (["--cuont=3"], "unknown option --cuont for pushbox demo; did you mean --count?; see pushbox demo --help"),
             (["--app"], "--app needs a value (DIR)"),
             (["--app", "a", "--app", "b"], "--app may be given only once"),
             (["--json=yes"], "--json takes no value"),
         ])
     func refuses(args: [String], message: String) {
         #expect { try parseArguments(args, spec: spec) } throws: { ($0 as! UsageError).message == message }
+    }
+
+    @Test("a mistyped word gets the nearest known one, and a word near none gets no guess")
+    func spelling() {
+        let options = ["--lang", "--app", "--json", "--golden", "--record"]
+        #expect(Spelling.nearest("--lnag", among: options) == "--lang")  // two letters swapped
+        #expect(Spelling.nearest("--goldn", among: options) == "--golden")
+        #expect(Spelling.nearest("--LANG", among: options) == "--lang")
+        #expect(Spelling.nearest("--zzzz", among: options) == nil)
+        #expect(Spelling.nearest("--lang", among: options) == nil)  // nothing to correct
+        #expect(Spelling.nearest("rendr", among: ["render", "send", "serve"]) == "render")
+        #expect(Spelling.nearest("xy", among: ["send", "list"]) == nil)
+        #expect(Spelling.distance(Array("ca"), Array("ac")) == 1)
+        #expect(Spelling.distance(Array("kitten"), Array("sitting")) == 3)
     }
 
     @Test("numbers are checked where they are declared: whole or not, the range, and the option named in the message")
@@ -91,5 +107,9 @@ struct ArgumentParserTests {
         #expect(run.status == 2)
         #expect(run.err.contains("unknown command frobnicate; see pushbox --help"))
         #expect(CLIRun(["file.json"]).err.contains("pushbox render FILE"))
+        let typo = CLIRun(["rendr", "x.json"])
+        #expect(typo.status == 2 && typo.err.contains("unknown command rendr; did you mean render?"), "\(typo.err)")
+        let option = CLIRun(["render", "--lnag", "ko", "x.json"])
+        #expect(option.status == 2 && option.err.contains("unknown option --lnag for pushbox render; did you mean --lang?"), "\(option.err)")
     }
 }
