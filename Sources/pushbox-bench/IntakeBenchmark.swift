@@ -9,7 +9,7 @@ import PushboxTestSupport
 /// `pushbox-anchor`: libmicrohttpd + one SQLite WAL insert per request), side by side in one run,
 /// under the same C-speed load (keep-alive clients on the Unix socket) for 1, 16 and 64 clients:
 /// requests/s, latency, CPU per request, stored = acknowledged, bytes per notification, and how
-/// long pushbox's rendering backlog takes to drain after the burst.
+/// long pushbox's rendering backlog takes to drain after the burst; each the median of rounds.
 enum IntakeBenchmark {
     struct Figures {
         var rate = 0.0, p50 = 0.0, p99 = 0.0, max = 0.0, cpuMicros = 0.0, bytesPerNote = 0.0, peakMB = 0.0
@@ -17,52 +17,108 @@ enum IntakeBenchmark {
         var drainSeconds: Double?
     }
 
-    static func run(total: Int, clientCounts: [Int] = [1, 16, 64]) {
+    /// Runs each client count `rounds` times, the servers alternated within a round (anchor,
+    /// pushbox, and `other` — another pushbox build, e.g. the previous commit's — when given), and
+    /// prints every round and the medians: one run of either server moves by a tenth on this kind
+    /// of machine, so a ratio read from a single pair says little.
+    static func run(total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil) {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let pushbox = bin + "/pushbox"
         let anchor = bin + "/pushbox-anchor"
-        for tool in [pushbox, anchor] where !FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in [pushbox, anchor] + (other.map { [$0] } ?? []) where !FileManager.default.isExecutableFile(atPath: tool) {
             print("error: \(tool) is missing; build it first (swift build -c release)")
             exit(1)
         }
         let payloads = (0..<total).map { Array(SyntheticPayloads.make($0).utf8) }
         print("pushbox-bench intake: \(total) different payloads of about \(payloads[0].count) bytes per run, keep-alive clients on the Unix socket,")
         print("  the real pushbox serve (child process) against pushbox-anchor (libmicrohttpd + one SQLite WAL insert, synchronous=NORMAL),")
-        print("  both with libmicrohttpd's pool of \(IntakeServer.Options.defaultThreads) threads")
+        print("  both with libmicrohttpd's pool of \(IntakeServer.Options.defaultThreads) threads; \(rounds) rounds, the servers alternated in each")
+        if let other { print("  and \(other) (\"other\") in each round beside them") }
         print("  clients  server          requests/s   p50 ms   p99 ms   max ms   CPU µs/req   bytes/note   peak MB   stored=acked   ratio")
         var lost = false
         var goal: Bool?  // judged at 16 clients, when they run
         for clients in clientCounts {
-            let a = measure(total: total, clients: clients, payloads: payloads) { socket, db in
-                try Subprocess.Child(anchor, [socket, db, String(IntakeServer.Options.defaultThreads)])
+            var servers: [(name: String, start: (String, String) throws -> Subprocess.Child)] = [
+                ("anchor", { socket, db in try Subprocess.Child(anchor, [socket, db, String(IntakeServer.Options.defaultThreads)]) }),
+                ("pushbox serve", { socket, db in try serve(pushbox, socket: socket, db: db) }),
+            ]
+            if let other { servers.append(("other", { socket, db in try serve(other, socket: socket, db: db) })) }
+            var figures = Array(repeating: [Figures](), count: servers.count)
+            for round in 1...rounds {
+                for (i, server) in servers.enumerated() {
+                    let f = measure(total: total, clients: clients, payloads: payloads, start: server.start)
+                    figures[i].append(f)
+                    if f.stored != f.acknowledged || f.failed > 0 { lost = true }
+                }
+                let anchorRate = figures[0][round - 1].rate
+                for (i, server) in servers.enumerated() {
+                    printRow(
+                        clients: clients, name: "\(server.name) #\(round)", figures[i][round - 1], ratio: figures[i][round - 1].rate / anchorRate)
+                }
             }
-            let p = measure(total: total, clients: clients, payloads: payloads) { socket, db in
-                var env = ProcessInfo.processInfo.environment
-                let dir = (db as NSString).deletingLastPathComponent
-                env["XDG_DATA_HOME"] = dir + "/data"
-                env["XDG_CACHE_HOME"] = dir + "/cache"
-                return try Subprocess.Child(pushbox, ["serve", "--socket", socket, "--db", db, "--listen", "off", "--quiet"], environment: env)
+            let medians = figures.map(median)
+            let ratios = figures.map { runs in middle(zip(runs, figures[0]).map { $0.rate / $1.rate }) }
+            for (i, server) in servers.enumerated() {
+                printRow(clients: clients, name: "\(server.name) median", medians[i], ratio: ratios[i])
             }
-            for (name, f) in [("anchor", a), ("pushbox serve", p)] {
-                let ratio = name == "anchor" ? "1.00×" : String(format: "%.2f×", f.rate / a.rate)
-                let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                print(
-                    String(format: "  %7d  ", clients) + label
-                        + String(
-                            format: "  %10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f  %8.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros,
-                            f.bytesPerNote, f.peakMB)
-                        + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + ratio)
-                if f.stored != f.acknowledged || f.failed > 0 { lost = true }
+            if clients == 16 { goal = ratios[1] >= 0.5 && medians[1].p99 <= medians[0].p99 }
+            if let drain = medians[1].drainSeconds {
+                print(String(format: "           pushbox rendered the whole burst %.2f s after the last answer (median)", drain))
             }
-            if clients == 16 { goal = p.rate >= 0.5 * a.rate && p.p99 <= a.p99 }
-            if let drain = p.drainSeconds { print(String(format: "           pushbox rendered the whole burst %.2f s after the last answer", drain)) }
         }
         let verdict = goal.map { $0 && !lost ? "met" : "NOT met" } ?? "not judged (16 clients were not run)"
-        print("  goal: pushbox serve at 16 clients ≥ 0.5× the anchor with p99 ≤ the anchor's, nothing lost → \(verdict)")
+        print(
+            "  goal: pushbox serve at 16 clients ≥ 0.5× the anchor (median of the rounds' ratios) with p99 ≤ the anchor's, nothing lost → \(verdict)")
         if lost {
             print("error: a run lost or failed requests")
             exit(1)
         }
+    }
+
+    /// A pushbox serve on the socket and database, with data and cache folders of its own.
+    static func serve(_ pushbox: String, socket: String, db: String) throws -> Subprocess.Child {
+        var env = ProcessInfo.processInfo.environment
+        let dir = (db as NSString).deletingLastPathComponent
+        env["XDG_DATA_HOME"] = dir + "/data"
+        env["XDG_CACHE_HOME"] = dir + "/cache"
+        return try Subprocess.Child(pushbox, ["serve", "--socket", socket, "--db", db, "--listen", "off", "--quiet"], environment: env)
+    }
+
+    static func printRow(clients: Int, name: String, _ f: Figures, ratio: Double) {
+        let label = name.padding(toLength: 20, withPad: " ", startingAt: 0)
+        print(
+            String(format: "  %7d  ", clients) + label
+                + String(
+                    format: "%10.0f  %7.2f  %7.2f  %7.1f  %11.0f  %11.0f  %8.0f   ", f.rate, f.p50, f.p99, f.max, f.cpuMicros, f.bytesPerNote,
+                    f.peakMB)
+                + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + String(format: "%.2f×", ratio))
+    }
+
+    /// The middle value (the mean of the two middle ones for an even count).
+    static func middle(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let half = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2
+    }
+
+    /// Each figure's median over the runs (the counts are summed: stored = acknowledged holds for
+    /// the whole when it held for each run).
+    static func median(_ runs: [Figures]) -> Figures {
+        var m = Figures()
+        m.rate = middle(runs.map(\.rate))
+        m.p50 = middle(runs.map(\.p50))
+        m.p99 = middle(runs.map(\.p99))
+        m.max = middle(runs.map(\.max))
+        m.cpuMicros = middle(runs.map(\.cpuMicros))
+        m.bytesPerNote = middle(runs.map(\.bytesPerNote))
+        m.peakMB = middle(runs.map(\.peakMB))
+        m.acknowledged = runs.reduce(0) { $0 + $1.acknowledged }
+        m.stored = runs.reduce(0) { $0 + $1.stored }
+        m.failed = runs.reduce(0) { $0 + $1.failed }
+        let drains = runs.compactMap(\.drainSeconds)
+        m.drainSeconds = drains.isEmpty ? nil : middle(drains)
+        return m
     }
 
     /// One run: start the server, load it, read its CPU time, stop it, count what it stored.

@@ -78,7 +78,8 @@ case "localize":
 case "intake":
     let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
     let clients = args.count > 2 ? args[2].split(separator: ",").compactMap { Int($0) } : []
-    IntakeBenchmark.run(total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients)
+    let rounds = args.count > 3 ? max(1, Int(args[3]) ?? 3) : 3
+    IntakeBenchmark.run(total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil)
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     H2Benchmark.run(total: count)
@@ -96,7 +97,8 @@ case "extension":
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
 default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
-    print("       pushbox-bench intake [COUNT] [CLIENTS]  (default 50000 payloads per run: pushbox serve against pushbox-anchor, clients 1,16,64)")
+    print("       pushbox-bench intake [COUNT] [CLIENTS] [ROUNDS] [OTHER]  (default 50000 payloads per run: pushbox serve against pushbox-anchor,")
+    print("                                        clients 1,16,64, 3 rounds, medians; OTHER: another pushbox binary measured beside them)")
     print("       pushbox-bench h2 [COUNT]         (default 20000 POSTs per shape: h2load against pushbox's port and nghttpd, and the socket)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
