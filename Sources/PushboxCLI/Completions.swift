@@ -37,6 +37,18 @@ enum Completions {
 
     static var specs: [CommandSpec] { [Pushbox.root] + Pushbox.commands }
 
+    /// The words a command's first operand is one of, read from its operands as `--help` shows
+    /// them (`device`'s `[online|offline|…|subscribe TOPIC]`, `completions`' `bash|zsh|fish|…`),
+    /// and `man`'s commands; nil when it takes files or free text (`FILE…`, `ID|PREFIX*`).
+    static func operandWords(_ spec: CommandSpec) -> [String]? {
+        if spec.name == ManCommand.spec.name { return Pushbox.commands.map(\.name) }
+        let text = spec.operands.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+        let words = text.split(separator: "|").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        let isWord = { (w: String) in w.contains { $0.isLetter } && w.allSatisfy { $0.isLowercase || $0 == "-" } }
+        guard !words.isEmpty, words.allSatisfy(isWord) else { return nil }
+        return words
+    }
+
     /// The bash completion function `_pushbox`, registered with `complete`.
     static var bash: String {
         var cases: [String] = []
@@ -58,25 +70,32 @@ enum Completions {
                 }
             }
             let options = spec.options.map(\.name).joined(separator: " ")
+            // The first operand from its words (device online, completions zsh), later ones as files.
+            let operands =
+                operandWords(spec).map {
+                    "elif (( operands == 0 )); then COMPREPLY=($(compgen -W \"\($0.joined(separator: " "))\" -- \"$cur\")); "
+                } ?? ""
             cases.append(
                 """
                     \(name))
                         case "$prev" in
                 \(valueCases.joined(separator: "\n"))
                         esac
-                        if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "\(options)" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+                        if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "\(options)" -- "$cur")); \(operands)else COMPREPLY=($(compgen -f -- "$cur")); fi
                         ;;
                 """)
         }
         return """
             # bash completion for pushbox, generated from its command table (pushbox completions bash).
             _pushbox() {
-                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" command="__root" app="" i
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" command="__root" app="" i operands=0
                 for ((i = 1; i < COMP_CWORD; i++)); do
                     case "${COMP_WORDS[i]}" in
                         --app) app="--app ${COMP_WORDS[i+1]}";;
                         -*) ;;
-                        *) if [[ "$command" == "__root" && "${COMP_WORDS[i-1]}" != --* ]]; then command="${COMP_WORDS[i]}"; fi;;
+                        *) if [[ "${COMP_WORDS[i-1]}" == --* ]]; then :
+                           elif [[ "$command" == "__root" ]]; then command="${COMP_WORDS[i]}"
+                           else operands=$((operands + 1)); fi;;
                     esac
                 done
                 if [[ "$command" == "__root" && "$cur" != -* && "$prev" != --* ]]; then
@@ -113,7 +132,12 @@ enum Completions {
         let commands = Pushbox.commands.map {
             "'\($0.name):\(ManPages.firstSentence($0.summary).replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: ":", with: "\\:").prefix(70))'"
         }
-        let cases = Pushbox.commands.map { "    (\($0.name))\n        _arguments \\\n        \(arguments($0)) \\\n        '*:file:_files';;" }
+        let cases = Pushbox.commands.map { c in
+            let first =
+                operandWords(c).map { "'1:\(c.name == ManCommand.spec.name ? "command" : "action"):(\($0.joined(separator: " ")))' \\\n        " }
+                ?? ""
+            return "    (\(c.name))\n        _arguments \\\n        \(arguments(c)) \\\n        \(first)'*:file:_files';;"
+        }
         return """
             #compdef pushbox
             # zsh completion for pushbox, generated from its command table (pushbox completions zsh).
@@ -157,7 +181,11 @@ enum Completions {
                 }
                 lines.append(line + " -d \(quote(String(option.help.prefix(80))))")
             }
-            if !spec.operands.isEmpty && !spec.name.isEmpty { lines.append("complete -c pushbox -n \(condition) -F") }
+            if let words = operandWords(spec), !spec.name.isEmpty {
+                lines.append("complete -c pushbox -n \(condition) -a \(quote(words.joined(separator: " ")))")
+            } else if !spec.operands.isEmpty && !spec.name.isEmpty {
+                lines.append("complete -c pushbox -n \(condition) -F")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

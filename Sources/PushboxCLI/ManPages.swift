@@ -31,6 +31,20 @@ enum ManPages {
                 escape(option.help) + (option.repeatable ? " May be given more than once." : ""),
             ]
         }
+        let examples = ManExamples.examples[spec.name] ?? []
+        if !examples.isEmpty {
+            lines.append(".SH EXAMPLES")
+            for example in examples {
+                let line = (["pushbox", spec.name, example.line].filter { !$0.isEmpty }).joined(separator: " ")
+                lines += [".TP", "\\fB\(escape(line))\\fR", escape(example.what.prefix(1).uppercased() + example.what.dropFirst()) + "."]
+            }
+        }
+        lines.append(".SH EXIT STATUS")
+        for status in ManExamples.exitStatus { lines += [".TP", ".B \(status.code)", escape(status.meaning)] }
+        lines.append(".SH ENVIRONMENT")
+        for variable in ManExamples.environment { lines += [".TP", ".B \(escape(variable.name))", escape(variable.meaning)] }
+        lines.append(".SH FILES")
+        for file in ManExamples.files { lines += [".TP", ".I \(escape(file.path))", escape(file.meaning)] }
         lines += [".SH SEE ALSO"]
         let others = command == nil ? Pushbox.commands.map { "\\fBpushbox-\(escape($0.name))\\fR(1)" } : ["\\fBpushbox\\fR(1)"]
         lines.append(others.joined(separator: ", "))
@@ -84,10 +98,14 @@ enum ManCommand {
                 io.out("wrote \(ManPages.all.count) pages to \(dir)")
                 return 0
             }
-            let name = args.operands.first
-            guard let command = name.map({ n in Pushbox.commands.first { $0.name == n } }) ?? .some(nil) else {
-                io.err("pushbox man: no command \(name!); see pushbox --help")
-                return 2
+            var command: CommandSpec?
+            if let name = args.operands.first {
+                // A name that is no command fails (it printed pushbox(1) before).
+                guard let found = Pushbox.commands.first(where: { $0.name == name }) else {
+                    io.err("pushbox man: no command \(name)\(Spelling.suggestion(name, among: Pushbox.commands.map(\.name))); see pushbox --help")
+                    return 2
+                }
+                command = found
             }
             io.out(String(ManPages.page(for: command).text.dropLast()))
             return 0

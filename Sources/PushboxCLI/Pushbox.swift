@@ -50,12 +50,15 @@ public enum Pushbox {
         var spec = root
         if let first = args.first, !first.hasPrefix("-") {
             if first == "help" {
-                let topic = args.dropFirst().first
-                guard let found = topic.map({ t in commands.first { $0.name == t } }) ?? .some(nil) else {
-                    io.err("pushbox: no command \(topic!); see pushbox --help")
+                guard let topic = args.dropFirst().first else {
+                    io.out(rootHelp())
+                    return 0
+                }
+                guard let found = commands.first(where: { $0.name == topic }) else {
+                    io.err("pushbox: no command \(topic)\(Spelling.suggestion(topic, among: commands.map(\.name))); see pushbox --help")
                     return 2
                 }
-                io.out(found?.help() ?? rootHelp())
+                io.out(found.help())
                 return 0
             }
             guard let command = commands.first(where: { $0.name == first }) else {

@@ -23,6 +23,32 @@ struct ManAndCompletionTests {
         for command in Pushbox.commands { #expect(root.contains(".B " + ManPages.escape(command.name)), "\(command.name)") }
     }
 
+    @Test("every page has EXAMPLES, EXIT STATUS, ENVIRONMENT and FILES, and every example parses with its command's own table")
+    func sections() throws {
+        for spec in [Pushbox.root] + Pushbox.commands {
+            let text = spec.name.isEmpty ? ManPages.page(for: nil).text : ManPages.page(for: spec).text
+            for section in ["EXAMPLES", "EXIT STATUS", "ENVIRONMENT", "FILES"] {
+                #expect(text.contains(".SH \(section)\n"), "pushbox \(spec.name): no \(section)")
+            }
+            let examples = try #require(ManExamples.examples[spec.name], "pushbox \(spec.name) has no examples")
+            for example in examples {
+                let argv = example.line.split(separator: " ").map(String.init)
+                #expect(throws: Never.self, "pushbox \(spec.name) \(example.line)") { try parseArguments(argv, spec: spec) }
+            }
+        }
+        #expect(Set(ManExamples.examples.keys) == Set(([Pushbox.root] + Pushbox.commands).map(\.name)))
+    }
+
+    @Test("pushbox man and pushbox help with a command that does not exist fail with exit 2 and the nearest command")
+    func manUnknown() {
+        let run = CLIRun(["man", "rendr"])
+        #expect(run.status == 2 && run.out.isEmpty)
+        #expect(run.err.contains("no command rendr; did you mean render?"), "\(run.err)")
+        #expect(CLIRun(["man", "render"]).out.contains(".SH EXAMPLES"))
+        let help = CLIRun(["help", "rendr"])
+        #expect(help.status == 2 && help.out.isEmpty && help.err.contains("no command rendr; did you mean render?"), "\(help.err)")
+    }
+
     @Test("roff escapes: a leading dot, backslashes, hyphens, and everything beyond ASCII")
     func escaping() {
         #expect(ManPages.escape(".hidden") == "\\&.hidden")
@@ -53,14 +79,19 @@ struct ManAndCompletionTests {
             t pushbox --theme h
             t pushbox exec --fail-on ""
             t pushbox render --app \(ProjectPaths.sampleApp) --lang k
+            t pushbox device of
+            t pushbox device --db x.sqlite un
+            t pushbox completions z
+            t pushbox man rend
             """
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = bin + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         let r = try Subprocess.run(Self.bash, ["-c", script], environment: env)
         #expect(r.status == 0, "\(r.err)")
         #expect(
-            r.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init) == [
+            r.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(10).map(String.init) == [
                 "render", "--platform", "ios android both", "high-contrast", "rejected refused not-targeted discarded", "ko",
+                "offline", "uninstall unregister unsubscribe", "zsh", "render",
             ], "\(r.out)")
     }
 
@@ -87,6 +118,8 @@ struct ManAndCompletionTests {
         #expect(try complete("pushbox ren") == ["render"])
         #expect(try complete("pushbox render --platform ") == ["android", "both", "ios"])
         #expect(try complete("pushbox render --lang k") == ["ko"])
+        #expect(try complete("pushbox device un") == ["uninstall", "unregister", "unsubscribe"])
+        #expect(try complete("pushbox completions f") == ["fish"])
     }
 
     @Test("zsh reads the zsh completion without a syntax error", .enabled(if: Tools.find("zsh") != nil, "needs zsh"))
@@ -99,6 +132,9 @@ struct ManAndCompletionTests {
     func zshAndFish() {
         let zsh = Completions.zsh
         let fish = Completions.fish
+        // device's actions, not file names, as its first operand.
+        #expect(zsh.contains("'1:action:(online offline install uninstall unregister register subscribe unsubscribe)'"))
+        #expect(Completions.operandWords(RenderCommand.spec) == nil)
         for command in Pushbox.commands {
             #expect(zsh.contains("'\(command.name):"), "zsh \(command.name)")
             #expect(fish.contains("-a \(command.name) "), "fish \(command.name)")
