@@ -159,7 +159,10 @@ enum CancelCommand {
             io.err("pushbox cancel: \(failure)")
             return 1
         case .success(let answer):
-            let gone = answer["cancelled"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            // In the identifiers' order, numbers as numbers (alarm-2-5 before alarm-2-10).
+            let gone = (answer["cancelled"]?.arrayValue?.compactMap(\.stringValue) ?? []).sorted {
+                $0.localizedStandardCompare($1) == .orderedAscending
+            }
             guard !gone.isEmpty else {
                 io.err("pushbox cancel: nothing pending matches \(TerminalText.sanitize(pattern))")
                 return 1

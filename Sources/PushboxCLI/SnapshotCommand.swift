@@ -118,9 +118,14 @@ enum SnapshotCommand {
         var lines = ["\(payload) · \(phone) · \(language) · \(profile.name) · \(width) columns", ""]
         lines += InboxView.cardText(n, appName: appName, language: language, width: width, preview: nil, android: android)
         lines.append("")
-        lines.append("preview \(profile.summary):")
-        let cuts = android ? [] : profile.cuts(n, language: n.language)
-        lines += cuts.isEmpty ? ["  (nothing cut)"] : cuts.map { "  ! " + $0 }
+        if android {
+            // The preview profiles are iPhone's: an Android card is not judged by them.
+            lines.append("preview: not judged (pushbox's preview profiles are iPhone's)")
+        } else {
+            lines.append("preview \(profile.summary):")
+            let cuts = profile.cuts(n, language: n.language)
+            lines += cuts.isEmpty ? ["  (nothing cut)"] : cuts.map { "  ! " + $0 }
+        }
         let findings = android ? n.android?.warnings ?? [] : n.warnings
         lines.append("findings:")
         lines += findings.isEmpty ? ["  (none)"] : findings.map { "  \($0.severity.rawValue) [\($0.code)] \(TerminalText.sanitize($0.message))" }
@@ -139,7 +144,7 @@ enum SnapshotCommand {
             object["attachments"] = .array(items.map(relativePath))
         }
         if let image = object["imageAttachment"] { object["imageAttachment"] = relativePath(image) }
-        object.entries.insert(("language requested", .string(language)), at: 0)
+        object.entries.insert(("languageRequested", .string(language)), at: 0)
         let safe = language.replacingOccurrences(of: "/", with: "_")
         return Golden(
             name: "\(payload).\(phone).\(safe)", text: lines.joined(separator: "\n") + "\n", json: JSONWriter.pretty(.object(object)) + "\n")

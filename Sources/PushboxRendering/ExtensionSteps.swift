@@ -140,10 +140,9 @@ enum ExtensionSteps {
             $0.warnings += warnings
         }
         let language = localizer.resolve(env.preferredLanguages).language
-        return (
-            true, missing.isEmpty ? .ok : .missingKeys,
-            "in \(language): \(done.joined(separator: ", "))\(missing.isEmpty ? "" : "; missing (shown as the key): \(missing.joined(separator: ", "))")"
-        )
+        let found = done.isEmpty ? [] : [done.joined(separator: ", ")]
+        let shownAsKeys = missing.isEmpty ? [] : ["missing (shown as the key): \(missing.joined(separator: ", "))"]
+        return (true, missing.isEmpty ? .ok : .missingKeys, "in \(language): \((found + shownAsKeys).joined(separator: "; "))")
     }
 
     static func attach(_ candidates: [String], attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (

@@ -35,6 +35,18 @@ public enum DisplayText {
         TextLayout.wrap(clean(text, keepNewlines: true), width: width, language: language)
     }
 
+    /// Wrapped as `wrap` wraps, at most `maxLines` lines: when text is left over, the last line
+    /// shown ends in "…", so a cut never looks like the end.
+    public static func wrap(_ text: String, width: Int, maxLines: Int, language: String? = nil) -> [String] {
+        var lines = wrap(text, width: width, language: language)
+        guard maxLines > 0 else { return [] }
+        if lines.count > maxLines {
+            lines = Array(lines.prefix(maxLines))
+            lines[maxLines - 1] = truncate(lines[maxLines - 1], width: max(0, width - 1)) + "…"
+        }
+        return lines
+    }
+
 }
 
 extension DisplayText {

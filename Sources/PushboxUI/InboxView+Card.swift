@@ -98,7 +98,7 @@ extension InboxView {
     /// A headline and the reason, for a notification the device does not show.
     static func notShown(_ s: inout Screen, _ headline: String, role: Role, detail: String?, x: Int, y: Int, width: Int, height: Int) {
         s.put(headline, x: x, y: y, role: role, maxWidth: width)
-        for (i, line) in DisplayText.wrap(detail ?? "", width: width).prefix(height - 2).enumerated() {
+        for (i, line) in DisplayText.wrap(detail ?? "", width: width, maxLines: height - 2).enumerated() {
             s.put(line, x: x, y: y + 1 + i, role: .body, maxWidth: width)
         }
     }
@@ -252,7 +252,7 @@ extension InboxView {
             // Refused at intake: its answer is the whole trace (it is never rendered).
             let head = "validate".padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%8.2f ms  ", 0.0) + "rejected"
             s.put(head, x: x, y: y, role: .error, maxWidth: width)
-            for (i, line) in DisplayText.wrap("\(item.status) \(item.reason ?? ""): \(item.detail ?? "")", width: max(10, width - 4)).prefix(3)
+            for (i, line) in DisplayText.wrap("\(item.status) \(item.reason ?? ""): \(item.detail ?? "")", width: max(10, width - 4), maxLines: 3)
                 .enumerated()
             {
                 s.put(line, x: x + 4, y: y + 1 + i, role: .muted, maxWidth: width - 4)
@@ -270,7 +270,7 @@ extension InboxView {
                 + t.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             s.put(head, x: x, y: row, role: t.outcome.isFailure ? .error : .normal, maxWidth: width)
             row += 1
-            for line in DisplayText.wrap(t.detail, width: max(10, width - 4)).prefix(3) where row < y + height {
+            for line in DisplayText.wrap(t.detail, width: max(10, width - 4), maxLines: 3) where row < y + height {
                 s.put(line, x: x + 4, y: row, role: .muted, maxWidth: width - 4)
                 row += 1
             }
@@ -298,7 +298,7 @@ extension InboxView {
             row += 1
             s.put("title  " + DisplayText.line(title ?? "—"), x: x + 2, y: row, role: .title, maxWidth: width - 2)
             row += 1
-            for (i, line) in DisplayText.wrap(body ?? "—", width: max(10, width - 9)).prefix(4).enumerated() {
+            for (i, line) in DisplayText.wrap(body ?? "—", width: max(10, width - 9), maxLines: 4).enumerated() {
                 s.put((i == 0 ? "body   " : "       ") + line, x: x + 2, y: row, role: .body, maxWidth: width - 2)
                 row += 1
             }

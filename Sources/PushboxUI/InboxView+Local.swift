@@ -14,7 +14,9 @@ extension InboxView {
         ]
         if info.pending.isEmpty { lines.append(("nothing pending", .muted)) }
         let idWidth = min(28, info.pending.map { DisplayWidth.of($0.identifier) }.max() ?? 0)
-        let droppedRows = info.dropped.isEmpty ? 0 : min(info.dropped.count, 5) + 2
+        // The latest five dropped, after a line that counts the earlier ones.
+        let droppedShown = 5
+        let droppedRows = info.dropped.isEmpty ? 0 : min(info.dropped.count, droppedShown) + 2 + (info.dropped.count > droppedShown ? 1 : 0)
         let room = max(1, height - lines.count - droppedRows)
         for p in info.pending.prefix(room) {
             let id = DisplayText.clean(p.identifier)
@@ -25,7 +27,8 @@ extension InboxView {
         if !info.dropped.isEmpty {
             lines.append(("", .overlay))
             lines.append(("dropped or refused (\(info.dropped.count)):", .warning))
-            for d in info.dropped.suffix(5) { lines.append(("  " + DisplayText.clean(d), .warning)) }
+            if info.dropped.count > droppedShown { lines.append(("  … and \(info.dropped.count - droppedShown) earlier", .muted)) }
+            for d in info.dropped.suffix(droppedShown) { lines.append(("  " + DisplayText.clean(d), .warning)) }
         }
         return lines
     }
@@ -36,7 +39,7 @@ extension InboxView {
         s.put("Background event — no banner, no sound", x: x, y: row, role: .title, maxWidth: width)
         row += 1
         for t in r.trace where t.step == .background {
-            for line in DisplayText.wrap(t.detail, width: width).prefix(height - 2) where row < y + height {
+            for line in DisplayText.wrap(t.detail, width: width, maxLines: height - 2) where row < y + height {
                 s.put(line, x: x, y: row, role: .body, maxWidth: width)
                 row += 1
             }

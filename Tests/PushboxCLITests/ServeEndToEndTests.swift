@@ -330,6 +330,10 @@ struct ServeEndToEndTests {
         #expect(export.out.contains("wrote 0"))
         let replay = CLIRun(["replay", "--db", s.db, "--speed", "0", "--socket", s.socket])
         #expect(replay.err.contains("skipping 11 local notification(s)"))
+        // cancel lists what it removed in the identifiers' order (numbers as numbers), whatever
+        // order they fire in: alarm-2-55 fires today, the others next Monday.
+        let all = CLIRun(["cancel", "--socket", s.socket, "alarm-2-*"])
+        #expect(all.out == "cancelled 12: " + (0..<12).map { "alarm-2-\($0 * 5)" }.joined(separator: ", ") + "\n", "\(all.out)")
         s.stop()
     }
 

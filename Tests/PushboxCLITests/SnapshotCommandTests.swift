@@ -45,6 +45,10 @@ struct SnapshotCommandTests {
         // Stable and free of times: the JSON has no trace, and no absolute cache path.
         let json = try String(contentsOfFile: c.golden + "/01-game-invite.ios.ko-KR.json", encoding: .utf8)
         #expect(!json.contains("\"trace\"") && !json.contains("\"ms\""))
+        // Keys as JSON spells them; an Android card is not judged by iPhone's preview profiles.
+        #expect(try JSONParser.parse(Array(json.utf8)).objectValue?["languageRequested"]?.stringValue == "ko-KR")
+        let android = try String(contentsOfFile: c.golden + "/12-fcm-invite-both.android.en-US.txt", encoding: .utf8)
+        #expect(!android.contains("iPhone):") && android.contains("preview: not judged"), "\(android)")
     }
 
     @Test("goldens travel: recorded from one folder, they verify from another (a laptop's and CI's), and hold no absolute path")

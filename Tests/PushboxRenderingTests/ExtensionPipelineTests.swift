@@ -58,6 +58,17 @@ final class ExtensionPipelineTests {
         #expect(silent.trace.contains { $0.outcome == .notRun && $0.cause == .nothingVisible })
     }
 
+    @Test("custom keys none of which is translated: the step names them, with no empty list before them")
+    func everyKeyMissing() {
+        let recipe = ExtensionRecipe(steps: [Self.localizeStep])
+        let note = render(
+            #"{"aps":{"alert":{"title":"t","body":"b"},"mutable-content":1},"data":{"t":"NO_SUCH_TITLE","b":"NO_SUCH_BODY"}}"#, recipe: recipe,
+            languages: ["es"])
+        let step = note.trace.first { $0.outcome == .missingKeys }
+        let detail = step?.detail ?? ""
+        #expect(detail.hasSuffix("in es: missing (shown as the key): NO_SUCH_TITLE, NO_SUCH_BODY") && !detail.contains(": ;"), "\(detail)")
+    }
+
     @Test("custom keys localize in ko and en, and an attachment is added: delivered modified")
     func modified() throws {
         let server = try LoopbackHTTPServer { _ in .init(headers: [("Content-Type", "image/png")], body: Self.png) }

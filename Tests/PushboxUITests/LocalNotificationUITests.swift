@@ -63,6 +63,17 @@ struct LocalNotificationUITests {
         #expect(s.update(.key(.char("+"))).contains(.advanceClock(seconds: 60)))
     }
 
+    @Test("twenty requests dropped: the latest five are listed after a line that counts the fifteen before them")
+    func manyDropped() {
+        var s = Self.state()
+        s.scheduled?.dropped = (1...20).map { "alarm-\($0): more than 64 pending requests" }
+        let lines = InboxView.scheduledLines(s, height: 40).map(\.0)
+        #expect(lines.contains("dropped or refused (20):"))
+        let earlier = lines.firstIndex(of: "  … and 15 earlier")
+        #expect(earlier != nil, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("  alarm-") } == (16...20).map { "  alarm-\($0): more than 64 pending requests" })
+    }
+
     @Test("without a scheduler, s and + say so and ask for nothing")
     func noScheduler() {
         var s = UIFixtures.state(width: 120, height: 40)

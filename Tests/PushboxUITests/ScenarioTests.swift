@@ -216,6 +216,15 @@ struct ScenarioTests {
         #expect(wrapped.allSatisfy { DisplayWidthCheck.columns($0) <= 10 })
         #expect(wrapped.joined() == "가나다라마바사아자차카타파하")
     }
+
+    @Test("text cut to a number of lines ends in … (a trace step's JSON, a long reason), and text that fits does not")
+    func cutLinesSaySo() {
+        let json = #"FCM sends APNs: {"aps":{"alert":{"title":"Breaking","body":"A long story about many things"}},"story_id":"12345"}"#
+        let lines = DisplayText.wrap(json, width: 30, maxLines: 3)
+        #expect(lines.count == 3)
+        #expect(lines[2].hasSuffix("…") && DisplayWidthCheck.columns(lines[2]) <= 30, "\(lines)")
+        #expect(DisplayText.wrap("Shelly and Rick", width: 12, maxLines: 3) == ["Shelly and", "Rick"])
+    }
 }
 
 @Suite("ThumbnailMaker in the card")
