@@ -156,6 +156,13 @@ struct AndroidRendererTests {
         #expect(big.imageAttachment == nil && big.warnings.map(\.code) == [.androidImage] && big.delivered == .shown)
         let failed = r.render(m, preferred: ["en"], fetchImage: { _ in .failure(.refused("timed out")) })
         #expect(failed.imageAttachment == nil && failed.warnings.map(\.code) == [.androidImage])
+        // Larger than the iPhone's 10 MB cap, the download stops there: the Android card names Android's rule.
+        let stopped = r.render(m, preferred: ["en"], fetchImage: { _ in .failure(.download(.tooLarge(limit: 10_000_000, received: 10_000_001))) })
+        let refused = r.render(m, preferred: ["en"], fetchImage: { _ in .failure(.tooLarge("over the cap")) })
+        for huge in [stopped, refused] {
+            let message = huge.warnings.first?.message ?? ""
+            #expect(message.contains("Android's 1 MiB") && !message.contains("10000000") && !message.contains("cap"), "\(message)")
+        }
     }
 
     @Test("the rendering reads back from its JSON unchanged (the store keeps it with the iPhone's)")

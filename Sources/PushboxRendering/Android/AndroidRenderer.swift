@@ -130,6 +130,11 @@ public struct AndroidRenderer: Sendable {
                 out.imageAttachment = a
                 out.trace.append(
                     TraceEntry(step: .attach, ms: 0, outcome: .attached, detail: "image \(a.type), \(a.bytes) bytes: large icon and BigPicture"))
+            case .failure(.tooLarge), .failure(.download(.tooLarge)):
+                // The download stopped at the iPhone's cap for images, far over Android's own.
+                out.warnings.append(
+                    Diagnostic(
+                        .androidImage, "the image is over Android's 1 MiB: the notification shows without it", field: "android.notification.image"))
             case .failure(let why):
                 out.warnings.append(
                     Diagnostic(
