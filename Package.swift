@@ -187,7 +187,7 @@ let package = Package(
                 "PushboxSystem",
                 "PushboxCLI", "PushboxPayload", "PushboxDevice", "PushboxJSON", "PushboxFetch", "PushboxIntake", "PushboxTerminal", "PushboxUI",
                 "PushboxStore",
-                "PushboxTestSupport", "PushboxInbox",
+                "PushboxTestSupport", "PushboxInbox", "PushboxLoopback",
             ], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,8 @@ enum Options {
 
     // The service extension and attachments (render, serve, the TUI)
     static let noExtension = OptionSpec("--no-extension", help: "Do not run the service extension.")
+    static let noCache = OptionSpec(
+        "--no-cache", help: "Download every attachment again instead of reading one fetched before from the cache (a slow image stays slow).")
     static let key = OptionSpec("--key", value: "FILE", help: "The key file (required).")
     static let timeLimit = OptionSpec("--time-limit", value: "SECONDS", help: "The service extension's time limit. Default: the recipe's, else 30.")
     static let allowFiles = OptionSpec(

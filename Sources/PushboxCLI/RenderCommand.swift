@@ -58,6 +58,7 @@ enum RenderCommand {
         Options.timeLimit,
         Options.allowFiles,
         Options.cache,
+        Options.noCache,
         Options.noExtension,
     ]
 
@@ -142,8 +143,10 @@ enum RenderCommand {
         if let app = device.profile?.directory { roots.append(app) }
         if let samples = ResourceLocator.samplesDirectory(environment: io.environment) { roots.append(samples) }
         let cache = args.value(Options.cache) ?? AttachmentFetcher.defaultCacheDirectory(environment: io.environment)
+        var fetcher = AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots)
+        fetcher.readsCache = !args.flag(Options.noCache)
         return Renderer.ExtensionSetup(
-            recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: roots),
+            recipe: recipe, fetcher: fetcher,
             appDirectory: device.profile?.directory, keyFile: keyFile)
     }
 
@@ -208,13 +211,15 @@ enum RenderCommand {
             for a in n.attachments {
                 let size = a.width.map { ", \($0)×\(a.height ?? 0)" } ?? ""
                 lines.append(
-                    "   attachment: \(clean((a.path as NSString).lastPathComponent)) (\(a.type), \(a.bytes) bytes\(size)) from \(clean(a.source))")
+                    "   attachment: \(clean((a.path as NSString).lastPathComponent)) (\(a.type), \(a.bytes) bytes\(size)) from \(clean(a.source))"
+                        + (a.fromCache ? " (from the cache; --no-cache downloads it again)" : ""))
             }
             if !n.actions.isEmpty { lines.append("   actions:  " + n.actions.map { "[\(clean($0.title))]" }.joined(separator: " ")) }
         }
         // What the trace would show of a step that went wrong: the extension's failures above all.
         for t in n.trace where t.outcome.isFailure || t.outcome == .timeout || t.outcome == .cancelled {
-            guard t.step != .validate else { continue }
+            // A rejection is the header's; an attachment not attached is a warning below.
+            guard t.step != .validate, t.step != .attach else { continue }
             lines.append("   \(t.step.rawValue) \(t.outcome.rawValue)\(t.cause.map { " (\($0))" } ?? ""): \(clean(t.detail))")
         }
         for w in n.warnings { lines.append("   warning: \(clean(w.message))") }

@@ -153,6 +153,7 @@ enum SnapshotCommand {
     static func relativePath(_ value: JSONValue) -> JSONValue {
         guard var o = value.objectValue, let path = o["path"]?.stringValue else { return value }
         o["path"] = .string((path as NSString).lastPathComponent)
+        o["fromCache"] = nil  // the second run reads what the first downloaded
         return .object(o)
     }
 

@@ -54,6 +54,9 @@ public struct AttachmentFetcher: Sendable {
     public var cacheDirectory: String
     /// Folders file URLs may point into (resolved, symlinks followed).
     public var allowedRoots: [String]
+    /// Whether a URL fetched before is read from the cache (false: `--no-cache`, every
+    /// attachment is downloaded again, so a slow image stays slow).
+    public var readsCache = true
 
     /// Saves into `cacheDirectory`; `file://` URLs may point only below `allowedRoots`.
     public init(cacheDirectory: String, allowedRoots: [String]) {
@@ -74,7 +77,7 @@ public struct AttachmentFetcher: Sendable {
         }
         switch scheme {
         case "http", "https":
-            if let cached = cached(urlString) { return .success(cached) }
+            if readsCache, let cached = cached(urlString) { return .success(cached) }
             switch Downloader.fetch(urlString, timeoutMs: timeoutMs, cancel: cancel) {
             case .failure(let e): return .failure(.download(e))
             case .success(let (download, peak)):

@@ -191,6 +191,11 @@ enum ExtensionSteps {
                 }
             default: outcome = .failed
             }
+            // Said where people look (the card, render's text) as well as in the trace.
+            if case .cacheUnwritable = failure {
+            } else {
+                attempt.update { $0.warnings.append(Diagnostic(.attachment, "\(path) not attached: \(failure)", field: path)) }
+            }
             return (false, outcome, "\(path) \(value): \(failure)")
         }
     }

@@ -62,7 +62,9 @@ public struct Renderer: Sendable {
             switch fetcher.fetch(url, timeoutMs: AndroidRenderer.imageTimeoutMs, cancel: CancelFlag()) {
             case .success(let f):
                 guard f.type.mime.hasPrefix("image/") else { return .failure(.unsupported("\(f.type.mime) is not an image")) }
-                return .success(RenderedAttachment(path: f.path, type: f.type.mime, bytes: f.bytes, width: f.width, height: f.height, source: url))
+                return .success(
+                    RenderedAttachment(
+                        path: f.path, type: f.type.mime, bytes: f.bytes, width: f.width, height: f.height, source: url, fromCache: f.fromCache))
             case .failure(let e): return .failure(e)
             }
         }
@@ -185,7 +187,8 @@ public struct Renderer: Sendable {
         out.trace += outcome.trace
         out.warnings += outcome.warnings
         out.attachments = outcome.attachments.map {
-            RenderedAttachment(path: $0.path, type: $0.type.mime, bytes: $0.bytes, width: $0.width, height: $0.height, source: $0.sourceURL)
+            RenderedAttachment(
+                path: $0.path, type: $0.type.mime, bytes: $0.bytes, width: $0.width, height: $0.height, source: $0.sourceURL, fromCache: $0.fromCache)
         }
     }
 

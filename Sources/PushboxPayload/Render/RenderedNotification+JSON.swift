@@ -124,7 +124,7 @@ extension RenderedAttachment {
         guard let a = json.objectValue, let path = a["path"]?.stringValue, let type = a["type"]?.stringValue else { return nil }
         self.init(
             path: path, type: type, bytes: a["bytes"]?.intValue ?? 0, width: a["width"]?.intValue, height: a["height"]?.intValue,
-            source: a["source"]?.stringValue ?? "")
+            source: a["source"]?.stringValue ?? "", fromCache: a["fromCache"] == .bool(true))
     }
 }
 

@@ -210,15 +210,19 @@ public struct RenderedAttachment: Sendable, Equatable {
     public var height: Int?
     /// The URL it came from.
     public var source: String
+    /// Whether it was read from the attachment cache instead of downloaded (a slow image is
+    /// fast the second time: the trace and `render` say so).
+    public var fromCache: Bool
 
     /// An attachment as shown.
-    public init(path: String, type: String, bytes: Int, width: Int?, height: Int?, source: String) {
+    public init(path: String, type: String, bytes: Int, width: Int?, height: Int?, source: String, fromCache: Bool = false) {
         self.path = path
         self.type = type
         self.bytes = bytes
         self.width = width
         self.height = height
         self.source = source
+        self.fromCache = fromCache
     }
 }
 
@@ -226,10 +230,11 @@ extension RenderedAttachment {
     /// The attachment as `render --json`, `list --json` and `GET /inbox` write it.
     public var json: JSONValue {
         .object(
-            JSONObject([
-                ("path", .string(path)), ("type", .string(type)), ("bytes", .optionalInt(bytes)),
-                ("width", .optionalInt(width)), ("height", .optionalInt(height)), ("source", .string(source)),
-            ]))
+            JSONObject(
+                [
+                    ("path", .string(path)), ("type", .string(type)), ("bytes", .optionalInt(bytes)),
+                    ("width", .optionalInt(width)), ("height", .optionalInt(height)), ("source", .string(source)),
+                ] + (fromCache ? [("fromCache", .bool(true))] : [])))
     }
 }
 
