@@ -38,6 +38,7 @@ enum Options {
     static let poll = OptionSpec("--poll", help: "Poll watched folders instead of using inotify.")
     static let quiet = OptionSpec("--quiet", help: "Do not log each payload taken in.")
     static let refused = OptionSpec("--refused", help: "Only the refused requests (status 400 and up).")
+    static let allRequests = OptionSpec("--all", help: "pushbox's own reads of its request log (pushbox requests, exec's summary) too.")
     static let idleTimeout = OptionSpec("--idle-timeout", value: "SECONDS", help: "Close connections idle this long (APNs' IdleTimeout). Default 30.")
     static let noSocket = OptionSpec(
         "--no-socket", help: "Do not open the socket, nor the port unless --listen is given (another pushbox may be serving).")

@@ -12,12 +12,14 @@ enum RequestsCommand {
         options: [
             Options.socket, Options.json.with(help: "One object per request per line, as GET /requests gives them."), Options.refused,
             Options.limit.with(help: "At most N requests, newest first (default 100, at most 1000)."),
+            Options.allRequests,
         ],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         var query = "?limit=\(args.value(Options.limit).flatMap(Int.init) ?? 100)"
         if args.flag(Options.refused) { query += "&refused=1" }
+        if args.flag(Options.allRequests) { query += "&all=1" }
         let list: [JSONValue]
         switch LocalClient.callJSON("GET", "/requests" + query, body: [], headers: [], args, io) {
         case .failure(let failure):

@@ -49,13 +49,28 @@ public struct RequestRecord: Sendable {
         // APNs' {"reason": …}, or Google's {"error": {"status": …}}; an answer of 200 has none.
         let body = response.status < 400 ? nil : (try? JSONParser.parse(response.body))?.objectValue
         // OAuth's token endpoint says {"error": "invalid_grant"}.
-        reason = body?["reason"]?.stringValue ?? body?["error"]?.objectValue?["status"]?.stringValue ?? body?["error"]?.stringValue
+        reason =
+            body?["reason"]?.stringValue ?? Self.fcmErrorCode(body) ?? body?["error"]?.objectValue?["status"]?.stringValue
+            ?? body?["error"]?.stringValue
         cause = response.cause
         apnsID = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
         acceptance = response.acceptance
         headers = head.headers.filter { !Self.secretHeaders.contains($0.name) }
         bodyBytes = head.bodyBytes
     }
+
+    /// FCM's own error code in a Google error's details (`UNREGISTERED` for a 404 `NOT_FOUND`),
+    /// the name the Admin SDKs raise and the inbox uses.
+    static func fcmErrorCode(_ body: JSONObject?) -> String? {
+        let details = body?["error"]?.objectValue?["details"]?.arrayValue ?? []
+        return details.lazy.compactMap(\.objectValue).first { $0["@type"]?.stringValue?.hasSuffix("google.firebase.fcm.v1.FcmError") == true }?[
+            "errorCode"]?
+            .stringValue
+    }
+
+    /// Whether it was a read of this log (`GET /requests`, `GET /requests/summary`): what
+    /// `pushbox requests` and `pushbox exec` ask, not what the backend sent.
+    public var isOwnRead: Bool { method == "GET" && (path == "/requests" || path.hasPrefix("/requests/")) }
 
     /// Whether pushbox refused it.
     public var refused: Bool { status >= 400 }
@@ -95,6 +110,7 @@ public final class RequestLog: Sendable {
             all.append(record)
             if all.count > Self.limit + Self.limit / 4 { all.removeFirst(all.count - Self.limit) }
         }
+        guard !record.isOwnRead else { return record }  // what exec's summary counts is the backend's
         tallies.withLock { tallies in
             if tallies[record.listener] == nil, tallies.count >= Self.tallyLimit { tallies.removeAll() }
             tallies[record.listener, default: RequestTally()].add(record.outcome)
@@ -120,20 +136,24 @@ public final class RequestLog: Sendable {
             })
     }
 
-    /// The records, newest first, at most `limit`; only the refused ones when `refusedOnly`.
-    public func recent(limit: Int = RequestLog.limit, refusedOnly: Bool = false) -> [RequestRecord] {
+    /// The records, newest first, at most `limit`; only the refused ones when `refusedOnly`;
+    /// the log's own reads (`GET /requests…`, what `pushbox requests` asks) only with `ownReads`.
+    public func recent(limit: Int = RequestLog.limit, refusedOnly: Bool = false, ownReads: Bool = false) -> [RequestRecord] {
         let all = records.withLock { $0.suffix(Self.limit) }
-        return Array(all.reversed().filter { !refusedOnly || $0.refused }.prefix(limit))
+        return Array(all.reversed().filter { (!refusedOnly || $0.refused) && (ownReads || !$0.isOwnRead) }.prefix(limit))
     }
 
-    /// `GET /requests`: newest first; `limit` (default 100) and `refused=1`.
+    /// `GET /requests`: newest first; `limit` (default 100), `refused=1`, and `all=1` for the
+    /// log's own reads too.
     static func route(_ log: RequestLog) -> Route {
         Route(
             "requests", methods: ["GET"], paths: .exact("/requests"), maxBody: { _ in 0 }, refusal: APNsEndpoint.refusalWithoutID,
             handle: { request in
                 let limit = min(max(Int(request.query["limit"] ?? "") ?? 100, 1), RequestLog.limit)
                 let dates = InboxListing.dateFormatter()
-                let list = log.recent(limit: limit, refusedOnly: request.query["refused"] == "1").map { $0.json(dates: dates) }
+                let list = log.recent(limit: limit, refusedOnly: request.query["refused"] == "1", ownReads: request.query["all"] == "1").map {
+                    $0.json(dates: dates)
+                }
                 return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.array(list)).utf8))
             })
     }

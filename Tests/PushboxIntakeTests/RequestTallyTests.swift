@@ -42,6 +42,28 @@ struct RequestTallyTests {
         #expect(record("/inbox", 200, method: "GET").outcome == .other)
     }
 
+    @Test("FCM's 404 is UNREGISTERED, as the Admin SDKs and the inbox name it, not the HTTP status NOT_FOUND")
+    func fcmErrorCode() {
+        let body =
+            #"{"error":{"code":404,"message":"Requested entity was not found.","status":"NOT_FOUND","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"UNREGISTERED"}]}}"#
+        #expect(record("/v1/projects/p/messages:send", 404, body: body).outcome == .rejected("UNREGISTERED"))
+        // Without FCM's details, Google's status is the name.
+        #expect(record("/v1/projects/p/messages:send", 404, body: #"{"error":{"code":404,"status":"NOT_FOUND"}}"#).outcome == .rejected("NOT_FOUND"))
+    }
+
+    @Test("the log's own reads (pushbox requests, exec's summary) are left out of its listing and its counts unless asked for")
+    func ownReadsLeftOut() {
+        let log = RequestLog()
+        for (path, method) in [("/3/device/ab", "POST"), ("/requests", "GET"), ("/requests/summary", "GET"), ("/inbox", "GET")] {
+            let (head, response) = Self.exchange(
+                path, 200, method: method, acceptance: method == "POST" ? .delivered : nil, listener: "unix /p (pid 7)")
+            log.record(head, response)
+        }
+        #expect(log.recent().map(\.path) == ["/inbox", "/3/device/ab"])
+        #expect(log.recent(ownReads: true).map(\.path) == ["/inbox", "/requests/summary", "/requests", "/3/device/ab"])
+        #expect(log.tally(listenerPrefix: "unix /p").requests == 2)
+    }
+
     @Test("the log counts every request under its listener; a prefix sums a process's connections; the JSON reads back the same")
     func tallies() throws {
         let log = RequestLog()
