@@ -6,8 +6,11 @@ import PushboxPayload
 /// notification replaced by a newer one under its key, and all of them delivered or discarded
 /// when the device is back.
 extension InboxStore {
-    /// Marks what is stored under a key replaced by a newer notification (through the partial index).
-    static let replaceSQL = "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ? WHERE delivery = 'stored' AND hold_key = ?"
+    /// Marks what is stored under a key replaced by a newer notification (through the partial
+    /// index); one whose expiration had passed when the newer came was discarded as expired, and
+    /// stays so: nothing was kept for the newer one to replace.
+    static let replaceSQL =
+        "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ?1 WHERE delivery = 'stored' AND hold_key = ?2 AND (expires_at IS NULL OR expires_at > ?1)"
     /// Everything stored while the device was offline (through the partial index).
     static let storedSQL = "SELECT id, expires_at FROM notifications WHERE delivery = 'stored'"
 

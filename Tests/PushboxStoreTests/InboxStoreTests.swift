@@ -162,6 +162,20 @@ final class OfflineInboxStoreTests: Sendable {
         #expect(try store.notification(id: notStored)?.delivery?.expiresAt == nil)
     }
 
+    @Test("a newer notification under the same key does not relabel one whose expiration had passed: it stays discarded as expired")
+    func expiredIsNotReplaced() throws {
+        let store = try InboxStore(path: path)
+        // Kept at 1,001 until 1,005; the next push under the key comes at 1,020.
+        let expired = try store.insert(push(1), apnsID: "1", verdict: verdict(.store(expiresAt: Date(timeIntervalSince1970: 1_005), key: "apns:app")))
+        let newer = try store.insert(push(20), apnsID: "2", verdict: verdict(.store(expiresAt: Date(timeIntervalSince1970: 9_000), key: "apns:app")))
+        #expect(try store.notification(id: expired)?.delivery?.state == .stored)
+        let changed = try store.deliverStored(at: Date(timeIntervalSince1970: 2_000))
+        #expect(
+            changed[expired]
+                == DeliveryRecord(state: .discardedExpired, at: Date(timeIntervalSince1970: 1_005), expiresAt: Date(timeIntervalSince1970: 1_005)))
+        #expect(changed[newer]?.state == .deliveredFromStorage)
+    }
+
     @Test("back online: expired ones are discarded at their expiration, the rest delivered from storage, once")
     func deliverStored() throws {
         let store = try InboxStore(path: path)
