@@ -105,10 +105,14 @@ public struct APNsEndpoint: Sendable {
             headers.add(PushHeaders.topic, topic)
         }
         let replay = request.headers.contains { $0.name == sourceHeader && $0.value == "replay" }
-        let envelope = Envelope(source: replay ? .replay : .socket, headers: headers, deviceToken: token, arrival: request.arrival)
+        let envelope = Envelope(source: replay ? .replay : source(request), headers: headers, deviceToken: token, arrival: request.arrival)
         let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
         return answer(result, arrival: arrival)
     }
+
+    /// Where a request came from as the inbox lists it: `tls` over TLS (the port, exec's tunnel),
+    /// else `socket`.
+    static func source(_ request: HTTPRequest) -> PayloadSource { request.arrival?.tls == true ? .tls : .socket }
 
     /// APNs' answer to a push taken in: 200 with the apns-id, or the refusal with its reason;
     /// the arrival is published once it was sent.

@@ -134,7 +134,7 @@ struct BroadcastEndpoint: Sendable {
         guard let type = headers[PushHeaders.pushType] else { return refuse(.missingPushType, "a broadcast is apns-push-type liveactivity") }
         guard type == PushType.liveactivity.rawValue else { return refuse(.invalidPushType, "a broadcast is apns-push-type liveactivity") }
         if headers[PushHeaders.topic] == nil { headers.add(PushHeaders.topic, bundle + (PushType.liveactivity.topicSuffix ?? "")) }
-        let envelope = Envelope(source: .socket, headers: headers, deviceToken: nil, arrival: request.arrival)
+        let envelope = Envelope(source: APNsEndpoint.source(request), headers: headers, deviceToken: nil, arrival: request.arrival)
         let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
         var response = APNsEndpoint.answer(result, arrival: arrival)
         response.headers.append(("apns-request-id", FastUUID.make()))

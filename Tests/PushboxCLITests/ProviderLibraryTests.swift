@@ -230,6 +230,8 @@ struct ProviderLibraryTests {
         #expect(listed.allSatisfy { $0["delivered"] == "rejected" }, "\(listed)")
         #expect(listed.filter { $0["reason"] == "Unregistered" && $0["status"] == 410 }.count == 4)
         #expect(listed.filter { $0["reason"] == "UNREGISTERED" && $0["status"] == 404 }.count == 1)
+        // APNs' came over TLS (the port), FCM's over FCM's API: the listing says so, not "socket".
+        #expect(listed.filter { $0["source"] == "tls" }.count == 4 && listed.filter { $0["source"] == "fcm" }.count == 1, "\(listed)")
         try #require(CLIRun(["device", "install", "--db", s.db]).status == 0)
         let again = try Subprocess.run(
             Self.venvPython("aioapns"), [Self.clients + "/aioapns_send.py", String(s.port), s.ca, s.key, Self.keyID, Self.teamID, "1"])

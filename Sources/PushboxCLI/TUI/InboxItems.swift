@@ -12,7 +12,7 @@ enum InboxItems {
         var head: [String] = []
         // The request as it came: its path and its apns-* headers, and how it arrived.
         switch n.source {
-        case .socket, .replay: head.append("POST /3/device/\(n.deviceToken ?? "")")
+        case .socket, .tls, .replay: head.append("POST /3/device/\(n.deviceToken ?? "")")
         case .fcm: head.append("POST /v1/projects/\(n.arrival?.fcmProject ?? "…")/messages:send")
         default: if let file = n.file { head.append("file \(file)") }
         }

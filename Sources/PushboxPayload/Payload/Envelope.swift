@@ -3,6 +3,9 @@ import Foundation
 /// Where a payload came from.
 public enum PayloadSource: String, Sendable, Codable, CaseIterable {
     case socket, folder, send, replay
+    /// An APNs request over TLS: the TCP port, or `pushbox exec`'s tunnel, as an APNs client
+    /// library sends it (the socket's are `socket`).
+    case tls
     /// An FCM HTTP v1 request to `/v1/projects/{id}/messages:send`.
     case fcm
     case commandLine = "command-line"

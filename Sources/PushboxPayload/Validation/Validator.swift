@@ -191,7 +191,7 @@ public enum Validator {
         if let bundle = context.bundleID {
             var topic = headers[PushHeaders.topic]
             if topic == nil, case .simulator(let target) = form { topic = target }
-            let requireTopic = raw.envelope.source == .socket || raw.envelope.source == .send
+            let requireTopic = [.socket, .tls, .send].contains(raw.envelope.source)
             if let r = HeaderRules.checkTopic(topic, bundleID: bundle, pushType: pushType, requireTopic: requireTopic) {
                 return rejected(r)
             }
