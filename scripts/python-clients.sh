@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the APNs provider libraries the tests drive against pushbox's port, each in a venv of
 # its own under DIR (their pinned dependencies conflict): aioapns, PyAPNs2 (apns2), and the
-# Firebase Admin SDK (firebase-admin), pyfcm, pyapns_client, kalyke and django-push-notifications.
+# Firebase Admin SDK (firebase-admin), pyfcm, pyapns_client, kalyke, apprise and django-push-notifications.
 # Without PyPI the venvs stay absent and the tests that need them say so and skip, except in CI
 # (CI=true), where a venv that cannot be made fails the run: a green CI has run these tests.
 set -uo pipefail
@@ -32,6 +32,8 @@ make_venv pyfcm "pyfcm==2.1.1"
 make_venv pyapns_client "pyapns_client==2.0.6"
 # kalyke, an APNs client with a Live Activity client of its own (LiveActivityClient).
 make_venv kalyke "kalyke-apns==1.5.0"
+# apprise's FCM plugin (OAuth with a service-account key needs cryptography), from its own command line.
+make_venv apprise "apprise==2.2.0" "cryptography==50.0.2"
 # django-push-notifications' APNs backend (PyAPNs2 underneath), for `pushbox exec` with no setting changed.
 make_venv django "django-push-notifications[apns]==3.3.0" "Django==5.2.19" "apns2==0.7.2"
 if [ "$failed" -ne 0 ] && [ "${CI:-}" = "true" ]; then

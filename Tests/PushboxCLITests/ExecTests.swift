@@ -267,6 +267,29 @@ struct ExecTests {
     }
 
     @Test(
+        "apprise's FCM plugin, unchanged, sends to a topic with token null beside it: FCM reads proto3 JSON, so it is delivered",
+        .enabled(if: available, reason),
+        .enabled(if: ProviderLibraryTests.venvReady("apprise"), "needs the apprise venv that make pyclients installs from PyPI"))
+    func apprise() throws {
+        let f = try ExecFixture()
+        try f.startServe()
+        let key = f.dir + "/service-account.json"
+        try #require(CLIRun(["fcm-credentials", key, "--project", "demo-proj"], environment: f.environment).status == 0)
+        try #require(CLIRun(["device", "subscribe", "news", "--db", f.db], environment: f.environment).status == 0)
+        let file = f.dir + "/apprise.json"
+        let run = try f.exec([
+            "--json-summary", file, "--", ProjectPaths.projectRoot + "/.build/pyclients/apprise/bin/apprise", "-t", "Apprise", "-b",
+            "Hello from apprise",
+            "fcm://demo-proj/%23news?keyfile=" + key,
+        ])
+        #expect(run.status == 0, "\(run.out) \(run.err)")
+        let s = try f.summary(file)
+        #expect(s["delivered"]?.intValue == 1, "\(s)")
+        let sent = try f.list().filter { $0["source"] == "fcm" }
+        #expect(sent.count == 1 && sent.first?["title"] == "Apprise" && sent.first?["status"] == 200, "\(sent)")
+    }
+
+    @Test(
         "firebase-admin's send_each_async and send_each_for_multicast_async, and pyfcm's async sender, with a Google-shaped service account",
         .enabled(if: available, reason),
         .enabled(

@@ -23,7 +23,7 @@ struct FCMAndroidValidationTests {
             (#"{"notification":{"notification_priority":"LOUD"}}"#, "message.android.notification.notification_priority"),
             (#"{"notification":{"body_loc_args":["a",2]}}"#, "message.android.notification.body_loc_args[1]"),
             (#"{"notification":{"sticky":"yes"}}"#, "message.android.notification.sticky"),
-            (#"{"notification":{"notification_count":"3"}}"#, "message.android.notification.notification_count"),
+            (#"{"notification":{"notification_count":"three"}}"#, "message.android.notification.notification_count"),
             (#"{"notification":{"light_settings":{"color":{"red":1}}}}"#, "message.android.notification.light_settings.light_on_duration"),
             (
                 #"{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"x","light_off_duration":"1s"}}}"#,

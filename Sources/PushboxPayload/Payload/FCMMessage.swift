@@ -47,8 +47,11 @@ public struct FCMMessage: Sendable, Equatable {
     /// The largest request body FCM's endpoint takes (pushbox's choice; Google does not say).
     public static let maxRequestBytes = 64 * 1024
 
-    /// Reads a message object; throws FCM's INVALID_ARGUMENT with the path of the bad field.
-    public init(_ message: JSONObject) throws(Rejection) {
+    /// Reads a message object as FCM reads proto3 JSON (`FCMProto3JSON`: a null is not set,
+    /// lowerCamelCase names, enums by number); throws FCM's INVALID_ARGUMENT with the path of the
+    /// bad field.
+    public init(_ sent: JSONObject) throws(Rejection) {
+        let message = FCMProto3JSON.normalized(sent)
         func bad(_ detail: String, field: String) -> Rejection {
             Rejection(.invalidArgument, detail, field: field)
         }
