@@ -101,6 +101,7 @@ enum DeviceCommand {
             object["apnsToken"] = .string(apnsToken)
             object["fcmToken"] = .string(fcmToken)
             object["fid"] = .string(DeviceIdentity.installationID)
+            object["fcmProject"] = .optionalString(device.profile?.fcmProject ?? registration.fcmProject)
             object["pushToStartToken"] = .string(ActivityBook.pushToStartToken)
             object["topics"] = .array(
                 topics.map {
@@ -116,6 +117,11 @@ enum DeviceCommand {
         io.out("APNs device token       \(apnsToken)")
         io.out("FCM registration token  \(fcmToken)")
         io.out("Firebase installation   \(DeviceIdentity.installationID)")
+        let project =
+            device.profile?.fcmProject.map { "\($0) (the app profile's fcmProject)" }
+            ?? registration.fcmProject.map { "\($0) (the first project that sent to it)" }
+            ?? "none yet: the first project that sends becomes the device's; another's messages to its token get 403 SENDER_ID_MISMATCH"
+        io.out(TerminalText.sanitize("Firebase project        \(project)"))
         io.out("Live Activity push-to-start token  \(ActivityBook.pushToStartToken)")
         io.out(
             "device                  "

@@ -118,6 +118,7 @@ struct Device {
             bundleID: profile?.bundleID,
             deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
         context.fcmTokens = fcmTokens ?? profile?.fcmTokens ?? .any
+        context.fcmProject = profile?.fcmProject
         return context
     }
 

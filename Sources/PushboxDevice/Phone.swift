@@ -82,11 +82,16 @@ public final class Phone: Sendable {
         var report = Validator.validate(raw, context: context)
         // A valid payload for a token that is no longer this device's: the device, not the
         // payload, decides the answer.
-        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) {
+        let (mismatch, adopted) = senderMismatch(report, raw: raw, context: context, device: device, mode: mode)
+        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) ?? mismatch {
             report.rejection = refusal
             report.validated = nil
         } else if let device {
             report.describeTarget(deviceTopics: context.deviceTopics ?? [], isOwn: device.isOwn)
+        }
+        if let adopted, report.ok {
+            report.targetDescription = [report.targetDescription, "the device's Firebase project is now \(adopted), the first that sent to it"]
+                .compactMap { $0 }.joined(separator: "; ")
         }
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
         let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
@@ -108,6 +113,22 @@ public final class Phone: Sendable {
             verdict.liveActivity = outcome
         }
         return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+    }
+
+    /// A message to the device's token from another Firebase project than the device's own (the
+    /// profile's `fcmProject`, else the first project that sent to it, which a live send records).
+    private func senderMismatch(
+        _ report: ValidationReport, raw: RawPayload, context: ValidationContext, device: DeviceRegistration?, mode: JudgementMode
+    ) -> (refusal: Rejection?, adopted: String?) {
+        guard let project = raw.envelope.arrival?.fcmProject, report.ok, report.validated?.fcm != nil else { return (nil, nil) }
+        if let own = context.fcmProject ?? device?.fcmProject {
+            return (DeviceRegistration.senderMismatch(of: report, sentTo: project, own: own), nil)
+        }
+        // The first project that sends is the device's from now on (pushbox device says which).
+        guard mode == .live, let file = registrationFile, (try? file.update({ $0.fcmProject = $0.fcmProject ?? project })) != nil else {
+            return (nil, nil)
+        }
+        return (nil, project)
     }
 
     /// The device's languages changed (the inbox's language picker): its FCM language topic

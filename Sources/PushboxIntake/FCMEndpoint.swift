@@ -248,6 +248,9 @@ public final class FCMEndpoint: Sendable {
         if reason == APNsReason.fcmUnregistered.rawValue {
             // firebase-admin raises UnregisteredError, pyfcm FCMNotRegisteredError.
             response = googleError(404, "NOT_FOUND", "Requested entity was not found.", fcmCode: "UNREGISTERED")
+        } else if reason == APNsReason.fcmSenderIDMismatch.rawValue {
+            // firebase-admin raises SenderIdMismatchError.
+            response = googleError(403, "PERMISSION_DENIED", "SenderId mismatch", fcmCode: "SENDER_ID_MISMATCH")
         } else if let reason, status != 200 {
             response = status >= 500 ? googleError(500, "INTERNAL", detail ?? reason) : invalidArgument(detail ?? reason, field: field)
         } else {

@@ -37,7 +37,10 @@ extension RequestRecord {
     /// What it came to: 401 and 403 (and the token endpoint's 400) are credentials refused,
     /// a push's other refusals are rejections by reason.
     public var outcome: RequestOutcome {
-        let refusedCredentials = status == 401 || status == 403 || (Self.tokenPaths.contains(path) && status == 400)
+        // FCM's 403 SENDER_ID_MISMATCH is about the target's project, not the credentials.
+        let refusedCredentials =
+            status == 401 || (status == 403 && reason != APNsReason.fcmSenderIDMismatch.rawValue)
+            || (Self.tokenPaths.contains(path) && status == 400)
         if refusedCredentials { return .refused(reason ?? String(status)) }
         guard isPush else { return .other }
         if status < 300 { return .accepted(acceptance ?? .delivered) }

@@ -57,12 +57,12 @@ struct ProviderLibraryTests {
 
         /// A service account of project demo-proj made for this serve, and the environment an
         /// unchanged Firebase client needs to reach it: the data folder, HTTPS_PROXY, the CA.
-        func firebaseClient() throws -> (account: String, environment: [String: String]) {
+        func firebaseClient(project: String = "demo-proj") throws -> (account: String, environment: [String: String]) {
             var env = ProcessInfo.processInfo.environment
             env["XDG_DATA_HOME"] = dir + "/data"
             // A file of its own each time: fcm-credentials never replaces one.
             let account = dir + "/service-account-\(UUID().uuidString.prefix(8)).json"
-            let made = CLIRun(["fcm-credentials", account, "--project", "demo-proj", "--listen", "127.0.0.1:\(port)"], environment: env)
+            let made = CLIRun(["fcm-credentials", account, "--project", project, "--listen", "127.0.0.1:\(port)"], environment: env)
             try #require(made.status == 0, "\(made.err)")
             env["HTTPS_PROXY"] = "http://127.0.0.1:\(port)"
             env["REQUESTS_CA_BUNDLE"] = ca
@@ -189,6 +189,31 @@ struct ProviderLibraryTests {
         let listed = Set(try s.list().compactMap { $0["apnsId"]?.stringValue })
         let lost = acknowledged.filter { !listed.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged over HTTP/2 were lost")
+    }
+
+    @Test(
+        "a registration token belongs to one Firebase project: another project's firebase-admin gets SenderIdMismatchError, in both token modes",
+        .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"), arguments: ["any", "strict"])
+    func senderMismatch(mode: String) throws {
+        let s = try PortServed()
+        s.extraArguments = ["--fcm-tokens", mode]
+        try s.start()
+        let (own, ownEnv) = try s.firebaseClient(project: "demo-proj")
+        let (other, otherEnv) = try s.firebaseClient(project: "other-proj")
+        func send(_ account: String, _ env: [String: String]) throws -> String {
+            let r = try Subprocess.run(
+                Self.venvPython("firebase"), [Self.clients + "/firebase_unregistered.py", account, DeviceCommand.fcmToken], environment: env)
+            return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // The first project that sends is the device's; another's message to its token is refused.
+        #expect(try send(own, ownEnv).hasPrefix("sent projects/demo-proj/messages/"))
+        let foreign = try send(other, otherEnv)
+        #expect(foreign == "error SenderIdMismatchError", "\(foreign)")
+        #expect(try send(own, ownEnv).hasPrefix("sent projects/demo-proj/messages/"))
+        let device = CLIRun(["device", "--db", s.db, "--json"])
+        #expect(try JSONParser.parse(Array(device.out.utf8)).objectValue?["fcmProject"] == "demo-proj", "\(device.out)")
+        let listed = try s.list()
+        #expect(listed.filter { $0["reason"] == "SENDER_ID_MISMATCH" && $0["status"] == 403 }.count == 1, "\(listed)")
     }
 
     /// A provider token signed with the served key by Python's cryptography (Debian's python3-cryptography).

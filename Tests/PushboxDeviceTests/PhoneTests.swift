@@ -108,6 +108,40 @@ struct PhoneTests {
         #expect(phone.context.deviceTopics == ["LangJaJP"])
     }
 
+    /// An FCM message to the device's registration token, sent to `project`.
+    static func fcm(project: String) -> RawPayload {
+        var arrival = Arrival(listener: "unix /s", protocolName: "h2", tls: true, userAgent: nil)
+        arrival.fcmProject = project
+        return RawPayload(
+            bytes: Array(#"{"message":{"token":"\#(DeviceIdentity.fcmToken)","notification":{"title":"Hi"}}}"#.utf8),
+            envelope: Envelope(source: .fcm, arrival: arrival))
+    }
+
+    @Test(
+        "a token belongs to one Firebase project: the profile's, else the first that sends (a dry run adopts none); another's is 403 SENDER_ID_MISMATCH"
+    )
+    func senderMismatch() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = Phone(
+            context: ValidationContext(bundleID: Self.bundleID), registrationFile: DeviceRegistrationFile(databasePath: dir + "/inbox.sqlite"))
+        #expect(phone.judge(Self.fcm(project: "b"), mode: .dryRun).verdict.status == 200)
+        #expect(phone.registration()?.fcmProject == nil)
+        let first = phone.judge(Self.fcm(project: "a"), mode: .live)
+        #expect(first.verdict.status == 200 && first.report.targetDescription?.contains("Firebase project is now a") == true)
+        #expect(phone.registration()?.fcmProject == "a")
+        for mode in [JudgementMode.live, .dryRun] {
+            let other = phone.judge(Self.fcm(project: "b"), mode: mode)
+            #expect(other.verdict.status == 403 && other.verdict.reason == "SENDER_ID_MISMATCH")
+        }
+        // The profile's project wins over the one adopted.
+        var context = ValidationContext(bundleID: Self.bundleID)
+        context.fcmProject = "b"
+        let profiled = Phone(context: context, registrationFile: DeviceRegistrationFile(databasePath: dir + "/inbox.sqlite"))
+        #expect(profiled.judge(Self.fcm(project: "b"), mode: .live).verdict.status == 200)
+        #expect(profiled.judge(Self.fcm(project: "a"), mode: .live).verdict.reason == "SENDER_ID_MISMATCH")
+    }
+
     @Test("the answer's id is the one sent when canonical (lowercased), else a new version-4 UUID")
     func answerIDs() {
         #expect(Phone.answerID(sent: "A1B2C3D4-0000-4000-8000-000000000001") == "a1b2c3d4-0000-4000-8000-000000000001")

@@ -30,6 +30,9 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// The device's preferred languages (BCP 47 tags, regions kept), as the inbox last set
     /// them: what every command addressing this inbox uses when it is given no `--lang`.
     public var languages: [String]?
+    /// The Firebase project the device's registration token belongs to when the app's profile
+    /// names none: the first project that sent to it.
+    public var fcmProject: String?
     /// How many times the file was changed: a view that saw another count reads the device again.
     public var changes: Int = 0
 
@@ -135,7 +138,23 @@ public struct DeviceRegistration: Sendable, Equatable {
 
     /// The reasons a device, not a payload, gives: a stored notification with one of them is
     /// shown as refused whatever its payload's own validation says.
-    public static let reasons: Set<String> = [APNsReason.unregistered.rawValue, APNsReason.fcmUnregistered.rawValue]
+    public static let reasons: Set<String> = [
+        APNsReason.unregistered.rawValue, APNsReason.fcmUnregistered.rawValue, APNsReason.fcmSenderIDMismatch.rawValue,
+    ]
+
+    /// FCM's refusal of a message to the device's `token` or `fid` sent to `project` when its
+    /// token belongs to `own`, another project: 403 SENDER_ID_MISMATCH. Topics and conditions
+    /// are not judged here.
+    public static func senderMismatch(of report: ValidationReport, sentTo project: String, own: String) -> Rejection? {
+        guard project != own, report.ok, let message = report.validated?.fcm else { return nil }
+        switch message.targets.first {
+        case .token?, .fid?:
+            return Rejection(
+                .fcmSenderIDMismatch,
+                "the device's registration token belongs to the Firebase project \(own); this message was sent to \(project) with its credentials")
+        default: return nil
+        }
+    }
 
     /// The registration as its file holds it.
     public var json: JSONValue {
@@ -156,6 +175,7 @@ public struct DeviceRegistration: Sendable, Equatable {
                 ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null), ("registered", times(registered)),
                 ("subscribed", subscriptions(subscribed)), ("unsubscribed", subscriptions(unsubscribed)),
                 ("app", .optionalString(app)), ("languages", languages.map { .array($0.map { .string($0) }) } ?? .null),
+                ("fcmProject", .optionalString(fcmProject)),
                 ("changes", .number(String(changes))),
             ]))
     }
@@ -182,6 +202,7 @@ public struct DeviceRegistration: Sendable, Equatable {
         subscribed = subscriptions(o?["subscribed"])
         unsubscribed = subscriptions(o?["unsubscribed"])
         app = o?["app"]?.stringValue
+        fcmProject = o?["fcmProject"]?.stringValue
         languages = o?["languages"]?.arrayValue.map { $0.compactMap(\.stringValue) }.flatMap { $0.isEmpty ? nil : $0 }
         self.changes = o?["changes"]?.intValue ?? 0
     }

@@ -24,6 +24,9 @@ public struct AppProfile: Sendable, Equatable {
     public var fcmTopics: [String]
     /// How FCM `token`/`fid` targets are judged (`fcmTokens`: `any`, the default, or `strict`).
     public var fcmTokens: FCMTokenMode = .any
+    /// The Firebase project the app's registration tokens belong to (`fcmProject`); nil: the
+    /// first project that sends to the device becomes its own.
+    public var fcmProject: String?
     /// Notification categories and their action buttons.
     public var categories: [NotificationCategory] = []
     /// The service extension's recipe; nil when the profile gives none (the default recipe applies).
@@ -100,7 +103,8 @@ public struct AppProfile: Sendable, Equatable {
             return s
         }
         let known = [
-            "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "categories", "extension", "providerKeys", "android", "liveActivities",
+            "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "fcmProject", "categories", "extension", "providerKeys", "android",
+            "liveActivities",
         ]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
@@ -119,6 +123,7 @@ public struct AppProfile: Sendable, Equatable {
                 profile.fcmTopics.append(name)
             }
         }
+        profile.fcmProject = try string("fcmProject")
         if let mode = try string("fcmTokens") {
             guard let known = FCMTokenMode(rawValue: mode) else {
                 throw LoadError(file: file, path: "fcmTokens", message: "must be \"any\" or \"strict\", not \"\(mode)\"")

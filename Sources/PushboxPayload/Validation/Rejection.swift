@@ -95,6 +95,10 @@ public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible 
     /// FCM's answer for a registration token that is no longer valid: 404 `NOT_FOUND` with
     /// `FcmError` `UNREGISTERED`.
     case fcmUnregistered = "UNREGISTERED"
+    /// FCM's answer for a registration token of another Firebase project than the one the
+    /// message was sent to: 403 `PERMISSION_DENIED` with `FcmError` `SENDER_ID_MISMATCH`
+    /// (firebase-admin's `SenderIdMismatchError`).
+    case fcmSenderIDMismatch = "SENDER_ID_MISMATCH"
 
     /// The reason as APNs (or FCM) writes it.
     public var description: String { rawValue }
@@ -110,6 +114,7 @@ public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible 
         case .payloadTooLarge: return 413
         case .unregistered: return 410
         case .fcmUnregistered: return 404
+        case .fcmSenderIDMismatch: return 403
         case .tooManyRequests: return 429
         case .internalServerError: return 500
         case .serviceUnavailable: return 503

@@ -11,6 +11,8 @@ public struct ValidationContext: Sendable, Equatable {
     public var maxDepth: Int
     /// How FCM `token` and `fid` targets are judged (`any` by default).
     public var fcmTokens: FCMTokenMode = .any
+    /// The Firebase project the app's tokens belong to, from its profile (nil: the first that sends).
+    public var fcmProject: String?
 
     /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
