@@ -15,7 +15,9 @@ enum DeviceCommand {
         summary:
             "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would). A running pushbox applies the change from its next push.",
         operands: "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC]",
-        options: [Options.database, Options.json.with(help: "Print the state as one JSON object.")] + RenderCommand.deviceOptions,
+        options: [Options.database, Options.json.with(help: "Print the state as one JSON object.")] + RenderCommand.deviceOptions + [
+            Options.apnsEnvironment
+        ],
         run: run)
 
     /// The token a file or test names when it gives none: this device's APNs token.
@@ -102,6 +104,7 @@ enum DeviceCommand {
             object["fcmToken"] = .string(fcmToken)
             object["fid"] = .string(DeviceIdentity.installationID)
             object["fcmProject"] = .optionalString(device.profile?.fcmProject ?? registration.fcmProject)
+            object["apnsEnvironment"] = .string(device.validationContext.apnsEnvironment.rawValue)
             object["pushToStartToken"] = .string(ActivityBook.pushToStartToken)
             object["topics"] = .array(
                 topics.map {
@@ -115,6 +118,10 @@ enum DeviceCommand {
                 "app profile             \(device.profile.map { "\($0.name) (\($0.bundleID ?? "no bundle id")) in \($0.directory)" } ?? "none")"))
         io.out(TerminalText.sanitize("languages               \(device.languages.joined(separator: ", "))"))
         io.out("APNs device token       \(apnsToken)")
+        let environment = device.validationContext.apnsEnvironment
+        io.out(
+            "APNs environment        \(environment.rawValue) (\(environment == .development ? "an Xcode debug build" : "TestFlight or the App Store")): its token is for \(environment.host); the other host answers 400 BadDeviceToken"
+        )
         io.out("FCM registration token  \(fcmToken)")
         io.out("Firebase installation   \(DeviceIdentity.installationID)")
         let project =

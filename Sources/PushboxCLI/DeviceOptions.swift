@@ -18,6 +18,8 @@ struct Device {
     var described = true
     /// `--fcm-tokens`, when given (else the profile's, else any).
     var fcmTokens: FCMTokenMode? = nil
+    /// `--apns-environment`, when given (else the profile's, else development).
+    var apnsEnvironment: APNsEnvironment? = nil
 
     /// Reads `--app` and `--lang`. A command that addresses an inbox (`inbox`) takes what they do
     /// not give from that inbox's device (the app and languages its pushbox last ran with, kept
@@ -29,6 +31,12 @@ struct Device {
         if let mode = args.value(Options.fcmTokens) {
             guard let known = FCMTokenMode(rawValue: mode) else { throw UsageError(message: "--fcm-tokens is any or strict, not \(mode)") }
             device.fcmTokens = known
+        }
+        if let environment = args.value(Options.apnsEnvironment) {
+            guard let known = APNsEnvironment(rawValue: environment) else {
+                throw UsageError(message: "--apns-environment is development or production, not \(environment)")
+            }
+            device.apnsEnvironment = known
         }
         return device
     }
@@ -119,6 +127,7 @@ struct Device {
             deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
         context.fcmTokens = fcmTokens ?? profile?.fcmTokens ?? .any
         context.fcmProject = profile?.fcmProject
+        context.apnsEnvironment = apnsEnvironment ?? profile?.apsEnvironment ?? .development
         return context
     }
 

@@ -61,6 +61,11 @@ enum Options {
         help:
             "How FCM token and fid targets are judged: any (every well-formed one is this device's; the default) or strict (404 UNREGISTERED unless it is the device's own, as FCM answers). Default: the profile's fcmTokens, else any."
     )
+    static let apnsEnvironment = OptionSpec(
+        "--apns-environment", value: "ENV",
+        help:
+            "The APNs environment of the device's token: development (an Xcode debug build) or production (TestFlight, the App Store); a push sent to the other environment's host is 400 BadDeviceToken. Default: the profile's apsEnvironment, else development."
+    )
     static let path = OptionSpec("--path", help: "Print only the CA certificate's path, for scripts.")
 
     static let platform = OptionSpec(

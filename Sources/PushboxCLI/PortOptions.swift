@@ -19,6 +19,7 @@ enum PortOptions {
         Options.providerKey,
         Options.teamID,
         Options.fcmTokens,
+        Options.apnsEnvironment,
     ]
 
     /// Sets the port, its TLS and the provider keys on `options` from the command line and the

@@ -83,7 +83,9 @@ public final class Phone: Sendable {
         // A valid payload for a token that is no longer this device's: the device, not the
         // payload, decides the answer.
         let (mismatch, adopted) = senderMismatch(report, raw: raw, context: context, device: device, mode: mode)
-        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) ?? mismatch {
+        if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) ?? mismatch
+            ?? Self.environmentMismatch(report, raw: raw, device: context.apnsEnvironment)
+        {
             report.rejection = refusal
             report.validated = nil
         } else if let device {
@@ -113,6 +115,19 @@ public final class Phone: Sendable {
             verdict.liveActivity = outcome
         }
         return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+    }
+
+    /// APNs' refusal of a push for the device's token sent to the other environment's host:
+    /// `400 BadDeviceToken`. A request that names no APNs host (the socket, `localhost`) is taken
+    /// as addressed to the device's own environment: pushbox's choice, said in the README.
+    static func environmentMismatch(_ report: ValidationReport, raw: RawPayload, device: APNsEnvironment) -> Rejection? {
+        guard report.ok, report.validated?.fcm == nil, raw.envelope.deviceToken != nil, let host = raw.envelope.arrival?.host,
+            let addressed = APNsEnvironment.of(host: host), addressed != device
+        else { return nil }
+        return Rejection(
+            .badDeviceToken,
+            "the device's token is for APNs' \(device.rawValue) environment (\(device == .development ? "a debug build from Xcode" : "TestFlight or the App Store")), but the request went to \(host), the \(addressed.rawValue) environment: send it to \(device.host), or set the device to \(addressed.rawValue) (--apns-environment, \"apsEnvironment\" in pushbox.json)"
+        )
     }
 
     /// A message to the device's token from another Firebase project than the device's own (the

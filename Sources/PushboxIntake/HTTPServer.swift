@@ -114,9 +114,23 @@ public struct RequestHead: Sendable {
 
     /// How the request arrived, with the authentication `early` accepted.
     func arrival(_ authentication: Arrival.Authentication) -> Arrival {
-        Arrival(
+        var arrival = Arrival(
             listener: connection.listener, protocolName: connection.protocolName, tls: connection.tls,
             userAgent: headers.last { $0.name == "user-agent" }?.value, authentication: authentication)
+        arrival.host = addressedHost
+        return arrival
+    }
+
+    /// The host the request was addressed to, without its port: a tunnel's CONNECT target (the
+    /// client asked the proxy for it), else `:authority` or `Host`; nil when it named none.
+    var addressedHost: String? {
+        let named: Substring? =
+            connection.listener.range(of: " via CONNECT ").map { connection.listener[$0.upperBound...] }
+            ?? headers.last(where: { $0.name == "host" }).map { Substring($0.value) }
+        guard let named, !named.isEmpty else { return nil }
+        // [::1]:443 keeps its brackets; a name or IPv4 address loses its port.
+        if named.hasPrefix("[") { return String(named.prefix { $0 != "]" }) + "]" }
+        return String(named.split(separator: ":").first ?? named).lowercased()
     }
 }
 

@@ -192,6 +192,38 @@ struct ProviderLibraryTests {
     }
 
     @Test(
+        "a device token belongs to one APNs environment: curl to the other environment's host gets 400 BadDeviceToken naming both, to its own 200",
+        arguments: [
+            ("development", "api.sandbox.push.apple.com", "api.push.apple.com"),
+            ("production", "api.push.apple.com", "api.development.push.apple.com"),
+        ])
+    func environments(device: String, own: String, other: String) throws {
+        let s = try PortServed()
+        s.extraArguments = ["--apns-environment", device]
+        try s.start()
+        let token = try makeToken(s)
+        func push(_ host: String) throws -> (body: String, status: String) {
+            let r = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "--http2", "--cacert", s.ca, "--connect-to", "\(host):443:127.0.0.1:\(s.port)", "-H", "authorization: bearer \(token)",
+                    "-H", "apns-topic: dev.pushbox.sample", "-d", #"{"aps":{"alert":"x"}}"#, "-w", "\n%{http_code}",
+                    "https://\(host)/3/device/" + String(repeating: "ab", count: 32),
+                ])
+            let parts = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+            return (parts.dropLast().joined(separator: "\n"), String(parts.last ?? ""))
+        }
+        #expect(try push(own).status == "200")
+        let refused = try push(other)
+        #expect(refused.status == "400" && refused.body.contains("BadDeviceToken"), "\(refused)")
+        let listed = try s.list().first { $0["reason"] == "BadDeviceToken" }
+        let detail = listed?["detail"]?.stringValue ?? ""
+        #expect(detail.contains("\(device) environment") && detail.contains(other), "\(String(describing: listed))")
+        let shown = CLIRun(["device", "--db", s.db, "--json", "--apns-environment", device])
+        #expect(try JSONParser.parse(Array(shown.out.utf8)).objectValue?["apnsEnvironment"]?.stringValue == device)
+    }
+
+    @Test(
         "a registration token belongs to one Firebase project: another project's firebase-admin gets SenderIdMismatchError, in both token modes",
         .enabled(if: venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"), arguments: ["any", "strict"])
     func senderMismatch(mode: String) throws {

@@ -108,6 +108,29 @@ struct PhoneTests {
         #expect(phone.context.deviceTopics == ["LangJaJP"])
     }
 
+    @Test("the host a push was addressed to decides its APNs environment; a push that names none is the device's own")
+    func environments() throws {
+        #expect(APNsEnvironment.of(host: "api.push.apple.com") == .production)
+        #expect(APNsEnvironment.of(host: "API.Sandbox.Push.Apple.com:443") == .development)
+        #expect(APNsEnvironment.of(host: "api.development.push.apple.com") == .development)
+        #expect(APNsEnvironment.of(host: "localhost") == nil)
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = Phone(context: ValidationContext(bundleID: Self.bundleID))
+        func sent(to host: String?) -> RawPayload {
+            var raw = Self.alert()
+            var arrival = Arrival(listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, userAgent: nil)
+            arrival.host = host
+            raw.envelope.arrival = arrival
+            return raw
+        }
+        #expect(phone.judge(sent(to: "api.sandbox.push.apple.com"), mode: .live).verdict.status == 200)
+        #expect(phone.judge(sent(to: nil), mode: .live).verdict.status == 200)
+        let production = phone.judge(sent(to: "api.push.apple.com"), mode: .dryRun).verdict
+        #expect(production.status == 400 && production.reason == "BadDeviceToken")
+        #expect(production.detail?.contains("development environment") == true && production.detail?.contains("api.push.apple.com") == true)
+    }
+
     /// An FCM message to the device's registration token, sent to `project`.
     static func fcm(project: String) -> RawPayload {
         var arrival = Arrival(listener: "unix /s", protocolName: "h2", tls: true, userAgent: nil)

@@ -27,6 +27,9 @@ public struct AppProfile: Sendable, Equatable {
     /// The Firebase project the app's registration tokens belong to (`fcmProject`); nil: the
     /// first project that sends to the device becomes its own.
     public var fcmProject: String?
+    /// The app's `aps-environment` (`apsEnvironment`): development (a debug build, the default)
+    /// or production (TestFlight, the App Store).
+    public var apsEnvironment: APNsEnvironment = .development
     /// Notification categories and their action buttons.
     public var categories: [NotificationCategory] = []
     /// The service extension's recipe; nil when the profile gives none (the default recipe applies).
@@ -103,7 +106,8 @@ public struct AppProfile: Sendable, Equatable {
             return s
         }
         let known = [
-            "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "fcmProject", "categories", "extension", "providerKeys", "android",
+            "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "fcmProject", "apsEnvironment", "categories", "extension",
+            "providerKeys", "android",
             "liveActivities",
         ]
         for key in root.keys where !known.contains(key) {
@@ -124,6 +128,12 @@ public struct AppProfile: Sendable, Equatable {
             }
         }
         profile.fcmProject = try string("fcmProject")
+        if let environment = try string("apsEnvironment") {
+            guard let known = APNsEnvironment(rawValue: environment) else {
+                throw LoadError(file: file, path: "apsEnvironment", message: "must be \"development\" or \"production\", not \"\(environment)\"")
+            }
+            profile.apsEnvironment = known
+        }
         if let mode = try string("fcmTokens") {
             guard let known = FCMTokenMode(rawValue: mode) else {
                 throw LoadError(file: file, path: "fcmTokens", message: "must be \"any\" or \"strict\", not \"\(mode)\"")

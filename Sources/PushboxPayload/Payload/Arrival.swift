@@ -40,6 +40,9 @@ public struct Arrival: Sendable, Equatable {
 
     /// The FCM project of `/v1/projects/{id}/messages:send`.
     public var fcmProject: String?
+    /// The host the request was addressed to: a tunnel's CONNECT target, else `:authority` or
+    /// `Host` (`api.push.apple.com`), without the port; nil when it named none (the socket).
+    public var host: String?
 
     /// The one-line account the trace shows.
     public var summary: String {
@@ -60,6 +63,7 @@ public struct Arrival: Sendable, Equatable {
                 + (verified ? "" : " (its assertion's signature NOT checked: a service account pushbox did not make)")
         }
         if let fcmProject { text += "; FCM project \(fcmProject)" }
+        if let host { text += "; addressed to \(host)" }
         return text
     }
 
@@ -80,11 +84,12 @@ public struct Arrival: Sendable, Equatable {
             auth = [("method", .string("oauth")), ("account", .string(account)), ("signatureVerified", .bool(verified))]
         }
         return .object(
-            JSONObject([
-                ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
-                ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
-                ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
-            ]))
+            JSONObject(
+                [
+                    ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
+                    ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
+                    ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
+                ] + (host.map { [("host", JSONValue.string($0))] } ?? [])))
     }
 
     /// An arrival read back from the store.
@@ -108,5 +113,6 @@ public struct Arrival: Sendable, Equatable {
             listener: listener, protocolName: proto, tls: o["tls"] == .bool(true), userAgent: o["userAgent"]?.stringValue,
             authentication: authentication)
         fcmProject = o["fcmProject"]?.stringValue
+        host = o["host"]?.stringValue
     }
 }

@@ -13,6 +13,8 @@ public struct ValidationContext: Sendable, Equatable {
     public var fcmTokens: FCMTokenMode = .any
     /// The Firebase project the app's tokens belong to, from its profile (nil: the first that sends).
     public var fcmProject: String?
+    /// The APNs environment the device's token belongs to (development: a debug build).
+    public var apnsEnvironment: APNsEnvironment = .development
 
     /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
