@@ -149,7 +149,7 @@ struct ExecTests {
         let r = try f.exec([
             "--app", app, "--", "curl", "-sS", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "-H", "authorization: bearer \(token)", "-H",
             "apns-topic: com.example.backend", "-d", #"{"aps":{"alert":"real key"}}"#,
-            "https://api.push.apple.com/3/device/\(Self.deviceToken)",
+            "https://api.sandbox.push.apple.com/3/device/\(Self.deviceToken)",
         ])
         #expect(r.status == 0 && r.out == "200", "\(r.out) \(r.err)")
         let n = try #require(try f.list().first)

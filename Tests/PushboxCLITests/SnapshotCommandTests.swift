@@ -116,7 +116,7 @@ struct SnapshotCommandTests {
     func fromInbox() throws {
         let f = try ExecTests.ExecFixture()
         let curl =
-            "curl -sS -m 10 -o /dev/null -H \"authorization: bearer $0\" -H 'apns-topic: dev.pushbox.sample' -d '{\"aps\":{\"alert\":{\"title\":\"Your order shipped\",\"body\":\"It arrives Friday\"}}}' https://api.push.apple.com/3/device/\(ExecTests.deviceToken)"
+            "curl -sS -m 10 -o /dev/null -H \"authorization: bearer $0\" -H 'apns-topic: dev.pushbox.sample' -d '{\"aps\":{\"alert\":{\"title\":\"Your order shipped\",\"body\":\"It arrives Friday\"}}}' https://api.sandbox.push.apple.com/3/device/\(ExecTests.deviceToken)"
         let r = try f.exec(["--", "/bin/sh", "-c", curl, try ExecTests.token()])
         try #require(r.status == 0, "\(r.err)")
         let golden = f.dir + "/golden"

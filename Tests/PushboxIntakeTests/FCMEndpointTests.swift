@@ -189,10 +189,12 @@ struct FCMEndpointTests {
         #expect(apns.out == "200 2", "\(apns.err)")
         #expect(try f.store.history().last?.arrival?.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.sandbox.push.apple.com:443")
         // The same over HTTP/1.1 inside the tunnel is recorded as having come through it too.
-        let http1 = try push("--http1.1", host: "api.push.apple.com")
+        // (The device is a debug build's: its token is for the development hosts.)
+        let http1 = try push("--http1.1", host: "api.development.push.apple.com")
         #expect(http1.out == "200 1.1", "\(http1.err)")
         let last = try #require(try f.store.history().last?.arrival)
-        #expect(last.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.push.apple.com:443" && last.protocolName == "http/1.1" && last.tls)
+        #expect(
+            last.listener == "tcp 127.0.0.1:\(f.port) via CONNECT api.development.push.apple.com:443" && last.protocolName == "http/1.1" && last.tls)
         // Another host: 403, and no socket of this process points anywhere but loopback.
         let refused = try f.curl(proxy + ["-o", "/dev/null", "-w", "%{http_connect}", "https://example.com/"])
         #expect(refused.out == "403")
@@ -217,7 +219,7 @@ struct FCMEndpointTests {
             except TypeError:  # httpx before 0.26 (Debian 12's) calls it proxies
                 client = httpx.Client(http2=True, verify=sys.argv[1], proxies=sys.argv[2])
             with client as c:
-                r = c.post("https://api.push.apple.com/3/device/\(PortFixture.deviceToken)", content=b'\(PortFixture.payload)',
+                r = c.post("https://api.sandbox.push.apple.com/3/device/\(PortFixture.deviceToken)", content=b'\(PortFixture.payload)',
                            headers={"authorization": "bearer " + sys.argv[3], "apns-topic": "dev.pushbox.sample"})
                 print(r.http_version, r.status_code)
             """
