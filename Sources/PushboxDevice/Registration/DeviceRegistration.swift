@@ -105,12 +105,7 @@ public struct DeviceRegistration: Sendable, Equatable {
     public func refusal(of report: ValidationReport, deviceToken: String?, mode: FCMTokenMode = .any) -> Rejection? {
         guard report.ok, let validated = report.validated else { return nil }
         if let message = validated.fcm {
-            let token: String
-            switch message.targets.first {
-            case .token(let t)?, .fid(let t)?: token = t
-            default: return nil
-            }
-            guard !accepts(token, mode: mode) else { return nil }
+            guard let token = Self.deviceAddress(of: message), !accepts(token, mode: mode) else { return nil }
             // FCM's message is "Requested entity was not found."; the detail says why, for people.
             return Rejection(
                 .fcmUnregistered,
@@ -146,13 +141,17 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// token belongs to `own`, another project: 403 SENDER_ID_MISMATCH. Topics and conditions
     /// are not judged here.
     public static func senderMismatch(of report: ValidationReport, sentTo project: String, own: String) -> Rejection? {
-        guard project != own, report.ok, let message = report.validated?.fcm else { return nil }
+        guard project != own, report.ok, let message = report.validated?.fcm, deviceAddress(of: message) != nil else { return nil }
+        return Rejection(
+            .fcmSenderIDMismatch,
+            "the device's registration token belongs to the Firebase project \(own); this message was sent to \(project) with its credentials")
+    }
+
+    /// The `token` or `fid` an FCM message addresses a device by; nil for a topic or condition.
+    static func deviceAddress(of message: FCMMessage) -> String? {
         switch message.targets.first {
-        case .token?, .fid?:
-            return Rejection(
-                .fcmSenderIDMismatch,
-                "the device's registration token belongs to the Firebase project \(own); this message was sent to \(project) with its credentials")
-        default: return nil
+        case .token(let t)?, .fid(let t)?: t
+        default: nil
         }
     }
 
