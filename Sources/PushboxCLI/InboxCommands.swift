@@ -10,7 +10,8 @@ import PushboxStore
 enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
-        summary: "List the inbox, newest first (a collapse id shows only the latest of its notifications; --history shows all).",
+        summary:
+            "List the inbox, newest first (a collapse id shows only the latest of its notifications; --history shows all). Refused pushes are listed with their reason, too large ones included; a request refused for its credentials or its path never reached the device and is in `pushbox requests` only.",
         options: [
             Options.database,
             Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),

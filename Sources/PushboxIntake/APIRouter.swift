@@ -47,10 +47,14 @@ public struct Route: Sendable {
     public var handle: @Sendable (HTTPRequest) -> HTTPResponse
     /// The route's answer for `MethodNotAllowed` and `PayloadTooLarge`, in its API's shape.
     public var refusal: @Sendable (APNsReason, RequestHead) -> HTTPResponse
+    /// A body over `maxBody` is handled anyway, with its first `maxBody` bytes and its length
+    /// (the handler refuses it where the inbox keeps refusals); false answers `refusal` 413.
+    public var handsOverOversize: Bool
 
     /// A route; without a check every head passes unauthenticated.
     public init(
         _ name: String, methods: Set<String>?, paths: PathPattern, maxBody: @escaping @Sendable (RequestHead) -> Int,
+        handsOverOversize: Bool = false,
         check: @escaping @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { _ in .success(.none) },
         refusal: @escaping @Sendable (APNsReason, RequestHead) -> HTTPResponse,
         handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse
@@ -59,6 +63,7 @@ public struct Route: Sendable {
         self.methods = methods
         self.paths = paths
         self.maxBody = maxBody
+        self.handsOverOversize = handsOverOversize
         self.check = check
         self.refusal = refusal
         self.handle = handle
@@ -129,10 +134,12 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         case .success(let how): authentication = how
         }
         let limit = route.maxBody(head)
-        if let length = head.headers.last(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }), length > limit {
+        if !route.handsOverOversize,
+            let length = head.headers.last(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }), length > limit
+        {
             return EarlyAnswer(response: route.refusal(.payloadTooLarge, head), maxBody: limit)
         }
-        return EarlyAnswer(response: nil, maxBody: limit, authentication: authentication)
+        return EarlyAnswer(response: nil, maxBody: limit, authentication: authentication, handsOverOversize: route.handsOverOversize)
     }
 
     /// Answers a whole request `early` let through.

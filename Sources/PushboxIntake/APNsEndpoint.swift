@@ -19,7 +19,7 @@ public struct APNsEndpoint: Sendable {
     var routes: [Route] {
         [
             Route(
-                "apns-push", methods: ["POST"], paths: .prefix(Self.devicePrefix), maxBody: { Self.bodyLimit($0.headers) },
+                "apns-push", methods: ["POST"], paths: .prefix(Self.devicePrefix), maxBody: { _ in Self.keptBody }, handsOverOversize: true,
                 check: { [authenticator] head in Self.check(head, authenticator: authenticator) },
                 refusal: Self.refusal, handle: { [service] request in Self.push(request, service: service) })
         ]
@@ -87,11 +87,10 @@ public struct APNsEndpoint: Sendable {
         return .success(authentication)
     }
 
-    /// The largest body of the push type the headers name (an alert's by default).
-    static func bodyLimit(_ headers: [(name: String, value: String)]) -> Int {
-        let type = headers.last { $0.name == PushHeaders.pushType }?.value
-        return PushType(rawValue: type ?? "")?.maxPayloadBytes ?? PushType.alert.maxPayloadBytes
-    }
+    /// The most of a push's body kept: a body over its push type's limit is still read, judged
+    /// `413 PayloadTooLarge` by the validator and kept in the inbox as every refusal is, whole up
+    /// to this size (its first bytes beyond it).
+    static let keptBody = 64 * 1024
 
     /// One push: its envelope from the path, the `apns-*` headers and the connection, taken in,
     /// and APNs' answer.
@@ -105,7 +104,8 @@ public struct APNsEndpoint: Sendable {
             headers.add(PushHeaders.topic, topic)
         }
         let replay = request.headers.contains { $0.name == sourceHeader && $0.value == "replay" }
-        let envelope = Envelope(source: replay ? .replay : source(request), headers: headers, deviceToken: token, arrival: request.arrival)
+        var envelope = Envelope(source: replay ? .replay : source(request), headers: headers, deviceToken: token, arrival: request.arrival)
+        envelope.bodyLength = request.bodyLength
         let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
         return answer(result, arrival: arrival)
     }

@@ -42,7 +42,10 @@ final class HTTP2Connection: @unchecked Sendable {
         var headerBytes = 0
         var head: RequestHead?
         var body: [UInt8] = []
+        /// Body bytes received, kept or not.
+        var received = 0
         var maxBody = 0
+        var handsOverOversize = false
         var authentication = Arrival.Authentication.none
         var answered = false
         var response: [UInt8] = []
@@ -206,7 +209,7 @@ final class HTTP2Connection: @unchecked Sendable {
         state.responseOffset = 0
         state.afterSent = response.afterSent
         var head = head
-        head.bodyBytes = state.body.count
+        head.bodyBytes = state.received
         handler.answered(head, response)
         var fields: [(String, String)] = [(":status", String(response.status))]
         fields += response.headers.map { ($0.0.lowercased(), $0.1) }
@@ -242,6 +245,7 @@ final class HTTP2Connection: @unchecked Sendable {
         state.head = head
         let early = handler.early(head)
         state.maxBody = early.maxBody
+        state.handsOverOversize = early.handsOverOversize
         state.authentication = early.authentication
         if let response = early.response { submit(id, head: head, response: response) }
     }
@@ -253,6 +257,7 @@ final class HTTP2Connection: @unchecked Sendable {
         var request = HTTPRequest(
             method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
         request.query = head.query
+        if state.received > state.body.count { request.bodyLength = state.received }
         ready.append((id, request, head))
     }
 
@@ -311,10 +316,15 @@ final class HTTP2Connection: @unchecked Sendable {
     static let onData: nghttp2_on_data_chunk_recv_callback = { _, _, id, data, length, user in
         let connection = me(user)
         guard let state = connection.streams[id], !state.answered, let data else { return 0 }
-        let take = min(length, state.maxBody + 1 - state.body.count)
+        state.received += length
+        let take = min(length, state.maxBody - state.body.count)
         if take > 0 { state.body.append(contentsOf: UnsafeBufferPointer(start: data, count: take)) }
-        if state.body.count > state.maxBody, let head = state.head {
+        guard state.received > state.maxBody, let head = state.head else { return 0 }
+        if !state.handsOverOversize {
             connection.submit(id, head: head, response: connection.handler.tooLarge(head))
+        } else if state.received > EarlyAnswer.drainLimit {
+            // Not worth reading further: handled with what was kept and counted.
+            connection.dispatch(id, state)
         }
         return 0
     }

@@ -21,6 +21,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// How it arrived (listener, protocol, client, authentication).
     public var arrival: Arrival?
+    /// The body's length as sent when only its first `body.count` bytes were kept (a route that
+    /// takes bodies over its limit, `EarlyAnswer.handsOverOversize`); nil when every byte was kept.
+    public var bodyLength: Int? = nil
 
     /// A request with its body.
     public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8], arrival: Arrival? = nil) {
@@ -142,13 +145,22 @@ public struct EarlyAnswer: Sendable {
     public var maxBody: Int
     /// How the request authenticated (provider token, certificate, none).
     public var authentication: Arrival.Authentication
+    /// A body over `maxBody` is handled anyway, its first `maxBody` bytes kept and its length
+    /// counted (`HTTPRequest.bodyLength`), so the refusal reaches the inbox; false answers `tooLarge`.
+    public var handsOverOversize: Bool
 
     /// Answer now (`response`), or read a body of at most `maxBody` bytes.
-    public init(response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none) {
+    public init(response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none, handsOverOversize: Bool = false) {
         self.response = response
         self.maxBody = maxBody
         self.authentication = authentication
+        self.handsOverOversize = handsOverOversize
     }
+
+    /// The most body bytes a server reads and throws away before answering a request it has
+    /// already decided (a refusal, a body over its limit), so the client reads the answer instead
+    /// of a reset; beyond it the answer goes at once and the connection closes (RFC 9112 §9.6).
+    public static let drainLimit = 16 << 20
 }
 
 /// What the servers ask of the application.
@@ -167,9 +179,10 @@ public protocol HTTPRequestHandler: AnyObject, Sendable {
 // (IntakeServer, PortListener); libmicrohttpd calls back on its own threads with `Context` only.
 /// libmicrohttpd serving HTTP/1.1: on a socket pushbox bound itself (the Unix socket), or on
 /// connections pushbox's TCP port accepted and hands over with `add`. An internal epoll thread
-/// pool, idle connections closed, connections and header memory capped. A body longer than the
-/// handler allows is answered 413 from its Content-Length without reading it; a body without a
-/// length that grows past the limit (+1 byte) gets its connection closed.
+/// pool, idle connections closed, connections and header memory capped. An answer decided before
+/// the body ends (a refusal from the head, a body over the handler's limit) waits until the body
+/// is read and thrown away, up to `EarlyAnswer.drainLimit`, so the client reads it on a connection
+/// that stays open; a client that asked `Expect: 100-continue` gets it at once, without the body.
 public final class HTTPServer: @unchecked Sendable {
     // `daemon` is set in init and cleared once by `stop`, which the owner calls after every
     // thread that adds connections has stopped.
@@ -200,12 +213,25 @@ public final class HTTPServer: @unchecked Sendable {
     final class RequestState {
         var head: RequestHead
         var body: [UInt8] = []
+        /// Body bytes received, kept or not.
+        var received = 0
         var maxBody = 0
+        var handsOverOversize = false
         var answered = false
+        /// The answer decided before the body ended, sent once it is read.
+        var pending: HTTPResponse?
         var authentication = Arrival.Authentication.none
         /// The answer's `afterSent`, called when libmicrohttpd says the request is complete.
         var afterSent: (@Sendable () -> Void)?
         init(head: RequestHead) { self.head = head }
+
+        /// The whole request as the handler takes it.
+        var request: HTTPRequest {
+            var request = HTTPRequest(method: head.method, path: head.path, headers: head.headers, body: body, arrival: head.arrival(authentication))
+            request.query = head.query
+            if received > body.count { request.bodyLength = received }
+            return request
+        }
     }
 
     /// Serves `listenFD` (already listening). `connection` describes every request it takes.
@@ -290,7 +316,7 @@ public final class HTTPServer: @unchecked Sendable {
     static func answer(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
         state.answered = true
         state.afterSent = response.afterSent
-        state.head.bodyBytes = state.body.count
+        state.head.bodyBytes = state.received
         context.handler.answered(state.head, response)
         return queue(connection, response)
     }
@@ -332,37 +358,45 @@ public final class HTTPServer: @unchecked Sendable {
             slot.pointee = Unmanaged.passRetained(state).toOpaque()
             let early = context.handler.early(head)
             state.maxBody = early.maxBody
+            state.handsOverOversize = early.handsOverOversize
             state.authentication = early.authentication
-            if let response = early.response { return answer(context, state, connection, response) }
+            let length = head.headers.last { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
+            if let response = early.response {
+                // Sent once the body is read, unless the client waits for 100 Continue to send
+                // it, or announced more than is worth reading.
+                let expectsContinue = head.headers.contains { $0.name == "expect" && $0.value.lowercased() == "100-continue" }
+                if expectsContinue || length > EarlyAnswer.drainLimit { return answer(context, state, connection, response) }
+                state.pending = response
+            } else if early.handsOverOversize && length > EarlyAnswer.drainLimit {
+                // Handled from its announced length alone; libmicrohttpd closes after the answer.
+                state.received = length
+                return answer(context, state, connection, context.handler.handle(state.request))
+            }
             return .YES
         }
         let state = Unmanaged<RequestState>.fromOpaque(slot.pointee!).takeUnretainedValue()
         if size.pointee > 0 {
             let n = size.pointee
-            if state.answered {
-                size.pointee = 0
-                return .YES
-            }
-            let take = min(n, state.maxBody + 1 - state.body.count)
+            size.pointee = 0
+            if state.answered { return .YES }
+            state.received += n
+            let take = state.pending == nil ? min(n, state.maxBody - state.body.count) : 0
             if take > 0, let data = uploadData {
                 data.withMemoryRebound(to: UInt8.self, capacity: take) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: take)) }
                 context.addBody(take)
             }
-            if state.body.count > state.maxBody {
-                // No length was announced and the body outgrew the limit: stop reading, close.
-                context.handler.answered(state.head, context.handler.tooLarge(state.head))
-                return .NO
+            if state.received > state.maxBody && !state.handsOverOversize && state.pending == nil {
+                // The body outgrew the limit: the rest is read and thrown away, then refused.
+                state.pending = context.handler.tooLarge(state.head)
             }
-            size.pointee = 0
+            if state.received > EarlyAnswer.drainLimit {
+                // Not worth reading further: answer now; libmicrohttpd closes after the answer.
+                return answer(context, state, connection, state.pending ?? context.handler.handle(state.request))
+            }
             return .YES
         }
         if state.answered { return .YES }
-        let head = state.head
-        var request = HTTPRequest(
-            method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
-        request.query = head.query
-        let response = context.handler.handle(request)
-        return answer(context, state, connection, response)
+        return answer(context, state, connection, state.pending ?? context.handler.handle(state.request))
     }
 
     static let completed: pb_mhd_completed = { _, _, requestContext, _ in

@@ -3,6 +3,7 @@ import PushboxFetch
 import PushboxInbox
 import PushboxPayload
 import PushboxStore
+import PushboxTestSupport
 import Testing
 
 @testable import PushboxIntake
@@ -64,41 +65,111 @@ struct SocketTests {
         #expect { try Listeners.unixSocket(path) } throws: { "\($0)".contains("at most 107") }
     }
 
-    @Test("413 is answered from Content-Length without reading the 10 MB body")
-    func tooLargeUnread() throws {
+    @Test("curl: a push over its type's limit, with a length or chunked, is read, answered 413 and kept in the inbox whole")
+    func tooLargeKept() throws {
+        let f = try IntakeFixture()
+        let body = #"{"aps":{"alert":""# + String(repeating: "x", count: 5000) + #""}}"#
+        for chunked in [false, true] {
+            let run = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", f.socket, "http://localhost/3/device/abcd",
+                    "-H", "apns-push-type: alert", "--data-binary", "@-",
+                ] + (chunked ? ["-H", "Transfer-Encoding: chunked"] : []), stdin: body)
+            #expect(run.out == "413", "chunked \(chunked): \(run.err)")
+        }
+        let rows = try f.store.history()
+        #expect(rows.map(\.reason) == [APNsReason.payloadTooLarge.rawValue, APNsReason.payloadTooLarge.rawValue])
+        #expect(rows.allSatisfy { $0.raw == Array(body.utf8) })
+    }
+
+    @Test("a 10 MB body is read and thrown away past its first 64 KiB: the client reads 413, the inbox keeps the refusal")
+    func tooLargeDrained() throws {
         let f = try IntakeFixture()
         let fd = RawSocket.connect(f.socket)
         defer { close(fd) }
-        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\napns-push-type: alert\r\nContent-Length: 10000000\r\n\r\n"
+        let length = 10_000_000
+        let head =
+            "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\napns-push-type: alert\r\nConnection: close\r\nContent-Length: \(length)\r\n\r\n"
         _ = RawSocket.send(fd, Array(head.utf8))
-        // Try to push the body anyway; the server answers and closes without reading it.
-        let chunk = [UInt8](repeating: 0x61, count: 65536)
+        let chunk = [UInt8](repeating: 0x61, count: 1 << 20)
         var sent = 0
-        for _ in 0..<20 {
-            let n = RawSocket.send(fd, chunk)
+        while sent < length {
+            let n = RawSocket.send(fd, Array(chunk.prefix(length - sent)))
+            #expect(n > 0, "the server stopped reading after \(sent) bytes")
             if n <= 0 { break }
             sent += n
         }
         let answer = RawSocket.readAll(fd)
         #expect(answer.hasPrefix("HTTP/1.1 413"))
-        #expect(answer.contains("PayloadTooLarge"))
-        #expect(f.server.bodyBytesRead == 0)
-        #expect(f.store.count == 0)
+        #expect(answer.contains(APNsReason.payloadTooLarge.rawValue))
+        #expect(f.server.bodyBytesRead == APNsEndpoint.keptBody)
+        let row = try #require(try f.store.history().first)
+        #expect(row.reason == APNsReason.payloadTooLarge.rawValue && row.raw.count == APNsEndpoint.keptBody)
     }
 
-    @Test("a body with no length that outgrows the limit gets its connection closed after limit + 1 bytes")
+    @Test("a body announced beyond what is worth reading is answered at once and kept as a refusal, unread")
+    func tooLargeUnread() throws {
+        let f = try IntakeFixture()
+        let fd = RawSocket.connect(f.socket)
+        defer { close(fd) }
+        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\napns-push-type: alert\r\nContent-Length: \(EarlyAnswer.drainLimit + 1)\r\n\r\n"
+        _ = RawSocket.send(fd, Array(head.utf8))
+        let answer = RawSocket.readAll(fd)
+        #expect(answer.hasPrefix("HTTP/1.1 413"))
+        #expect(f.server.bodyBytesRead == 0)
+        #expect(try f.store.history().first?.reason == APNsReason.payloadTooLarge.rawValue)
+    }
+
+    @Test(
+        "a chunked body over the limit gets its answer: 413 from a route that refuses, in its own shape, and the connection serves the next request")
     func chunkedTooLarge() throws {
         let f = try IntakeFixture()
         let fd = RawSocket.connect(f.socket)
         defer { close(fd) }
-        let head = "POST /3/device/abcd HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
-        _ = RawSocket.send(fd, Array(head.utf8))
-        for _ in 0..<8 {
-            _ = RawSocket.send(fd, Array("1000\r\n".utf8) + [UInt8](repeating: 0x61, count: 4096) + Array("\r\n".utf8))
+        let chunked = { (path: String, chunks: Int, close: Bool) -> [UInt8] in
+            var bytes = Array(
+                "POST \(path) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\(close ? "Connection: close\r\n" : "")\r\n".utf8)
+            for _ in 0..<chunks { bytes += Array("1000\r\n".utf8) + [UInt8](repeating: 0x61, count: 4096) + Array("\r\n".utf8) }
+            return bytes + Array("0\r\n\r\n".utf8)
         }
-        _ = RawSocket.readAll(fd)
-        #expect(f.server.bodyBytesRead <= 4097)
-        #expect(f.store.count == 0)
+        // OAuth's token route reads at most 64 KiB; 80 KiB are refused in Google's shape.
+        _ = RawSocket.send(fd, chunked("/token", 20, false))
+        // A push of 32 KiB without a length is judged like any other: 413, kept.
+        _ = RawSocket.send(fd, chunked("/3/device/abcd", 8, true))
+        let answer = RawSocket.readAll(fd)
+        let statuses = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+        #expect(statuses == ["413", "413"], "\(answer.prefix(300))")
+        #expect(answer.contains("INVALID_ARGUMENT") && answer.contains(APNsReason.payloadTooLarge.rawValue))
+        let row = try #require(try f.store.history().first)
+        #expect(row.reason == APNsReason.payloadTooLarge.rawValue && row.raw.count == 8 * 4096)
+    }
+
+    @Test("a request refused from its head still has its body read: 200 PUTs with bodies over one connection each all read 405")
+    func refusedBeforeBody() throws {
+        let f = try IntakeFixture()
+        let script = """
+            import http.client, socket, sys
+            class C(http.client.HTTPConnection):
+                def connect(self):
+                    self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    self.sock.connect(sys.argv[1])
+            statuses = {}
+            for i in range(200):
+                c = C("localhost", timeout=10)
+                try:
+                    c.request("PUT", "/3/device/" + "00" * 32, body=b"x" * 200, headers={"apns-push-type": "alert"})
+                    r = c.getresponse()
+                    r.read()
+                    key = str(r.status)
+                except OSError as e:
+                    key = type(e).__name__
+                statuses[key] = statuses.get(key, 0) + 1
+                c.close()
+            print(" ".join("%s=%d" % kv for kv in sorted(statuses.items())))
+            """
+        let run = try Subprocess.run("/usr/bin/python3", ["-c", script, f.socket])
+        #expect(run.out.trimmingCharacters(in: .whitespacesAndNewlines) == "405=200", "\(run.err)")
     }
 
     @Test("an idle connection is closed")

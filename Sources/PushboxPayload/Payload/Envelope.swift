@@ -107,6 +107,9 @@ public struct Envelope: Sendable, Equatable {
     public var fileName: String?
     /// The listener, protocol, client and authentication, when it came through the HTTP API.
     public var arrival: Arrival?
+    /// The body's length as sent when it was longer than the bytes kept (a body far over the
+    /// limit keeps only its first bytes); nil when every byte was kept.
+    public var bodyLength: Int?
 
     /// An envelope from where the payload came and what came with it.
     public init(

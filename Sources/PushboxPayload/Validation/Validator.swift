@@ -126,7 +126,7 @@ public enum Validator {
         // held to APNs' limit below.
         let documentLimit = raw.envelope.source == .fcm ? FCMMessage.maxRequestBytes : limit
         let document: JSONObject
-        switch readDocument(raw.bytes, limit: documentLimit, maxDepth: context.maxDepth) {
+        switch readDocument(raw.bytes, length: raw.envelope.bodyLength, limit: documentLimit, maxDepth: context.maxDepth) {
         case .failure(let r): return rejected(r)
         case .success(let d): document = d
         }
@@ -215,15 +215,19 @@ public enum Validator {
     /// APNs has no reason for a body it cannot read; the legacy binary API answered such a body
     /// with "missing payload", whose HTTP/2 successor is PayloadEmpty, so pushbox answers
     /// PayloadEmpty and says exactly what was wrong.
-    static func readDocument(_ bytes: [UInt8], limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
+    /// `length` is the body's length as sent when only its first bytes were kept.
+    static func readDocument(_ bytes: [UInt8], length: Int? = nil, limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
+        // The size first: a body over the limit is refused for its size whatever it holds.
+        let size = max(bytes.count, length ?? 0)
+        if size > limit {
+            let kept = size > bytes.count ? "; its first \(bytes.count) bytes are kept" : ""
+            return .failure(Rejection(.payloadTooLarge, "the body is \(size) bytes; the limit is \(limit)\(kept)"))
+        }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return .failure(
                 Rejection(
                     .payloadEmpty, bytes.isEmpty ? "the body is empty" : "the body holds only whitespace",
                     cause: bytes.isEmpty ? .empty : .whitespace))
-        }
-        if bytes.count > limit {
-            return .failure(Rejection(.payloadTooLarge, "the body is \(bytes.count) bytes; the limit is \(limit)"))
         }
         let value: JSONValue
         do {
