@@ -15,6 +15,9 @@ extension Diagnostic.Code {
     public static let crossPlatformMissing = Self(rawValue: "cross-platform-missing")
     /// A key's argument count differs between the iOS string and the Android string.
     public static let crossPlatformArguments = Self(rawValue: "cross-platform-arguments")
+    /// A folder named with a language's modern code (`values-he`) that Android never reads: the
+    /// framework asks for the legacy code (`iw`).
+    public static let androidUnreadFolder = Self(rawValue: "android-unread-folder")
 }
 
 /// `lint` for the Android side: each `strings.xml` as the build reads it, translations against
@@ -44,6 +47,18 @@ public struct AndroidLinter {
                 )
             }
             for w in file.warnings { out.append(LintFinding(.warning, .androidNonPositional, file: w.file, line: w.line, message: w.message)) }
+        }
+        let names = Set(resources.folders.keys.map(\.name))
+        for folder in resources.folders.keys.sorted(by: { $0.name < $1.name }) {
+            guard let locale = folder.locale, locale.frameworkLanguage != locale.language else { continue }
+            let legacy = folder.name.replacingOccurrences(of: "values-\(locale.language)", with: "values-\(locale.frameworkLanguage)")
+            guard !names.contains(legacy) else { continue }
+            out.append(
+                LintFinding(
+                    .warning, .androidUnreadFolder, file: resources.root + "/" + folder.name, language: folder.name,
+                    message:
+                        "Android asks the resources for \(locale.frameworkLanguage), never \(locale.language): a device in this language never reads \(folder.name); name it \(legacy) (or keep both)"
+                ))
         }
         let defaults = resources.folders.first { $0.key.locale == nil }?.value ?? [:]
         let defaultPath = resources.root + "/values"

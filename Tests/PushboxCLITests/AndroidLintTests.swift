@@ -29,6 +29,10 @@ struct AndroidLintTests {
             try write(
                 res + "values-ko/strings.xml",
                 #"<resources><string name="invite">%1$s 님, %2$s</string><string name="ko_only">한국어</string></resources>"#)
+            // Hebrew under its modern code only: never read; Indonesian under both: read.
+            try write(res + "values-he/strings.xml", #"<resources><string name="invite">%1$s הזמין אותך</string></resources>"#)
+            try write(res + "values-id/strings.xml", #"<resources><string name="invite">%1$s mengundang</string></resources>"#)
+            try write(res + "values-in/strings.xml", #"<resources><string name="invite">%1$s mengundang</string></resources>"#)
             try write(res + "values-fr/strings.xml", "<resources>\n<string name=\"invite\">L'invitation</string>\n</resources>")
             try write(
                 "payloads/score.json",
@@ -57,5 +61,8 @@ struct AndroidLintTests {
         #expect(has("android-format-exception", file: "payloads/score.json", key: "score"))
         #expect(has("cross-platform-missing", file: "payloads/score.json", key: "IOS_ONLY"))
         #expect(has("cross-platform-arguments", file: "payloads/score.json", key: "SHARED"))
+        #expect(
+            findings.filter { $0["code"]?.stringValue == "android-unread-folder" }.compactMap { $0["file"]?.stringValue?.split(separator: "/").last }
+                == ["values-he"])
     }
 }

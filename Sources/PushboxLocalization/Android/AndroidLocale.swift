@@ -3,22 +3,31 @@ import Foundation
 /// A locale as Android's resources see it: a language, maybe a script, maybe a region (two
 /// letters or three digits), from a `values-…` folder's qualifiers or a BCP 47 tag.
 public struct AndroidLocale: Sendable, Hashable, CustomStringConvertible {
-    /// Lowercase language, legacy codes as the framework keeps them (`iw`, `in`, `ji`).
+    /// Lowercase language as written: a folder's `values-he` stays `he`, `values-iw` stays `iw`
+    /// (aapt2 keeps both as they are, and the runtime tells them apart).
     public var language: String
     /// Title-case script (`Latn`), when given.
     public var script: String?
     /// Uppercase region (`BR`) or three digits (`419`), when given.
     public var region: String?
 
-    /// A locale from its parts; the language's modern and legacy codes are one language.
+    /// A locale from its parts, its language kept as written.
     public init(language: String, script: String? = nil, region: String? = nil) {
-        self.language = Self.legacy[language.lowercased()] ?? language.lowercased()
+        self.language = language.lowercased()
         self.script = script.map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
         self.region = region?.uppercased()
     }
 
-    /// The framework's legacy codes: `he→iw`, `id→in`, `yi→ji` before matching.
+    /// The codes Java's `Locale` still produces, and `ResourcesImpl.adjustLanguageTag` asks the
+    /// resources for: `he→iw`, `id→in`, `yi→ji`.
     static let legacy = ["he": "iw", "id": "in", "yi": "ji"]
+
+    /// The language as the framework names it (`iw` for Hebrew, however it was written): what
+    /// Java's `Locale` compares in step 1, and what a device's request asks the resources for.
+    public var frameworkLanguage: String { Self.legacy[language] ?? language }
+
+    /// The same locale as the framework asks the resources for it (`he-IL` → `iw-IL`).
+    public var asRequested: AndroidLocale { AndroidLocale(language: frameworkLanguage, script: script, region: region) }
 
     /// A BCP 47 tag (`ko-KR`, `sr-Latn`, `es-419`, `zh-Hant-TW`, `ko_KR`).
     public init?(tag: String) {
@@ -38,11 +47,8 @@ public struct AndroidLocale: Sendable, Hashable, CustomStringConvertible {
         self.init(language: first, script: script, region: region)
     }
 
-    /// `ko-KR`, `sr-Latn`, `es-419`, with the modern code of a legacy language (`he-IL`).
-    public var description: String {
-        let modern = Self.legacy.first { $0.value == language }?.key ?? language
-        return ([modern] + [script, region].compactMap { $0 }).joined(separator: "-")
-    }
+    /// `ko-KR`, `sr-Latn`, `es-419`, `iw-IL`: the language as written.
+    public var description: String { ([language] + [script, region].compactMap { $0 }).joined(separator: "-") }
 
     /// The pseudo-locales, matched only exactly: `en-XA` (accented) and `ar-XB` (bidi).
     public var isPseudo: Bool { (language == "en" && region == "XA") || (language == "ar" && region == "XB") }
@@ -50,9 +56,29 @@ public struct AndroidLocale: Sendable, Hashable, CustomStringConvertible {
     /// The script this locale is written in: its own, else ICU's likely one ("" when unknown).
     public var likelyScript: String {
         if let script { return script }
-        let maximal = Locale.Language(identifier: description).maximalIdentifier
-        let parts = maximal.split(separator: "-")
-        return parts.first { $0.count == 4 && $0.allSatisfy(\.isLetter) }.map(String.init) ?? ""
+        return Self.likely(description).script ?? ""
+    }
+
+    /// ICU's likely script and region of `identifier` (`zh-Hant` → Hant, TW), cached.
+    static func likely(_ identifier: String) -> (script: String?, region: String?) {
+        let found = likelyCache.value(for: identifier) {
+            let parts = Locale.Language(identifier: identifier).maximalIdentifier.split(separator: "-").dropFirst()
+            let script = parts.first { $0.count == 4 && $0.allSatisfy(\.isLetter) }.map(String.init)
+            let region = parts.first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
+            return [script, region.map(String.init)]
+        }
+        return (found[0], found[1])
+    }
+    private static let likelyCache = LockedCache<String, [String?]>()
+
+    /// `isRepresentative` (LocaleData.cpp): the locale ICU's likely subtags make of this
+    /// language in `script` (`zh-Hant` → `zh-Hant-TW`, `es` → `es-Latn-ES`), and Android's own
+    /// additions en-GB (for en-001) and es-MX, es-US (for es-419): among regions as near to a
+    /// request as each other, a representative one is better.
+    func isRepresentative(script: String) -> Bool {
+        guard let region else { return false }
+        if script == "Latn" && ["en-GB", "es-MX", "es-US"].contains("\(frameworkLanguage)-\(region)") { return true }
+        return Self.likely("\(frameworkLanguage)-\(script)").region == region
     }
 }
 

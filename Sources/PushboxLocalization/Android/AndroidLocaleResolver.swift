@@ -25,7 +25,11 @@ public enum AndroidLocaleResolver {
     }
 
     /// `LocaleList.matchScore`: 1 when `desired` can use `supported`'s resources.
+    /// Java's `Locale` names Hebrew `iw` however it was written, so both sides compare as the
+    /// framework names them.
     static func matchScore(supported: AndroidLocale, desired: AndroidLocale) -> Int {
+        let supported = supported.asRequested
+        let desired = desired.asRequested
         if supported == desired { return 1 }
         guard supported.language == desired.language else { return 0 }
         if supported.isPseudo || desired.isPseudo { return 0 }
@@ -38,18 +42,25 @@ public enum AndroidLocaleResolver {
 
     /// Step 2: of `folders` that define a resource, the one Android reads for `locale` (nil:
     /// none can serve it), and why.
-    public static func folder(for locale: AndroidLocale?, among folders: [AndroidValuesFolder]) -> (folder: AndroidValuesFolder, rule: String)? {
+    ///
+    /// The framework asks with the legacy code (`ResourcesImpl.adjustLanguageTag`: a device in
+    /// Hebrew asks for `iw`), and a folder's language is compared as written, so `values-he`
+    /// never serves it (checked against libandroidfw).
+    public static func folder(for device: AndroidLocale?, among folders: [AndroidValuesFolder]) -> (folder: AndroidValuesFolder, rule: String)? {
         let fallback = folders.first { $0.locale == nil }
-        guard let locale else { return fallback.map { ($0, "the default resources") } }
-        // Same language, and the same script when both can be told.
-        let candidates = folders.filter { f in
-            guard let l = f.locale, l.language == locale.language else { return false }
-            if l.isPseudo != locale.isPseudo { return false }
-            let a = l.likelyScript
-            let b = locale.likelyScript
-            return a.isEmpty || b.isEmpty || a == b
-        }
+        guard let device else { return fallback.map { ($0, "the default resources") } }
+        let locale = device.asRequested
+        let candidates = folders.filter { f in f.locale.map { matches($0, locale) } ?? false }
         guard !candidates.isEmpty else {
+            let unread = folders.first { $0.locale?.language != locale.language && $0.locale?.frameworkLanguage == locale.language }
+            if let unread {
+                return fallback.map {
+                    (
+                        $0,
+                        "Android asks for \(locale.language), the legacy code of \(unread.locale!.language), and never reads \(unread.name): the default"
+                    )
+                }
+            }
             return fallback.map { ($0, "no values-\(locale.language)… folder has it: the default") }
         }
         let best = candidates.min { better($0.locale!, than: $1.locale!, for: locale) }!
@@ -66,17 +77,50 @@ public enum AndroidLocaleResolver {
             why = "\(best.name) is a parent of \(locale)"
         } else if best.locale?.region == nil {
             why = "the language of \(locale)"
+        } else if best.locale!.isRepresentative(script: locale.likelyScript) {
+            why = "the nearest region to \(locale) the app has; \(best.name) stands for its group"
         } else {
             why = "the nearest region to \(locale) the app has"
         }
         return (best, why)
     }
 
-    /// Whether `a` serves `request` better than `b` (regions compared as `localeDataCompareRegions`).
+    /// `ResTable_config::match` for the locale: an equivalent language (Tagalog and Filipino are
+    /// one), then the same script when both can be told — the folder's own or its likely one —
+    /// else the same region when the folder names one.
+    static func matches(_ folder: AndroidLocale, _ request: AndroidLocale) -> Bool {
+        guard equivalent(folder.language, request.language), folder.isPseudo == request.isPseudo else { return false }
+        let requested = request.likelyScript
+        let script = folder.likelyScript
+        if requested.isEmpty || script.isEmpty { return folder.region == nil || folder.region == request.region }
+        return script == requested
+    }
+
+    /// `langsAreEquivalent`: the same code, or Tagalog and Filipino.
+    static func equivalent(_ a: String, _ b: String) -> Bool { a == b || (Set([a, b]) == ["tl", "fil"]) }
+
+    /// Whether `a` serves `request` better than `b`: their regions as `localeDataCompareRegions`
+    /// (LocaleData.cpp) compares them, then, for one region in two equivalent languages, the
+    /// request's own code.
     static func better(_ a: AndroidLocale, than b: AndroidLocale, for request: AndroidLocale) -> Bool {
-        let ra = regionRank(a, request)
-        let rb = regionRank(b, request)
-        if ra != rb { return ra < rb }
+        if a.region == b.region {
+            return a.language == request.language && b.language != request.language
+        }
+        // The nearer of the request's own ancestors (itself first, the language alone last).
+        let ancestors = lineage(request.region, language: request.language)
+        for region in ancestors {
+            if region == a.region { return true }
+            if region == b.region { return false }
+        }
+        // Else the shorter way through the parent tree.
+        let da = distance(a.region, language: request.language, to: ancestors)
+        let db = distance(b.region, language: request.language, to: ancestors)
+        if da != db { return da < db }
+        // As near as each other: a representative locale (es-MX for es-419, zh-TW for zh-Hant).
+        let script = request.likelyScript
+        let ea = a.isRepresentative(script: script)
+        let eb = b.isRepresentative(script: script)
+        if ea != eb { return ea }
         // Then the lower region code, two letters before three digits.
         let ca = a.region ?? ""
         let cb = b.region ?? ""
@@ -86,19 +130,19 @@ public enum AndroidLocaleResolver {
         return ca < cb
     }
 
-    /// 0 for the request's own region, then its ancestors nearest first (the language alone
-    /// last of them), then other regions by their distance in CLDR's parent tree.
-    static func regionRank(_ candidate: AndroidLocale, _ request: AndroidLocale) -> Int {
-        if candidate.region == request.region { return 0 }
-        let ancestors = chain(request)
-        if let region = candidate.region, let i = ancestors.firstIndex(of: region) { return i + 1 }
-        if candidate.region == nil { return ancestors.count + 1 }
-        // Distance through the nearest common ancestor.
-        let other = chain(AndroidLocale(language: request.language, region: candidate.region))
-        for (i, r) in ancestors.enumerated() {
-            if let j = other.firstIndex(of: r) { return 100 + i + j + 2 }
+    /// A region and its ancestors, nearest first, ending with nil: the language alone.
+    static func lineage(_ region: String?, language: String) -> [String?] {
+        guard let region else { return [nil] }
+        return [region] + chain(AndroidLocale(language: language, region: region)) + [nil]
+    }
+
+    /// `findDistance`: steps from `region` up to the first of the request's `ancestors`, plus
+    /// that ancestor's steps from the request.
+    static func distance(_ region: String?, language: String, to ancestors: [String?]) -> Int {
+        for (up, r) in lineage(region, language: language).enumerated() {
+            if let i = ancestors.firstIndex(of: r) { return up + i }
         }
-        return 100 + ancestors.count + other.count + 2
+        return .max
     }
 
     /// The request's region ancestors in CLDR's parentLocales, nearest first (`es-AR` → `419`).
@@ -137,7 +181,7 @@ public enum AndroidLocaleResolver {
         for r in "AR BO BR BZ CL CO CR CU DO EC GT HN MX NI PA PE PR PY SV US UY VE".split(separator: " ") { p["es-\(r)"] = "es-419" }
         for r in "AT BE CH DE DK FI NL SE SI".split(separator: " ") { p["en-\(r)"] = "en-150" }
         let international =
-            "AG AI AU BB BM BS BW BZ CC CK CM CX CY DG DM ER FJ FK FM GB GD GG GH GI GM GY HK IE IL IM IN IO JE JM KE KI KN KY LC LR LS MG MO MS MT MU MV MW MY NA NF NG NR NU NZ PG PK PN PW RW SB SC SD SG SH SL SS SX SZ TC TK TO TT TV TZ UG VC VG VU WS ZA ZM ZW"
+            "AG AI AU BB BM BS BW BZ CA CC CK CM CX CY DG DM ER FJ FK FM GB GD GG GH GI GM GY HK IE IL IM IN IO JE JM KE KI KN KY LC LR LS MG MO MS MT MU MV MW MY NA NF NG NR NU NZ PG PH PK PN PW RW SB SC SD SG SH SL SS SX SZ TC TK TO TT TV TZ UG VC VG VU WS ZA ZM ZW"
         for r in international.split(separator: " ") { p["en-\(r)"] = "en-001" }
         for r in "AO CH CV GQ GW LU MO MZ ST TL".split(separator: " ") { p["pt-\(r)"] = "pt-PT" }
         return p
