@@ -105,6 +105,7 @@ struct Device {
         service.phone.registrationFile = registration
         service.phone.deviceLanguagesChanged(to: languages, profileTopics: profile?.fcmTopics ?? [])
         service.phone.liveActivities = liveActivities(database: service.store.path, clock: clock)
+        service.phone.clock = clock
         do { try registration.record(app: appFolder, languages: languages) } catch { return "\(error)" }
         return nil
     }

@@ -17,6 +17,8 @@ enum ListCommand {
             Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
             Options.limit,
             Options.history,
+            Options.timeZone.with(
+                help: "Show times in ZONE. Default: each notification's time on the device's clock, in the zone the device was in then."),
         ]
             + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
@@ -30,6 +32,7 @@ enum ListCommand {
             do { items = args.flag(Options.history) ? try store.history(limit: limit) : try store.inbox(limit: limit) } catch {
                 throw UsageError(message: "\(error)")
             }
+            let zone = args.value(Options.timeZone) == nil ? nil : try ClockOptions.timeZone(args)
             let time = DateFormatter()
             time.dateFormat = "yyyy-MM-dd HH:mm:ss"
             let dates = InboxListing.dateFormatter()
@@ -39,7 +42,9 @@ enum ListCommand {
                     io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
                     continue
                 }
-                var line = "\(time.string(from: n.receivedAt))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) "
+                // The time the phone showed, in its zone then (or --tz).
+                time.timeZone = zone ?? n.deviceTimeZone
+                var line = "\(time.string(from: n.deviceTime))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) "
                 if let reason = n.reason {
                     line += "\(n.status ?? 0) \(reason)"
                 } else {

@@ -55,6 +55,14 @@ public final class Phone: Sendable {
     }
     private let activitiesSource = Locked<LiveActivityDevice?>(nil)
 
+    /// The device's clock, read as each payload arrives (its time and zone are kept with the
+    /// row); nil: the wall clock in the host's zone.
+    public var clock: SimulatedClock? {
+        get { clockSource.withLock { $0 } }
+        set { clockSource.withLock { $0 = newValue } }
+    }
+    private let clockSource = Locked<SimulatedClock?>(nil)
+
     /// The languages the language topic was last set for, and the profile's topics beside it;
     /// nil until `deviceLanguagesChanged` was first called (serve and the inbox call it at start).
     private let languagesNow = Locked<(languages: [String], profileTopics: [String])?>(nil)

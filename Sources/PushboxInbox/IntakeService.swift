@@ -124,6 +124,12 @@ public final class IntakeService: Sendable {
     private func commit(_ raw: RawPayload, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (
         IntakeResult, PendingArrival?
     ) {
+        var raw = raw
+        if raw.envelope.deviceZone == nil, let clock = phone.clock {
+            // The row keeps what the device's clock said, which lists show.
+            raw.envelope.deviceZone = clock.timeZone.identifier
+            if clock.isSimulated { raw.envelope.deviceAt = clock.now }
+        }
         let row: StoredNotification
         do {
             row = try store.insertRow(raw, apnsID: apnsID, verdict: verdict)
@@ -147,10 +153,11 @@ public final class IntakeService: Sendable {
     /// never meet, and rendered like any other.
     public func receiveLocal(_ request: LocalRequest, firedAt: Date, timeZone: TimeZone) -> IntakeResult {
         let payload = LocalDelivery.payload(request, firedAt: firedAt, timeZone: timeZone)
+        var envelope = Envelope(source: .local, fileName: "local:\(request.identifier)")
+        envelope.deviceAt = firedAt
+        envelope.deviceZone = timeZone.identifier
         return receiveLocal(
-            RawPayload(
-                bytes: Array(JSONWriter.compact(.object(payload)).utf8),
-                envelope: Envelope(source: .local, fileName: "local:\(request.identifier)")),
+            RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: envelope),
             listing: PayloadListing(payload: payload, pushType: nil))
     }
 

@@ -4,6 +4,7 @@ import PushboxInbox
 import PushboxJSON
 import PushboxPayload
 import PushboxStore
+import PushboxSystem
 
 /// A stored notification as scripts read it (`GET /inbox`, `pushbox list --json`).
 public enum InboxListing {
@@ -61,6 +62,24 @@ public enum InboxListing {
         return iso
     }
 
+    /// When `n` arrived on the device's clock, with the offset of the zone the device was in:
+    /// `2026-12-07T06:09:52.120+09:00` (`receivedAt` is the real time, in UTC).
+    public static func deviceTimeText(_ n: StoredNotification) -> String {
+        let zone = n.deviceTimeZone
+        return zoneFormatters.withLock { formatters in
+            let f =
+                formatters[zone]
+                ?? {
+                    let f = dateFormatter()
+                    f.timeZone = zone
+                    return f
+                }()
+            formatters[zone] = f
+            return f.string(from: n.deviceTime)
+        }
+    }
+    private static let zoneFormatters = Locked<[TimeZone: ISO8601DateFormatter]>([:])
+
     /// One notification as `GET /inbox` and `list --json` show it: the stored row's fields, then
     /// its rendering's listed fields as the rendering's one field list writes them (a row refused
     /// at intake has no rendering and is listed as rejected).
@@ -70,6 +89,7 @@ public enum InboxListing {
             ("id", .number(String(n.id))),
             ("apnsId", .string(n.apnsID)),
             ("receivedAt", .string(dates.string(from: n.receivedAt))),
+            ("deviceTime", .string(deviceTimeText(n))),
             ("source", .string(n.source.rawValue)),
             ("file", .optionalString(n.file)),
             ("status", .optionalInt(n.status)),

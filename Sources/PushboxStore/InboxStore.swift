@@ -53,8 +53,9 @@ public final class InboxStore: @unchecked Sendable {
             """
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
-                                       targeting, live_activity, listed_title, listed_body, listed_thread, listed_fired_at, listed_flags)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       targeting, live_activity, listed_title, listed_body, listed_thread, listed_fired_at, listed_flags,
+                                       device_at, device_zone)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -164,7 +165,9 @@ public final class InboxStore: @unchecked Sendable {
                 opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
-            ] + Self.listingValues(verdict?.listing), replacing: holdKey.map { ($0, received) })
+            ] + Self.listingValues(verdict?.listing)
+                + [raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone)],
+            replacing: holdKey.map { ($0, received) })
         return try inserts.submit(item, commitBatch: commit).get()
     }
 
@@ -299,7 +302,7 @@ public final class InboxStore: @unchecked Sendable {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
                delivery, delivery_at, expires_at, targeting, live_activity,
-               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags
+               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags, device_at, device_zone
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -326,7 +329,8 @@ public final class InboxStore: @unchecked Sendable {
                         DeliveryRecord(
                             state: $0, at: Date(timeIntervalSince1970: row.real(16)),
                             expiresAt: row.isNull(17) ? nil : Date(timeIntervalSince1970: row.real(17)))
-                    })
+                    },
+                    deviceAt: row.isNull(25) ? nil : Date(timeIntervalSince1970: row.real(25)), deviceZone: row.text(26))
             }
         }
     }

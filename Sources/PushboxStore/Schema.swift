@@ -86,6 +86,12 @@ enum Schema {
         ALTER TABLE notifications ADD COLUMN listed_fired_at TEXT;
         ALTER TABLE notifications ADD COLUMN listed_flags INTEGER;
         """,
+        // 9: the device clock when it arrived: its time when not the wall clock (NULL: received_at),
+        // and its zone (NULL: not known), so every list shows the time the phone showed.
+        """
+        ALTER TABLE notifications ADD COLUMN device_at REAL;
+        ALTER TABLE notifications ADD COLUMN device_zone TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

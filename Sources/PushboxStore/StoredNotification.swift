@@ -28,6 +28,15 @@ public struct StoredNotification: Sendable, Equatable {
     public var arrival: Arrival? = nil
     /// Where it stands when the device was offline as it arrived; nil: delivered then (or refused).
     public var delivery: DeliveryRecord? = nil
+    /// The device clock's time when it arrived, when that clock was not the wall clock.
+    public var deviceAt: Date? = nil
+    /// The device's time zone when it arrived (`Asia/Seoul`); nil: not known (then the host's).
+    public var deviceZone: String? = nil
+
+    /// When it arrived on the device's clock: what every list and card shows.
+    public var deviceTime: Date { deviceAt ?? receivedAt }
+    /// The zone its time is shown in: the device's then, else the host's.
+    public var deviceTimeZone: TimeZone { deviceZone.flatMap(TimeZone.init(identifier:)) ?? .current }
 
     /// APNs' status (200 or the refusal's), nil until judged.
     public var status: Int? { verdict?.status }
@@ -65,6 +74,7 @@ extension StoredNotification {
         self.init(
             id: id, apnsID: apnsID, receivedAt: raw.envelope.receivedAt, source: raw.envelope.source, file: raw.envelope.fileName,
             contentHash: contentHash, deviceToken: raw.envelope.deviceToken, headers: raw.envelope.headers, raw: raw.bytes, verdict: verdict,
-            arrival: raw.envelope.arrival, delivery: verdict?.storage.map { $0.delivery(at: raw.envelope.receivedAt) })
+            arrival: raw.envelope.arrival, delivery: verdict?.storage.map { $0.delivery(at: raw.envelope.receivedAt) },
+            deviceAt: raw.envelope.deviceAt, deviceZone: raw.envelope.deviceZone)
     }
 }

@@ -12,7 +12,8 @@ struct TUIEndToEndTests {
 
         /// The TUI with `arguments`, started in `directory`, on `database` (default: one of its own).
         /// `config`: the user's `config.json`, written before the TUI starts.
-        init(arguments: [String], directory: String? = nil, database: String? = nil, config: String? = nil) throws {
+        /// `environment`: more `NAME=value` settings for the TUI (`TZ=UTC`).
+        init(arguments: [String], directory: String? = nil, database: String? = nil, config: String? = nil, environment: [String] = []) throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
                 throw TestFailure("tmux is missing: `make test` installs it (apt-get install tmux)")
             }
@@ -24,7 +25,9 @@ struct TUIEndToEndTests {
             let binary = try #require(EndToEndTests.binary)
             let command =
                 [
-                    "env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "XDG_DATA_HOME=\(dir)/data", "TERM=xterm-256color", binary,
+                    "env", "XDG_CONFIG_HOME=\(dir)/config", "XDG_CACHE_HOME=\(dir)/cache", "XDG_DATA_HOME=\(dir)/data", "TERM=xterm-256color",
+                ] + environment + [
+                    binary,
                     "--socket", socket, "--db", database ?? dir + "/inbox.sqlite", "--listen", "off",
                 ] + arguments
             // The first tmux command may start the tmux server, which would keep an output pipe
@@ -230,5 +233,32 @@ struct TUIEndToEndTests {
         #expect(s.waitFor("actionIdentifier STOP"), "\(s.screen)")
         try s.keys("q")
         #expect(s.waitForExit(), "\(s.screen)")
+    }
+
+    @Test(
+        "times on the device's clock: on a UTC host, a push and a fired alarm are listed at the Seoul device clock's 06:09 and 06:10, in the inbox and by list"
+    )
+    func deviceClockTimes() throws {
+        let s = try Session(
+            arguments: ["--lang", "en-US", "--clock", "2026-12-07T06:09:50", "--tz", "Asia/Seoul", "--speed", "0"], environment: ["TZ=UTC"])
+        #expect(s.waitFor("clock Mon 2026-12-07 06:09:50 ×0"), "\(s.screen)")
+        try send(s.socket, stdin: #"{"aps":{"alert":{"title":"Clock check","body":"now"}}}"#)
+        #expect(s.waitFor("Clock check"), "\(s.screen)")
+        #expect(s.screen.split(separator: "\n").contains { $0.contains("06:09") && $0.contains("Clock check") }, "\(s.screen)")
+        let scheduled = CLIRun(["schedule", "--socket", s.socket, ProjectPaths.samples + "/schedules/alarm.json"])
+        #expect(scheduled.status == 0, "\(scheduled.err)")
+        try s.keys("+")  // one minute on: the Monday 06:10 alarms fire
+        #expect(s.waitFor("▾ alarm ("), "\(s.screen)")
+        try s.keys("Enter")  // open the thread
+        #expect(s.waitUntil { $0.split(separator: "\n").contains { $0.contains("06:10") && $0.contains("Wake up") } }, "\(s.screen)")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+        // list: each row at the device's time, in the zone the device was in.
+        let list = CLIRun(["list", "--db", s.dir + "/inbox.sqlite", "--history"])
+        let lines = list.out.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("2026-12-07 06:09:50") && $0.contains("Clock check") }, "\(list.out)")
+        #expect(lines.contains { $0.hasPrefix("2026-12-07 06:10:00") && $0.contains("Wake up") }, "\(list.out)")
+        let json = CLIRun(["list", "--db", s.dir + "/inbox.sqlite", "--json", "--limit", "200"])
+        #expect(json.out.contains(#""deviceTime":"2026-12-07T06:09:50.000+09:00""#), "\(json.out.prefix(400))")
     }
 }

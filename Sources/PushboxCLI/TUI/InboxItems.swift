@@ -30,9 +30,12 @@ enum InboxItems {
         let listing = n.listing ?? Self.listing(readFrom: n)
         var kind = InboxItem.Kind.push
         if n.source == .local { kind = .local } else if listing?.background == true { kind = .background }
-        // A fired local notification is listed at the device clock's time it fired, not the real time it was stored.
-        var shownAt = n.receivedAt
-        if n.source == .local, let fired = listing?.firedAt, let date = ISO8601DateFormatter().date(from: fired) { shownAt = date }
+        // Listed at the device clock's time (a fired local notification's when it fired), not the
+        // real time it was stored; a local row stored before the device time was kept has its firedAt.
+        var shownAt = n.deviceTime
+        if n.deviceAt == nil, n.source == .local, let fired = listing?.firedAt, let date = ISO8601DateFormatter().date(from: fired) {
+            shownAt = date
+        }
         var verdict = n.verdict ?? Verdict(status: 0)
         verdict.listing = listing
         var item = InboxItem(

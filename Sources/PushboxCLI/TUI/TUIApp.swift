@@ -319,8 +319,10 @@ final class TUIApp: Sendable {
                 if state.palette != terminal.palette { queue.post(.palette(terminal.palette)) }
             }
             if dirty {
-                // The view is a function of the state alone: the wall clock is read here.
-                state.now = Date()
+                // The view is a function of the state alone: the device's clock is read here, and
+                // every time is shown on it, in its zone (it can travel).
+                state.now = scheduler?.clock.now ?? Date()
+                state.timeZone = scheduler?.clock.timeZone ?? .current
                 terminal.draw(InboxView.screen(state))
                 dirty = false
             }

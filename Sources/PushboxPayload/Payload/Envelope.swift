@@ -107,6 +107,11 @@ public struct Envelope: Sendable, Equatable {
     public var fileName: String?
     /// The listener, protocol, client and authentication, when it came through the HTTP API.
     public var arrival: Arrival?
+    /// The device clock's time when it arrived, when that clock is not the wall clock
+    /// (`--clock`, `--speed`, moved from the inbox); nil: `receivedAt`.
+    public var deviceAt: Date?
+    /// The device's time zone when it arrived (an identifier, `Asia/Seoul`); nil: not known.
+    public var deviceZone: String?
     /// The body's length as sent when it was longer than the bytes kept (a body far over the
     /// limit keeps only its first bytes); nil when every byte was kept.
     public var bodyLength: Int?
