@@ -92,6 +92,14 @@ case "request":
 case "render":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     RenderBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
+case "android":
+    guard args.count >= 3 else {
+        print("usage: pushbox-bench android IOS-APP ANDROID-RES [LANG] [IOS-TITLE-KEY IOS-BODY-KEY ANDROID-TITLE-KEY ANDROID-BODY-KEY]")
+        exit(2)
+    }
+    let keys = args.count >= 8 ? args[4...7].map { $0 } : ["action.generic.edit", "action.generic.show", "attach_file", "open_camera"]
+    AndroidBenchmark.run(
+        ios: args[1], res: args[2], language: args.count > 3 ? args[3] : "de-DE", keys: (Array(keys[0...1]), Array(keys[2...3])))
 case "extension":
     let count = args.count > 1 ? Int(args[1]) ?? 1000 : 1000
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
@@ -103,6 +111,8 @@ default:
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")
+    print(
+        "       pushbox-bench android IOS-APP ANDROID-RES [LANG] [KEYS…]  (an FCM message on the Android card, cold and warm, against an iOS render)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)

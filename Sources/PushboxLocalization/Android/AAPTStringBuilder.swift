@@ -1,11 +1,17 @@
 import PushboxJSON
 
-/// AAPT2's `StringBuilder::AppendText` state machine.
+/// AAPT2's `StringBuilder::AppendText` state machine, over UTF-8 bytes: runs of ordinary
+/// bytes are copied whole; whitespace (outside quotes), `\`, `"` and `'` are what it acts on.
 struct AAPTStringBuilder {
-    private(set) var text = ""
+    private var bytes: [UInt8] = []
     private(set) var error: String?
     private var quote = false
     private var lastWasSpace = false
+
+    /// The text built so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// Its length in UTF-8 bytes.
+    var utf8Count: Int { bytes.count }
 
     mutating func resetState() {
         quote = false
@@ -14,46 +20,90 @@ struct AAPTStringBuilder {
 
     mutating func append(_ segment: String) {
         guard error == nil else { return }
-        var it = segment.unicodeScalars.makeIterator()
-        while let c = it.next() {
-            if !quote, c.value < 128, Character(c).isASCIIWhitespaceForAAPT {
+        var segment = segment
+        segment.withUTF8 { append(bytes: $0) }
+    }
+
+    private mutating func append(bytes input: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        let n = input.count
+        while i < n {
+            let c = input[i]
+            if !quote, c.isAAPTWhitespace {
                 if !lastWasSpace {
-                    text.append(" ")
+                    bytes.append(0x20)
                     lastWasSpace = true
                 }
+                i += 1
                 continue
             }
             lastWasSpace = false
             switch c {
-            case "\\":
-                guard let e = it.next() else { continue }
+            case UInt8(ascii: "\\"):
+                i += 1
+                guard i < n else { return }
+                let e = input[i]
+                i += 1
                 switch e {
-                case "t": text.append("\t")
-                case "n": text.append("\n")
-                case "#", "@", "?", "\"", "'", "\\": text.unicodeScalars.append(e)
-                case "u":
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "u"):
                     var code: UInt32 = 0
-                    for _ in 0..<4 {
-                        guard let h = it.next() else { break }
-                        guard h.isASCII, let digit = UInt32(String(h), radix: 16) else {
+                    var digits = 0
+                    while digits < 4, i < n {
+                        guard let digit = Self.hexValue(input[i]) else {
                             error = "invalid unicode escape sequence in string"
                             return
                         }
                         code = code << 4 | digit
+                        digits += 1
+                        i += 1
                     }
                     guard let scalar = Unicode.Scalar(code) else {
                         error = "invalid unicode escape sequence in string"
                         return
                     }
-                    text.unicodeScalars.append(scalar)
-                default: text.unicodeScalars.append(e)
+                    bytes.append(contentsOf: String(Character(scalar)).utf8)
+                default:
+                    // `\#`, `\@`, `\?`, `\"`, `\'`, `\\` and any other: the character itself, whole.
+                    let end = Self.scalarEnd(input, from: i - 1)
+                    bytes.append(contentsOf: input[(i - 1)..<end])
+                    i = end
                 }
-            case "\"": quote.toggle()
-            case "'" where !quote:
+            case UInt8(ascii: "\""):
+                quote.toggle()
+                i += 1
+            case UInt8(ascii: "'") where !quote:
                 error = "unescaped apostrophe in string"
                 return
-            default: text.unicodeScalars.append(c)
+            default:
+                // A run of bytes nothing acts on, copied at once.
+                var end = i + 1
+                while end < n, !Self.acts(input[end], quote: quote) { end += 1 }
+                bytes.append(contentsOf: input[i..<end])
+                i = end
             }
+        }
+    }
+
+    /// Whether the builder acts on byte `c` (else it is copied as it is).
+    private static func acts(_ c: UInt8, quote: Bool) -> Bool {
+        c == UInt8(ascii: "\\") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || (!quote && c.isAAPTWhitespace)
+    }
+
+    /// The end of the UTF-8 sequence that starts at `i`.
+    private static func scalarEnd(_ input: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+        var end = i + 1
+        while end < input.count, input[end] & 0xC0 == 0x80 { end += 1 }
+        return end
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - UInt8(ascii: "A") + 10)
+        default: return nil
         }
     }
 }
@@ -65,10 +115,24 @@ extension Character {
     }
 }
 
+extension UInt8 {
+    /// Space, tab, line feed, vertical tab, form feed, carriage return: `isspace` in the C locale.
+    var isAAPTWhitespace: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
+}
+
 extension String {
-    func trimmingAAPTWhitespace() -> String {
-        String(drop { $0.isASCIIWhitespaceForAAPT }.reversed().drop { $0.isASCIIWhitespaceForAAPT }.reversed())
+    /// Without leading and trailing ASCII whitespace, judged byte by byte as AAPT2's
+    /// `util::TrimWhitespace` judges it.
+    func trimmingAAPTWhitespace(leading: Bool = true, trailing: Bool = true) -> String {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !$0.isAAPTWhitespace }), let last = bytes.lastIndex(where: { !$0.isAAPTWhitespace }) else {
+            return ""
+        }
+        return String(self[(leading ? first : startIndex)..<(trailing ? bytes.index(after: last) : endIndex)])
     }
+
+    /// The first byte that is not ASCII whitespace, if any.
+    var firstNonAAPTWhitespace: UInt8? { utf8.first { !$0.isAAPTWhitespace } }
 }
 
 extension LocalizationFileError {

@@ -40,6 +40,21 @@ extension AndroidStringsReader {
 
     /// The value, whether it had spans, and its untranslatable sections (UTF-8 byte ranges).
     static func flattenWithSections(_ nodes: [Node]) -> Result<(AndroidString.Value, Bool, [Range<Int>]), StringFailure> {
+        // Nearly every string is one run of text: no spans, no sections, trimmed at both ends.
+        if nodes.count <= 1 {
+            var t = ""
+            if case .text(let only)? = nodes.first { t = only } else if !nodes.isEmpty { return flattenTree(nodes) }
+            if let reference = reference(t) { return .success((reference, false, [])) }
+            var builder = AAPTStringBuilder()
+            builder.append(t.trimmingAAPTWhitespace())
+            if let why = builder.error { return .failure(StringFailure(why)) }
+            return .success((.text(builder.text), false, []))
+        }
+        return flattenTree(nodes)
+    }
+
+    /// `flattenWithSections` for content with elements or several text events.
+    static func flattenTree(_ nodes: [Node]) -> Result<(AndroidString.Value, Bool, [Range<Int>]), StringFailure> {
         // Segments: runs of text between tags; spans; untranslatable sections; ignored tags.
         var raw = ""
         var sawSpan = false
@@ -84,10 +99,10 @@ extension AndroidStringsReader {
         collect(nodes)
         if !sawSpan {
             if let first = segments.firstIndex(where: \.isText), case .text(let t) = segments[first] {
-                segments[first] = .text(String(t.drop { $0.isASCIIWhitespaceForAAPT }))
+                segments[first] = .text(t.trimmingAAPTWhitespace(leading: true, trailing: false))
             }
             if let last = segments.lastIndex(where: \.isText), case .text(let t) = segments[last] {
-                segments[last] = .text(String(t.reversed().drop { $0.isASCIIWhitespaceForAAPT }.reversed()))
+                segments[last] = .text(t.trimmingAAPTWhitespace(leading: false, trailing: true))
             }
         }
         var builder = AAPTStringBuilder()
@@ -98,9 +113,9 @@ extension AndroidStringsReader {
             case .text(let t): builder.append(t)
             case .spanEdge: builder.resetState()
             case .boundary: break
-            case .untranslatableStart: sectionStart = builder.text.utf8.count
+            case .untranslatableStart: sectionStart = builder.utf8Count
             case .untranslatableEnd:
-                if let start = sectionStart { sections.append(start..<builder.text.utf8.count) }
+                if let start = sectionStart { sections.append(start..<builder.utf8Count) }
                 sectionStart = nil
             }
             if let why = builder.error { return .failure(StringFailure(why)) }
@@ -126,6 +141,8 @@ extension AndroidStringsReader {
 
     /// `@[+][package:]type/name`, `@null`, from a string's raw text (trimmed).
     static func reference(_ raw: String) -> AndroidString.Value? {
+        // Nearly every value is text: decided from its first byte.
+        guard raw.firstNonAAPTWhitespace == UInt8(ascii: "@") else { return nil }
         let t = raw.trimmingAAPTWhitespace()
         guard t.hasPrefix("@") else { return nil }
         if t == "@null" { return .null }

@@ -66,6 +66,8 @@ public enum AndroidStringsReader {
         var file = AndroidStringsFile(path: path)
         var scanner = ResourceXMLScanner(bytes)
         var lines = LineCounter()
+        // Names defined so far: a duplicate is found by a lookup, not a scan of every string.
+        var names: Set<String> = []
         func error(_ offset: Int, _ message: String) -> LocalizationFileError {
             let (line, column) = TextPosition.of(offset, in: bytes)
             return LocalizationFileError(file: path, line: line, column: column, message: message)
@@ -114,7 +116,7 @@ public enum AndroidStringsReader {
                         switch flattenWithSections(children) {
                         case .failure(let why): file.errors.append(error(at, why.message))
                         case .success(let (value, styled, sections)):
-                            if file.strings.contains(where: { $0.name == resourceName }) {
+                            if !names.insert(resourceName).inserted {
                                 file.errors.append(error(at, "duplicate value for resource 'string/\(resourceName)' with config ''"))
                                 continue
                             }

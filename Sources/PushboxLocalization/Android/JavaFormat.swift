@@ -233,6 +233,10 @@ public enum JavaFormat {
     /// AAPT2's `VerifyJavaStringFormat`: false when a string has more than one non-positional
     /// substitution (`%s %d`), which translators cannot reorder.
     public static func verifiesNonPositional(_ text: String) -> Bool {
+        // Two substitutions need two percent signs; nearly every string has fewer.
+        var percents = 0
+        for byte in text.utf8 where byte == UInt8(ascii: "%") { percents += 1 }
+        if percents < 2 { return true }
         var count = 0
         var positional = false
         let chars = Array(text)

@@ -61,28 +61,32 @@ struct ResourceXMLScanner {
                 }
                 return (.text(text), start)
             }
-            if matches("<!--") {
+            // Markup other than a start tag begins `<!`, `<?` or `</`.
+            let second = i + 1 < bytes.count ? bytes[i + 1] : 0
+            let markup = second == UInt8(ascii: "!") || second == UInt8(ascii: "?") || second == UInt8(ascii: "/")
+            if !markup { return (try readStart(start), start) }
+            if matches(Self.commentOpen) {
                 let end = try find("-->", from: i + 4, what: "unclosed comment")
                 let body = String(decoding: bytes[(i + 4)..<end], as: UTF8.self)
                 i = end + 3
                 return (.comment(body), start)
             }
-            if matches("<![CDATA[") {
+            if matches(Self.cdataOpen) {
                 guard !open.isEmpty else { throw Failure(offset: start, message: "syntax error") }
                 let end = try find("]]>", from: i + 9, what: "unclosed CDATA section")
                 let body = String(decoding: bytes[(i + 9)..<end], as: UTF8.self)
                 i = end + 3
                 return (.text(body), start)
             }
-            if matches("<?") {
+            if second == UInt8(ascii: "?") {
                 i = try find("?>", from: i + 2, what: "unclosed processing instruction") + 2
                 continue
             }
-            if matches("<!DOCTYPE") {
+            if matches(Self.doctypeOpen) {
                 i = try find(">", from: i, what: "unclosed DOCTYPE") + 1
                 continue
             }
-            if matches("</") {
+            if second == UInt8(ascii: "/") {
                 i += 2
                 let name = try readName()
                 skipSpace()
@@ -112,7 +116,7 @@ struct ResourceXMLScanner {
                 i += 1
                 break
             }
-            if matches("/>") {
+            if bytes[i] == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ">") {
                 i += 2
                 selfClosing = true
                 break
@@ -139,7 +143,7 @@ struct ResourceXMLScanner {
         open.append((name, prefixes))
         sawRoot = true
         let namespace: String
-        if let colon = name.firstIndex(of: ":") {
+        if let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let prefix = String(name[..<colon])
             guard let uri = resolve(prefix) else { throw Failure(offset: start, message: "unbound prefix") }
             namespace = uri
@@ -153,17 +157,21 @@ struct ResourceXMLScanner {
 
     private func resolve(_ prefix: String) -> String? {
         if prefix == "xml" { return "http://www.w3.org/XML/1998/namespace" }
-        for scope in open.reversed() { if let uri = scope.prefixes[prefix] { return uri } }
+        for scope in open.reversed() where !scope.prefixes.isEmpty { if let uri = scope.prefixes[prefix] { return uri } }
         return prefix.isEmpty ? "" : nil
     }
 
     private func localName(_ name: String) -> String {
-        name.firstIndex(of: ":").map { String(name[name.index(after: $0)...]) } ?? name
+        name.utf8.firstIndex(of: UInt8(ascii: ":")).map { String(name[name.utf8.index(after: $0)...]) } ?? name
     }
 
-    private func matches(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        return i + u.count <= bytes.count && bytes[i..<(i + u.count)].elementsEqual(u)
+    static let commentOpen = Array("<!--".utf8)
+    static let cdataOpen = Array("<![CDATA[".utf8)
+    static let doctypeOpen = Array("<!DOCTYPE".utf8)
+    static let cdataClose = Array("]]>".utf8)
+
+    private func matches(_ u: [UInt8]) -> Bool {
+        i + u.count <= bytes.count && bytes[i..<(i + u.count)].elementsEqual(u)
     }
 
     private func find(_ s: String, from: Int, what: String) throws(Failure) -> Int {
@@ -179,7 +187,11 @@ struct ResourceXMLScanner {
     @discardableResult
     private mutating func skipSpace() -> Bool {
         let start = i
-        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        while i < bytes.count {
+            let b = bytes[i]
+            guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { break }
+            i += 1
+        }
         return i > start
     }
 
@@ -201,9 +213,20 @@ struct ResourceXMLScanner {
     private mutating func readText() throws(Failure) -> String {
         var out: [UInt8] = []
         while i < bytes.count, bytes[i] != UInt8(ascii: "<") {
+            // A run of bytes that need nothing done, copied at once.
+            let run = i
+            while i < bytes.count {
+                let b = bytes[i]
+                guard b >= 0x20 || b == 0x09 || b == 0x0A, b != UInt8(ascii: "<"), b != UInt8(ascii: "&"), b != UInt8(ascii: "]") else { break }
+                i += 1
+            }
+            if i > run {
+                out.append(contentsOf: bytes[run..<i])
+                continue
+            }
             if bytes[i] == UInt8(ascii: "&") {
                 out += try readReference()
-            } else if bytes[i] == UInt8(ascii: "]") && matches("]]>") {
+            } else if bytes[i] == UInt8(ascii: "]") && matches(Self.cdataClose) {
                 throw Failure(offset: i, message: "not well-formed (invalid token)")
             } else if bytes[i] == 0x0D {
                 // XML's end of line: CR LF and a lone CR are read as LF.
