@@ -107,9 +107,17 @@ enum TerminalOutput {
                     out += controls.set(style)
                     current = style
                 }
+                let uncertain = cell.text.first.map { DisplayWidth.mayBeMeasuredOtherwise($0) || DisplayWidth.of($0) != span } ?? false
+                if uncertain {
+                    // Blanks over the whole span first: a terminal that draws the cluster narrower
+                    // (tmux 3.3 gives 🏳️‍🌈 and 1️⃣ one column) would otherwise keep what the
+                    // previous frame had in the columns it leaves, beside the emoji.
+                    out += [UInt8](repeating: 0x20, count: span)
+                    out += controls.move(y, x)
+                }
                 out += bytes(of: cell.text)
                 cursor = x + span
-                if let g = cell.text.first, DisplayWidth.mayBeMeasuredOtherwise(g) || DisplayWidth.of(g) != span {
+                if uncertain, let g = cell.text.first {
                     // A terminal may have drawn it over as many columns as its code points take.
                     cursor = nil
                     redrawBefore = max(redrawBefore, x + span + max(1, DisplayWidth.widest(g) - span))

@@ -261,4 +261,25 @@ struct TUIEndToEndTests {
         let json = CLIRun(["list", "--db", s.dir + "/inbox.sqlite", "--json", "--limit", "200"])
         #expect(json.out.contains(#""deviceTime":"2026-12-07T06:09:50.000+09:00""#), "\(json.out.prefix(400))")
     }
+
+    @Test("in tmux 3.3: after a Hindi card, an emoji card keeps its skin tones and nothing of the Hindi text beside its emoji (capture-pane)")
+    func emojiAfterHindiInTmux() throws {
+        let s = try Session(arguments: ["--lang", "en-US"])
+        #expect(s.waitFor("English"), "\(s.screen)")
+        try send(s.socket, stdin: #"{"aps":{"alert":{"title":"Hindi नमस्ते","body":"नमस्ते दुनिया देखो हिन्दी पाठ नमस्ते दुनिया देखो हिन्दी पाठ"}}}"#)
+        #expect(s.waitFor("Hindi नमस्ते"), "\(s.screen)")
+        try send(s.socket, stdin: #"{"aps":{"alert":{"title":"Emoji 👋🏽","body":"👋🏽 🏳️‍🌈 1️⃣ 🇰🇷 ok 👋🏽👋🏽 🏳️‍🌈🏳️‍🌈 1️⃣1️⃣ done"}}}"#)
+        #expect(s.waitFor("Emoji"), "\(s.screen)")
+        try s.keys("g")  // the newest, the emoji card; the Hindi one is below it
+        try s.keys("j")
+        #expect(s.waitUntil { $0.contains("│ Hindi नमस्ते") }, "\(s.screen)")
+        try s.keys("k")
+        #expect(s.waitUntil { $0.contains("│ Emoji 👋🏽") }, "\(s.screen)")
+        let devanagari = { (line: Substring) in line.unicodeScalars.contains { (0x0900...0x097F).contains($0.value) } }
+        let lines = s.screen.split(separator: "\n")
+        #expect(lines.contains { $0.contains("👋🏽 🏳️‍🌈 1️⃣ 🇰🇷 ok 👋🏽👋🏽") }, "\(s.screen)")
+        for line in lines where line.contains("🏳️‍🌈") || line.contains("1️⃣") { #expect(!devanagari(line), "\(line)") }
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
 }

@@ -26,6 +26,8 @@ enum InteractiveInbox {
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let env = io.environment
+        // Before anything is laid out: emoji are measured as this terminal draws them.
+        DisplayWidth.emojiMeasure = .of(environment: env)
         let store: InboxStore
         let base: Renderer
         let device: Device

@@ -11,12 +11,47 @@ import Foundation
 /// consonants is two columns, as a terminal draws it. Data from ICU.
 public enum DisplayWidth {
     private static let cache = LockedCache<Character, Int>()
+    private static let tmuxCache = LockedCache<Character, Int>()
+
+    /// How emoji clusters are measured.
+    public enum EmojiMeasure: Sendable {
+        /// As UTS #51 says: one 2-column glyph.
+        case unicode
+        /// As tmux 3.3 and older draw them: a skin-tone modifier as an emoji of its own (👋🏽 takes
+        /// 4 columns), any other sequence as wide as its first code point (🏳️‍🌈, 1️⃣ and 🍽️ take 1).
+        case tmux33
+
+        /// The measure of the terminal `environment` describes: tmux before 3.4 sets
+        /// `TERM_PROGRAM=tmux` and its version in its panes.
+        public static func of(environment: [String: String]) -> EmojiMeasure {
+            guard environment["TERM_PROGRAM"] == "tmux", let version = environment["TERM_PROGRAM_VERSION"] else { return .unicode }
+            let parts = version.split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 }
+            let (major, minor) = (parts.first ?? 0, parts.count > 1 ? parts[1] : 0)
+            return major < 3 || (major == 3 && minor < 4) ? .tmux33 : .unicode
+        }
+    }
+
+    /// The measure every width is taken by: set once, by the inbox, before anything is laid
+    /// out (its terminal's), and read without a lock.
+    nonisolated(unsafe) public static var emojiMeasure = EmojiMeasure.unicode
 
     /// The columns a terminal gives the grapheme (0, 1, 2 or, for a cluster of several spacing
     /// letters such as a Devanagari conjunct, more).
     public static func of(_ c: Character) -> Int {
         if let a = c.asciiValue { return a >= 0x20 && a != 0x7F ? 1 : 0 }
+        if emojiMeasure == .tmux33 { return tmuxCache.value(for: c) { emojiWidth(c) != nil ? tmuxWidth(c) : compute(c) } }
         return cache.value(for: c) { compute(c) }
+    }
+
+    /// An emoji cluster as tmux 3.3 draws it: regional-indicator pairs 2; else its first code
+    /// point (2 when it has Emoji_Presentation or is wide, else 1) and 2 per skin-tone modifier.
+    static func tmuxWidth(_ c: Character) -> Int {
+        let scalars = Array(c.unicodeScalars)
+        guard let first = scalars.first else { return 0 }
+        if scalars.count == 2, scalars.allSatisfy({ (0x1F1E6...0x1F1FF).contains($0.value) }) { return 2 }
+        let base = first.properties.isEmojiPresentation || pb_codepoint_width(first.value) == 2 ? 2 : 1
+        let modifiers = scalars.dropFirst().filter { (0x1F3FB...0x1F3FF).contains($0.value) }.count
+        return base + 2 * modifiers
     }
 
     /// The columns a terminal gives the string.
