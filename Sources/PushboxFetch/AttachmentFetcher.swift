@@ -24,6 +24,9 @@ public struct FetchedAttachment: Sendable, Equatable {
     public var warnings: [String]
     /// The most bytes held in memory while downloading.
     public var peakBytes: Int
+    /// How long its download took, in milliseconds (for one served from the cache, the
+    /// download that filled it; nil when not known).
+    public var downloadMs: Int? = nil
 }
 
 /// Why an attachment was dropped (iOS drops unsupported or corrupt attachments too).
@@ -77,11 +80,21 @@ public struct AttachmentFetcher: Sendable {
         }
         switch scheme {
         case "http", "https":
-            if readsCache, let cached = cached(urlString) { return .success(cached) }
+            if readsCache, let cached = cached(urlString) {
+                // A device downloads for itself: an image whose download took longer than this
+                // caller allows (Android's 5 s, after the iPhone's 30 s filled the cache) is late here too.
+                if let ms = cached.downloadMs, ms > timeoutMs { return .failure(.download(.timedOut(ms: timeoutMs))) }
+                return .success(cached)
+            }
+            let clock = ContinuousClock()
+            let started = clock.now
             switch Downloader.fetch(urlString, timeoutMs: timeoutMs, cancel: cancel) {
             case .failure(let e): return .failure(.download(e))
             case .success(let (download, peak)):
-                return accept(download.bytes, name: url.lastPathComponent, contentType: download.contentType, source: urlString, peak: peak)
+                let (seconds, atto) = (clock.now - started).components
+                let ms = Int(seconds) * 1000 + Int(atto / 1_000_000_000_000_000)
+                return accept(
+                    download.bytes, name: url.lastPathComponent, contentType: download.contentType, source: urlString, peak: peak, downloadMs: ms)
             }
         case "file":
             let path = Self.resolved(url.path)
@@ -105,7 +118,9 @@ public struct AttachmentFetcher: Sendable {
     }
 
     /// Checks and stores the bytes of one attachment.
-    func accept(_ bytes: [UInt8], name: String, contentType: String?, source: String, peak: Int) -> Result<FetchedAttachment, AttachmentFailure> {
+    func accept(
+        _ bytes: [UInt8], name: String, contentType: String?, source: String, peak: Int, downloadMs: Int? = nil
+    ) -> Result<FetchedAttachment, AttachmentFailure> {
         guard let type = MediaType.sniff(bytes) else {
             return .failure(
                 .unsupported("\(name.isEmpty ? "the file" : name) is not a JPEG, PNG, GIF, MP3, MPEG-4, WAV, AIFF, AVI or MPEG file; dropped"))
@@ -139,28 +154,30 @@ public struct AttachmentFetcher: Sendable {
             (width, height) = (size.width, size.height)
         }
         do {
-            let path = try store(bytes, type: type, source: source)
+            let path = try store(bytes, type: type, source: source, downloadMs: downloadMs)
             return .success(
                 FetchedAttachment(
                     path: path, type: type, bytes: bytes.count, width: width, height: height,
-                    sourceURL: source, fromCache: false, warnings: warnings, peakBytes: peak))
+                    sourceURL: source, fromCache: false, warnings: warnings, peakBytes: peak, downloadMs: downloadMs))
         } catch {
             return .failure(.cacheUnwritable("the attachment cache \(cacheDirectory) cannot be written: \(FileErrorText.describe(error))"))
         }
     }
 
-    // MARK: - The cache: content files named by their SHA-256, and a URL index.
+    // MARK: - The cache: content files named by their SHA-256, and a URL index (per URL: the
+    // content file's name, and on a second line how long its download took, in ms).
 
     private var urlIndex: String { (cacheDirectory as NSString).appendingPathComponent("urls") }
 
-    private func store(_ bytes: [UInt8], type: MediaType, source: String) throws -> String {
+    private func store(_ bytes: [UInt8], type: MediaType, source: String, downloadMs: Int?) throws -> String {
         try FileManager.default.createDirectory(atPath: urlIndex, withIntermediateDirectories: true)
         let name = Digest.sha256Hex(bytes) + "." + type.fileExtension
         let path = (cacheDirectory as NSString).appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: path) {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         }
-        try Data(name.utf8).write(to: URL(fileURLWithPath: indexPath(source)), options: .atomic)
+        let entry = name + (downloadMs.map { "\n\($0)" } ?? "")
+        try Data(entry.utf8).write(to: URL(fileURLWithPath: indexPath(source)), options: .atomic)
         return path
     }
 
@@ -170,13 +187,15 @@ public struct AttachmentFetcher: Sendable {
 
     /// The attachment saved earlier for this URL, re-checked from its bytes.
     private func cached(_ url: String) -> FetchedAttachment? {
-        guard let name = try? String(contentsOfFile: indexPath(url), encoding: .utf8) else { return nil }
+        guard let entry = try? String(contentsOfFile: indexPath(url), encoding: .utf8) else { return nil }
+        let lines = entry.split(separator: "\n", omittingEmptySubsequences: false)
+        let name = String(lines[0])
         let path = (cacheDirectory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path), let type = MediaType.sniff(Array(data)) else { return nil }
         let size = type.kind == .image ? ImageInfo.size(of: Array(data)) : nil
         return FetchedAttachment(
             path: path, type: type, bytes: data.count, width: size?.width, height: size?.height,
-            sourceURL: url, fromCache: true, warnings: [], peakBytes: 0)
+            sourceURL: url, fromCache: true, warnings: [], peakBytes: 0, downloadMs: lines.count > 1 ? Int(lines[1]) : nil)
     }
 
     static func resolved(_ path: String) -> String {

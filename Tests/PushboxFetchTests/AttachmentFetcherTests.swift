@@ -120,6 +120,28 @@ final class AttachmentFetcherTests {
         #expect(server.requestedPaths == ["/same.png"])
     }
 
+    @Test(
+        "a device downloads for itself: an image the cache holds from a slow download is late for a shorter deadline (Android's 5 s after the iPhone's 30 s)"
+    )
+    func cachedButSlow() throws {
+        // About 600 ms: the image in 4 pieces, 150 ms apart.
+        let image = Media.png(width: 8, height: 8)
+        let server = try LoopbackHTTPServer { _ in .init(body: image, chunkSize: (image.count + 3) / 4, chunkDelay: 0.15) }
+        defer { server.stop() }
+        let first = try fetch(server.baseURL + "/slow.png", timeoutMs: 30_000).get()
+        let took = try #require(first.downloadMs)
+        #expect(took >= 400, "the download took \(took) ms")
+        // The same image again: with a roomier deadline from the cache, with a tighter one late.
+        let again = try fetch(server.baseURL + "/slow.png", timeoutMs: 30_000).get()
+        #expect(again.fromCache && again.downloadMs == took)
+        guard case .failure(.download(.timedOut(let ms))) = fetch(server.baseURL + "/slow.png", timeoutMs: took / 2) else {
+            Issue.record("a cached image whose download took \(took) ms was on time for a \(took / 2) ms deadline")
+            return
+        }
+        #expect(ms == took / 2)
+        #expect(server.requestedPaths == ["/slow.png"])
+    }
+
     @Test("unsupported and corrupt files are dropped; huge pixel counts refused before decoding")
     func dropped() throws {
         let server = try LoopbackHTTPServer { path in
