@@ -141,7 +141,9 @@ let package = Package(
             ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxJSONTests", dependencies: ["PushboxSystem", "PushboxJSON", "PushboxPayload"]),
-        .testTarget(name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxJSON", "PushboxTestSupport"], exclude: ["Java", "AndroidRuntime"]),
+        .testTarget(
+            name: "PushboxLocalizationTests", dependencies: ["PushboxLocalization", "PushboxJSON", "PushboxTestSupport"],
+            exclude: ["Java", "AndroidRuntime"]),
         .testTarget(name: "PushboxCryptoTests", dependencies: ["PushboxCrypto"]),
         .testTarget(name: "PushboxTLSTests", dependencies: ["PushboxSystem", "PushboxTLS", "PushboxJSON"]),
         .testTarget(name: "PushboxFetchTests", dependencies: ["PushboxFetch", "PushboxLoopback", "PushboxPayload"]),
