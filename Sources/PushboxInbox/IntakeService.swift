@@ -119,21 +119,48 @@ public final class IntakeService: Sendable {
         return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report)
     }
 
+    /// Takes several payloads in, as `receiveBeforeAnswer` takes one, committed in one
+    /// transaction (an HTTP/2 connection's requests that arrived together); the answers in order.
+    public func receiveBeforeAnswer(batch raws: [RawPayload]) -> [(IntakeResult, PendingArrival?)] {
+        guard raws.count > 1 else { return raws.map(receiveBeforeAnswer) }
+        let judged = raws.map { (raw: stamped($0), judgement: phone.judge($0, mode: .live)) }
+        let rows = store.insertRows(judged.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) })
+        return zip(judged, rows).map { j, row in
+            finish(row, apnsID: j.judgement.apnsID, verdict: j.judgement.verdict, report: j.judgement.report)
+        }
+    }
+
+    /// The payload with what the device's clock said when it arrived, which lists show.
+    private func stamped(_ raw: RawPayload) -> RawPayload {
+        guard raw.envelope.deviceZone == nil, let clock = phone.clock else { return raw }
+        var raw = raw
+        raw.envelope.deviceZone = clock.timeZone.identifier
+        if clock.isSimulated { raw.envelope.deviceAt = clock.now }
+        return raw
+    }
+
     /// Commits the raw bytes with their verdict; gives the answer (500 InternalServerError when
     /// the inbox could not store it, and nothing to publish) and the arrival to publish.
     private func commit(_ raw: RawPayload, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (
         IntakeResult, PendingArrival?
     ) {
-        var raw = raw
-        if raw.envelope.deviceZone == nil, let clock = phone.clock {
-            // The row keeps what the device's clock said, which lists show.
-            raw.envelope.deviceZone = clock.timeZone.identifier
-            if clock.isSimulated { raw.envelope.deviceAt = clock.now }
-        }
-        let row: StoredNotification
+        let row: Result<StoredNotification, StoreError>
         do {
-            row = try store.insertRow(raw, apnsID: apnsID, verdict: verdict)
+            row = .success(try store.insertRow(stamped(raw), apnsID: apnsID, verdict: verdict))
         } catch {
+            row = .failure(error)
+        }
+        return finish(row, apnsID: apnsID, verdict: verdict, report: report)
+    }
+
+    /// The answer to a payload whose commit gave `stored`, and the arrival to publish.
+    private func finish(_ stored: Result<StoredNotification, StoreError>, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (
+        IntakeResult, PendingArrival?
+    ) {
+        let row: StoredNotification
+        switch stored {
+        case .success(let r): row = r
+        case .failure(let error):
             let result = IntakeResult(
                 id: nil, apnsID: apnsID,
                 verdict: Verdict(

@@ -45,6 +45,9 @@ public struct Route: Sendable {
     public var check: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal>
     /// Answers the whole request.
     public var handle: @Sendable (HTTPRequest) -> HTTPResponse
+    /// Answers several of its requests that arrived together, in order (one transaction for
+    /// pushes); nil answers them one by one.
+    public var handleBatch: (@Sendable ([HTTPRequest]) -> [HTTPResponse])?
     /// The route's answer for `MethodNotAllowed` and `PayloadTooLarge`, in its API's shape.
     public var refusal: @Sendable (APNsReason, RequestHead) -> HTTPResponse
     /// A body over `maxBody` is handled anyway, with its first `maxBody` bytes and its length
@@ -57,8 +60,10 @@ public struct Route: Sendable {
         handsOverOversize: Bool = false,
         check: @escaping @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { _ in .success(.none) },
         refusal: @escaping @Sendable (APNsReason, RequestHead) -> HTTPResponse,
-        handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+        handleBatch: (@Sendable ([HTTPRequest]) -> [HTTPResponse])? = nil
     ) {
+        self.handleBatch = handleBatch
         self.name = name
         self.methods = methods
         self.paths = paths
@@ -146,6 +151,25 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard let route = route(for: request.path) else { return Self.notFound(headers: request.headers, listener: request.arrival?.listener ?? "") }
         return route.handle(request)
+    }
+
+    /// Answers requests that arrived together, in order: a route's requests in one batch where
+    /// it takes batches (pushes: one transaction), the others one by one.
+    public func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] {
+        var responses = [HTTPResponse?](repeating: nil, count: requests.count)
+        var byRoute: [String: [Int]] = [:]
+        for (i, request) in requests.enumerated() {
+            guard let route = route(for: request.path), route.handleBatch != nil else {
+                responses[i] = handle(request)
+                continue
+            }
+            byRoute[route.name, default: []].append(i)
+        }
+        for (name, indexes) in byRoute {
+            guard let batch = routes.first(where: { $0.name == name })?.handleBatch else { continue }
+            for (i, response) in zip(indexes, batch(indexes.map { requests[$0] })) { responses[i] = response }
+        }
+        return responses.enumerated().map { $0.element ?? handle(requests[$0.offset]) }
     }
 
     /// 413 for a body that outgrew the limit while it was read, in the route's shape.

@@ -21,7 +21,8 @@ public struct APNsEndpoint: Sendable {
             Route(
                 "apns-push", methods: ["POST"], paths: .prefix(Self.devicePrefix), maxBody: { _ in Self.keptBody }, handsOverOversize: true,
                 check: { [authenticator] head in Self.check(head, authenticator: authenticator) },
-                refusal: Self.refusal, handle: { [service] request in Self.push(request, service: service) })
+                refusal: Self.refusal, handle: { [service] request in Self.push(request, service: service) },
+                handleBatch: { [service] requests in Self.push(batch: requests, service: service) })
         ]
     }
 
@@ -95,6 +96,18 @@ public struct APNsEndpoint: Sendable {
     /// One push: its envelope from the path, the `apns-*` headers and the connection, taken in,
     /// and APNs' answer.
     static func push(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
+        let (result, arrival) = service.receiveBeforeAnswer(raw(request))
+        return answer(result, arrival: arrival)
+    }
+
+    /// Pushes that arrived together on one connection, committed in one transaction; the
+    /// answers in order.
+    static func push(batch requests: [HTTPRequest], service: IntakeService) -> [HTTPResponse] {
+        service.receiveBeforeAnswer(batch: requests.map(raw)).map { answer($0.0, arrival: $0.1) }
+    }
+
+    /// The payload and its envelope, as a push request carries them.
+    static func raw(_ request: HTTPRequest) -> RawPayload {
         let rawToken = String(request.path.dropFirst(devicePrefix.count))
         let token = rawToken.utf8.contains(UInt8(ascii: "%")) ? rawToken.removingPercentEncoding ?? "" : rawToken
         var headers = PushHeaders()
@@ -106,8 +119,7 @@ public struct APNsEndpoint: Sendable {
         let replay = request.headers.contains { $0.name == sourceHeader && $0.value == "replay" }
         var envelope = Envelope(source: replay ? .replay : source(request), headers: headers, deviceToken: token, arrival: request.arrival)
         envelope.bodyLength = request.bodyLength
-        let (result, arrival) = service.receiveBeforeAnswer(RawPayload(bytes: request.body, envelope: envelope))
-        return answer(result, arrival: arrival)
+        return RawPayload(bytes: request.body, envelope: envelope)
     }
 
     /// Where a request came from as the inbox lists it: `tls` over TLS (the port, exec's tunnel),

@@ -4,16 +4,17 @@ import PushboxJSON
 import PushboxPayload
 import PushboxSystem
 
-// @unchecked: the session and every `var` belong to the connection's thread; workers reach it only
-// through `mailbox` (behind its own lock) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
+// @unchecked: the session and every `var` belong to the connection's thread; a worker reaches
+// it only through `mailbox` (behind its own lock) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
 /// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its own
-/// thread: many concurrent streams, each request handed to a worker once its body is complete
-/// and answered on its stream when the worker is done. A body over the limit is answered 413 at
-/// once (nghttp2 then resets the stream so the rest is never read); idle connections get GOAWAY
-/// with `IdleTimeout`, and a stopping listener GOAWAY with `Shutdown`.
+/// thread: many concurrent streams. A request alone is handled right there; requests that
+/// complete together go to a worker as one batch (their pushes in one transaction) while the
+/// connection reads on, and the next batch gathers until that one is answered — two stages, one
+/// wake-up per batch. A body over a refusing route's limit is answered 413 at once; idle
+/// connections get GOAWAY with `IdleTimeout`, and a stopping listener GOAWAY with `Shutdown`.
 final class HTTP2Connection: @unchecked Sendable {
     // Everything but `mailbox` is touched only by the connection's own thread (nghttp2's
-    // callbacks run inside mem_recv/mem_send on that thread). Workers reach it only through
+    // callbacks run inside mem_recv/mem_send on that thread). A worker reaches it only through
     // `mailbox` and `wakeup`.
     static let maxConcurrentStreams: UInt32 = 1000
     /// Header bytes one request may carry (names and values); more resets the stream.
@@ -27,10 +28,11 @@ final class HTTP2Connection: @unchecked Sendable {
     let wakeup: Wakeup
     private var session: OpaquePointer?
     private var streams: [Int32: StreamState] = [:]
-    private var inFlight = 0
+    /// Whether a batch is with a worker (the next one gathers in `ready` meanwhile).
+    private var batchInFlight = false
+    private let mailbox = Mailbox()
     private var output: [UInt8] = []
     private var outputOffset = 0
-    private let mailbox = Mailbox()
     /// Requests whose bodies completed in the bytes just read, waiting to be handled.
     private var ready: [(Int32, HTTPRequest, RequestHead)] = []
 
@@ -54,15 +56,14 @@ final class HTTP2Connection: @unchecked Sendable {
         var afterSent: (@Sendable () -> Void)?
     }
 
-    /// Answers workers have finished, waiting for the connection's thread.
+    /// The answers of the batch a worker finished, waiting for the connection's thread.
     final class Mailbox: Sendable {
-        private let items = Locked<[(Int32, RequestHead, HTTPResponse)]>([])
-        func post(_ item: (Int32, RequestHead, HTTPResponse)) { items.withLock { $0.append(item) } }
-        func take() -> [(Int32, RequestHead, HTTPResponse)] {
+        private let items = Locked<[(Int32, RequestHead, HTTPResponse)]?>(nil)
+        func post(_ answers: [(Int32, RequestHead, HTTPResponse)]) { items.withLock { $0 = answers } }
+        func take() -> [(Int32, RequestHead, HTTPResponse)]? {
             items.withLock { items in
-                let all = items
-                items.removeAll()
-                return all
+                defer { items = nil }
+                return items
             }
         }
     }
@@ -90,9 +91,10 @@ final class HTTP2Connection: @unchecked Sendable {
         var goingAway = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            for (id, head, response) in mailbox.take() {
-                inFlight -= 1
-                if streams[id] != nil { submit(id, head: head, response: response) }
+            if let answers = mailbox.take() {
+                batchInFlight = false
+                for (id, head, response) in answers where streams[id] != nil { submit(id, head: head, response: response) }
+                handleReady()
             }
             if listener.isStopping && !goingAway {
                 goingAway = true
@@ -100,14 +102,14 @@ final class HTTP2Connection: @unchecked Sendable {
             }
             guard flushOutput() else { return }
             let idle = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
-            if (idle || goingAway) && inFlight == 0 && outputOffset == output.count { return }
+            if (idle || goingAway) && !batchInFlight && outputOffset == output.count { return }
             var ready: Int16 = 0
             if stream.buffered == 0 {
                 let remaining = Int64(listener.idleTimeoutMs) - Int64(monotonicMilliseconds() - lastActivity)
                 let events = Int16(POLLIN) | (outputOffset < output.count ? Int16(POLLOUT) : 0)
                 ready = waitReady(fd, events: events, wakeup: wakeup, timeout: goingAway ? 100 : Int32(max(0, min(remaining, 1000))))
                 if ready == 0 {
-                    if remaining <= 0 && inFlight == 0 && !goingAway {
+                    if remaining <= 0 && !batchInFlight && !goingAway {
                         goingAway = true
                         goAway(reason: .idleTimeout)
                     }
@@ -261,26 +263,24 @@ final class HTTP2Connection: @unchecked Sendable {
         ready.append((id, request, head))
     }
 
-    /// Handles the ready requests: one alone on an otherwise idle connection right here (no
-    /// thread hop, as a provider sending one push at a time expects); several on the workers, so
-    /// their commits share a transaction.
+    /// Handles the ready requests unless a batch is with the worker: one alone right here (no
+    /// thread hop, as a provider sending one push at a time expects), several as one batch on a
+    /// worker, so their pushes share a transaction while the connection reads on.
     private func handleReady() {
-        defer { ready.removeAll(keepingCapacity: true) }
-        if ready.count == 1 && inFlight == 0 {
-            let (id, request, head) = ready[0]
+        guard !ready.isEmpty, !batchInFlight else { return }
+        let batch = ready
+        ready.removeAll(keepingCapacity: true)
+        if batch.count == 1 {
+            let (id, request, head) = batch[0]
             submit(id, head: head, response: handler.handle(request))
             return
         }
-        let handler = handler
-        let mailbox = mailbox
-        let wakeup = wakeup
-        for (id, request, head) in ready {
-            inFlight += 1
-            listener.workers.async {
-                let response = handler.handle(request)
-                mailbox.post((id, head, response))
-                wakeup.signal()
-            }
+        batchInFlight = true
+        let (handler, mailbox, wakeup) = (handler, mailbox, wakeup)
+        listener.workers.async {
+            let responses = handler.handle(batch: batch.map(\.1))
+            mailbox.post(zip(batch, responses).map { ($0.0.0, $0.0.2, $0.1) })
+            wakeup.signal()
         }
     }
 

@@ -127,13 +127,15 @@ public struct RequestHead: Sendable {
     /// The host the request was addressed to, without its port: a tunnel's CONNECT target (the
     /// client asked the proxy for it), else `:authority` or `Host`; nil when it named none.
     var addressedHost: String? {
+        // Only a tunnel's listener names a CONNECT target; the others are read from the header.
+        let tunnel = connection.listener.utf8.contains(UInt8(ascii: "C")) ? connection.listener.range(of: " via CONNECT ") : nil
         let named: Substring? =
-            connection.listener.range(of: " via CONNECT ").map { connection.listener[$0.upperBound...] }
-            ?? headers.last(where: { $0.name == "host" }).map { Substring($0.value) }
+            tunnel.map { connection.listener[$0.upperBound...] } ?? headers.last(where: { $0.name == "host" }).map { Substring($0.value) }
         guard let named, !named.isEmpty else { return nil }
         // [::1]:443 keeps its brackets; a name or IPv4 address loses its port.
         if named.hasPrefix("[") { return String(named.prefix { $0 != "]" }) + "]" }
-        return String(named.split(separator: ":").first ?? named).lowercased()
+        let host = named.utf8.firstIndex(of: UInt8(ascii: ":")).map { named[..<$0] } ?? named
+        return host.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? host.lowercased() : String(host)
     }
 }
 
@@ -169,10 +171,17 @@ public protocol HTTPRequestHandler: AnyObject, Sendable {
     func early(_ head: RequestHead) -> EarlyAnswer
     /// The whole request, after `early` let it through.
     func handle(_ request: HTTPRequest) -> HTTPResponse
+    /// Requests that arrived together (an HTTP/2 connection's), answered in order.
+    func handle(batch requests: [HTTPRequest]) -> [HTTPResponse]
     /// The answer a request got too big for its limit, with whatever ids it must carry.
     func tooLarge(_ head: RequestHead) -> HTTPResponse
     /// Told of every answer sent (the access log).
     func answered(_ head: RequestHead, _ response: HTTPResponse)
+}
+
+extension HTTPRequestHandler {
+    /// One by one, by default.
+    public func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] { requests.map(handle) }
 }
 
 // @unchecked: `daemon` is set in init and cleared once by stop(), called by its owner once

@@ -29,6 +29,7 @@ public final class PortListener: @unchecked Sendable {
     let http1: HTTPServer
     let http1InTLS: HTTPServer
     let idleTimeoutMs: Int
+    /// Where HTTP/2 connections hand their batches of requests.
     let workers = DispatchQueue(label: "pushbox.port.requests", attributes: .concurrent)
     private let lock = NSCondition()
     private var stopping = false

@@ -130,8 +130,9 @@ public final class InboxStore: @unchecked Sendable {
         let replacing: (key: String, at: Double)?
     }
 
-    /// Inserts from concurrent requests share one transaction.
-    private let inserts = GroupCommit<PendingInsert, Result<Int64, StoreError>>()
+    /// Inserts from concurrent requests share one transaction; a job is one request's row, or
+    /// a connection's batch of rows.
+    private let inserts = GroupCommit<[PendingInsert], [Result<Int64, StoreError>]>()
 
     /// Commits the raw payload (and its verdict, when known); returns its row id once the
     /// commit is done. Only after this returns may a 200 be sent. Concurrent callers share one
@@ -149,14 +150,31 @@ public final class InboxStore: @unchecked Sendable {
         return StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict, contentHash: hash)
     }
 
+    /// Commits several payloads in one transaction (shared with concurrent callers as `insert`
+    /// is), in order; gives each its row as stored, or the error that kept it out.
+    public func insertRows(_ rows: [(raw: RawPayload, apnsID: String, verdict: Verdict?)]) -> [Result<StoredNotification, StoreError>] {
+        let hashes = rows.map { Self.contentHash($0.raw) }
+        let items = zip(rows, hashes).map { pending($0.0.raw, apnsID: $0.0.apnsID, verdict: $0.0.verdict, contentHash: $0.1) }
+        let ids = inserts.submit(items, commitBatch: commit)
+        return zip(rows, zip(hashes, ids)).map { row, hashAndID in
+            hashAndID.1.map { StoredNotification(id: $0, raw: row.raw, apnsID: row.apnsID, verdict: row.verdict, contentHash: hashAndID.0) }
+        }
+    }
+
     private func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String) throws(StoreError) -> Int64 {
+        let item = pending(raw, apnsID: apnsID, verdict: verdict, contentHash: contentHash)
+        return try inserts.submit([item], commitBatch: commit)[0].get()
+    }
+
+    /// The row's values as the insert statement takes them.
+    private func pending(_ raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String) -> PendingInsert {
         let headers = JSONWriter.compactPairs(raw.envelope.headers.fields)
         let opt: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let received = raw.envelope.receivedAt.timeIntervalSince1970
         let delivery = verdict?.storage.map { $0.delivery(at: raw.envelope.receivedAt) }
         var holdKey: String? = nil
         if case .store(_, let key)? = verdict?.storage { holdKey = key }
-        let item = PendingInsert(
+        return PendingInsert(
             values: [
                 .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
                 opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
@@ -168,7 +186,6 @@ public final class InboxStore: @unchecked Sendable {
             ] + Self.listingValues(verdict?.listing)
                 + [raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone)],
             replacing: holdKey.map { ($0, received) })
-        return try inserts.submit(item, commitBatch: commit).get()
     }
 
     /// What the folder watch's only-once check compares: SHA-256 of a file's bytes (empty for pushes).
@@ -187,8 +204,21 @@ public final class InboxStore: @unchecked Sendable {
         return json
     }
 
-    /// Writes a batch in one transaction; gives every item its row id, or all of them the error.
-    private func commit(_ batch: [PendingInsert]) -> [Result<Int64, StoreError>] {
+    /// Writes the jobs' rows in one transaction; gives each job its rows' ids, or the error.
+    private func commit(_ jobs: [[PendingInsert]]) -> [[Result<Int64, StoreError>]] {
+        let ids = commit(rows: jobs.flatMap { $0 })
+        var out: [[Result<Int64, StoreError>]] = []
+        out.reserveCapacity(jobs.count)
+        var at = 0
+        for job in jobs {
+            out.append(Array(ids[at..<(at + job.count)]))
+            at += job.count
+        }
+        return out
+    }
+
+    /// Writes rows in one transaction; gives every row its id, or all of them the error.
+    private func commit(rows batch: [PendingInsert]) -> [Result<Int64, StoreError>] {
         lock.lock()
         defer { lock.unlock() }
         do {

@@ -58,4 +58,25 @@ final class RouterTests: Sendable {
         #expect(alert.response == nil && alert.handsOverOversize && alert.maxBody == APNsEndpoint.keptBody)
         #expect(r.early(head("POST", "/token", [(name: "content-length", value: String(FCMEndpoint.maxBody + 1))])).response?.status == 413)
     }
+
+    @Test("requests that arrive together are answered in order: pushes in one transaction, the others one by one, as each would be alone")
+    func batch() throws {
+        let r = try router()
+        func request(_ method: String, _ path: String, _ body: String = "") -> HTTPRequest {
+            HTTPRequest(method: method, path: path, headers: [("apns-push-type", "alert")], body: Array(body.utf8))
+        }
+        let requests = [
+            request("POST", "/3/device/aa11", #"{"aps":{"alert":"one"}}"#), request("GET", "/inbox"),
+            request("POST", "/3/device/aa22", #"{"aps":{}}"#), request("POST", "/elsewhere"),
+            request("POST", "/3/device/aa33", "not json"), request("POST", "/3/device/aa44", #"{"aps":{"alert":"four"}}"#),
+        ]
+        let together = r.handle(batch: requests)
+        #expect(together.map(\.status) == [200, 200, 200, 404, 400, 200])
+        // The same requests one by one give the same answers.
+        let alone = try router().handle(batch: [requests[0]]) + requests.dropFirst().map { r.handle($0) }
+        #expect(alone.map(\.status) == together.map(\.status))
+        // The pushes were stored in the order they came, each once.
+        let tokens = try r.service.store.history().sorted { $0.id < $1.id }.compactMap(\.deviceToken)
+        #expect(tokens.prefix(4) == ["aa11", "aa22", "aa33", "aa44"])
+    }
 }

@@ -122,6 +122,23 @@ final class InboxStoreTests: Sendable {
         #expect(store.count == 1600)
         #expect(try store.history().allSatisfy { $0.status == 200 && $0.topic == "t" })
     }
+    @Test("several rows in one call: committed in order with ascending ids, each read back as given, beside a concurrent single insert")
+    func insertRows() throws {
+        let store = try InboxStore(path: path)
+        let first = try store.insert(raw(#"{"n":0}"#), apnsID: "00000000-0000-0000-0000-000000000000")
+        let rows = (1...5).map {
+            (raw: raw(#"{"n":\#($0)}"#, at: Double(1_000 + $0)), apnsID: "00000000-0000-0000-0000-00000000000\($0)", verdict: Verdict?.none)
+        }
+        let stored = store.insertRows(rows).compactMap { try? $0.get() }
+        #expect(stored.count == 5)
+        #expect(stored.map(\.id) == (1...5).map { first + Int64($0) })
+        for (row, n) in zip(stored, 1...5) {
+            let back = try #require(try store.notification(id: row.id))
+            #expect(
+                back.raw == Array(#"{"n":\#(n)}"#.utf8) && back.apnsID == row.apnsID && back.receivedAt.timeIntervalSince1970 == Double(1_000 + n))
+        }
+        #expect(store.insertRows([]).isEmpty)
+    }
 }
 
 /// What the push service keeps while the device is offline, as the inbox stores it.
@@ -193,4 +210,5 @@ final class OfflineInboxStoreTests: Sendable {
         #expect(try store.notification(id: later)?.delivery?.state == .deliveredFromStorage)
         #expect(try store.deliverStored(at: back).isEmpty)
     }
+
 }
