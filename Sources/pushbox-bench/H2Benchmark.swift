@@ -21,7 +21,8 @@ enum H2Benchmark {
     }
 
     // Long on purpose: a benchmark reads as its script: set up, drive, measure, print.
-    static func run(total: Int) {
+    /// `only` ("1x100"): that shape against pushbox alone, three times (for a profiler).
+    static func run(total: Int, only: (connections: Int, streams: Int)? = nil) {
         for tool in ["/usr/bin/h2load", "/usr/sbin/nghttpd", "/usr/bin/openssl"] where !FileManager.default.isExecutableFile(atPath: tool) {
             print("error: \(tool) is missing (make bench installs nghttp2-client, nghttp2-server and openssl)")
             exit(1)
@@ -71,6 +72,22 @@ enum H2Benchmark {
             }
         }
 
+        if let (connections, streams) = only {
+            for _ in 0..<3 {
+                withIntake { server in
+                    let mine = h2load(
+                        url: "https://localhost:\(server.tcpPort ?? 0)/3/device/5e1ec7ed", total: total, connections: connections, streams: streams,
+                        body: body, headers: headers, dir: dir)
+                    print(
+                        String(
+                            format: "  pushbox %2d conn × %3d streams  %7.0f/s  p50 %.2f ms  p99 %.2f ms", connections, streams, mine.rate, mine.p50,
+                            mine.p99))
+                    return mine.ok
+                }
+            }
+            if lost { exit(1) }
+            return
+        }
         // nghttpd on its own port with a throw-away certificate.
         let nghttpdPort = 20000 + Int(getpid() % 20000)
         _ = shell(

@@ -82,7 +82,8 @@ case "intake":
     IntakeBenchmark.run(total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil)
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
-    H2Benchmark.run(total: count)
+    let shape = args.count > 2 ? args[2].split(separator: "x").compactMap { Int($0) } : []
+    H2Benchmark.run(total: count, only: shape.count == 2 ? (shape[0], shape[1]) : nil)
 case "tui":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
     TUIBenchmark.run(count: count)
