@@ -30,8 +30,14 @@ enum DeviceCommand {
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         let file = DeviceRegistrationFile(databasePath: database)
-        let device: Device
-        do { device = try Device.from(args, defaultApp: true, inbox: true, io: io) } catch {
+        var device: Device
+        do {
+            device = try Device.from(args, defaultApp: true, inbox: true, io: io)
+            // Without flags of its own, the environment the inbox's pushbox judges by (kept beside it).
+            if device.apnsEnvironment == nil, args.value(Options.app) == nil, let kept = Device.kept(args, io: io)?.apnsEnvironment {
+                device.apnsEnvironment = kept
+            }
+        } catch {
             io.err("pushbox device: \(error)")
             return 2
         }

@@ -106,7 +106,9 @@ struct Device {
         service.phone.deviceLanguagesChanged(to: languages, profileTopics: profile?.fcmTopics ?? [])
         service.phone.liveActivities = liveActivities(database: service.store.path, clock: clock)
         service.phone.clock = clock
-        do { try registration.record(app: appFolder, languages: languages) } catch { return "\(error)" }
+        do { try registration.record(app: appFolder, languages: languages, apnsEnvironment: validationContext.apnsEnvironment) } catch {
+            return "\(error)"
+        }
         return nil
     }
 

@@ -267,6 +267,28 @@ struct ExecTests {
     }
 
     @Test(
+        "aioapns, unchanged, to the production host of a development device: 400 BadDeviceToken, as APNs answers a token of the other environment; the sandbox host delivers",
+        .enabled(if: available, reason),
+        .enabled(if: ProviderLibraryTests.venvReady("aioapns"), "needs the aioapns venv that make pyclients installs from PyPI"))
+    func aioapnsEnvironments() throws {
+        let f = try ExecFixture()
+        try f.startServe()
+        let key = [Self.sampleKey, "SAMPLEKEY1", "PUSHBOXDEV"]
+        for (environment, status) in [("production", "400 BadDeviceToken"), ("sandbox", "200 -")] {
+            let file = f.dir + "/\(environment).json"
+            let r = try f.exec(
+                ["--json-summary", file, "--", ProviderLibraryTests.venvPython("aioapns"), Self.clients + "/exec_aioapns.py"] + key + [environment])
+            #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == status, "\(environment): \(r.out) \(r.err)")
+            let s = try f.summary(file)
+            let rejected = s["rejected"]?.objectValue?["BadDeviceToken"]?.intValue ?? 0
+            #expect(environment == "production" ? rejected == 1 : s["delivered"]?.intValue == 1, "\(environment): \(s)")
+        }
+        // The refusal is in the inbox, as every refusal is.
+        let refused = try f.list().first { $0["reason"]?.stringValue == "BadDeviceToken" }
+        #expect(refused != nil)
+    }
+
+    @Test(
         "apprise's FCM plugin, unchanged, sends to a topic with token null beside it: FCM reads proto3 JSON, so it is delivered",
         .enabled(if: available, reason),
         .enabled(if: ProviderLibraryTests.venvReady("apprise"), "needs the apprise venv that make pyclients installs from PyPI"))

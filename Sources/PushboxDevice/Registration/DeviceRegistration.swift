@@ -33,6 +33,9 @@ public struct DeviceRegistration: Sendable, Equatable {
     /// The Firebase project the device's registration token belongs to when the app's profile
     /// names none: the first project that sent to it.
     public var fcmProject: String?
+    /// The APNs environment the inbox's pushbox judges the device's token by (its
+    /// `--apns-environment`, else the profile's), as it last ran: what `pushbox device` shows.
+    public var apnsEnvironment: APNsEnvironment?
     /// How many times the file was changed: a view that saw another count reads the device again.
     public var changes: Int = 0
 
@@ -174,7 +177,7 @@ public struct DeviceRegistration: Sendable, Equatable {
                 ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null), ("registered", times(registered)),
                 ("subscribed", subscriptions(subscribed)), ("unsubscribed", subscriptions(unsubscribed)),
                 ("app", .optionalString(app)), ("languages", languages.map { .array($0.map { .string($0) }) } ?? .null),
-                ("fcmProject", .optionalString(fcmProject)),
+                ("fcmProject", .optionalString(fcmProject)), ("apnsEnvironment", .optionalString(apnsEnvironment?.rawValue)),
                 ("changes", .number(String(changes))),
             ]))
     }
@@ -202,6 +205,7 @@ public struct DeviceRegistration: Sendable, Equatable {
         unsubscribed = subscriptions(o?["unsubscribed"])
         app = o?["app"]?.stringValue
         fcmProject = o?["fcmProject"]?.stringValue
+        apnsEnvironment = o?["apnsEnvironment"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:))
         languages = o?["languages"]?.arrayValue.map { $0.compactMap(\.stringValue) }.flatMap { $0.isEmpty ? nil : $0 }
         self.changes = o?["changes"]?.intValue ?? 0
     }

@@ -33,12 +33,13 @@ public final class DeviceRegistrationFile: Sendable {
     /// Records the app and languages a pushbox runs the device with (serve and the inbox at
     /// start, the language picker), so every command on this inbox sees the same device; the
     /// file is left alone when they are already the recorded ones.
-    public func record(app: String?, languages: [String]) throws(FileWriteError) {
+    public func record(app: String?, languages: [String], apnsEnvironment: APNsEnvironment? = nil) throws(FileWriteError) {
         let now = current()
-        guard now.app != app || now.languages != languages else { return }
+        guard now.app != app || now.languages != languages || (apnsEnvironment != nil && now.apnsEnvironment != apnsEnvironment) else { return }
         _ = try update {
             $0.app = app
             $0.languages = languages
+            if let apnsEnvironment { $0.apnsEnvironment = apnsEnvironment }
         }
     }
 }
