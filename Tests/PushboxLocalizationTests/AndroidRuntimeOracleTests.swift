@@ -11,7 +11,7 @@ import Testing
 @Suite(
     "Android's locale resolution against libandroidfw",
     .enabled(
-        if: AndroidRuntime.oracle != nil,
+        if: AndroidRuntime.available,
         "libandroidfw (Debian's android-libandroidfw, installed with aapt) or a C++ compiler is absent: the runtime oracle is skipped"))
 struct AndroidRuntimeOracleTests {
     /// Device locales: legacy codes, macro-regions and their children, scripts, US and
@@ -44,7 +44,8 @@ struct AndroidRuntimeOracleTests {
                 cases.append((request, app))
             }
         }
-        let run = try Subprocess.run(try #require(AndroidRuntime.oracle), [], stdin: lines.joined(separator: "\n") + "\n")
+        let runtime = try AndroidRuntime()
+        let run = try Subprocess.run(runtime.path, [], stdin: lines.joined(separator: "\n") + "\n")
         let oracle = run.out.split(separator: "\n").map(String.init)
         try #require(oracle.count == cases.count, "the oracle answered \(oracle.count) of \(cases.count): \(run.err)")
         var differing: [String] = []
@@ -58,13 +59,13 @@ struct AndroidRuntimeOracleTests {
 
     @Test("the rules the issue named, each as Android decides it")
     func named() throws {
-        let oracle = try #require(AndroidRuntime.oracle)
+        let oracle = try AndroidRuntime()
         let named: [(String, String, String)] = [
             ("he-IL", "values values-he", "values"), ("he-IL", "values values-iw", "values-iw"), ("id-ID", "values values-id", "values"),
             ("yi", "values values-ji", "values-ji"), ("es-AR", "values values-es-rCO values-es-rMX", "values-es-rMX"),
             ("zh-Hant", "values values-zh-rHK values-zh-rTW", "values-zh-rTW"), ("fil", "values values-tl values-fil", "values-fil"),
         ]
-        let run = try Subprocess.run(oracle, [], stdin: named.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
+        let run = try Subprocess.run(oracle.path, [], stdin: named.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n")
         #expect(run.out.split(separator: "\n").map(String.init) == named.map(\.2), "the oracle itself: \(run.err)")
         for (request, app, expected) in named {
             let folders = app.split(separator: " ").compactMap { AndroidValuesFolder(name: String($0)) }
@@ -73,20 +74,21 @@ struct AndroidRuntimeOracleTests {
     }
 }
 
-/// The oracle program, compiled once per run from `AndroidRuntime/resolve.cpp` against the
-/// installed libandroidfw.
-enum AndroidRuntime {
+/// The oracle program, compiled from `AndroidRuntime/resolve.cpp` against the installed
+/// libandroidfw into a folder of its own, removed with it.
+struct AndroidRuntime {
     static let library = "/usr/lib/x86_64-linux-gnu/android/libandroidfw.so.0"
+    static let compiler = Tools.find("g++") ?? Tools.find("c++") ?? Tools.find("clang++")
+    static var available: Bool { FileManager.default.fileExists(atPath: library) && compiler != nil }
 
-    static let oracle: String? = {
-        guard FileManager.default.fileExists(atPath: library), let compiler = Tools.find("g++") ?? Tools.find("c++") ?? Tools.find("clang++") else {
-            return nil
-        }
-        let output = NSTemporaryDirectory() + "pushbox-androidfw-\(getpid())"
+    let folder = TemporaryFolder("pushbox-androidfw")
+    var path: String { folder.path + "/resolve" }
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         let source = ProjectPaths.projectRoot + "/Tests/PushboxLocalizationTests/AndroidRuntime/resolve.cpp"
-        let dir = (library as NSString).deletingLastPathComponent
-        guard let built = try? Subprocess.run(compiler, ["-O1", "-o", output, source, library, "-Wl,-rpath," + dir], timeout: 120), built.status == 0
-        else { return nil }
-        return output
-    }()
+        let dir = (Self.library as NSString).deletingLastPathComponent
+        let built = try Subprocess.run(try #require(Self.compiler), ["-O1", "-o", path, source, Self.library, "-Wl,-rpath," + dir], timeout: 120)
+        try #require(built.status == 0, "the oracle did not compile: \(built.err)")
+    }
 }
