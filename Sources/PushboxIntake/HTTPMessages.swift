@@ -1,0 +1,180 @@
+import Foundation
+import PushboxInbox
+import PushboxPayload
+import PushboxTLS
+
+/// One HTTP request as the intake sees it.
+public struct HTTPRequest: Sendable {
+    /// The request method (`POST`, `GET`).
+    public var method: String
+    /// The path, without the query.
+    public var path: String
+    /// The query string's arguments, decoded.
+    public var query: [String: String] = [:]
+    /// Header names lowercased, in order, duplicates kept.
+    public var headers: [(name: String, value: String)]
+    /// The body's bytes.
+    public var body: [UInt8]
+    /// How it arrived (listener, protocol, client, authentication).
+    public var arrival: Arrival?
+    /// The body's length as sent when only its first `body.count` bytes were kept (a route that
+    /// takes bodies over its limit, `EarlyAnswer.handsOverOversize`); nil when every byte was kept.
+    public var bodyLength: Int? = nil
+
+    /// A request with its body.
+    public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8], arrival: Arrival? = nil) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.arrival = arrival
+    }
+
+    /// The last value of a header (names are lowercase).
+    public func header(_ name: String) -> String? { headers.last { $0.name == name }?.value }
+}
+
+/// The answer to a request.
+public struct HTTPResponse: Sendable {
+    /// The HTTP status.
+    public var status: Int
+    /// Response headers, in order.
+    public var headers: [(String, String)]
+    /// The body's bytes.
+    public var body: [UInt8]
+    /// Why pushbox refused, in its own words (which check, which key, how old): for the access
+    /// log and the request record, never sent, never the token itself.
+    public var cause: String? = nil
+    /// What became of an accepted push (never sent): for the request record and exec's verdict.
+    public var acceptance: Acceptance? = nil
+    /// Called once the response was sent (or its connection closed first), by the server that
+    /// sent it: an accepted push's arrival is published there, never before its answer.
+    public var afterSent: (@Sendable () -> Void)? = nil
+
+    /// A response.
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The connection a request came on: where, how, and what it proved about its sender.
+public struct ConnectionInfo: Sendable {
+    /// `unix /path` or `tcp 127.0.0.1:2197`.
+    public var listener: String
+    /// `http/1.1` or `h2`.
+    public var protocolName: String
+    /// Whether the connection is TLS.
+    public var tls: Bool
+    /// The TCP port asks providers for a token or a client certificate; the Unix socket does not.
+    public var requiresAuth: Bool
+    /// The client's certificate, when it showed one.
+    public var certificate: ClientCertificate?
+    /// The connection's token history (one per HTTP/2 connection; a fresh one per HTTP/1.1 request).
+    public var auth: ConnectionAuthState
+
+    /// Where a connection came in and how.
+    public init(
+        listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
+        auth: ConnectionAuthState = ConnectionAuthState()
+    ) {
+        self.listener = listener
+        self.protocolName = protocolName
+        self.tls = tls
+        self.requiresAuth = requiresAuth
+        self.certificate = certificate
+        self.auth = auth
+    }
+}
+
+/// A request's line and headers, before any body byte is read.
+public struct RequestHead: Sendable {
+    /// The request method.
+    public var method: String
+    /// The path, without the query.
+    public var path: String
+    /// The query string's arguments (`?limit=50&before=120`), decoded.
+    public var query: [String: String] = [:]
+    /// Request headers, in order, names lowercased.
+    public var headers: [(name: String, value: String)]
+    /// The connection it came over.
+    public var connection: ConnectionInfo
+    /// The body's size in bytes as far as it was read when the answer went out.
+    public var bodyBytes = 0
+
+    /// A request's line and headers, before its body.
+    public init(method: String, path: String, headers: [(name: String, value: String)], connection: ConnectionInfo) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.connection = connection
+    }
+
+    /// How the request arrived, with the authentication `early` accepted.
+    func arrival(_ authentication: Arrival.Authentication) -> Arrival {
+        var arrival = Arrival(
+            listener: connection.listener, protocolName: connection.protocolName, tls: connection.tls,
+            userAgent: headers.last { $0.name == "user-agent" }?.value, authentication: authentication)
+        arrival.host = addressedHost
+        return arrival
+    }
+
+    /// The host the request was addressed to, without its port: a tunnel's CONNECT target (the
+    /// client asked the proxy for it), else `:authority` or `Host`; nil when it named none.
+    var addressedHost: String? {
+        let named: Substring? =
+            connection.listener.range(of: " via CONNECT ").map { connection.listener[$0.upperBound...] }
+            ?? headers.last(where: { $0.name == "host" }).map { Substring($0.value) }
+        guard let named, !named.isEmpty else { return nil }
+        // [::1]:443 keeps its brackets; a name or IPv4 address loses its port.
+        if named.hasPrefix("[") { return String(named.prefix { $0 != "]" }) + "]" }
+        let host = named.utf8.firstIndex(of: UInt8(ascii: ":")).map { named[..<$0] } ?? named
+        return host.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? host.lowercased() : String(host)
+    }
+}
+
+/// What the application decides from a request's head.
+public struct EarlyAnswer: Sendable {
+    /// An answer to send at once (the body is then never read), or nil to read the body.
+    public var response: HTTPResponse?
+    /// The most body bytes to accept.
+    public var maxBody: Int
+    /// How the request authenticated (provider token, certificate, none).
+    public var authentication: Arrival.Authentication
+    /// A body over `maxBody` is handled anyway, its first `maxBody` bytes kept and its length
+    /// counted (`HTTPRequest.bodyLength`), so the refusal reaches the inbox; false answers `tooLarge`.
+    public var handsOverOversize: Bool
+
+    /// Answer now (`response`), or read a body of at most `maxBody` bytes.
+    public init(response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none, handsOverOversize: Bool = false) {
+        self.response = response
+        self.maxBody = maxBody
+        self.authentication = authentication
+        self.handsOverOversize = handsOverOversize
+    }
+
+    /// The most body bytes a server reads and throws away before answering a request it has
+    /// already decided (a refusal, a body over its limit), so the client reads the answer instead
+    /// of a reset; beyond it the answer goes at once and the connection closes (RFC 9112 §9.6).
+    public static let drainLimit = 16 << 20
+}
+
+/// What the servers ask of the application.
+public protocol HTTPRequestHandler: AnyObject, Sendable {
+    /// Looks at the request line and headers before any body byte is read.
+    func early(_ head: RequestHead) -> EarlyAnswer
+    /// The whole request, after `early` let it through.
+    func handle(_ request: HTTPRequest) -> HTTPResponse
+    /// Requests that arrived together (an HTTP/2 connection's), answered in order.
+    func handle(batch requests: [HTTPRequest]) -> [HTTPResponse]
+    /// The answer a request got too big for its limit, with whatever ids it must carry.
+    func tooLarge(_ head: RequestHead) -> HTTPResponse
+    /// Told of every answer sent (the access log).
+    func answered(_ head: RequestHead, _ response: HTTPResponse)
+}
+
+extension HTTPRequestHandler {
+    /// One by one, by default.
+    public func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] { requests.map(handle) }
+}
