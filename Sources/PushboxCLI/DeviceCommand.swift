@@ -31,19 +31,15 @@ enum DeviceCommand {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         let file = DeviceRegistrationFile(databasePath: database)
         var device: Device
-        do {
-            device = try Device.from(args, defaultApp: true, inbox: true, io: io)
-            // Without flags of its own, the environment the inbox's pushbox judges by (kept beside it).
-            if device.apnsEnvironment == nil, args.value(Options.app) == nil, let kept = Device.kept(args, io: io)?.apnsEnvironment {
-                device.apnsEnvironment = kept
-            }
-        } catch {
+        do { device = try Device.from(args, defaultApp: true, inbox: true, io: io) } catch {
             io.err("pushbox device: \(error)")
             return 2
         }
         let base = device.validationContext.deviceTopics ?? []
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var registration = file.current()
+        // Without flags of its own, the environment the inbox's pushbox judges by (kept beside it).
+        if device.apnsEnvironment == nil, args.value(Options.app) == nil { device.apnsEnvironment = registration.apnsEnvironment }
         let operands = args.operands
         if operands == ["online"] {
             do {
