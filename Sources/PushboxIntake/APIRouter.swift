@@ -109,7 +109,10 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     }
 
     /// The route that takes `path`, if any.
-    public func route(for path: String) -> Route? { routes.first { $0.paths.matches(path) } }
+    public func route(for path: String) -> Route? { routeIndex(for: path).map { routes[$0] } }
+
+    /// Where in `routes` the route that takes `path` is.
+    func routeIndex(for path: String) -> Int? { routes.firstIndex { $0.paths.matches(path) } }
 
     /// The answer for a path no route takes, in the shape of the host asked: Google's 404 on a
     /// Google host (by `:authority`/`Host`, or the tunnel's), APNs' `BadPath` elsewhere.
@@ -157,16 +160,17 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     /// it takes batches (pushes: one transaction), the others one by one.
     public func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] {
         var responses = [HTTPResponse?](repeating: nil, count: requests.count)
-        var byRoute: [String: [Int]] = [:]
+        // Request indexes by the route (its index in the table) that takes them as a batch.
+        var byRoute: [Int: [Int]] = [:]
         for (i, request) in requests.enumerated() {
-            guard let route = route(for: request.path), route.handleBatch != nil else {
+            if let r = routeIndex(for: request.path), routes[r].handleBatch != nil {
+                byRoute[r, default: []].append(i)
+            } else {
                 responses[i] = handle(request)
-                continue
             }
-            byRoute[route.name, default: []].append(i)
         }
-        for (name, indexes) in byRoute {
-            guard let batch = routes.first(where: { $0.name == name })?.handleBatch else { continue }
+        for (r, indexes) in byRoute {
+            guard let batch = routes[r].handleBatch else { continue }
             for (i, response) in zip(indexes, batch(indexes.map { requests[$0] })) { responses[i] = response }
         }
         return responses.enumerated().map { $0.element ?? handle(requests[$0.offset]) }
