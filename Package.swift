@@ -113,7 +113,7 @@ let package = Package(
         // truststore), the child, the relay from the listeners inside to pushbox's port socket.
         .target(name: "PushboxSandbox", dependencies: ["CNamespace"]),
         // Paths and a subprocess runner for the test targets.
-        .target(name: "PushboxTestSupport", dependencies: ["PushboxSystem", "CSpawn", "PushboxJSON"]),
+        .target(name: "PushboxTestSupport", dependencies: ["PushboxSystem", "CSpawn", "PushboxJSON", "PushboxFetch"]),
         // Thin executable: hands argv to PushboxCLI.
         .executableTarget(name: "pushbox", dependencies: ["PushboxCLI"]),
         // The cheapest durable intake (libmicrohttpd + one SQLite insert per request), in C: the

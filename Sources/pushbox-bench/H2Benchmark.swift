@@ -152,59 +152,17 @@ enum H2Benchmark {
 
     /// Runs h2load and reads its per-request log for the percentiles.
     static func h2load(url: String, total: Int, connections: Int, streams: Int, body: String, headers: [String], dir: String) -> Figures {
-        let log = dir + "/h2load.log"
-        try? FileManager.default.removeItem(atPath: log)  // h2load appends
-        let out = shell(
-            "/usr/bin/h2load",
-            ["-n", String(total), "-c", String(connections), "-m", String(streams), "-d", body, "--log-file=\(log)"] + headers + [url])
-        var rate = 0.0
-        if let line = out.split(separator: "\n").first(where: { $0.hasPrefix("finished in") }),
-            let field = line.split(separator: ",").dropFirst().first
-        {
-            rate = Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) ?? 0
-        }
-        let rows = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.split(separator: "\t") }
-        let ok = rows.filter { $0.count == 3 && $0[1] == "200" }.count
-        let durations = rows.compactMap { $0.count == 3 ? Double($0[2]).map { $0 / 1000 } : nil }.sorted()
-        guard !durations.isEmpty else { return Figures(rate: rate, p50: 0, p99: 0, ok: ok) }
-        return Figures(rate: rate, p50: durations[durations.count / 2], p99: durations[min(durations.count - 1, durations.count * 99 / 100)], ok: ok)
+        figures(LoadDrivers.h2load(url: url, total: total, connections: connections, streams: streams, body: body, headers: headers, directory: dir))
     }
 
     /// The same payloads posted by `clients` keep-alive libcurl clients over the Unix socket.
     static func socketIntake(path: String, total: Int, clients: Int, body: [UInt8]) -> Figures {
-        let box = Locked<(latencies: [Double], ok: Int)>(([], 0))
-        let group = DispatchGroup()
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<clients {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                guard let client = UnixHTTPClient(socketPath: path) else { return }
-                var mine: [Double] = []
-                var ok = 0
-                for _ in 0..<(total / clients) {
-                    let t0 = clock.now
-                    let r = client.request(
-                        "POST", url: "http://localhost/3/device/5e1ec7ed", headers: [("apns-push-type", "alert")], body: body, timeoutMs: 10_000)
-                    let (s, atto) = (clock.now - t0).components
-                    mine.append(Double(s) * 1000 + Double(atto) / 1e15)
-                    if case .success(let answer) = r, answer.status == 200 { ok += 1 }
-                }
-                box.withLock {
-                    $0.latencies += mine
-                    $0.ok += ok
-                }
-            }
-        }
-        group.wait()
-        let (s, atto) = (clock.now - start).components
-        let (latencies, ok) = box.withLock { $0 }
-        let sorted = latencies.sorted()
-        return Figures(
-            rate: Double(ok) / (Double(s) + Double(atto) / 1e18), p50: sorted[sorted.count / 2],
-            p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], ok: ok)
+        figures(
+            LoadDrivers.unixSocket(
+                socket: path, path: "/3/device/5e1ec7ed", total: total, clients: clients, body: body, headers: [("apns-push-type", "alert")]))
     }
+
+    static func figures(_ run: LoadDrivers.Run) -> Figures { Figures(rate: run.rate, p50: run.percentile(50), p99: run.percentile(99), ok: run.ok) }
 
     /// Runs a tool to its end and returns its standard output.
     static func shell(_ tool: String, _ arguments: [String]) -> String {

@@ -1,6 +1,4 @@
 import Foundation
-import PushboxFetch
-import PushboxSystem
 import PushboxTestSupport
 import Testing
 
@@ -27,7 +25,7 @@ struct HTTP2GuardTests {
         var socket: [Double] = []
         for _ in 0..<3 {
             h2.append(try Self.h2load(f, body: body, token: token))
-            socket.append(Self.socketRate(f.server.options.socketPath))
+            socket.append(try Self.socketRate(f.server.options.socketPath))
         }
         #expect(f.store.count == 6 * Self.perRun, "stored \(f.store.count) of \(6 * Self.perRun) acknowledged")
         func median(_ v: [Double]) -> Double { v.sorted()[1] }
@@ -40,46 +38,21 @@ struct HTTP2GuardTests {
         )
     }
 
-    /// h2load: 16 connections × 1 stream over TLS; requests per second.
+    /// h2load: 16 connections × 1 stream over TLS; requests per second, every one answered 200.
     static func h2load(_ f: PortFixture, body: String, token: String) throws -> Double {
-        let r = try Subprocess.run(
-            "/usr/bin/h2load",
-            [
-                "-n", String(perRun), "-c", "16", "-m", "1", "-d", body, "-H", "authorization: bearer \(token)", "-H",
-                "apns-topic: dev.pushbox.sample",
-                f.url,
-            ], timeout: 120)
-        try #require(r.out.contains("\(perRun) succeeded"), "\(r.out)")
-        let line = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("finished in") })
-        let field = try #require(line.split(separator: ",").dropFirst().first)
-        return try #require(Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]))
+        let run = LoadDrivers.h2load(
+            url: f.url, total: perRun, connections: 16, streams: 1, body: body,
+            headers: ["-H", "authorization: bearer \(token)", "-H", "apns-topic: dev.pushbox.sample"], directory: f.dir)
+        try #require(run.ok == perRun, "h2load: \(run.ok) of \(perRun) answered 200")
+        return run.rate
     }
 
-    /// 16 keep-alive libcurl clients on the Unix socket; requests per second.
-    static func socketRate(_ path: String) -> Double {
-        let clients = 16
-        let ok = Locked(0)
-        let group = DispatchGroup()
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<clients {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                guard let client = UnixHTTPClient(socketPath: path) else { return }
-                var mine = 0
-                for _ in 0..<(perRun / clients) {
-                    let r = client.request(
-                        "POST", url: "http://localhost/3/device/\(PortFixture.deviceToken)",
-                        headers: [("apns-push-type", "alert"), ("apns-topic", "dev.pushbox.sample")], body: Array(PortFixture.payload.utf8),
-                        timeoutMs: 10_000)
-                    if case .success(let answer) = r, answer.status == 200 { mine += 1 }
-                }
-                ok.withLock { $0 += mine }
-            }
-        }
-        group.wait()
-        let (s, atto) = (clock.now - start).components
-        return Double(ok.withLock { $0 }) / (Double(s) + Double(atto) / 1e18)
+    /// 16 keep-alive libcurl clients on the Unix socket; requests per second, every one answered 200.
+    static func socketRate(_ path: String) throws -> Double {
+        let run = LoadDrivers.unixSocket(
+            socket: path, path: "/3/device/\(PortFixture.deviceToken)", total: perRun, clients: 16, body: Array(PortFixture.payload.utf8),
+            headers: [("apns-push-type", "alert"), ("apns-topic", "dev.pushbox.sample")])
+        try #require(run.ok == perRun, "the socket: \(run.ok) of \(perRun) answered 200")
+        return run.rate
     }
 }
