@@ -51,7 +51,7 @@ struct AAPTStringBuilder {
                     var code: UInt32 = 0
                     var digits = 0
                     while digits < 4, i < n {
-                        guard let digit = Self.hexValue(input[i]) else {
+                        guard let digit = ByteText.hexValue(input[i]).map(UInt32.init) else {
                             error = "invalid unicode escape sequence in string"
                             return
                         }
@@ -63,7 +63,7 @@ struct AAPTStringBuilder {
                         error = "invalid unicode escape sequence in string"
                         return
                     }
-                    bytes.append(contentsOf: String(Character(scalar)).utf8)
+                    ByteText.appendUTF8(scalar, to: &bytes)
                 default:
                     // `\#`, `\@`, `\?`, `\"`, `\'`, `\\` and any other: the character itself, whole.
                     let end = Self.scalarEnd(input, from: i - 1)
@@ -96,22 +96,6 @@ struct AAPTStringBuilder {
         var end = i + 1
         while end < input.count, input[end] & 0xC0 == 0x80 { end += 1 }
         return end
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt32? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
-    }
-}
-
-extension Character {
-    /// C's `isspace` for ASCII: space, tab, newline, vertical tab, form feed, carriage return.
-    var isASCIIWhitespaceForAAPT: Bool {
-        self == " " || self == "\t" || self == "\n" || self == "\u{0B}" || self == "\u{0C}" || self == "\r" || self == "\r\n"
     }
 }
 

@@ -90,7 +90,7 @@ public enum AndroidStringsReader {
                 case .end: break
                 case .comment: continue
                 case .text(let t):
-                    if !t.allSatisfy(\.isASCIIWhitespaceForAAPT) { file.errors.append(error(at, "plain text not allowed here")) }
+                    if !t.utf8.allSatisfy(\.isAAPTWhitespace) { file.errors.append(error(at, "plain text not allowed here")) }
                 case .start(let ns, let name, let attributes, let selfClosing):
                     guard ns.isEmpty else {
                         if !selfClosing { _ = try subtree(&scanner) }
