@@ -135,7 +135,6 @@ let package = Package(
         .executableTarget(
             name: "pushbox-bench",
             dependencies: [
-                "PushboxSystem",
                 "PushboxPayload", "PushboxJSON", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake",
                 "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen", "PushboxInbox",
             ]),

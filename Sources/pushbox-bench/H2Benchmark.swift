@@ -5,7 +5,6 @@ import PushboxIntake
 import PushboxJSON
 import PushboxPayload
 import PushboxStore
-import PushboxSystem
 import PushboxTLS
 import PushboxTestSupport
 
