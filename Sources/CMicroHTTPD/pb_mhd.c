@@ -3,41 +3,26 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/// The one daemon pushbox starts: on `listen_fd`, or, when it is -1, on nothing (connections
-/// are handed over with pb_mhd_add; ITC wakes the pool for them).
-static struct MHD_Daemon *start(int listen_fd, unsigned int threads, unsigned int idle_timeout,
-                                unsigned int connection_limit, size_t memory_limit,
-                                pb_mhd_handler handler, pb_mhd_completed completed, void *cls) {
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
-    if (listen_fd < 0) flags |= MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET;
-    // An option array, so the listening socket is given only when there is one
-    // (libmicrohttpd refuses MHD_OPTION_LISTEN_SOCKET beside MHD_USE_NO_LISTEN_SOCKET).
+
+struct MHD_Response *pb_mhd_response(const void *body, size_t length) {
+    return MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+}
+
+/// The one kind of daemon pushbox starts: it listens on nothing and serves the connections
+/// handed over with pb_mhd_add, spread over its pool by descriptor (ITC wakes the pool for them).
+struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle_timeout,
+                                         unsigned int connection_limit, size_t memory_limit,
+                                         pb_mhd_handler handler, pb_mhd_completed completed, void *cls) {
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_THREAD_POOL_SIZE, threads, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls},
-        {listen_fd < 0 ? MHD_OPTION_END : MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET;
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
-}
-
-struct MHD_Daemon *pb_mhd_start(int listen_fd, unsigned int threads, unsigned int idle_timeout,
-                                unsigned int connection_limit, size_t memory_limit,
-                                pb_mhd_handler handler, pb_mhd_completed completed, void *cls) {
-    return start(listen_fd, threads, idle_timeout, connection_limit, memory_limit, handler, completed, cls);
-}
-
-struct MHD_Response *pb_mhd_response(const void *body, size_t length) {
-    return MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
-}
-
-struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle_timeout,
-                                         unsigned int connection_limit, size_t memory_limit,
-                                         pb_mhd_handler handler, pb_mhd_completed completed, void *cls) {
-    return start(-1, threads, idle_timeout, connection_limit, memory_limit, handler, completed, cls);
 }
 
 int pb_mhd_add(struct MHD_Daemon *daemon, int fd) {

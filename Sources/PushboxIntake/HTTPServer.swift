@@ -4,20 +4,28 @@ import PushboxPayload
 import PushboxSystem
 import Synchronization
 
-// @unchecked: `daemon` is set in init and cleared once by stop(), called by its owner once
+// @unchecked: `daemons` is set in init and emptied once by stop(), called by its owner once
 // (IntakeServer, PortListener); libmicrohttpd calls back on its own threads with `Context` only.
 /// libmicrohttpd serving HTTP/1.1: on a socket pushbox bound itself (the Unix socket), or on
-/// connections pushbox's TCP port accepted and hands over with `add`. An internal epoll thread
-/// pool, idle connections closed, connections and header memory capped. An answer decided before
+/// connections pushbox's TCP port accepted and hands over with `add`. Idle connections closed,
+/// connections and header memory capped. Every connection is accepted by pushbox and handed in
+/// turn to one of `threads` single-threaded daemons: a handler waits for its request's commit,
+/// so a thread serving two connections serves them one after the other. (libmicrohttpd's own
+/// accepting let whichever pool thread woke first take a burst: 16 clients were served by 3 of
+/// 16 threads, and a commit held at most 3 requests.) An answer decided before
 /// the body ends (a refusal from the head, a body over the handler's limit) waits until the body
 /// is read and thrown away, up to `EarlyAnswer.drainLimit`, so the client reads it on a connection
 /// that stays open; a client that asked `Expect: 100-continue` gets it at once, without the body.
 public final class HTTPServer: @unchecked Sendable {
-    // `daemon` is set in init and cleared once by `stop`, which the owner calls after every
+    // `daemons` is set in init and emptied once by `stop`, which the owner calls after every
     // thread that adds connections has stopped.
-    private var daemon: OpaquePointer?
+    private var daemons: [OpaquePointer]
+    /// How many connections were handed over: the next goes to daemon `count % daemons.count`.
+    private let handedCount = Atomic<Int>(0)
     private let context: Unmanaged<Context>
     private let listenFD: Int32?
+    /// Set while a thread accepts from `listenFD`; stopped before the daemons.
+    private let acceptor: Acceptor?
 
     /// Counts for tests: body bytes ever handed to the application.
     public var bodyBytesRead: Int { context.takeUnretainedValue().bodyBytes }
@@ -63,21 +71,42 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Serves `listenFD` (already listening). `connection` describes every request it takes.
+    /// Serves `listenFD` (already listening), accepting from it on a thread of its own.
+    /// `connection` describes every request it takes.
     public init(
         listenFD: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, threads: Int = 2, idleTimeout: Int = 30,
         connectionLimit: Int = 256, headerMemory: Int = 32 * 1024
     ) throws(ListenError) {
         self.listenFD = listenFD
-        context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
-        daemon = pb_mhd_start(
-            listenFD, UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
-            HTTPServer.access, HTTPServer.completed, context.toOpaque())
-        guard daemon != nil else {
-            let why = String(cString: strerror(errno))  // read before release can change errno
+        let context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
+        self.context = context
+        guard let wakeup = Wakeup() else {
             context.release()
-            throw ListenError(message: "libmicrohttpd could not start on the socket: \(why)")
+            throw ListenError(message: "cannot make a pipe for the socket's listener")
         }
+        daemons = try Self.start(threads, idleTimeout, connectionLimit, headerMemory, context)
+        _ = fcntl(listenFD, F_SETFL, fcntl(listenFD, F_GETFL) | O_NONBLOCK)
+        let acceptor = Acceptor(wakeup: wakeup)
+        self.acceptor = acceptor
+        Thread.detachNewThread { [self] in
+            defer { acceptor.done.signal() }
+            while !acceptor.stopping.load(ordering: .acquiring) {
+                guard waitReady(listenFD, events: Int16(POLLIN), wakeup: wakeup, timeout: 1000) & Int16(POLLIN) != 0 else { continue }
+                let fd = accept(listenFD, nil, nil)
+                guard fd >= 0 else { continue }
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                add(fd)
+            }
+        }
+    }
+
+    /// The thread accepting from a listening socket: told to stop through `wakeup`, says it has
+    /// through `done`.
+    final class Acceptor: Sendable {
+        let wakeup: Wakeup
+        let stopping = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        init(wakeup: Wakeup) { self.wakeup = wakeup }
     }
 
     /// Serves the connections handed over with `add`.
@@ -86,26 +115,47 @@ public final class HTTPServer: @unchecked Sendable {
         connectionLimit: Int = 256, headerMemory: Int = 32 * 1024
     ) throws(ListenError) {
         listenFD = nil
-        context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
-        daemon = pb_mhd_start_external(
-            UInt32(threads), UInt32(idleTimeout), UInt32(connectionLimit), headerMemory,
-            HTTPServer.access, HTTPServer.completed, context.toOpaque())
-        guard daemon != nil else {
-            let why = String(cString: strerror(errno))  // read before release can change errno
-            context.release()
-            throw ListenError(message: "libmicrohttpd could not start: \(why)")
-        }
+        acceptor = nil
+        let context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
+        self.context = context
+        daemons = try Self.start(threads, idleTimeout, connectionLimit, headerMemory, context)
     }
 
-    /// Hands an accepted connection over; the server owns and closes it from then on.
-    /// `connection` describes its requests instead of the server's description (HTTP/1.1 inside
-    /// a CONNECT tunnel says so); `forget(_:)` with the returned token once the caller is done.
+    /// `threads` daemons of one thread each, sharing the connection limit; releases `context`
+    /// when one cannot start.
+    private static func start(
+        _ threads: Int, _ idleTimeout: Int, _ connectionLimit: Int, _ headerMemory: Int, _ context: Unmanaged<Context>
+    ) throws(ListenError) -> [OpaquePointer] {
+        let count = max(1, threads)
+        var daemons: [OpaquePointer] = []
+        for i in 0..<count {
+            // The limit split as evenly as it divides: the first daemons take one more.
+            let limit = connectionLimit / count + (i < connectionLimit % count ? 1 : 0)
+            guard
+                let daemon = pb_mhd_start_external(
+                    1, UInt32(idleTimeout), UInt32(max(1, limit)), headerMemory, HTTPServer.access, HTTPServer.completed, context.toOpaque())
+            else {
+                let why = String(cString: strerror(errno))  // read before release can change errno
+                for d in daemons { MHD_stop_daemon(d) }
+                context.release()
+                throw ListenError(message: "libmicrohttpd could not start: \(why)")
+            }
+            daemons.append(daemon)
+        }
+        return daemons
+    }
+
+    /// Hands an accepted connection over, to the daemons in turn; the server owns and closes it
+    /// from then on. `connection` describes its requests instead of the server's description
+    /// (HTTP/1.1 inside a CONNECT tunnel says so); `forget(_:)` with the returned token once the
+    /// caller is done.
     @discardableResult
     public func add(_ fd: Int32, connection: ConnectionInfo? = nil) -> UInt64? {
-        guard let daemon else {
+        guard !daemons.isEmpty else {
             close(fd)
             return nil
         }
+        let daemon = daemons[handedCount.add(1, ordering: .relaxed).oldValue % daemons.count]
         let token = Self.handOvers.add(1, ordering: .relaxed).newValue
         if let connection { context.takeUnretainedValue().handedOver.withLock { $0[fd] = (token, connection) } }
         guard pb_mhd_add(daemon, fd) == 1 else {
@@ -126,9 +176,15 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops serving and closes the listening socket.
     public func stop() {
-        guard let d = daemon else { return }
-        daemon = nil
-        MHD_stop_daemon(d)
+        guard !daemons.isEmpty else { return }
+        if let acceptor {
+            acceptor.stopping.store(true, ordering: .releasing)
+            acceptor.wakeup.signal()
+            acceptor.done.wait()
+        }
+        let stopping = daemons
+        daemons = []
+        for d in stopping { MHD_stop_daemon(d) }
         if let listenFD { close(listenFD) }
         context.release()
     }

@@ -3,6 +3,7 @@ import PushboxFetch
 import PushboxInbox
 import PushboxPayload
 import PushboxStore
+import PushboxSystem
 import PushboxTestSupport
 import Testing
 
@@ -251,4 +252,61 @@ extension SocketTests {
 /// A client for a socket path (tests only).
 enum UnixHTTPClientFactory {
     static func make(_ path: String) -> UnixHTTPClient { UnixHTTPClient(socketPath: path)! }
+}
+
+/// A handler whose requests each wait until `count` of them are in at once (at most 5 s):
+/// 200 when they all were, 503 when the wait ran out.
+private final class Rendezvous: HTTPRequestHandler, @unchecked Sendable {
+    // `arrived` is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var arrived = 0
+    private let count: Int
+    init(count: Int) { self.count = count }
+
+    func early(_ head: RequestHead) -> EarlyAnswer { EarlyAnswer(response: nil, maxBody: 1024) }
+    func tooLarge(_ head: RequestHead) -> HTTPResponse { HTTPResponse(status: 413) }
+    func answered(_ head: RequestHead, _ response: HTTPResponse) {}
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        condition.broadcast()
+        let deadline = Date().addingTimeInterval(5)
+        while arrived < count && condition.wait(until: deadline) {}
+        return HTTPResponse(status: arrived >= count ? 200 : 503)
+    }
+}
+
+@Suite("Connections spread over the socket's threads")
+struct SocketThreadTests {
+    @Test("as many keep-alive clients as threads are each served by a thread of their own, so their requests are handled at once")
+    func oneThreadEach() throws {
+        let dir = NSTemporaryDirectory() + "pushbox-threads-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/s.sock"
+        let clients = 4
+        let server = try HTTPServer(
+            listenFD: try Listeners.unixSocket(path), handler: Rendezvous(count: clients),
+            connection: ConnectionInfo(listener: "unix \(path)", protocolName: "http/1.1", tls: false, requiresAuth: false), threads: clients)
+        defer { server.stop() }
+        // Every client connects before any sends: the server has all of them before the first request.
+        let fds = (0..<clients).map { _ in RawSocket.connect(path) }
+        usleep(100_000)
+        // A thread per client (concurrentPerform runs no more at once than there are cores).
+        let answers = Locked<[String]>([])
+        let done = DispatchGroup()
+        for fd in fds {
+            done.enter()
+            Thread.detachNewThread {
+                _ = RawSocket.send(fd, Array("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
+                let text = RawSocket.readAll(fd)
+                close(fd)
+                answers.withLock { $0.append(String(text.prefix(12))) }
+                done.leave()
+            }
+        }
+        done.wait()
+        #expect(answers.withLock { $0 } == Array(repeating: "HTTP/1.1 200", count: clients))
+    }
 }

@@ -1,5 +1,5 @@
 // libmicrohttpd for pushbox's APNs-shaped intake. MHD_start_daemon is variadic, which Swift
-// cannot call, so pb_mhd_start passes a fixed set of options. Imported only by PushboxIntake.
+// cannot call, so pb_mhd_start_external passes a fixed set of options. Imported only by PushboxIntake.
 #ifndef PB_MHD_H
 #define PB_MHD_H
 
@@ -16,16 +16,12 @@ typedef enum MHD_Result (*pb_mhd_handler)(void *cls, struct MHD_Connection *conn
 typedef void (*pb_mhd_completed)(void *cls, struct MHD_Connection *connection, void **request_context,
                                  enum MHD_RequestTerminationCode code);
 
-/// Serves an already listening socket with an internal epoll thread pool.
-/// idle_timeout: seconds before an idle connection is closed; connection_limit: open connections
-/// at most; memory_limit: bytes per connection for the request line and headers.
-struct MHD_Daemon *pb_mhd_start(int listen_fd, unsigned int threads, unsigned int idle_timeout,
-                                unsigned int connection_limit, size_t memory_limit,
-                                pb_mhd_handler handler, pb_mhd_completed completed, void *cls);
-
-/// A daemon that listens on nothing and serves the connections handed to it with pb_mhd_add:
-/// those pushbox's TCP port accepted and told apart as HTTP/1.1 (in clear, or one end of a
-/// socket pair whose other end carries the plaintext of a TLS connection).
+/// A daemon with an internal epoll thread pool that listens on nothing and serves the connections
+/// handed to it with pb_mhd_add: those pushbox accepted from its Unix socket, or from its TCP port
+/// and told apart as HTTP/1.1 (in clear, or one end of a socket pair whose other end carries the
+/// plaintext of a TLS connection). idle_timeout: seconds before an idle connection is closed;
+/// connection_limit: open connections at most; memory_limit: bytes per connection for the
+/// request line and headers.
 struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle_timeout,
                                          unsigned int connection_limit, size_t memory_limit,
                                          pb_mhd_handler handler, pb_mhd_completed completed, void *cls);
