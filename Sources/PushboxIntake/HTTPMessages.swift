@@ -73,12 +73,15 @@ public struct ConnectionInfo: Sendable {
     public var certificate: ClientCertificate?
     /// The connection's token history (one per HTTP/2 connection; a fresh one per HTTP/1.1 request).
     public var auth: ConnectionAuthState
+    /// The `host:port` a proxy client asked for with CONNECT, when the connection is its tunnel.
+    public var connectTarget: String?
 
     /// Where a connection came in and how.
     public init(
         listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
-        auth: ConnectionAuthState = ConnectionAuthState()
+        auth: ConnectionAuthState = ConnectionAuthState(), connectTarget: String? = nil
     ) {
+        self.connectTarget = connectTarget
         self.listener = listener
         self.protocolName = protocolName
         self.tls = tls
@@ -124,7 +127,7 @@ public struct RequestHead: Sendable {
     /// client asked the proxy for it), else `:authority` or `Host`; nil when it named none.
     var addressedHost: String? {
         let named: Substring? =
-            connection.listener.range(of: " via CONNECT ").map { connection.listener[$0.upperBound...] }
+            connection.connectTarget.map { Substring($0) }
             ?? headers.last(where: { $0.name == "host" }).map { Substring($0.value) }
         guard let named, !named.isEmpty else { return nil }
         // [::1]:443 keeps its brackets; a name or IPv4 address loses its port.

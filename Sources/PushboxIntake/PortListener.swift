@@ -210,7 +210,8 @@ public final class PortListener: @unchecked Sendable {
         _ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
         initial: [UInt8], wakeup: Wakeup, origin: Origin
     ) {
-        let info = ConnectionInfo(listener: origin.name, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate)
+        let info = ConnectionInfo(
+            listener: origin.name, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate, connectTarget: origin.tunnel)
         HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
     }
 
@@ -218,7 +219,8 @@ public final class PortListener: @unchecked Sendable {
     /// certificate or the connecting process makes it this connection's.
     func http1Description(origin: Origin, certificate: ClientCertificate?) -> ConnectionInfo? {
         guard origin.tunnel != nil || certificate != nil || !origin.isPlain else { return nil }
-        return ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: true, requiresAuth: true, certificate: certificate)
+        return ConnectionInfo(
+            listener: origin.name, protocolName: "http/1.1", tls: true, requiresAuth: true, certificate: certificate, connectTarget: origin.tunnel)
     }
 
     /// The hosts pushbox stands in for through `CONNECT host:443`; nothing else is tunnelled,
