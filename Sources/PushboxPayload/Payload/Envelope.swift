@@ -52,7 +52,7 @@ public struct PushHeaders: Sendable, Equatable {
 
     /// Adds a field (a repeat stays, as on the wire).
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((name.lowercased(), value))
+        fields.append((Self.lowered(name), value))
     }
 
     /// Sets a header, replacing any earlier value of it.
@@ -63,21 +63,30 @@ public struct PushHeaders: Sendable, Equatable {
 
     /// Removes every value of a header.
     public mutating func remove(_ name: String) {
-        let lower = name.lowercased()
+        let lower = Self.lowered(name)
         fields.removeAll { $0.name == lower }
     }
 
     /// The value of a header (the last one given).
     public subscript(name: String) -> String? {
-        let lower = name.lowercased()
+        let lower = Self.lowered(name)
         return fields.last { $0.name == lower }?.value
+    }
+
+    /// A header name in lower case, without making a new string when it already is (every name
+    /// pushbox asks for, and what HTTP/2 clients send).
+    static func lowered(_ name: String) -> String {
+        name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) ? name.lowercased() : name
     }
 
     /// Names given more than once (APNs answers DuplicateHeaders).
     public var duplicateNames: [String] {
-        var seen = Set<String>()
+        // A request has a handful of headers: comparing pairs beats hashing every name.
         var repeated: [String] = []
-        for f in fields where !seen.insert(f.name).inserted && !repeated.contains(f.name) { repeated.append(f.name) }
+        for i in fields.indices.dropFirst() {
+            let name = fields[i].name
+            if !repeated.contains(name), fields[..<i].contains(where: { $0.name == name }) { repeated.append(name) }
+        }
         return repeated
     }
 

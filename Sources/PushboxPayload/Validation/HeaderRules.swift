@@ -70,11 +70,12 @@ enum HeaderRules {
         guard let topic else {
             return requireTopic ? Rejection(.missingTopic, "apns-topic is required; this app's topic is \(expectedTopic(bundleID, pushType))") : nil
         }
+        // The topic the app expects is taken without looking further (most pushes send it).
+        let expected = expectedTopic(bundleID, pushType)
+        if topic == expected && !topic.isEmpty { return nil }
         if topic.isEmpty || topic.contains(where: { $0.isWhitespace }) {
             return Rejection(.badTopic, "apns-topic \(quote(topic)) is not a bundle id")
         }
-        let expected = expectedTopic(bundleID, pushType)
-        if topic == expected { return nil }
         let base = PushType.bundleID(fromTopic: topic)
         // A Live Activity's token is for the liveactivity topic only (Apple forums thread 712499).
         if base == bundleID, pushType == .liveactivity {
