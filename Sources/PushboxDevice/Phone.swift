@@ -83,11 +83,43 @@ public final class Phone: Sendable {
     /// `.live` changes the device (a Live Activity push is applied); `.dryRun` answers exactly as
     /// the real send would and changes nothing.
     public func judge(_ raw: RawPayload, mode: JudgementMode) -> Judgement {
+        judge(raw, mode: mode, validated: nil)
+    }
+
+    /// Judges payloads that arrived together, as `judge` judges each, in order. Their validation
+    /// — most of the work, and free of side effects — runs first on two threads side by side,
+    /// with the device as it is when the batch starts; a payload whose device changed meanwhile
+    /// is validated again with the device as `judge` finds it.
+    public func judge(batch raws: [RawPayload], mode: JudgementMode) -> [Judgement] {
+        guard raws.count >= Self.sideBySideBatch else { return raws.map { judge($0, mode: mode) } }
+        let device = registration()
+        followKeptLanguages(device)
+        let context = self.context(for: device)
+        let reports = UnsafeMutableBufferPointer<ValidationReport?>.allocate(capacity: raws.count)
+        reports.initialize(repeating: nil)
+        defer {
+            _ = reports.deinitialize()
+            reports.deallocate()
+        }
+        // Each thread writes its own elements (every other one) and nothing reads them until both are done.
+        nonisolated(unsafe) let shared = reports
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            for i in stride(from: half, to: raws.count, by: 2) { shared[i] = Validator.validate(raws[i], context: context) }
+        }
+        return raws.indices.map { judge(raws[$0], mode: mode, validated: reports[$0].map { ($0, context) }) }
+    }
+
+    /// Batches at least this long are validated on two threads (a shorter one is not worth the hand-off).
+    static let sideBySideBatch = 8
+
+    /// `judge`, with the payload's validation already made for a device context (used when the
+    /// context is still the device's).
+    private func judge(_ raw: RawPayload, mode: JudgementMode, validated: (ValidationReport, ValidationContext)?) -> Judgement {
         let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
         let device = registration()
         followKeptLanguages(device)
         let context = self.context(for: device)
-        var report = Validator.validate(raw, context: context)
+        var report = validated.flatMap { $0.1 == context ? $0.0 : nil } ?? Validator.validate(raw, context: context)
         // A valid payload for a token that is no longer this device's: the device, not the
         // payload, decides the answer.
         let (mismatch, adopted) = senderMismatch(report, raw: raw, context: context, device: device, mode: mode)

@@ -123,7 +123,7 @@ public final class IntakeService: Sendable {
     /// transaction (an HTTP/2 connection's requests that arrived together); the answers in order.
     public func receiveBeforeAnswer(batch raws: [RawPayload]) -> [(IntakeResult, PendingArrival?)] {
         guard raws.count > 1 else { return raws.map(receiveBeforeAnswer) }
-        let judged = raws.map { (raw: stamped($0), judgement: phone.judge($0, mode: .live)) }
+        let judged = zip(raws, phone.judge(batch: raws, mode: .live)).map { (raw: stamped($0), judgement: $1) }
         let rows = store.insertRows(judged.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) })
         return zip(judged, rows).map { j, row in
             finish(row, apnsID: j.judgement.apnsID, verdict: j.judgement.verdict, report: j.judgement.report)

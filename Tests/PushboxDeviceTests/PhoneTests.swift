@@ -62,6 +62,31 @@ struct PhoneTests {
         #expect(phone.liveActivities?.file.current().book.activities.count == 1)
     }
 
+    @Test("a batch judged with its validation side by side answers, in order, what judging each in turn answers, and applies the same")
+    func batchAsEach() throws {
+        let broken = RawPayload(bytes: Array(#"{"aps":{"alert":"#.utf8), envelope: Self.alert().envelope)
+        var wrongTopic = Self.alert()
+        wrongTopic.envelope.headers = PushHeaders([("apns-topic", "com.example.other")])
+        let badToken = Self.alert(token: "xyz")
+        let batch = [Self.alert(), Self.start(), broken, Self.alert(), wrongTopic, Self.start(), badToken, Self.alert(), Self.start(), broken]
+        #expect(batch.count >= Phone.sideBySideBatch)
+        func outcome(_ j: Judgement) -> String {
+            "\(j.verdict.status) \(j.verdict.reason ?? "-") \(j.verdict.liveActivity.map { "\($0.applied)" } ?? "-") \(j.report.warnings.count)"
+        }
+        let eachDir = try Self.folder()
+        let batchDir = try Self.folder()
+        defer { for d in [eachDir, batchDir] { try? FileManager.default.removeItem(atPath: d) } }
+        let eachPhone = try Self.phone(eachDir)
+        let batchPhone = try Self.phone(batchDir)
+        let each = batch.map { eachPhone.judge($0, mode: .live) }
+        let together = batchPhone.judge(batch: batch, mode: .live)
+        #expect(together.map(outcome) == each.map(outcome))
+        #expect(Set(together.map(outcome)).count >= 4)
+        #expect(
+            batchPhone.liveActivities?.file.current().book.activities.count == eachPhone.liveActivities?.file.current().book.activities.count)
+        #expect(batchPhone.liveActivities?.file.current().book.activities.isEmpty == false)
+    }
+
     @Test("an uninstalled app's device refuses 410 Unregistered, live and dry alike")
     func uninstalledRefuses() throws {
         let dir = try Self.folder()
