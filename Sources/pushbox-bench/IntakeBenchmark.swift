@@ -21,7 +21,8 @@ enum IntakeBenchmark {
     /// pushbox, and `other` — another pushbox build, e.g. the previous commit's — when given), and
     /// prints every round and the medians: one run of either server moves by a tenth on this kind
     /// of machine, so a ratio read from a single pair says little.
-    static func run(total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil) {
+    /// `readme`: the file whose `intake` block (`BenchReport`) gets the medians.
+    static func run(total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil, readme: String? = nil) {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let pushbox = bin + "/pushbox"
         let anchor = bin + "/pushbox-anchor"
@@ -37,6 +38,7 @@ enum IntakeBenchmark {
         print("  clients  server          requests/s   p50 ms   p99 ms   max ms   CPU µs/req   bytes/note   peak MB   stored=acked   ratio")
         var lost = false
         var goal: Bool?  // judged at 16 clients, when they run
+        var rows: [[String]] = []
         for clients in clientCounts {
             var servers: [(name: String, start: (String, String) throws -> Subprocess.Child)] = [
                 ("anchor", { socket, db in try Subprocess.Child(anchor, [socket, db, String(IntakeServer.Options.defaultThreads)]) }),
@@ -57,7 +59,7 @@ enum IntakeBenchmark {
                 }
             }
             let medians = figures.map(median)
-            let ratios = figures.map { runs in middle(zip(runs, figures[0]).map { $0.rate / $1.rate }) }
+            let ratios = figures.map { runs in BenchReport.median(zip(runs, figures[0]).map { $0.rate / $1.rate }) }
             for (i, server) in servers.enumerated() {
                 printRow(clients: clients, name: "\(server.name) median", medians[i], ratio: ratios[i])
             }
@@ -65,10 +67,31 @@ enum IntakeBenchmark {
             if let drain = medians[1].drainSeconds {
                 print(String(format: "           pushbox rendered the whole burst %.2f s after the last answer (median)", drain))
             }
+            let (anchorRun, serveRun) = (medians[0], medians[1])
+            rows.append([
+                "\(clients)", "\(BenchReport.whole(anchorRun.rate))/s, p99 \(String(format: "%.1f", anchorRun.p99)) ms",
+                "\(BenchReport.whole(serveRun.rate))/s, p99 \(String(format: "%.1f", serveRun.p99)) ms", String(format: "%.2f×", ratios[1]),
+                String(format: "%.0f µs (anchor %.0f)", serveRun.cpuMicros, anchorRun.cpuMicros),
+                String(format: "%.0f MB (anchor %.0f)", serveRun.peakMB, anchorRun.peakMB),
+                serveRun.drainSeconds.map { String(format: "%.1f s", $0) } ?? "—",
+            ])
         }
         let verdict = goal.map { $0 && !lost ? "met" : "NOT met" } ?? "not judged (16 clients were not run)"
-        print(
-            "  goal: pushbox serve at 16 clients ≥ 1.0× the anchor (median of the rounds' ratios) with p99 ≤ the anchor's, nothing lost → \(verdict)")
+        let goalLine =
+            "Goal: pushbox serve at 16 clients ≥ 1.0× the anchor (median of the rounds' ratios) with p99 ≤ the anchor's, nothing lost → \(verdict)."
+        print("  " + goalLine)
+        if let readme {
+            let table = BenchReport.table(BenchReport.header("intake"), rows)
+            let command = "pushbox-bench intake \(total) \(clientCounts.map(String.init).joined(separator: ",")) \(rounds)"
+            let text = [BenchReport.provenance(runs: rounds, command: command), "", table, "", goalLine].joined(separator: "\n")
+            do throws(BenchReport.WriteError) {
+                try BenchReport.update(file: readme, name: "intake", body: text)
+                print("  wrote the figures into \(readme)")
+            } catch {
+                print("error: \(error)")
+                exit(1)
+            }
+        }
         if lost {
             print("error: a run lost or failed requests")
             exit(1)
@@ -94,30 +117,22 @@ enum IntakeBenchmark {
                 + (f.stored == f.acknowledged ? "yes" : "NO ") + "            " + String(format: "%.2f×", ratio))
     }
 
-    /// The middle value (the mean of the two middle ones for an even count).
-    static func middle(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let half = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2
-    }
-
     /// Each figure's median over the runs (the counts are summed: stored = acknowledged holds for
     /// the whole when it held for each run).
     static func median(_ runs: [Figures]) -> Figures {
         var m = Figures()
-        m.rate = middle(runs.map(\.rate))
-        m.p50 = middle(runs.map(\.p50))
-        m.p99 = middle(runs.map(\.p99))
-        m.max = middle(runs.map(\.max))
-        m.cpuMicros = middle(runs.map(\.cpuMicros))
-        m.bytesPerNote = middle(runs.map(\.bytesPerNote))
-        m.peakMB = middle(runs.map(\.peakMB))
+        m.rate = BenchReport.median(runs.map(\.rate))
+        m.p50 = BenchReport.median(runs.map(\.p50))
+        m.p99 = BenchReport.median(runs.map(\.p99))
+        m.max = BenchReport.median(runs.map(\.max))
+        m.cpuMicros = BenchReport.median(runs.map(\.cpuMicros))
+        m.bytesPerNote = BenchReport.median(runs.map(\.bytesPerNote))
+        m.peakMB = BenchReport.median(runs.map(\.peakMB))
         m.acknowledged = runs.reduce(0) { $0 + $1.acknowledged }
         m.stored = runs.reduce(0) { $0 + $1.stored }
         m.failed = runs.reduce(0) { $0 + $1.failed }
         let drains = runs.compactMap(\.drainSeconds)
-        m.drainSeconds = drains.isEmpty ? nil : middle(drains)
+        m.drainSeconds = drains.isEmpty ? nil : BenchReport.median(drains)
         return m
     }
 

@@ -66,7 +66,13 @@ func validateBenchmark(count: Int) {
     )
 }
 
-let args = Array(CommandLine.arguments.dropFirst())
+// `--readme FILE`, anywhere: intake and h2 write their medians into FILE's block (BenchReport).
+var args = Array(CommandLine.arguments.dropFirst())
+var readme: String?
+if let at = args.firstIndex(of: "--readme"), at + 1 < args.count {
+    readme = args[at + 1]
+    args.removeSubrange(at...(at + 1))
+}
 switch args.first {
 case "validate":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
@@ -79,11 +85,12 @@ case "intake":
     let count = args.count > 1 ? Int(args[1]) ?? 50_000 : 50_000
     let clients = args.count > 2 ? args[2].split(separator: ",").compactMap { Int($0) } : []
     let rounds = args.count > 3 ? max(1, Int(args[3]) ?? 3) : 3
-    IntakeBenchmark.run(total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil)
+    IntakeBenchmark.run(
+        total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil, readme: readme)
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     let shape = args.count > 2 ? args[2].split(separator: "x").compactMap { Int($0) } : []
-    H2Benchmark.run(total: count, only: shape.count == 2 ? (shape[0], shape[1]) : nil)
+    H2Benchmark.run(total: count, only: shape.count == 2 ? (shape[0], shape[1]) : nil, readme: readme)
 case "tui":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
     TUIBenchmark.run(count: count)
@@ -108,7 +115,9 @@ default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
     print("       pushbox-bench intake [COUNT] [CLIENTS] [ROUNDS] [OTHER]  (default 50000 payloads per run: pushbox serve against pushbox-anchor,")
     print("                                        clients 1,16,64, 3 rounds, medians; OTHER: another pushbox binary measured beside them)")
-    print("       pushbox-bench h2 [COUNT]         (default 20000 POSTs per shape: h2load against pushbox's port and nghttpd, and the socket)")
+    print("       pushbox-bench h2 [COUNT] [SHAPE]  (default 20000 POSTs per run: h2load against pushbox's port and nghttpd, and the socket,")
+    print("                                        3 rounds, medians; SHAPE, e.g. 1x100: that shape against pushbox alone, for a profiler)")
+    print("       … --readme FILE                  (intake and h2: write the medians into FILE's generated block; make bench-readme)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")

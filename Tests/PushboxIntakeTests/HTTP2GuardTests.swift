@@ -28,10 +28,9 @@ struct HTTP2GuardTests {
             socket.append(try Self.socketRate(f.server.options.socketPath))
         }
         #expect(f.store.count == 6 * Self.perRun, "stored \(f.store.count) of \(6 * Self.perRun) acknowledged")
-        func median(_ v: [Double]) -> Double { v.sorted()[1] }
-        func spread(_ v: [Double]) -> Double { (v.max()! - v.min()!) / median(v) }
+        func spread(_ v: [Double]) -> Double { (v.max()! - v.min()!) / BenchReport.median(v) }
         let margin = max(0.15, spread(h2), spread(socket))
-        let ratio = median(h2) / median(socket)
+        let ratio = BenchReport.median(h2) / BenchReport.median(socket)
         #expect(
             ratio >= 1 - margin,
             "HTTP/2 \(h2.map { Int($0) })/s against the socket's \(socket.map { Int($0) })/s: median ratio \(String(format: "%.2f", ratio)), below 1 − the runs' noise \(String(format: "%.2f", margin))"

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A benchmark's figures as a Markdown block that the README keeps between two markers, written
+/// by `pushbox-bench … --readme FILE` (`make bench-readme`) and never typed: a figure in the
+/// README is what the benchmark printed on the day it says.
+public enum BenchReport {
+    /// The README's blocks, by name, each with its table's header row.
+    public static let blocks: [(name: String, header: [String])] = [
+        ("intake", ["clients", "anchor", "pushbox serve", "ratio", "pushbox CPU / request", "peak memory", "rendered after the burst"]),
+        ("h2", ["shape", "nghttpd (static)", "pushbox (validated, token checked, stored)", "ratio"]),
+    ]
+
+    /// The header row of the block named `name`.
+    public static func header(_ name: String) -> [String] { blocks.first { $0.name == name }?.header ?? [] }
+
+    /// The line that opens the block named `name`.
+    public static func begin(_ name: String) -> String {
+        "<!-- pushbox-bench \(name): written by `make bench-readme`; change the benchmark, not this block -->"
+    }
+
+    /// The line that closes the block named `name`.
+    public static func end(_ name: String) -> String { "<!-- /pushbox-bench \(name) -->" }
+
+    /// `text` with the block named `name` holding `body` instead; nil when the text has no such
+    /// block (both markers, in order, each on a line of its own).
+    public static func splice(_ text: String, name: String, body: String) -> String? {
+        var lines = text.components(separatedBy: "\n")
+        guard let first = lines.firstIndex(of: begin(name)), let last = lines[(first + 1)...].firstIndex(of: end(name)) else { return nil }
+        let inner = body.hasSuffix("\n") ? String(body.dropLast()) : body
+        lines.replaceSubrange((first + 1)..<last, with: inner.components(separatedBy: "\n"))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The body of the block named `name` in `text`; nil when there is none.
+    public static func block(_ text: String, name: String) -> String? {
+        let lines = text.components(separatedBy: "\n")
+        guard let first = lines.firstIndex(of: begin(name)), let last = lines[(first + 1)...].firstIndex(of: end(name)) else { return nil }
+        return lines[(first + 1)..<last].joined(separator: "\n")
+    }
+
+    /// A file's block that could not be written, and why.
+    public struct WriteError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Writes `body` into the block named `name` of the file at `path`.
+    public static func update(file path: String, name: String, body: String) throws(WriteError) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw WriteError(description: "cannot read \(path)") }
+        guard let spliced = splice(text, name: name, body: body) else {
+            throw WriteError(description: "\(path) has no block \(begin(name)) … \(end(name))")
+        }
+        do {
+            try spliced.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw WriteError(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A Markdown table: the header row, its rule, then the rows.
+    public static func table(_ header: [String], _ rows: [[String]]) -> String {
+        ([header, header.map { _ in "---" }] + rows).map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")
+    }
+
+    /// A rate or count rounded to a whole number, with thousands separated: `17,483`.
+    public static func whole(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 && c != "-" { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    /// The line above a block's table: when, on how many cores, how many runs.
+    public static func provenance(runs: Int, command: String) -> String {
+        let day = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        return "`\(command)` on \(day), \(ProcessInfo.processInfo.activeProcessorCount) cores, medians of \(runs) runs:"
+    }
+
+    /// The middle value (the mean of the two middle ones for an even count); 0 for none.
+    public static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let half = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2
+    }
+}
