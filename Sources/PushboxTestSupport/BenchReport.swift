@@ -56,6 +56,13 @@ public enum BenchReport {
         }
     }
 
+    /// Writes the block named `name` of the file at `path`: the command and day, the table of
+    /// `rows` under the block's header, then the goals as judged.
+    public static func write(_ name: String, into path: String, command: String, runs: Int, rows: [[String]], goals: String) throws(WriteError) {
+        let text = [provenance(runs: runs, command: command), "", table(header(name), rows), "", goals].joined(separator: "\n")
+        try update(file: path, name: name, body: text)
+    }
+
     /// A Markdown table: the header row, its rule, then the rows.
     public static func table(_ header: [String], _ rows: [[String]]) -> String {
         ([header, header.map { _ in "---" }] + rows).map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")

@@ -175,17 +175,7 @@ enum H2Benchmark {
             + String(format: "; 1 × 100 at least 0.25× nghttpd (%.2f×) → ", oneConnection) + verdict(oneConnection >= 0.25)
             + "; stored = acknowledged in every run → \(verdict(!lost))."
         print("  " + goals)
-        if let readme {
-            let table = BenchReport.table(BenchReport.header("h2"), rows)
-            let text = [BenchReport.provenance(runs: rounds, command: "pushbox-bench h2 \(total)"), "", table, "", goals].joined(separator: "\n")
-            do throws(BenchReport.WriteError) {
-                try BenchReport.update(file: readme, name: "h2", body: text)
-                print("  wrote the figures into \(readme)")
-            } catch {
-                print("error: \(error)")
-                exit(1)
-            }
-        }
+        if let readme { writeBlock("h2", into: readme, command: "pushbox-bench h2 \(total)", runs: rounds, rows: rows, goals: goals) }
         if lost { exit(1) }
     }
 

@@ -81,16 +81,8 @@ enum IntakeBenchmark {
             "Goal: pushbox serve at 16 clients ≥ 1.0× the anchor (median of the rounds' ratios) with p99 ≤ the anchor's, nothing lost → \(verdict)."
         print("  " + goalLine)
         if let readme {
-            let table = BenchReport.table(BenchReport.header("intake"), rows)
             let command = "pushbox-bench intake \(total) \(clientCounts.map(String.init).joined(separator: ",")) \(rounds)"
-            let text = [BenchReport.provenance(runs: rounds, command: command), "", table, "", goalLine].joined(separator: "\n")
-            do throws(BenchReport.WriteError) {
-                try BenchReport.update(file: readme, name: "intake", body: text)
-                print("  wrote the figures into \(readme)")
-            } catch {
-                print("error: \(error)")
-                exit(1)
-            }
+            writeBlock("intake", into: readme, command: command, runs: rounds, rows: rows, goals: goalLine)
         }
         if lost {
             print("error: a run lost or failed requests")

@@ -2,6 +2,7 @@ import Foundation
 import PushboxInbox
 import PushboxJSON
 import PushboxPayload
+import PushboxTestSupport
 
 /// pushbox-bench: speed figures printed as rates and as ratios to a baseline measured in the
 /// same run, never asserted in tests. `pushbox-bench validate [COUNT]`.
@@ -64,6 +65,17 @@ func validateBenchmark(count: Int) {
     print(
         "target: validation at most 1.3× bare parsing → \(validate / foundation <= 1.3 ? "met" : "NOT met") (\(String(format: "%.2f", validate / foundation))×)"
     )
+}
+
+/// Writes a benchmark's block into the README (`--readme`), or stops with the reason.
+func writeBlock(_ name: String, into readme: String, command: String, runs: Int, rows: [[String]], goals: String) {
+    do throws(BenchReport.WriteError) {
+        try BenchReport.write(name, into: readme, command: command, runs: runs, rows: rows, goals: goals)
+        print("  wrote the figures into \(readme)")
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
 }
 
 // `--readme FILE`, anywhere: intake and h2 write their medians into FILE's block (BenchReport).
