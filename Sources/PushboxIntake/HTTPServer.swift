@@ -93,7 +93,11 @@ public final class HTTPServer: @unchecked Sendable {
             while !acceptor.stopping.load(ordering: .acquiring) {
                 guard waitReady(listenFD, events: Int16(POLLIN), wakeup: wakeup, timeout: 1000) & Int16(POLLIN) != 0 else { continue }
                 let fd = accept(listenFD, nil, nil)
-                guard fd >= 0 else { continue }
+                guard fd >= 0 else {
+                    // Out of descriptors (EMFILE, ENFILE) the socket stays readable: wait instead of spinning.
+                    if errno != EAGAIN && errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
+                    continue
+                }
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 add(fd)
             }
