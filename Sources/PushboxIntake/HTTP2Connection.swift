@@ -214,7 +214,7 @@ final class HTTP2Connection: @unchecked Sendable {
         head.bodyBytes = state.received
         handler.answered(head, response)
         var fields: [(String, String)] = [(":status", String(response.status))]
-        fields += response.headers.map { ($0.0.lowercased(), $0.1) }
+        fields += response.headers.map { (PushHeaders.lowered($0.0), $0.1) }
         // nghttp2 copies names and values during the call: the buffers are freed after it.
         var buffers: [UnsafeMutablePointer<UInt8>] = []
         defer { for buffer in buffers { buffer.deallocate() } }

@@ -221,7 +221,7 @@ public final class HTTPServer: @unchecked Sendable {
                     connection, .HEADER_KIND,
                     { out, _, key, value in
                         out!.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
-                            .append(((key.map { String(cString: $0) } ?? "").lowercased(), value.map { String(cString: $0) } ?? ""))
+                            .append((PushHeaders.lowered(key.map { String(cString: $0) } ?? ""), value.map { String(cString: $0) } ?? ""))
                         return .YES
                     }, pointer)
             }

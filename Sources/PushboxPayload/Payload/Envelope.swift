@@ -75,7 +75,7 @@ public struct PushHeaders: Sendable, Equatable {
 
     /// A header name in lower case, without making a new string when it already is (every name
     /// pushbox asks for, and what HTTP/2 clients send).
-    static func lowered(_ name: String) -> String {
+    public static func lowered(_ name: String) -> String {
         name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) ? name.lowercased() : name
     }
 

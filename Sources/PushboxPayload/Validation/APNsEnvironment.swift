@@ -8,7 +8,12 @@ public enum APNsEnvironment: String, Sendable, Equatable, CaseIterable {
     /// The environment of an APNs host (`api.push.apple.com` is production; `api.sandbox…` and
     /// `api.development…` development), a port after it ignored; nil for any other host.
     public static func of(host: String) -> APNsEnvironment? {
-        let name = (host.split(separator: ":").first.map(String.init) ?? host).lowercased()
+        // A request's host arrives lower case and without its port: named as it is, no copies.
+        if let known = named(host) { return known }
+        return named((host.split(separator: ":").first.map(String.init) ?? host).lowercased())
+    }
+
+    private static func named(_ name: String) -> APNsEnvironment? {
         switch name {
         case "api.push.apple.com": return .production
         case "api.sandbox.push.apple.com", "api.development.push.apple.com": return .development
