@@ -64,11 +64,13 @@ bench: deps
 	$(SWIFT) build -c release
 	for b in validate localize extension request render intake h2 tui; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
 
-# The README's intake and HTTP/2 tables, measured again and written between their markers.
+# The README's intake, HTTP/2, request and render tables, measured again and written between their markers.
 bench-readme: deps
 	$(SWIFT) build -c release
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" intake 20000 1,16,64 3 --readme README.md
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" h2 20000 --readme README.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" request 20000 --readme README.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" render 20000 --readme README.md
 
 install: build
 	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c release --show-bin-path)"

@@ -8,6 +8,8 @@ public enum BenchReport {
     public static let blocks: [(name: String, header: [String])] = [
         ("intake", ["clients", "anchor", "pushbox serve", "ratio", "pushbox CPU / request", "peak memory", "rendered after the burst"]),
         ("h2", ["shape", "nghttpd (static)", "pushbox (validated, token checked, stored)", "ratio"]),
+        ("request", ["step", "each", "× the baseline"]),
+        ("render", ["step", "each", "× the baseline"]),
     ]
 
     /// The header row of the block named `name`.
@@ -58,8 +60,10 @@ public enum BenchReport {
 
     /// Writes the block named `name` of the file at `path`: the command and day, the table of
     /// `rows` under the block's header, then the goals as judged.
-    public static func write(_ name: String, into path: String, command: String, runs: Int, rows: [[String]], goals: String) throws(WriteError) {
-        let text = [provenance(runs: runs, command: command), "", table(header(name), rows), "", goals].joined(separator: "\n")
+    public static func write(
+        _ name: String, into path: String, command: String, runs: Int, taking statistic: String = "medians", rows: [[String]], goals: String
+    ) throws(WriteError) {
+        let text = [provenance(runs: runs, taking: statistic, command: command), "", table(header(name), rows), "", goals].joined(separator: "\n")
         try update(file: path, name: name, body: text)
     }
 
@@ -79,10 +83,11 @@ public enum BenchReport {
         return String(out.reversed())
     }
 
-    /// The line above a block's table: when, on how many cores, how many runs.
-    public static func provenance(runs: Int, command: String) -> String {
+    /// The line above a block's table: when, on how many cores, what of how many runs
+    /// (`medians`, `the best`).
+    public static func provenance(runs: Int, taking statistic: String = "medians", command: String) -> String {
         let day = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        return "`\(command)` on \(day), \(ProcessInfo.processInfo.activeProcessorCount) cores, medians of \(runs) runs:"
+        return "`\(command)` on \(day), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(statistic) of \(runs) runs:"
     }
 
     /// The middle value (the mean of the two middle ones for an even count); 0 for none.

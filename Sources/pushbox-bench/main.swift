@@ -21,13 +21,23 @@ func best(of rounds: Int, _ body: () -> Void) -> Double {
 }
 
 /// Prints one line per step: time per item, and the ratio to the first step (the baseline).
-func printSteps(_ steps: [(name: String, seconds: Double)], count: Int) {
+/// Prints each step's time per item and its ratio to the first (the baseline); with `readme`,
+/// writes them into that file's block `block` too.
+func printSteps(_ steps: [(name: String, seconds: Double)], count: Int, block: String? = nil, command: String = "", readme: String? = nil) {
     guard let baseline = steps.first?.seconds else { return }
     let width = (steps.map(\.name.count).max() ?? 0) + 4
+    var rows: [[String]] = []
     for (name, seconds) in steps {
+        let micros = seconds / Double(count) * 1e6
         print(
             name.padding(toLength: width, withPad: " ", startingAt: 0)
-                + String(format: "%8.2f µs each   %5.1f× the baseline", seconds / Double(count) * 1e6, seconds / baseline))
+                + String(format: "%8.2f µs each   %5.1f× the baseline", micros, seconds / baseline))
+        rows.append([name, String(format: "%.1f µs", micros), String(format: "%.1f×", seconds / baseline)])
+    }
+    if let block, let readme {
+        writeBlock(
+            block, into: readme, command: command, runs: 3, taking: "the best", rows: rows,
+            goals: "Each step over \(BenchReport.whole(Double(count))) payloads, on one thread, in one process.")
     }
 }
 
@@ -68,9 +78,11 @@ func validateBenchmark(count: Int) {
 }
 
 /// Writes a benchmark's block into the README (`--readme`), or stops with the reason.
-func writeBlock(_ name: String, into readme: String, command: String, runs: Int, rows: [[String]], goals: String) {
+func writeBlock(
+    _ name: String, into readme: String, command: String, runs: Int, taking statistic: String = "medians", rows: [[String]], goals: String
+) {
     do throws(BenchReport.WriteError) {
-        try BenchReport.write(name, into: readme, command: command, runs: runs, rows: rows, goals: goals)
+        try BenchReport.write(name, into: readme, command: command, runs: runs, taking: statistic, rows: rows, goals: goals)
         print("  wrote the figures into \(readme)")
     } catch {
         print("error: \(error)")
@@ -108,10 +120,10 @@ case "tui":
     TUIBenchmark.run(count: count)
 case "request":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
-    RequestBenchmark.run(count: count)
+    RequestBenchmark.run(count: count, readme: readme)
 case "render":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
-    RenderBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
+    RenderBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory(), readme: readme)
 case "android":
     guard args.count >= 3 else {
         print("usage: pushbox-bench android IOS-APP ANDROID-RES [LANG] [IOS-TITLE-KEY IOS-BODY-KEY ANDROID-TITLE-KEY ANDROID-BODY-KEY]")
@@ -129,7 +141,7 @@ default:
     print("                                        clients 1,16,64, 3 rounds, medians; OTHER: another pushbox binary measured beside them)")
     print("       pushbox-bench h2 [COUNT] [SHAPE]  (default 20000 POSTs per run: h2load against pushbox's port and nghttpd, and the socket,")
     print("                                        3 rounds, medians; SHAPE, e.g. 1x100: that shape against pushbox alone, for a profiler)")
-    print("       … --readme FILE                  (intake and h2: write the medians into FILE's generated block; make bench-readme)")
+    print("       … --readme FILE                  (intake, h2, request, render: write the figures into FILE's generated block; make bench-readme)")
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")
