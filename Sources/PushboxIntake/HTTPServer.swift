@@ -80,37 +80,13 @@ public final class HTTPServer: @unchecked Sendable {
         self.listenFD = listenFD
         let context = Unmanaged.passRetained(Context(handler: handler, connection: connection))
         self.context = context
-        guard let wakeup = Wakeup() else {
+        guard let acceptor = Acceptor(listenFD: listenFD) else {
             context.release()
             throw ListenError(message: "cannot make a pipe for the socket's listener")
         }
         daemons = try Self.start(threads, idleTimeout, connectionLimit, headerMemory, context)
-        _ = fcntl(listenFD, F_SETFL, fcntl(listenFD, F_GETFL) | O_NONBLOCK)
-        let acceptor = Acceptor(wakeup: wakeup)
         self.acceptor = acceptor
-        Thread.detachNewThread { [self] in
-            defer { acceptor.done.signal() }
-            while !acceptor.stopping.load(ordering: .acquiring) {
-                guard waitReady(listenFD, events: Int16(POLLIN), wakeup: wakeup, timeout: 1000) & Int16(POLLIN) != 0 else { continue }
-                let fd = accept(listenFD, nil, nil)
-                guard fd >= 0 else {
-                    // Out of descriptors (EMFILE, ENFILE) the socket stays readable: wait instead of spinning.
-                    if errno != EAGAIN && errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
-                    continue
-                }
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                add(fd)
-            }
-        }
-    }
-
-    /// The thread accepting from a listening socket: told to stop through `wakeup`, says it has
-    /// through `done`.
-    final class Acceptor: Sendable {
-        let wakeup: Wakeup
-        let stopping = Atomic<Bool>(false)
-        let done = DispatchSemaphore(value: 0)
-        init(wakeup: Wakeup) { self.wakeup = wakeup }
+        acceptor.start { [self] fd in add(fd) }
     }
 
     /// Serves the connections handed over with `add`.
@@ -181,11 +157,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops serving and closes the listening socket.
     public func stop() {
         guard !daemons.isEmpty else { return }
-        if let acceptor {
-            acceptor.stopping.store(true, ordering: .releasing)
-            acceptor.wakeup.signal()
-            acceptor.done.wait()
-        }
+        acceptor?.stop()
         let stopping = daemons
         daemons = []
         for d in stopping { MHD_stop_daemon(d) }

@@ -34,8 +34,7 @@ public final class PortListener: @unchecked Sendable {
     private let lock = NSCondition()
     private var stopping = false
     private var live: [ObjectIdentifier: Wakeup] = [:]
-    private let acceptWakeup: Wakeup
-    private let acceptDone = DispatchSemaphore(value: 0)
+    private let acceptor: Acceptor
     /// Connections served at once at most; more are closed on accept.
     static let connectionLimit = 512
     static let h2Preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
@@ -63,9 +62,9 @@ public final class PortListener: @unchecked Sendable {
         http1InTLS = try HTTPServer(
             handler: handler, connection: ConnectionInfo(listener: listener, protocolName: "http/1.1", tls: true, requiresAuth: true),
             threads: 1, idleTimeout: idleTimeout)
-        guard let wake = Wakeup() else { throw ListenError(message: "cannot make a pipe for the listener") }
-        acceptWakeup = wake
-        Thread.detachNewThread { [self] in acceptLoop() }
+        guard let acceptor = Acceptor(listenFD: listenFD) else { throw ListenError(message: "cannot make a pipe for the listener") }
+        self.acceptor = acceptor
+        acceptor.start { [self] fd in accepted(fd) }
     }
 
     var isStopping: Bool {
@@ -85,8 +84,7 @@ public final class PortListener: @unchecked Sendable {
         stopping = true
         for w in live.values { w.signal() }
         lock.unlock()
-        acceptWakeup.signal()
-        acceptDone.wait()
+        acceptor.stop()
         close(listenFD)
         lock.lock()
         let deadline = Date().addingTimeInterval(3)
@@ -96,36 +94,30 @@ public final class PortListener: @unchecked Sendable {
         http1InTLS.stop()
     }
 
-    private func acceptLoop() {
-        defer { acceptDone.signal() }
-        while !isStopping {
-            let ready = waitReady(listenFD, events: Int16(POLLIN), wakeup: acceptWakeup, timeout: 1000)
-            guard ready & Int16(POLLIN) != 0 else { continue }
-            let fd = accept(listenFD, nil, nil)
-            guard fd >= 0 else { continue }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            var yes: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            guard let wakeup = Wakeup() else {
-                close(fd)
-                continue
-            }
+    /// A connection the acceptor took: served on a thread of its own, or closed when the
+    /// listener is full or stopping.
+    private func accepted(_ fd: Int32) {
+        var yes: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard let wakeup = Wakeup() else {
+            close(fd)
+            return
+        }
+        lock.lock()
+        let full = live.count >= Self.connectionLimit || stopping
+        let key = ObjectIdentifier(wakeup)
+        if !full { live[key] = wakeup }
+        lock.unlock()
+        if full {
+            close(fd)
+            return
+        }
+        Thread.detachNewThread { [self] in
+            serve(fd, wakeup: wakeup)
             lock.lock()
-            let full = live.count >= Self.connectionLimit || stopping
-            let key = ObjectIdentifier(wakeup)
-            if !full { live[key] = wakeup }
+            live[key] = nil
+            lock.broadcast()
             lock.unlock()
-            if full {
-                close(fd)
-                continue
-            }
-            Thread.detachNewThread { [self] in
-                serve(fd, wakeup: wakeup)
-                lock.lock()
-                live[key] = nil
-                lock.broadcast()
-                lock.unlock()
-            }
         }
     }
 
