@@ -27,17 +27,22 @@ public enum BenchReport {
     /// block (both markers, in order, each on a line of its own).
     public static func splice(_ text: String, name: String, body: String) -> String? {
         var lines = text.components(separatedBy: "\n")
-        guard let first = lines.firstIndex(of: begin(name)), let last = lines[(first + 1)...].firstIndex(of: end(name)) else { return nil }
+        guard let inside = inside(lines, name: name) else { return nil }
         let inner = body.hasSuffix("\n") ? String(body.dropLast()) : body
-        lines.replaceSubrange((first + 1)..<last, with: inner.components(separatedBy: "\n"))
+        lines.replaceSubrange(inside, with: inner.components(separatedBy: "\n"))
         return lines.joined(separator: "\n")
     }
 
     /// The body of the block named `name` in `text`; nil when there is none.
     public static func block(_ text: String, name: String) -> String? {
         let lines = text.components(separatedBy: "\n")
+        return inside(lines, name: name).map { lines[$0].joined(separator: "\n") }
+    }
+
+    /// The lines between the block's markers (both found, in order).
+    private static func inside(_ lines: [String], name: String) -> Range<Int>? {
         guard let first = lines.firstIndex(of: begin(name)), let last = lines[(first + 1)...].firstIndex(of: end(name)) else { return nil }
-        return lines[(first + 1)..<last].joined(separator: "\n")
+        return (first + 1)..<last
     }
 
     /// A file's block that could not be written, and why.
@@ -81,6 +86,11 @@ public enum BenchReport {
             out.append(c)
         }
         return String(out.reversed())
+    }
+
+    /// A table cell for a measured rate: `17,483/s, p99 5.8 ms`.
+    public static func rate(_ perSecond: Double, p99 milliseconds: Double) -> String {
+        "\(whole(perSecond))/s, p99 \(String(format: "%.1f", milliseconds)) ms"
     }
 
     /// The line above a block's table: when, on how many cores, what of how many runs

@@ -137,7 +137,7 @@ enum H2Benchmark {
             ratios["\(connections)x\(streams)"] = ratio
             rows.append([
                 "\(connections) connection\(connections == 1 ? "" : "s") × \(streams) streams", "\(BenchReport.whole(ref.rate))/s",
-                "\(BenchReport.whole(own.rate))/s, p99 \(String(format: "%.1f", own.p99)) ms", String(format: "%.2f×", ratio),
+                BenchReport.rate(own.rate, p99: own.p99), String(format: "%.2f×", ratio),
             ])
         }
         // The intake over HTTP/2 and over the socket at the same concurrency (16 requests in flight), alternately.
@@ -164,7 +164,7 @@ enum H2Benchmark {
         let p99Ratio = h2m.p99 / socketm.p99
         rows.append([
             "16 in flight: HTTP/2 (16 × 1) ÷ the socket (16 libcurl clients)", "—",
-            "\(BenchReport.whole(h2m.rate))/s, p99 \(String(format: "%.1f", h2m.p99)) ms ÷ \(BenchReport.whole(socketm.rate))/s, p99 \(String(format: "%.1f", socketm.p99)) ms",
+            BenchReport.rate(h2m.rate, p99: h2m.p99) + " ÷ " + BenchReport.rate(socketm.rate, p99: socketm.p99),
             String(format: "%.2f×", inFlight),
         ])
         let oneConnection = ratios["1x100"] ?? 0

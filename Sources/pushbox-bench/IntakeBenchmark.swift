@@ -69,8 +69,8 @@ enum IntakeBenchmark {
             }
             let (anchorRun, serveRun) = (medians[0], medians[1])
             rows.append([
-                "\(clients)", "\(BenchReport.whole(anchorRun.rate))/s, p99 \(String(format: "%.1f", anchorRun.p99)) ms",
-                "\(BenchReport.whole(serveRun.rate))/s, p99 \(String(format: "%.1f", serveRun.p99)) ms", String(format: "%.2f×", ratios[1]),
+                "\(clients)", BenchReport.rate(anchorRun.rate, p99: anchorRun.p99),
+                BenchReport.rate(serveRun.rate, p99: serveRun.p99), String(format: "%.2f×", ratios[1]),
                 String(format: "%.0f µs (anchor %.0f)", serveRun.cpuMicros, anchorRun.cpuMicros),
                 String(format: "%.0f MB (anchor %.0f)", serveRun.peakMB, anchorRun.peakMB),
                 serveRun.drainSeconds.map { String(format: "%.1f s", $0) } ?? "—",

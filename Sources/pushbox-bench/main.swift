@@ -20,7 +20,6 @@ func best(of rounds: Int, _ body: () -> Void) -> Double {
     return bestTime
 }
 
-/// Prints one line per step: time per item, and the ratio to the first step (the baseline).
 /// Prints each step's time per item and its ratio to the first (the baseline); with `readme`,
 /// writes them into that file's block `block` too.
 func printSteps(_ steps: [(name: String, seconds: Double)], count: Int, block: String? = nil, command: String = "", readme: String? = nil) {
@@ -90,7 +89,7 @@ func writeBlock(
     }
 }
 
-// `--readme FILE`, anywhere: intake and h2 write their medians into FILE's block (BenchReport).
+// `--readme FILE`, anywhere: intake, h2, request and render write their figures into FILE's block (BenchReport).
 var args = Array(CommandLine.arguments.dropFirst())
 var readme: String?
 if let at = args.firstIndex(of: "--readme"), at + 1 < args.count {
