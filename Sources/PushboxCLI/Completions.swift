@@ -16,6 +16,7 @@ enum Completions {
         ],
         Options.bidi.name: ["on", "off"],
         Options.fcmTokens.name: ["any", "strict"],
+        Options.apnsTokens.name: ["any", "strict"],
         Options.apnsEnvironment.name: ["development", "production"],
         Options.failOn.name: ExecSummary.Failing.allCases.map(\.rawValue),
         Options.listen.name: ["127.0.0.1:2197", "off"],

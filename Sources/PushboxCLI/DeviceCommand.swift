@@ -13,11 +13,11 @@ enum DeviceCommand {
     static let spec = CommandSpec(
         name: "device",
         summary:
-            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would). A running pushbox applies the change from its next push.",
-        operands: "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC]",
-        options: [Options.database, Options.json.with(help: "Print the state as one JSON object.")] + RenderCommand.deviceOptions + [
-            Options.apnsEnvironment
-        ],
+            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would). A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
+        operands:
+            "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|add NAME|remove NAME|list]",
+        options: [Options.database, Options.json.with(help: "Print the state as one JSON object (list: one per device, one per line).")]
+            + RenderCommand.deviceOptions + [Options.apnsEnvironment, Options.device] + FleetCommands.addOptions,
         run: run)
 
     /// The token a file or test names when it gives none: this device's APNs token.
@@ -35,6 +35,7 @@ enum DeviceCommand {
             io.err("pushbox device: \(error)")
             return 2
         }
+        if let fleet = FleetCommands.run(args, file: file, device: device, database: database, io: &io) { return fleet }
         let base = device.validationContext.deviceTopics ?? []
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var registration = file.current()
@@ -59,28 +60,8 @@ enum DeviceCommand {
                 io.err("pushbox device: \(error)")
                 return 1
             }
-        } else if let action = operands.first {
-            let value = operands.count == 2 ? operands[1] : ""
-            let change: DeviceChange
-            switch (action, operands.count) {
-            case ("offline", 1): change = .offline
-            case ("uninstall", 1): change = .uninstall
-            case ("install", 1): change = .install
-            case ("unregister", 2): change = .unregister(value)
-            case ("register", 2): change = .register(value)
-            case ("subscribe", 2), ("unsubscribe", 2):
-                let topic = TopicCondition.bareTopicName(value)
-                guard TopicCondition.isValidTopicName(topic) else {
-                    io.err("pushbox device: \(TerminalText.sanitize(value)) is not a topic name (letters, digits and -_.~% only)")
-                    return 2
-                }
-                change = action == "subscribe" ? .subscribe(topic) : .unsubscribe(topic)
-            default:
-                io.err(
-                    "pushbox device: give online, offline, install, uninstall, unregister TOKEN, register TOKEN, subscribe TOPIC or unsubscribe TOPIC; see pushbox device --help"
-                )
-                return 2
-            }
+        } else if !operands.isEmpty {
+            guard let change = change(operands, io: &io) else { return 2 }
             do { registration = try file.apply(change, baseTopics: base, at: Date(timeIntervalSince1970: Double(now) / 1000)) } catch {
                 io.err("pushbox device: \(error)")
                 return 1
@@ -90,6 +71,31 @@ enum DeviceCommand {
             preferredLanguages: device.languages, profileTopics: device.profile?.fcmTopics ?? [], registration: registration)
         print(registration, device: device, topics: topics, json: args.flag(Options.json), io: &io)
         return 0
+    }
+
+    /// The change an action names (`offline`, `subscribe TOPIC`, …); nil, said on `io`, when it names none.
+    static func change(_ operands: [String], io: inout CommandIO) -> DeviceChange? {
+        guard let action = operands.first else { return nil }
+        let value = operands.count == 2 ? operands[1] : ""
+        switch (action, operands.count) {
+        case ("offline", 1): return .offline
+        case ("uninstall", 1): return .uninstall
+        case ("install", 1): return .install
+        case ("unregister", 2): return .unregister(value)
+        case ("register", 2): return .register(value)
+        case ("subscribe", 2), ("unsubscribe", 2):
+            let topic = TopicCondition.bareTopicName(value)
+            guard TopicCondition.isValidTopicName(topic) else {
+                io.err("pushbox device: \(TerminalText.sanitize(value)) is not a topic name (letters, digits and -_.~% only)")
+                return nil
+            }
+            return action == "subscribe" ? .subscribe(topic) : .unsubscribe(topic)
+        default:
+            io.err(
+                "pushbox device: give online, offline, install, uninstall, unregister TOKEN, register TOKEN, subscribe TOPIC, unsubscribe TOPIC, add NAME, remove NAME or list; see pushbox device --help"
+            )
+            return nil
+        }
     }
 
     /// The device as text or as one JSON object: the app and languages it runs with (the

@@ -18,6 +18,8 @@ struct Device {
     var described = true
     /// `--fcm-tokens`, when given (else the profile's, else any).
     var fcmTokens: FCMTokenMode? = nil
+    /// `--apns-tokens`, when given (else any).
+    var apnsTokens: FCMTokenMode? = nil
     /// `--apns-environment`, when given (else the profile's, else development).
     var apnsEnvironment: APNsEnvironment? = nil
 
@@ -31,6 +33,10 @@ struct Device {
         if let mode = args.value(Options.fcmTokens) {
             guard let known = FCMTokenMode(rawValue: mode) else { throw UsageError(message: "--fcm-tokens is any or strict, not \(mode)") }
             device.fcmTokens = known
+        }
+        if let mode = args.value(Options.apnsTokens) {
+            guard let known = FCMTokenMode(rawValue: mode) else { throw UsageError(message: "--apns-tokens is any or strict, not \(mode)") }
+            device.apnsTokens = known
         }
         if let environment = args.value(Options.apnsEnvironment) {
             guard let known = APNsEnvironment(rawValue: environment) else {
@@ -129,6 +135,7 @@ struct Device {
             bundleID: profile?.bundleID,
             deviceTopics: described ? DeviceTopics.topics(preferredLanguages: languages, profileTopics: profile?.fcmTopics ?? []) : nil)
         context.fcmTokens = fcmTokens ?? profile?.fcmTokens ?? .any
+        context.apnsTokens = apnsTokens ?? .any
         context.fcmProject = profile?.fcmProject
         context.apnsEnvironment = apnsEnvironment ?? profile?.apsEnvironment ?? .development
         return context
@@ -160,9 +167,12 @@ extension Device {
     /// `database` (nil: a phone of its own, installed, online, with none), for a dry run: what
     /// `render` and `snapshot` judge a payload by, as the intake would.
     func phone(database: String?) -> Phone {
-        Phone(
+        let phone = Phone(
             context: validationContext, registrationFile: database.map { DeviceRegistrationFile(databasePath: $0) },
             liveActivities: database.map { liveActivities(database: $0, clock: nil) })
+        // The fleet's devices take their topics from the same languages and profile as the intake's.
+        phone.deviceLanguagesChanged(to: languages, profileTopics: profile?.fcmTopics ?? [])
+        return phone
     }
 
     /// The device's Live Activities beside the inbox at `database`, with the app's types and

@@ -16,7 +16,7 @@ enum ExecCommand {
             "Run CMD unchanged where api.push.apple.com, api.sandbox.push.apple.com, fcm.googleapis.com, oauth2.googleapis.com (and the rest of the push hosts) are pushbox on ports 443 and 2197 (and 2195/2196, the broadcast channel API's), trusted through pushbox's CA, and no other address exists (Linux network and mount namespaces; the host's files and network are never changed). The running pushbox shows every push live; with none running, exec takes them in itself into the usual inbox. At the end: a summary on stderr; the exit status is CMD's.",
         operands: "-- CMD [ARGS…]",
         options: [Options.check, Options.failOn, Options.jsonSummary, Options.socket, Options.database]
-            + [Options.tlsCert, Options.tlsKey, Options.providerKey, Options.teamID, Options.fcmTokens, Options.apnsEnvironment]
+            + [Options.tlsCert, Options.tlsKey, Options.providerKey, Options.teamID, Options.fcmTokens, Options.apnsTokens, Options.apnsEnvironment]
             + ClockOptions.options
             + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxFetch
 import PushboxInbox
 import PushboxIntake
@@ -17,6 +18,8 @@ enum ListCommand {
             Options.json.with(help: "One object per notification per line: id, apnsId, receivedAt, source, title, body, delivered, reason, …"),
             Options.limit,
             Options.history,
+            Options.device.with(
+                help: "Only what this device of the inbox's fleet got (pushbox device list); phone: the inbox's own. Default: every device."),
             Options.timeZone.with(
                 help: "Show times in ZONE. Default: each notification's time on the device's clock, in the zone the device was in then."),
         ]
@@ -29,7 +32,14 @@ enum ListCommand {
             let limit = try args.wholeNumber(Options.limit, minimum: 1)
             let (renderings, _) = try IntakeOptions.renderings(args, store: store, io: io)
             let items: [StoredNotification]
-            do { items = args.flag(Options.history) ? try store.history(limit: limit) : try store.inbox(limit: limit) } catch {
+            let device = args.value(Options.device)
+            let fleet = DeviceRegistrationFile(databasePath: store.path).current().devices
+            if let device, device != FleetDevice.defaultName, !fleet.contains(where: { $0.name == device }) {
+                throw UsageError(message: "no device named \(TerminalText.sanitize(device)) in this inbox (pushbox device list)")
+            }
+            do {
+                items = args.flag(Options.history) ? try store.history(limit: limit, device: device) : try store.inbox(limit: limit, device: device)
+            } catch {
                 throw UsageError(message: "\(error)")
             }
             let zone = args.value(Options.timeZone) == nil ? nil : try ClockOptions.timeZone(args)
@@ -45,6 +55,11 @@ enum ListCommand {
                 // The time the phone showed, in its zone then (or --tz).
                 time.timeZone = zone ?? n.deviceTimeZone
                 var line = "\(time.string(from: n.deviceTime))  \(n.source.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) "
+                // With a fleet, whose phone it reached (the widest name sets the column).
+                if !fleet.isEmpty && device == nil {
+                    let width = fleet.map(\.name.count).max()! + 1
+                    line += (n.device ?? FleetDevice.defaultName).padding(toLength: max(width, 6), withPad: " ", startingAt: 0) + " "
+                }
                 if let reason = n.reason {
                     line += "\(n.status ?? 0) \(reason)"
                 } else {

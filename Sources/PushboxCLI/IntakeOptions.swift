@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxInbox
 import PushboxIntake
 import PushboxJSON
@@ -41,6 +42,11 @@ enum IntakeOptions {
     /// extension setup as `render`), and the device (its app profile read once).
     static func renderings(_ args: ParsedArguments, store: InboxStore, io: CommandIO) throws(UsageError) -> (Renderings, Device) {
         let device = try Device.from(args, defaultApp: true, inbox: true, io: io)
-        return (Renderings(base: try device.renderer(args, io: io), store: store), device)
+        let renderings = Renderings(base: try device.renderer(args, io: io), store: store)
+        // A notification delivered to another device of the fleet is shown in that device's languages.
+        let file = DeviceRegistrationFile(databasePath: store.path)
+        let languages = device.languages
+        renderings.languages(ofDevice: { name in file.current().device(named: name).map { $0.languages ?? languages } })
+        return (renderings, device)
     }
 }

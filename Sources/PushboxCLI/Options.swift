@@ -61,6 +61,17 @@ enum Options {
         help:
             "How FCM token and fid targets are judged: any (every well-formed one is this device's; the default) or strict (404 UNREGISTERED unless it is the device's own, as FCM answers). Default: the profile's fcmTokens, else any."
     )
+    static let apnsTokens = OptionSpec(
+        "--apns-tokens", value: "MODE",
+        help:
+            "How APNs device tokens that no device of the inbox owns are taken: any (the default device's; the default) or strict (400 BadDeviceToken, as APNs answers a token it does not know). pushbox device list prints every device's token."
+    )
+    static let device = OptionSpec(
+        "--device", value: "NAME", help: "The device of the inbox's fleet (pushbox device list). Default: phone, the inbox's own.")
+    static let fcmProject = OptionSpec(
+        "--fcm-project", value: "ID",
+        help:
+            "The Firebase project the device's FCM token belongs to. Default: the app profile's fcmProject, else the first project that sends to it.")
     static let apnsEnvironment = OptionSpec(
         "--apns-environment", value: "ENV",
         help:

@@ -19,6 +19,7 @@ enum PortOptions {
         Options.providerKey,
         Options.teamID,
         Options.fcmTokens,
+        Options.apnsTokens,
         Options.apnsEnvironment,
     ]
 

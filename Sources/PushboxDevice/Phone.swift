@@ -78,12 +78,14 @@ public final class Phone: Sendable {
     /// The device's registration as it is now; nil when none is kept.
     public func registration() -> DeviceRegistration? { registrationFile?.current() }
 
-    /// Judges one payload as the device would take it now: validated as APNs (or FCM)
-    /// validates, then refused, kept while offline, or applied by the device's Live Activities.
     /// `.live` changes the device (a Live Activity push is applied); `.dryRun` answers exactly as
     /// the real send would and changes nothing.
+    /// Judges one payload as the device would take it now: validated as APNs (or FCM)
+    /// validates, then refused, kept while offline, or applied by the device's Live Activities.
+    /// With devices added to the inbox (`pushbox device add`), the judgement of the device that
+    /// answers: the one the payload reaches first (`deliveries` gives them all).
     public func judge(_ raw: RawPayload, mode: JudgementMode) -> Judgement {
-        judge(raw, mode: mode, validated: nil)
+        deliveries(raw, mode: mode, validated: nil)[0]
     }
 
     /// Judges payloads that arrived together, as `judge` judges each, in order. Their validation
@@ -91,7 +93,12 @@ public final class Phone: Sendable {
     /// with the device as it is when the batch starts; a payload whose device changed meanwhile
     /// is validated again with the device as `judge` finds it.
     public func judge(batch raws: [RawPayload], mode: JudgementMode) -> [Judgement] {
-        guard raws.count >= Self.sideBySideBatch else { return raws.map { judge($0, mode: mode) } }
+        deliveries(batch: raws, mode: mode).map { $0[0] }
+    }
+
+    /// Judges payloads that arrived together, as `deliveries` judges each, in order.
+    public func deliveries(batch raws: [RawPayload], mode: JudgementMode) -> [[Judgement]] {
+        guard raws.count >= Self.sideBySideBatch else { return raws.map { deliveries($0, mode: mode) } }
         let device = registration()
         followKeptLanguages(device)
         let context = self.context(for: device)
@@ -106,18 +113,17 @@ public final class Phone: Sendable {
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             for i in stride(from: half, to: raws.count, by: 2) { shared[i] = Validator.validate(raws[i], context: context) }
         }
-        return raws.indices.map { judge(raws[$0], mode: mode, validated: reports[$0].map { ($0, context) }) }
+        return raws.indices.map { deliveries(raws[$0], mode: mode, validated: reports[$0].map { ($0, context) }) }
     }
 
     /// Batches at least this long are validated on two threads (a shorter one is not worth the hand-off).
     static let sideBySideBatch = 8
 
-    /// `judge`, with the payload's validation already made for a device context (used when the
-    /// context is still the device's).
-    private func judge(_ raw: RawPayload, mode: JudgementMode, validated: (ValidationReport, ValidationContext)?) -> Judgement {
-        let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
-        let device = registration()
-        followKeptLanguages(device)
+    /// The default device's judgement, with the payload's validation already made for a device
+    /// context (used when the context is still the device's), answered with `apnsID`.
+    func judgeDefault(
+        _ raw: RawPayload, mode: JudgementMode, validated: (ValidationReport, ValidationContext)?, device: DeviceRegistration?, apnsID: String
+    ) -> Judgement {
         let context = self.context(for: device)
         var report = validated.flatMap { $0.1 == context ? $0.0 : nil } ?? Validator.validate(raw, context: context)
         // A valid payload for a token that is no longer this device's: the device, not the
@@ -125,6 +131,7 @@ public final class Phone: Sendable {
         let (mismatch, adopted) = senderMismatch(report, raw: raw, context: context, device: device, mode: mode)
         if let refusal = device?.refusal(of: report, deviceToken: raw.envelope.deviceToken, mode: context.fcmTokens) ?? mismatch
             ?? Self.environmentMismatch(report, raw: raw, device: context.apnsEnvironment)
+            ?? Self.unknownToken(report, raw: raw, context: context, device: device)
         {
             report.rejection = refusal
             report.validated = nil
@@ -195,9 +202,14 @@ public final class Phone: Sendable {
         }
     }
 
+    /// The default device's languages and the app profile's topics, as last set (empty before).
+    var languagesAndProfileTopics: (languages: [String], profileTopics: [String]) {
+        languagesNow.withLock { $0 } ?? ([], [])
+    }
+
     /// Another process changed the device's languages (the picker of a second inbox on this
     /// database): the language topic follows the kept ones from the next push.
-    private func followKeptLanguages(_ device: DeviceRegistration?) {
+    func followKeptLanguages(_ device: DeviceRegistration?) {
         guard let kept = device?.languages, let known = languagesNow.withLock({ $0 }), kept != known.languages else { return }
         deviceLanguagesChanged(to: kept, profileTopics: known.profileTopics)
     }

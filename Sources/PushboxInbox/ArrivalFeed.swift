@@ -23,21 +23,22 @@ public struct ArrivalEvent: Sendable {
 /// connection closed first), so a stored notification is never left unpublished.
 public final class PendingArrival: Sendable {
     private let feed: ArrivalFeed
-    private let event: Locked<ArrivalEvent?>
+    private let events: Locked<[ArrivalEvent]>
 
-    init(_ event: ArrivalEvent, feed: ArrivalFeed) {
+    /// The arrivals of one request (one per device it reached), published together.
+    init(_ events: [ArrivalEvent], feed: ArrivalFeed) {
         self.feed = feed
-        self.event = Locked(event)
+        self.events = Locked(events)
     }
 
-    /// Publishes the arrival, the first time only.
+    /// Publishes the arrivals, the first time only.
     public func publish() {
-        let taken = event.withLock { event in
-            let taken = event
-            event = nil
+        let taken = events.withLock { events in
+            let taken = events
+            events = []
             return taken
         }
-        if let taken { feed.publish(taken) }
+        for event in taken { feed.publish(event) }
     }
 
     deinit { publish() }

@@ -26,7 +26,12 @@ extension DeviceRegistrationFile {
     /// Brings the device back online at `now` (`pushbox device online`, `O` in the inbox): what
     /// `store` kept while it was offline is delivered from storage, or discarded as expired; a Live
     /// Activity push delivered is applied to `activities` then, and its outcome kept with its row.
-    public func comeOnline(at now: Date, store: InboxStore, activities: LiveActivityDevice? = nil) throws -> BackOnline {
+    /// `device`: an added device of the fleet (its Live Activities are not kept: `activities` is not used).
+    public func comeOnline(at now: Date, store: InboxStore, activities: LiveActivityDevice? = nil, device: String? = nil) throws -> BackOnline {
+        if let device, device != FleetDevice.defaultName {
+            let registration = try update(device: device) { $0.state.offlineSince = nil }
+            return BackOnline(registration: registration, changed: try store.deliverStored(at: now, device: device))
+        }
         let registration = try update { $0.offlineSince = nil }
         var back = BackOnline(registration: registration, changed: try store.deliverStored(at: now))
         guard let activities else { return back }

@@ -100,6 +100,7 @@ public final class IntakeService: Sendable {
             // validate with the same context.
             let reportsApply = renderings.base.context == context
             arrivals.subscribe { events in renderings.arrived(events, reportsApply: reportsApply) }
+            renderings.languages(ofDevice: { [phone] in phone.languages(ofDevice: $0) })
         }
     }
 
@@ -114,26 +115,54 @@ public final class IntakeService: Sendable {
     /// Takes one payload in for an answer still to be sent: validated and committed with its
     /// verdict; the arrival is published when the caller has sent the answer (`publish()`, or
     /// `HTTPResponse.afterSent`), never before. Nil when nobody listens or nothing was stored.
+    /// A payload that reaches several devices of the fleet is committed once per device, in
+    /// one transaction; the answer is the first device's.
     public func receiveBeforeAnswer(_ raw: RawPayload) -> (IntakeResult, PendingArrival?) {
-        let judgement = phone.judge(raw, mode: .live)
-        return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report)
+        let judgements = phone.deliveries(raw, mode: .live)
+        guard judgements.count > 1 || judgements[0].verdict.device != nil else {
+            let judgement = judgements[0]
+            return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report)
+        }
+        return receiveBeforeAnswer(batch: [raw], judged: [judgements])[0]
     }
 
     /// Takes several payloads in, as `receiveBeforeAnswer` takes one, committed in one
     /// transaction (an HTTP/2 connection's requests that arrived together); the answers in order.
     public func receiveBeforeAnswer(batch raws: [RawPayload]) -> [(IntakeResult, PendingArrival?)] {
         guard raws.count > 1 else { return raws.map(receiveBeforeAnswer) }
-        let judged = zip(raws, phone.judge(batch: raws, mode: .live)).map { (raw: stamped($0), judgement: $1) }
-        let rows = store.insertRows(judged.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) })
-        return zip(judged, rows).map { j, row in
+        return receiveBeforeAnswer(batch: raws, judged: phone.deliveries(batch: raws, mode: .live))
+    }
+
+    /// Commits each payload once per device it reached (`judged`, in order), all in one
+    /// transaction; each payload's answer is its first device's, its arrivals published together.
+    private func receiveBeforeAnswer(batch raws: [RawPayload], judged: [[Judgement]]) -> [(IntakeResult, PendingArrival?)] {
+        let fleet = judged.contains { $0.count > 1 || $0[0].verdict.device != nil } ? phone.registration() : nil
+        let flat = zip(raws, judged).flatMap { raw, judgements in
+            judgements.map { (raw: stamped(raw, device: $0.verdict.device.flatMap { fleet?.device(named: $0) }), judgement: $0) }
+        }
+        let rows = store.insertRows(flat.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) })
+        var finished = zip(flat, rows).map { j, row in
             finish(row, apnsID: j.judgement.apnsID, verdict: j.judgement.verdict, report: j.judgement.report)
+        }[...]
+        return judged.map { judgements in
+            let mine = finished.prefix(judgements.count)
+            finished = finished.dropFirst(judgements.count)
+            let events = mine.compactMap(\.event)
+            return (mine.first!.result, events.isEmpty ? nil : PendingArrival(events, feed: arrivals))
         }
     }
 
-    /// The payload with what the device's clock said when it arrived, which lists show.
-    private func stamped(_ raw: RawPayload) -> RawPayload {
-        guard raw.envelope.deviceZone == nil, let clock = phone.clock else { return raw }
+    /// The payload with what the device's clock said when it arrived, which lists show: an
+    /// added device's own zone (`device`), else the default device's clock.
+    private func stamped(_ raw: RawPayload, device: FleetDevice? = nil) -> RawPayload {
+        guard raw.envelope.deviceZone == nil else { return raw }
         var raw = raw
+        if let zone = device?.timeZone {
+            raw.envelope.deviceZone = zone
+            if let clock = phone.clock, clock.isSimulated { raw.envelope.deviceAt = clock.now }
+            return raw
+        }
+        guard let clock = phone.clock else { return raw }
         raw.envelope.deviceZone = clock.timeZone.identifier
         if clock.isSimulated { raw.envelope.deviceAt = clock.now }
         return raw
@@ -150,12 +179,14 @@ public final class IntakeService: Sendable {
         } catch {
             row = .failure(error)
         }
-        return finish(row, apnsID: apnsID, verdict: verdict, report: report)
+        let (result, event) = finish(row, apnsID: apnsID, verdict: verdict, report: report)
+        return (result, event.map { PendingArrival([$0], feed: arrivals) })
     }
 
-    /// The answer to a payload whose commit gave `stored`, and the arrival to publish.
+    /// The answer to a payload whose commit gave `stored`, and the arrival to publish (nil when
+    /// nobody listens or nothing was stored).
     private func finish(_ stored: Result<StoredNotification, StoreError>, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (
-        IntakeResult, PendingArrival?
+        result: IntakeResult, event: ArrivalEvent?
     ) {
         let row: StoredNotification
         switch stored {
@@ -172,7 +203,7 @@ public final class IntakeService: Sendable {
         let result = IntakeResult(
             id: row.id, apnsID: apnsID, verdict: verdict, field: report?.rejection?.field, timestamp: report?.rejection?.timestamp)
         guard arrivals.hasSubscribers else { return (result, nil) }
-        return (result, PendingArrival(ArrivalEvent(stored: row, result: result, report: report), feed: arrivals))
+        return (result, ArrivalEvent(stored: row, result: result, report: report))
     }
 
     /// Takes in a local request that fired at `firedAt` on the device's clock: stored (source

@@ -31,12 +31,14 @@ extension Renderings {
     /// until those before it were handed on.
     func publish(_ rows: [(place: Int, row: StoredNotification)], made: [Int64: RenderedNotification], languages: [String]) {
         guard !rows.isEmpty else { return }
-        let key = RenderKey.languageKey(languages)
         let rendered = rows.map { r in
-            (
+            // An arrival of another device of the fleet is handed on in that device's languages.
+            let own = self.languages(of: r.row) ?? languages
+            return (
                 r.place,
                 RenderedArrival(
-                    stored: r.row, rendering: made[r.row.id] ?? rendering(id: r.row.id, languages: languages, row: r.row), languageKey: key)
+                    stored: r.row, rendering: (own == languages ? made[r.row.id] : nil) ?? rendering(id: r.row.id, languages: own, row: r.row),
+                    languageKey: RenderKey.languageKey(own))
             )
         }
         handingOn.lock()

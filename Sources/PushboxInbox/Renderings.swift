@@ -69,6 +69,8 @@ public final class Renderings: Sendable {
         var ready: [Int: RenderedArrival] = [:]
         /// When the oldest arrival still waiting in the backlog was queued (monotonic nanoseconds).
         var oldestWaiting: UInt64?
+        /// Arrivals of another device of the fleet, rendered ahead in its languages, not the ahead ones.
+        var ownLanguages: [Int64: [String]] = [:]
 
         mutating func remember(_ id: Int64, _ entry: Recent) {
             recent[id] = entry
@@ -101,6 +103,21 @@ public final class Renderings: Sendable {
     static let recentKept = 1_000
     /// Threads that render a backlog: one per core (at most 4).
     static let renderThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// The languages of the fleet's added devices, by name (the intake sets it): a notification
+    /// delivered to one is rendered in its languages.
+    let fleetLanguages = Locked<(@Sendable (String) -> [String]?)?>(nil)
+
+    /// Tells the renderings each added device's languages (nil: the default device's).
+    public func languages(ofDevice lookup: @escaping @Sendable (String) -> [String]?) {
+        fleetLanguages.withLock { $0 = lookup }
+    }
+
+    /// The languages a stored notification is rendered in when none are asked for: its device's.
+    func languages(of row: StoredNotification) -> [String]? {
+        guard let device = row.device, let lookup = fleetLanguages.withLock({ $0 }) else { return nil }
+        return lookup(device)
+    }
 
     /// The renderer for a language list (cheap: the localizer's tables are shared).
     public func renderer(for languages: [String]) -> Renderer {
@@ -140,7 +157,9 @@ public final class Renderings: Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         lastQueued.store(now, ordering: .relaxed)
         let publishing = !arrivalListeners.withLock { $0.isEmpty }
+        let own = events.compactMap { e in languages(of: e.stored).map { (e.id, $0) } }
         let start = state.withLock { state in
+            for (id, languages) in own where languages != state.aheadLanguages { state.ownLanguages[id] = languages }
             if state.oldestWaiting == nil { state.oldestWaiting = now }
             for e in events {
                 if publishing {
@@ -210,7 +229,7 @@ public final class Renderings: Sendable {
             let toPublish = state.unpublished.isEmpty ? [] : taken.compactMap { state.unpublished.removeValue(forKey: $0) }
             var claimed: [(key: RenderKey, recent: Recent?, flight: InFlight)] = []
             for id in taken where state.waiting.remove(id) != nil {
-                let key = RenderKey(id: id, languages: state.aheadLanguages)
+                let key = RenderKey(id: id, languages: state.ownLanguages.removeValue(forKey: id) ?? state.aheadLanguages)
                 guard state.inFlight[key] == nil else { continue }
                 let flight = InFlight()
                 state.inFlight[key] = flight
@@ -228,7 +247,7 @@ public final class Renderings: Sendable {
             uniqueKeysWithValues: ((try? store.notifications(ids: claimed.filter { $0.recent == nil }.map(\.key.id))) ?? []).map {
                 ($0.id, $0)
             })
-        let renderer = renderer(for: languages)
+        var renderers = [RenderKey.languageKey(languages): renderer(for: languages)]
         var made: [(key: RenderKey, note: RenderedNotification?, flight: InFlight)] = []
         for c in claimed {
             guard let raw = c.recent?.raw ?? readBack[c.key.id]?.rawPayload else {
@@ -236,13 +255,17 @@ public final class Renderings: Sendable {
                 continue
             }
             let report = c.recent?.report ?? readBack[c.key.id].flatMap(storedReport)
-            made.append((c.key, renderer.render(raw, validated: report), c.flight))
+            if renderers[c.key.languageKey] == nil { renderers[c.key.languageKey] = renderer(for: c.key.languages) }
+            made.append((c.key, renderers[c.key.languageKey]!.render(raw, validated: report), c.flight))
         }
         // A rendering is a cache of what the stored payload gives: when it cannot be saved, the
         // inbox renders the notification again when it is shown.
         try? store.saveRenders(made.compactMap { m in m.note.map { (m.key.id, m.key.languageKey, JSONWriter.compact($0.storedJSON)) } })
         finish(made)
-        let renderings = Dictionary(uniqueKeysWithValues: made.compactMap { m in m.note.map { (m.key.id, $0) } })
+        // A fleet device's rendering in its own languages is stored, not handed on as the ahead languages'.
+        let aheadKey = RenderKey.languageKey(languages)
+        let renderings = Dictionary(
+            uniqueKeysWithValues: made.compactMap { m in m.key.languageKey == aheadKey ? m.note.map { (m.key.id, $0) } : nil })
         // An arrival handed on whole (`onArrived`) is not pushed again as a rendering.
         let handedOn = Set(toPublish.map(\.row.id))
         push(RenderBatch(renderings: renderings.filter { !handedOn.contains($0.key) }, languageKey: RenderKey.languageKey(languages)))
@@ -306,8 +329,10 @@ public final class Renderings: Sendable {
 
     /// The rendering of a stored notification as the device has it at `now`: its rendering for
     /// `languages` (default: the device's), with where it stands in delivery applied.
+    /// A row delivered to another device of the fleet is rendered in that device's languages.
     public func shown(_ row: StoredNotification, languages: [String]? = nil, now: Date = Date()) -> RenderedNotification? {
-        rendering(id: row.id, languages: languages, row: row)?.delivering(row.delivery, receivedAt: row.receivedAt, now: now)
+        rendering(id: row.id, languages: languages ?? self.languages(of: row), row: row)?.delivering(
+            row.delivery, receivedAt: row.receivedAt, now: now)
     }
 
     /// Renders (or reads) these notifications for `languages` on the caller's thread and pushes

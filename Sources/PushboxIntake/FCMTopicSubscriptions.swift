@@ -53,21 +53,34 @@ extension FCMEndpoint {
     /// How a registration (token or installation id) stands, for FCM's topic API and the
     /// Instance ID service alike, which word their answers differently.
     enum RegistrationStanding {
-        /// It addresses this device, whose topics then change.
-        case device
+        /// It addresses a device of the inbox (nil: the default one), whose topics then change.
+        case device(String?)
         /// Not of a token's form.
         case malformed
         /// Well-formed but not this device's: unregistered, or not its own while tokens are strict (why).
         case notThisDevice(String)
     }
 
+    /// An added device's token is that device's (unless its app was uninstalled or the token
+    /// unregistered); any other is judged as the default device's.
     func standing(of registration: String, device: DeviceRegistration) -> RegistrationStanding {
         guard FCMRules.isRegistrationTokenForm(registration) else { return .malformed }
+        if let member = device.devices.first(where: { $0.ownsFCM(registration) }) {
+            guard member.state.unregisteredAt(registration) == nil else { return .notThisDevice("the token is unregistered") }
+            return .device(member.name)
+        }
         guard device.accepts(registration, mode: service.phone.context.fcmTokens) else {
             return .notThisDevice(
                 device.unregisteredAt(registration) != nil ? "the token is unregistered" : "not this device's token, and FCM tokens are strict")
         }
-        return .device
+        return .device(nil)
+    }
+
+    /// The topics of the device `owner` names (nil: the default device) before subscriptions
+    /// changed them, and its registration.
+    func topicsBase(_ owner: String?, in fleet: DeviceRegistration) -> (base: Set<String>, registration: DeviceRegistration) {
+        guard let owner, let member = fleet.device(named: owner) else { return (service.phone.context.deviceTopics ?? [], fleet) }
+        return (service.phone.baseTopics(of: member), member.state)
     }
 
     /// The topic API's refusal for a registration that is not this device's: 400 for a
@@ -86,15 +99,22 @@ extension FCMEndpoint {
         return response
     }
 
-    /// Subscribes the device to `topic` or unsubscribes it, through the API, at `now`; whether
-    /// it was subscribed before. Nil when the registration file could not be written.
-    func change(_ file: DeviceRegistrationFile, topic: String, subscribe: Bool, at now: Int64) -> Bool? {
-        let base = service.phone.context.deviceTopics ?? []
+    /// Subscribes the device `owner` names (nil: the default device) to `topic` or unsubscribes
+    /// it, through the API, at `now`; whether it was subscribed before. Nil when the registration
+    /// file could not be written.
+    func change(_ file: DeviceRegistrationFile, owner: String?, topic: String, subscribe: Bool, at now: Int64) -> Bool? {
         var was = false
+        func apply(_ r: inout DeviceRegistration, base: Set<String>) {
+            was = r.topics(base: base).contains(topic)
+            if subscribe { r.subscribe(topic, base: base, at: now, by: "api") } else { r.unsubscribe(topic, base: base, at: now, by: "api") }
+        }
         do {
-            _ = try file.update { r in
-                was = r.topics(base: base).contains(topic)
-                if subscribe { r.subscribe(topic, base: base, at: now, by: "api") } else { r.unsubscribe(topic, base: base, at: now, by: "api") }
+            _ = try file.update { fleet in
+                if let owner, let i = fleet.devices.firstIndex(where: { $0.name == owner }) {
+                    apply(&fleet.devices[i].state, base: service.phone.baseTopics(of: fleet.devices[i]))
+                } else {
+                    apply(&fleet, base: service.phone.context.deviceTopics ?? [])
+                }
             }
         } catch { return nil }
         return was
@@ -106,9 +126,11 @@ extension FCMEndpoint {
         guard let (project, registration, pathTopic) = Self.subscriptionPath(request.path), let file = service.phone.registrationFile else {
             return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.")
         }
-        let device = file.current()
-        if let refused = refusal(standing(of: registration, device: device)) { return refused }
-        let base = service.phone.context.deviceTopics ?? []
+        let fleet = file.current()
+        let standing = standing(of: registration, device: fleet)
+        if let refused = refusal(standing) { return refused }
+        guard case .device(let owner) = standing else { return Self.googleError(500, "INTERNAL", "Internal error encountered.") }
+        let (base, device) = topicsBase(owner, in: fleet)
         let parent = "projects/\(project)/registrations/\(registration)/topicSubscriptions"
         let dates = InboxListing.dateFormatter()
         func resource(_ topic: String, _ at: Int64?) -> JSONValue {
@@ -134,13 +156,13 @@ extension FCMEndpoint {
                 return Self.googleError(409, "ALREADY_EXISTS", "The topic subscription already exists.")
             }
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            guard change(file, topic: topic, subscribe: true, at: now) != nil else {
+            guard change(file, owner: owner, topic: topic, subscribe: true, at: now) != nil else {
                 return Self.googleError(500, "INTERNAL", "Internal error encountered.")
             }
             return Self.json(200, resource(topic, now))
         case ("DELETE", let topic?):
             let allowMissing = request.query["allow_missing"] == "true" || request.query["allowMissing"] == "true"
-            guard let was = change(file, topic: topic, subscribe: false, at: Int64(Date().timeIntervalSince1970 * 1000)) else {
+            guard let was = change(file, owner: owner, topic: topic, subscribe: false, at: Int64(Date().timeIntervalSince1970 * 1000)) else {
                 return Self.googleError(500, "INTERNAL", "Internal error encountered.")
             }
             guard was || allowMissing else { return Self.googleError(404, "NOT_FOUND", "Requested entity was not found.") }
@@ -169,17 +191,19 @@ extension FCMEndpoint {
         guard let file = service.phone.registrationFile else { return iidError(500, "INTERNAL") }
         let device = file.current()
         var results: [JSONValue] = []
-        var changes = false
+        // The devices whose tokens were given, in order (nil: the default device), each changed once.
+        var owners: [String?] = []
         for token in tokens {
             switch token.stringValue.map({ standing(of: $0, device: device) }) ?? .malformed {
             case .malformed: results.append(.object(JSONObject([("error", .string("INVALID_ARGUMENT"))])))
             case .notThisDevice: results.append(.object(JSONObject([("error", .string("NOT_FOUND"))])))
-            case .device:
-                changes = true
+            case .device(let owner):
+                if !owners.contains(owner) { owners.append(owner) }
                 results.append(.object(JSONObject()))
             }
         }
-        if changes, change(file, topic: topic, subscribe: add, at: Int64(Date().timeIntervalSince1970 * 1000)) == nil {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for owner in owners where change(file, owner: owner, topic: topic, subscribe: add, at: now) == nil {
             return iidError(500, "INTERNAL")
         }
         return Self.json(200, .object(JSONObject([("results", .array(results))])))

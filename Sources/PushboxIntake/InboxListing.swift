@@ -39,12 +39,13 @@ public enum InboxListing {
 
     static func listing(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {
         let limit = min(max(Int(request.query["limit"] ?? "") ?? page, 1), 1000)
+        let device = request.query["device"]
         let items: [StoredNotification]
         do {
             if let before = request.query["before"].flatMap({ Int64($0) }) {
-                items = try service.store.inbox(limit: limit, before: before)
+                items = try service.store.inbox(limit: limit, before: before, device: device)
             } else {
-                items = try service.store.inbox(limit: limit)
+                items = try service.store.inbox(limit: limit, device: device)
             }
         } catch {
             return APNsEndpoint.reasonResponse(.internalServerError)
@@ -88,6 +89,7 @@ public enum InboxListing {
         var object = JSONObject([
             ("id", .number(String(n.id))),
             ("apnsId", .string(n.apnsID)),
+            ("device", .string(n.device ?? FleetDevice.defaultName)),
             ("receivedAt", .string(dates.string(from: n.receivedAt))),
             ("deviceTime", .string(deviceTimeText(n))),
             ("source", .string(n.source.rawValue)),

@@ -12,12 +12,8 @@ extension InboxStore {
     static let replaceSQL =
         "UPDATE notifications SET delivery = 'discarded-replaced', delivery_at = ?1 WHERE delivery = 'stored' AND hold_key = ?2 AND (expires_at IS NULL OR expires_at > ?1)"
     /// Everything stored while the device was offline (through the partial index).
-    static let storedSQL = "SELECT id, expires_at FROM notifications WHERE delivery = 'stored'"
+    static let storedSQL = "SELECT id, expires_at FROM notifications WHERE delivery = 'stored' AND device IS ?"
 
-    /// Delivers what the push service kept while the device was offline, now that it is back
-    /// (`now`): each stored notification whose expiration passed is discarded, the rest are
-    /// delivered from storage. Gives the notifications changed and where they now stand.
-    @discardableResult
     /// Keeps what the device did with a Live Activity push delivered from storage, and forgets
     /// its renderings (made before the device had applied it).
     public func keepLiveActivity(_ outcome: LiveActivityOutcome, id: Int64) throws(StoreError) {
@@ -27,9 +23,14 @@ extension InboxStore {
         }
     }
 
-    public func deliverStored(at now: Date) throws(StoreError) -> [Int64: DeliveryRecord] {
+    /// Delivers what the push service kept while the device was offline, now that it is back
+    /// (`now`): each stored notification whose expiration passed is discarded, the rest are
+    /// delivered from storage. Gives the notifications changed and where they now stand.
+    /// `device`: the device of the fleet that came back (nil: the default device).
+    @discardableResult
+    public func deliverStored(at now: Date, device: String? = nil) throws(StoreError) -> [Int64: DeliveryRecord] {
         try transaction { () throws(StoreError) in
-            let held = try db.prepare(Self.storedSQL).rows { row in
+            let held = try db.prepare(Self.storedSQL).rows([device.map { .text($0) } ?? .null]) { row in
                 (row.int(0), row.isNull(1) ? nil : Date(timeIntervalSince1970: row.real(1)))
             }
             let update = try db.prepare("UPDATE notifications SET delivery = ?, delivery_at = ? WHERE id = ?")

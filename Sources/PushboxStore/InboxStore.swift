@@ -54,8 +54,8 @@ public final class InboxStore: @unchecked Sendable {
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
                                        targeting, live_activity, listed_title, listed_body, listed_thread, listed_fired_at, listed_flags,
-                                       device_at, device_zone)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       device_at, device_zone, device)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -184,7 +184,7 @@ public final class InboxStore: @unchecked Sendable {
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
             ] + Self.listingValues(verdict?.listing)
-                + [raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone)],
+                + [raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone), opt(verdict?.device)],
             replacing: holdKey.map { ($0, received) })
     }
 
@@ -267,18 +267,25 @@ public final class InboxStore: @unchecked Sendable {
 
     static let historyClause = "WHERE deleted = 0 ORDER BY id"
 
-    /// Every stored notification (history), in the order they arrived.
-    public func history(limit: Int? = nil) throws(StoreError) -> [StoredNotification] {
-        try select(Self.historyClause, limit: limit)
+    /// Every stored notification (history), in the order they arrived; `device`: only those
+    /// delivered to that device of the fleet (`phone`: the default device).
+    public func history(limit: Int? = nil, device: String? = nil) throws(StoreError) -> [StoredNotification] {
+        guard let device else { return try select(Self.historyClause, limit: limit) }
+        return try select("WHERE deleted = 0 AND \(Self.deviceFilter(device)) ORDER BY id", limit: limit)
     }
 
-    /// What the inbox shows: not deleted, and of notifications sharing an app and a collapse id
-    /// only the latest.
+    /// The rows delivered to `device` (`phone`: the default device, whose rows name none).
+    static func deviceFilter(_ device: String) -> String {
+        device == FleetDevice.defaultName ? "device IS NULL" : "device = '\(device.replacingOccurrences(of: "'", with: "''"))'"
+    }
+
+    /// What the inbox shows: not deleted, and of notifications sharing an app, a collapse id and
+    /// a device only the latest.
     static let inboxFilter = """
         deleted = 0 AND (collapse_id IS NULL OR id = (
             SELECT MAX(n2.id) FROM notifications n2
             WHERE n2.deleted = 0 AND n2.collapse_id = notifications.collapse_id
-              AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '')))
+              AND COALESCE(n2.topic, '') = COALESCE(notifications.topic, '') AND n2.device IS notifications.device))
         """
 
     static let inboxClause = "WHERE \(inboxFilter) ORDER BY id DESC"
@@ -296,13 +303,16 @@ public final class InboxStore: @unchecked Sendable {
     /// The inbox as shown: the latest arrival first, and of notifications sharing an app and a
     /// collapse id, only the latest (history keeps them all). Arrival order is the row id's: the
     /// wall-clock `receivedAt` is shown, never sorted on (a clock step would reorder the inbox).
-    public func inbox(limit: Int? = nil, offset: Int = 0) throws(StoreError) -> [StoredNotification] {
-        try select(Self.inboxClause, limit: limit, offset: offset)
+    /// `device`: only what that device of the fleet shows (`phone`: the default device).
+    public func inbox(limit: Int? = nil, offset: Int = 0, device: String? = nil) throws(StoreError) -> [StoredNotification] {
+        guard let device else { return try select(Self.inboxClause, limit: limit, offset: offset) }
+        return try select("WHERE \(Self.deviceFilter(device)) AND \(Self.inboxFilter) ORDER BY id DESC", limit: limit, offset: offset)
     }
 
     /// The inbox page after `before` (an id), newest first: the next page of `GET /inbox`.
-    public func inbox(limit: Int, before: Int64) throws(StoreError) -> [StoredNotification] {
-        try select("WHERE id < \(before) AND \(Self.inboxFilter) ORDER BY id DESC", limit: limit)
+    public func inbox(limit: Int, before: Int64, device: String? = nil) throws(StoreError) -> [StoredNotification] {
+        let only = device.map { " AND \(Self.deviceFilter($0))" } ?? ""
+        return try select("WHERE id < \(before) AND \(Self.inboxFilter)\(only) ORDER BY id DESC", limit: limit)
     }
 
     /// The stored notification `id`, or nil when there is none (deleted ones included).
@@ -332,7 +342,7 @@ public final class InboxStore: @unchecked Sendable {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
                delivery, delivery_at, expires_at, targeting, live_activity,
-               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags, device_at, device_zone
+               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags, device_at, device_zone, device
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -342,7 +352,7 @@ public final class InboxStore: @unchecked Sendable {
         return try locked { () throws(StoreError) in
             try db.prepare(sql).rows { row in
                 let headers = Self.headers(stored: row.text(7))
-                let verdict =
+                var verdict =
                     row.isNull(9)
                     ? nil
                     : Verdict(
@@ -350,6 +360,7 @@ public final class InboxStore: @unchecked Sendable {
                         targeting: row.text(18).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(TargetingRecord.init(json:)),
                         liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)),
                         listing: Self.listing(row, from: 20))
+                verdict?.device = row.text(27)
                 return StoredNotification(
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",

@@ -92,6 +92,11 @@ enum Schema {
         ALTER TABLE notifications ADD COLUMN device_at REAL;
         ALTER TABLE notifications ADD COLUMN device_zone TEXT;
         """,
+        // 10: the device of the fleet a notification was delivered to (NULL: the inbox's default
+        // device, `phone`): a push that reaches three devices is three rows with one apns-id.
+        """
+        ALTER TABLE notifications ADD COLUMN device TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

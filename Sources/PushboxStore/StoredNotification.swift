@@ -46,6 +46,8 @@ public struct StoredNotification: Sendable, Equatable {
     public var detail: String? { verdict?.detail }
     /// `apns-collapse-id`, when accepted with one.
     public var collapseID: String? { verdict?.collapseID }
+    /// The device of the fleet it was delivered to; nil: the inbox's default device.
+    public var device: String? { verdict?.device }
     /// `apns-topic` (or the FCM message's).
     public var topic: String? { verdict?.topic }
     /// For an accepted FCM message, its targeting as judged when it arrived.

@@ -38,6 +38,9 @@ public struct DeviceRegistration: Sendable, Equatable {
     public var apnsEnvironment: APNsEnvironment?
     /// How many times the file was changed: a view that saw another count reads the device again.
     public var changes: Int = 0
+    /// The devices added beside this one (`pushbox device add`), in the order they were added;
+    /// empty for a device of the fleet itself.
+    public var devices: [FleetDevice] = []
 
     /// One change to the device's topics: when, and who made it (`api`: FCM's topic API or the
     /// Instance ID service, `app`: `pushbox device subscribe`, as the app's SDK would).
@@ -170,16 +173,17 @@ public struct DeviceRegistration: Sendable, Equatable {
                         ($0.key, .object(JSONObject([("at", .number(String($0.value.at))), ("by", .string($0.value.by))])))
                     }))
         }
-        return .object(
-            JSONObject([
-                ("installed", .bool(installed)), ("uninstalledAt", uninstalledAt.map { .number(String($0)) } ?? .null),
-                ("unregistered", times(unregistered)), ("online", .bool(online)),
-                ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null), ("registered", times(registered)),
-                ("subscribed", subscriptions(subscribed)), ("unsubscribed", subscriptions(unsubscribed)),
-                ("app", .optionalString(app)), ("languages", languages.map { .array($0.map { .string($0) }) } ?? .null),
-                ("fcmProject", .optionalString(fcmProject)), ("apnsEnvironment", .optionalString(apnsEnvironment?.rawValue)),
-                ("changes", .number(String(changes))),
-            ]))
+        var object = JSONObject([
+            ("installed", .bool(installed)), ("uninstalledAt", uninstalledAt.map { .number(String($0)) } ?? .null),
+            ("unregistered", times(unregistered)), ("online", .bool(online)),
+            ("offlineSince", offlineSince.map { .number(String($0)) } ?? .null), ("registered", times(registered)),
+            ("subscribed", subscriptions(subscribed)), ("unsubscribed", subscriptions(unsubscribed)),
+            ("app", .optionalString(app)), ("languages", languages.map { .array($0.map { .string($0) }) } ?? .null),
+            ("fcmProject", .optionalString(fcmProject)), ("apnsEnvironment", .optionalString(apnsEnvironment?.rawValue)),
+            ("changes", .number(String(changes))),
+        ])
+        if !devices.isEmpty { object["devices"] = .array(devices.map(\.json)) }
+        return .object(object)
     }
 
     /// A registration read back from its file's JSON (an unreadable one is the default).
@@ -208,5 +212,10 @@ public struct DeviceRegistration: Sendable, Equatable {
         apnsEnvironment = o?["apnsEnvironment"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:))
         languages = o?["languages"]?.arrayValue.map { $0.compactMap(\.stringValue) }.flatMap { $0.isEmpty ? nil : $0 }
         self.changes = o?["changes"]?.intValue ?? 0
+        var seen: Set<String> = []
+        devices = (o?["devices"]?.arrayValue ?? []).compactMap(FleetDevice.init(json:)).filter { seen.insert($0.name).inserted }
     }
+
+    /// The added device named `name`; nil when there is none.
+    public func device(named name: String) -> FleetDevice? { devices.first { $0.name == name } }
 }

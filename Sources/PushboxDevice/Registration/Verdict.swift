@@ -18,6 +18,8 @@ public struct Verdict: Sendable, Equatable {
     public var topic: String?
     /// What the inbox lists of the payload.
     public var listing: PayloadListing? = nil
+    /// The device of the fleet it was delivered to (`pushbox device add`); nil: the default device.
+    public var device: String? = nil
     /// What few verdicts have, out of line: an inbox holds one verdict per notification, and
     /// a Live Activity outcome kept inline would make each of 100,000 several times larger.
     private var rare: Rare?

@@ -15,6 +15,9 @@ public struct ValidationContext: Sendable, Equatable {
     public var fcmProject: String?
     /// The APNs environment the device's token belongs to (development: a debug build).
     public var apnsEnvironment: APNsEnvironment = .development
+    /// How APNs device tokens no device owns are taken: `any` (the default device's) or
+    /// `strict` (400 BadDeviceToken, as APNs answers a token it does not know).
+    public var apnsTokens: FCMTokenMode = .any
 
     /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
@@ -95,6 +98,17 @@ public struct ValidationReport: Sendable {
         guard let message = validated?.fcm else { return }
         addressee = FCMRules.addressee(message, isOwn: isOwn)
         if targeting == .device { targetDescription = FCMRules.describeTarget(message, deviceTopics: deviceTopics, isOwn: isOwn) }
+    }
+
+    /// The same accepted FCM message judged for another device: whether its topic or condition
+    /// reaches a device with `deviceTopics`, and why, with that device's own tokens (`isOwn`).
+    public func retargeted(deviceTopics: Set<String>, isOwn: (String) -> Bool) -> ValidationReport {
+        guard ok, let message = validated?.fcm, let targeting = try? FCMRules.targeting(of: message, deviceTopics: deviceTopics) else { return self }
+        var report = self
+        report.targeting = targeting
+        report.targetDescription = nil
+        report.describeTarget(deviceTopics: deviceTopics, isOwn: isOwn)
+        return report
     }
 }
 

@@ -1,0 +1,136 @@
+import Foundation
+import PushboxPayload
+
+/// The fleet: the inbox's default device and those added beside it, each with its own tokens,
+/// languages, topics and state. A payload is routed as APNs and FCM route it — to the device
+/// whose token it names, or to every device a topic or condition reaches — and judged once per
+/// device it reaches: one request, one answer, a delivery per device.
+extension Phone {
+    /// Judges one payload for every device it reaches, the answering one first (there is always
+    /// one: a payload no device takes is the default device's, refused or not targeted).
+    public func deliveries(_ raw: RawPayload, mode: JudgementMode) -> [Judgement] {
+        deliveries(raw, mode: mode, validated: nil)
+    }
+
+    /// `deliveries`, with the payload's validation already made for a device context.
+    func deliveries(_ raw: RawPayload, mode: JudgementMode, validated: (ValidationReport, ValidationContext)?) -> [Judgement] {
+        let apnsID = Self.answerID(sent: raw.envelope.headers[PushHeaders.id])
+        let registration = self.registration()
+        followKeptLanguages(registration)
+        guard let registration, !registration.devices.isEmpty else {
+            return [judgeDefault(raw, mode: mode, validated: validated, device: registration, apnsID: apnsID)]
+        }
+        let context = self.context(for: registration)
+        let report = validated.flatMap { $0.1 == context ? $0.0 : nil } ?? Validator.validate(raw, context: context)
+        let own = { [self] in judgeDefault(raw, mode: mode, validated: (report, context), device: registration, apnsID: apnsID) }
+        guard report.ok, let payload = report.validated else { return [own()] }
+        guard let message = payload.fcm else {
+            // APNs: the device whose token the request names; a token no added device owns is the default device's.
+            guard let token = raw.envelope.deviceToken, let device = registration.devices.first(where: { $0.apnsToken == token }) else {
+                return [own()]
+            }
+            return [judge(raw, as: device, report: report, context: context, mode: mode, apnsID: apnsID)]
+        }
+        switch message.targets.first {
+        case .token(let token)?, .fid(let token)?:
+            guard let device = registration.devices.first(where: { $0.ownsFCM(token) }) else { return [own()] }
+            return [judge(raw, as: device, report: report, context: context, mode: mode, apnsID: apnsID)]
+        default:
+            // A topic or a condition: every device whose topics it reaches, each judged for them.
+            var reached = report.targeting == .device ? [own()] : []
+            for device in registration.devices {
+                let theirs = report.retargeted(deviceTopics: topics(of: device), isOwn: device.ownsFCM)
+                if theirs.targeting == .device {
+                    reached.append(judge(raw, as: device, report: theirs, context: context, mode: mode, apnsID: apnsID))
+                }
+            }
+            return reached.isEmpty ? [own()] : reached
+        }
+    }
+
+    /// The languages of the added device named `name` (its own, else the default device's); nil
+    /// when there is no such device.
+    public func languages(ofDevice name: String) -> [String]? {
+        guard let device = registration()?.device(named: name) else { return nil }
+        return device.languages ?? languagesAndProfileTopics.languages
+    }
+
+    /// The FCM topics an added device subscribes to now: its language's and the app's, changed
+    /// by its subscriptions; none once its app is uninstalled.
+    public func topics(of device: FleetDevice) -> Set<String> {
+        guard device.state.installed else { return [] }
+        return device.state.topics(base: baseTopics(of: device))
+    }
+
+    /// An added device's own topics, before any subscription changed them: its language's (its
+    /// first language, else the default device's) and the app profile's.
+    public func baseTopics(of device: FleetDevice) -> Set<String> {
+        let inbox = languagesAndProfileTopics
+        return DeviceTopics.topics(preferredLanguages: device.languages ?? inbox.languages, profileTopics: inbox.profileTopics)
+    }
+
+    /// An added device's judgement of a payload routed to it (`report`: validated, and for FCM
+    /// targeted for its topics): refused by its registration, its project or its environment,
+    /// kept while it is offline, or delivered. Live Activities are the default device's only.
+    private func judge(
+        _ raw: RawPayload, as device: FleetDevice, report: ValidationReport, context: ValidationContext, mode: JudgementMode, apnsID: String
+    ) -> Judgement {
+        var report = report
+        let refusal =
+            device.state.refusal(of: report, deviceToken: raw.envelope.deviceToken)
+            ?? senderMismatch(report, raw: raw, device: device, context: context, mode: mode)
+            ?? Self.environmentMismatch(report, raw: raw, device: device.apnsEnvironment ?? context.apnsEnvironment)
+        if let refusal {
+            report.rejection = refusal
+            report.validated = nil
+        } else if report.validated?.fcm != nil {
+            report.describeTarget(deviceTopics: topics(of: device), isOwn: device.ownsFCM)
+        }
+        let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
+        let topic = report.validated?.headers[PushHeaders.topic] ?? raw.envelope.headers[PushHeaders.topic]
+        var verdict = Verdict(
+            status: report.status, reason: report.rejection?.reason.rawValue, detail: report.rejection?.detail,
+            collapseID: report.ok ? collapse : nil, topic: topic,
+            storage: Self.held(device.state.storage(of: report, receivedAt: raw.envelope.receivedAt), by: device),
+            targeting: TargetingRecord(report))
+        verdict.listing = report.listing
+        verdict.device = device.name
+        return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+    }
+
+    /// What an offline device's push service keeps, under a key of that device's: a newer
+    /// notification replaces an older one only on the same device.
+    static func held(_ decision: OfflineStorage.Decision?, by device: FleetDevice) -> OfflineStorage.Decision? {
+        guard case .store(let expiresAt, let key?)? = decision else { return decision }
+        return .store(expiresAt: expiresAt, key: "\(device.name)\u{1F}\(key)")
+    }
+
+    /// FCM's refusal of a message to an added device's token from another project than its own
+    /// (the profile's, else the first that sent to it, which a live send records for it).
+    private func senderMismatch(_ report: ValidationReport, raw: RawPayload, device: FleetDevice, context: ValidationContext, mode: JudgementMode)
+        -> Rejection?
+    {
+        guard let project = raw.envelope.arrival?.fcmProject, report.ok, report.validated?.fcm != nil else { return nil }
+        if let own = context.fcmProject ?? device.state.fcmProject {
+            return DeviceRegistration.senderMismatch(of: report, sentTo: project, own: own)
+        }
+        if mode == .live, let file = registrationFile {
+            _ = try? file.update(device: device.name) { $0.state.fcmProject = $0.state.fcmProject ?? project }
+        }
+        return nil
+    }
+
+    /// APNs' refusal of a device token that no device of the inbox owns, when APNs tokens are
+    /// strict (`--apns-tokens strict`): `400 BadDeviceToken`, as APNs answers a token it does not
+    /// know in the environment it was sent to. A Live Activity's own push token is its
+    /// activity's to judge, not the device's.
+    static func unknownToken(_ report: ValidationReport, raw: RawPayload, context: ValidationContext, device: DeviceRegistration?) -> Rejection? {
+        guard context.apnsTokens == .strict, report.ok, let payload = report.validated, payload.fcm == nil, payload.pushType != .liveactivity,
+            let token = raw.envelope.deviceToken, token != DeviceIdentity.apnsToken
+        else { return nil }
+        return Rejection(
+            .badDeviceToken,
+            "no device of this inbox has the token \(token.prefix(16))… in APNs' \(context.apnsEnvironment.rawValue) environment, and APNs tokens are strict (--apns-tokens): pushbox device list prints every device's token"
+        )
+    }
+}
