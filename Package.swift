@@ -79,7 +79,10 @@ let package = Package(
         // rendering, the local notifications' scheduler.
         .target(
             name: "PushboxInbox",
-            dependencies: ["PushboxSystem", "CPosix", "PushboxPayload", "PushboxDevice", "PushboxRendering", "PushboxStore", "PushboxJSON"]),
+            dependencies: [
+                "PushboxSystem", "CPosix", "PushboxPayload", "PushboxDevice", "PushboxRendering", "PushboxStore", "PushboxJSON",
+                "PushboxLocalization",
+            ]),
         // Intake: APNs-shaped HTTP on a Unix socket (libmicrohttpd) and on one TCP port (TLS, HTTP/2
         // through nghttp2, HTTP/1.1 through libmicrohttpd), provider tokens, the folder watch
         // (inotify), the APNs, FCM and pushbox routes: transport, handing each payload to the inbox.

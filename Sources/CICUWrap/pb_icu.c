@@ -213,3 +213,44 @@ void pb_icu_versions(char *icu, char *cldr) {
     swift_ulocdata_getCLDRVersion(c, &status);
     swift_u_versionToString(c, cldr);
 }
+
+int32_t pb_dominant_script(const uint16_t *text, int32_t length, char *out, int32_t *in_dominant) {
+    enum { LIMIT = 512 };
+    int32_t counts[LIMIT] = {0};
+    int32_t counted = 0;
+    for (int32_t i = 0; i < length; i++) {
+        int32_t c = text[i];
+        if (c >= 0xD800 && c <= 0xDBFF && i + 1 < length && text[i + 1] >= 0xDC00 && text[i + 1] <= 0xDFFF) {
+            c = 0x10000 + ((c - 0xD800) << 10) + (text[i + 1] - 0xDC00);
+            i++;
+        }
+        pb_UErrorCode status = 0;
+        int script = swift_uscript_getScript(c, &status);
+        if (PB_U_FAILURE(status) || script <= PB_USCRIPT_INHERITED || script >= LIMIT) continue;
+        counts[script]++;
+        counted++;
+    }
+    int best = -1;
+    for (int s = 0; s < LIMIT; s++) {
+        if (counts[s] > 0 && (best < 0 || counts[s] > counts[best])) best = s;
+    }
+    if (best < 0) return 0;
+    const char *name = swift_uscript_getShortName(best);
+    if (!name) return 0;
+    strncpy(out, name, 7);
+    out[7] = 0;
+    *in_dominant = counts[best];
+    return counted;
+}
+
+int32_t pb_likely_script(const char *locale, char *out, int32_t capacity) {
+    char maximized[157];
+    pb_UErrorCode status = 0;
+    swift_uloc_addLikelySubtags(locale, maximized, sizeof maximized, &status);
+    if (PB_U_FAILURE(status)) return -1;
+    status = 0;
+    int32_t length = swift_uloc_getScript(maximized, out, capacity, &status);
+    if (PB_U_FAILURE(status) || length <= 0 || length >= capacity) return -1;
+    out[length] = 0;
+    return length;
+}

@@ -45,6 +45,13 @@ void swift_unumf_closeResult(void *result);
 
 int8_t swift_u_charType(int32_t c);
 
+// Scripts (uscript.h) and likely subtags (uloc.h).
+enum { PB_USCRIPT_COMMON = 0, PB_USCRIPT_INHERITED = 1 };
+int swift_uscript_getScript(int32_t codepoint, pb_UErrorCode *status);
+const char *swift_uscript_getShortName(int script);
+int32_t swift_uloc_addLikelySubtags(const char *localeID, char *maximizedLocaleID, int32_t capacity, pb_UErrorCode *status);
+int32_t swift_uloc_getScript(const char *localeID, char *script, int32_t capacity, pb_UErrorCode *status);
+
 // Apple's own localization choice (Apple's ICU, ualoc.h; exported unprefixed): CFBundle picks an
 // app's localization with it on Apple's systems.
 int32_t ualoc_localizationsToUse(const char *const *preferredLanguages, int32_t preferredLanguagesCount,

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxInbox
 import PushboxIntake
 import PushboxJSON
 import PushboxSandbox
@@ -57,6 +58,7 @@ enum ExecCommand {
         }
         defer { files.remove() }
         for note in files.notes { io.err("pushbox exec: warning: \(note)") }
+        let before = target.latestID(args, io)
         let child: SandboxedCommand
         switch Sandbox.start(command: args.operands, environment: environment(io.environment, files), files: files, ports: ports) {
         case .failure(let failure):
@@ -80,6 +82,7 @@ enum ExecCommand {
         var summary = ExecSummary(
             command: args.operands, commandStatus: status, tally: target.tally(args, io), failOn: failOn, unreachable: relay.counts.unreachable,
             servedBy: target.description)
+        summary.findings = target.findings(after: before, args, io)
         if summary.tally.requests == 0, relay.counts.relayed > 0 {
             // A pushbox older than the summary route: the relayed connections are all it knows.
             summary.servedBy += " (no summary from it)"

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxInbox
 import PushboxIntake
 import PushboxJSON
 import PushboxPayload
@@ -11,6 +12,13 @@ struct ExecSummary {
         case rejected, refused
         case notTargeted = "not-targeted"
         case discarded
+        /// The fleet's findings (`pushbox device add`): a device got the run's campaign twice,
+        /// none of it, or in another language.
+        case duplicate, missed
+        case wrongLanguage = "wrong-language"
+
+        /// The kind of fleet finding it names; nil for a request count.
+        var finding: FleetFinding.Kind? { FleetFinding.Kind(rawValue: rawValue) }
     }
 
     /// The exit status of a run whose command succeeded but sent what `--fail-on` names.
@@ -25,6 +33,8 @@ struct ExecSummary {
     var unreachable = 0
     /// Where the pushes went: the running pushbox's port socket, or exec's own intake.
     var servedBy: String
+    /// The fleet's findings in the run's pushes, taken as one campaign (none without added devices).
+    var findings: [FleetFinding] = []
 
     /// `--fail-on rejected,refused`: the names, or the usage error.
     static func parseFailOn(_ text: String?) throws(UsageError) -> [Failing] {
@@ -46,6 +56,7 @@ struct ExecSummary {
         case .refused: tally.refused.values.reduce(0, +)
         case .notTargeted: tally.count(.notTargeted)
         case .discarded: tally.count(.discarded)
+        case .duplicate, .missed, .wrongLanguage: findings.filter { $0.kind == kind.finding }.count
         }
     }
 
@@ -79,6 +90,12 @@ struct ExecSummary {
         lines.append("  not targeted   \(tally.count(.notTargeted))")
         lines.append("  rejected       \(count(.rejected))\(reasons(tally.rejected))")
         lines.append("  refused (auth) \(count(.refused))\(reasons(tally.refused))")
+        if !findings.isEmpty {
+            var kinds: [String: Int] = [:]
+            for f in findings { kinds[f.kind.rawValue, default: 0] += 1 }
+            lines.append("  fleet findings \(findings.count)\(reasons(kinds))")
+            for f in findings { lines.append("    \(f.kind.rawValue): \(TerminalText.sanitize(f.detail))") }
+        }
         if unreachable > 0 {
             lines.append("  \(unreachable) connection\(unreachable == 1 ? "" : "s") closed: no pushbox answered on the port socket")
         }
@@ -98,6 +115,7 @@ struct ExecSummary {
         fields.append(("failOn", .array(failOn.map { .string($0.rawValue) })))
         fields.append(("failedOn", .array(failedOn.map { .string($0.rawValue) })))
         fields.append(("unreachableConnections", .number(String(unreachable))))
+        fields.append(("findings", .array(findings.map(\.json))))
         return .object(JSONObject(fields))
     }
 }

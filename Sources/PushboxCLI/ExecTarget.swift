@@ -1,4 +1,5 @@
 import Foundation
+import PushboxInbox
 import PushboxIntake
 import PushboxJSON
 
@@ -62,6 +63,34 @@ enum ExecTarget: CustomStringConvertible {
             case .success(let value): return RequestTally(json: value) ?? RequestTally()
             case .failure: return RequestTally()
             }
+        }
+    }
+
+    /// The latest row of the inbox that takes the pushes, before the command runs: the fleet's
+    /// findings are made from what arrives after it.
+    func latestID(_ args: ParsedArguments, _ io: CommandIO) -> Int64 {
+        switch self {
+        case .own(let running, _): return running.store.latestID
+        case .running:
+            let answer = LocalClient.callJSON("GET", "/pushbox/findings?after=\(Int64.max)", body: [], headers: [], args, io)
+            guard case .success(let value) = answer else { return 0 }
+            return Int64(value.objectValue?["latest"]?.intValue ?? 0)
+        }
+    }
+
+    /// The fleet's findings in this run's pushes (stored after row `after`), as one campaign.
+    func findings(after: Int64, _ args: ParsedArguments, _ io: CommandIO) -> [FleetFinding] {
+        switch self {
+        case .own(let running, _):
+            let rows = ((try? running.store.rows(after: after, limit: FleetRoute.limit)) ?? []).filter {
+                $0.arrival?.listener.hasPrefix(listenerPrefix) == true
+            }
+            return running.server.service.findings(rows, oneCampaign: true)
+        case .running:
+            let query = listenerPrefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let answer = LocalClient.callJSON("GET", "/pushbox/findings?after=\(after)&listener=" + query, body: [], headers: [], args, io)
+            guard case .success(let value) = answer else { return [] }
+            return (value.objectValue?["findings"]?.arrayValue ?? []).compactMap(FleetFinding.init(json:))
         }
     }
 

@@ -30,7 +30,7 @@ enum ListCommand {
         do {
             let store = try IntakeOptions.openStore(args, io, existing: true)
             let limit = try args.wholeNumber(Options.limit, minimum: 1)
-            let (renderings, _) = try IntakeOptions.renderings(args, store: store, io: io)
+            let (renderings, phone) = try IntakeOptions.renderings(args, store: store, io: io)
             let items: [StoredNotification]
             let device = args.value(Options.device)
             let fleet = DeviceRegistrationFile(databasePath: store.path).current().devices
@@ -46,10 +46,23 @@ enum ListCommand {
             let time = DateFormatter()
             time.dateFormat = "yyyy-MM-dd HH:mm:ss"
             let dates = InboxListing.dateFormatter()
+            // With a fleet, what went wrong across its devices: on the rows concerned (a miss on its campaign's first row).
+            let findings =
+                fleet.isEmpty
+                ? []
+                : FleetFindings.findings(
+                    items, members: FleetMember.fleet(DeviceRegistrationFile(databasePath: store.path).current(), languages: phone.languages),
+                    rendering: { renderings.shown($0) })
+            var findingsOf: [Int64: [FleetFinding]] = [:]
+            for f in findings {
+                for id in f.ids.isEmpty ? [f.campaign] : f.ids { findingsOf[id, default: []].append(f) }
+            }
             for n in items {
                 let rendered = n.status == 200 ? renderings.shown(n) : nil
                 if args.flag(Options.json) {
-                    io.out(JSONWriter.compact(InboxListing.json(n, rendered: rendered, dates: dates)))
+                    var row = InboxListing.json(n, rendered: rendered, dates: dates).objectValue ?? JSONObject()
+                    if !fleet.isEmpty { row["findings"] = .array((findingsOf[n.id] ?? []).map(\.json)) }
+                    io.out(JSONWriter.compact(.object(row)))
                     continue
                 }
                 // The time the phone showed, in its zone then (or --tz).
@@ -76,6 +89,9 @@ enum ListCommand {
                 io.out(line)
             }
             if items.isEmpty && !args.flag(Options.json) { io.err("pushbox list: the inbox at \(store.path) is empty") }
+            if !args.flag(Options.json) {
+                for f in findings { io.out(TerminalText.sanitize("finding  \(f.kind.rawValue)  \(f.device): \(f.detail)")) }
+            }
             return 0
         } catch {
             io.err("pushbox list: \(error)")

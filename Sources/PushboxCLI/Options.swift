@@ -103,7 +103,7 @@ enum Options {
     static let failOn = OptionSpec(
         "--fail-on", value: "WHAT,…",
         help:
-            "Exit 3 when the command succeeded but sent pushes APNs or FCM would refuse: rejected (refused for what they are), refused (credentials), not-targeted (FCM messages for other devices), discarded (dropped for an offline device)."
+            "Exit 3 when the command succeeded but sent pushes APNs or FCM would refuse: rejected (refused for what they are), refused (credentials), not-targeted (FCM messages for other devices), discarded (dropped for an offline device); and, with devices added to the inbox (pushbox device add), the fleet's findings in the run taken as one campaign: duplicate (a device got two of its notifications), missed (a device got none while others did), wrong-language (a device was shown a message in another language than its own)."
     )
     static let jsonSummary = OptionSpec("--json-summary", value: "FILE", help: "Also write the summary as JSON to FILE, for scripts.")
 

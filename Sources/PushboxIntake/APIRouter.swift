@@ -103,7 +103,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         // Pushes first: they are nearly every request, and no other route's paths begin with /3/device/.
         routes =
             apns.routes + BroadcastEndpoint(service: service, authenticator: authenticator).routes + (fcm ?? FCMEndpoint(service: service)).routes + [
-                InboxListing.route(service), InboxListing.deviceRoute(service), RequestLog.route(requests), RequestLog.summaryRoute(requests),
+                InboxListing.route(service), InboxListing.deviceRoute(service), FleetRoute.route(service), RequestLog.route(requests),
+                RequestLog.summaryRoute(requests),
             ]
             + ScheduleEndpoint.routes(scheduler)
     }

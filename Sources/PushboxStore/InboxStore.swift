@@ -315,6 +315,17 @@ public final class InboxStore: @unchecked Sendable {
         return try select("WHERE id < \(before) AND \(Self.inboxFilter)\(only) ORDER BY id DESC", limit: limit)
     }
 
+    /// The notifications stored after row `id` (not deleted), in arrival order: what arrived
+    /// since a moment whose latest id was `id` (`pushbox exec`'s run).
+    public func rows(after id: Int64, limit: Int? = nil) throws(StoreError) -> [StoredNotification] {
+        try select("WHERE id > \(id) AND deleted = 0 ORDER BY id", limit: limit)
+    }
+
+    /// The latest row's id (0 when the inbox is empty).
+    public var latestID: Int64 {
+        locked { (try? db.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications").rows { $0.int(0) }.first) ?? 0 }
+    }
+
     /// The stored notification `id`, or nil when there is none (deleted ones included).
     public func notification(id: Int64) throws(StoreError) -> StoredNotification? {
         try notifications(ids: [id]).first

@@ -195,3 +195,17 @@ struct FleetTests {
         }
     }
 }
+
+/// The language a language topic is for: the inverse of the topic a device's language gives.
+@Suite("Language topics read back")
+struct LanguageTopicTests {
+    @Test("every tag's language topic reads back as the tag; other topics are none")
+    func roundTrip() {
+        for tag in ["en-US", "ko-KR", "ja-JP", "es-ES", "zh-Hans-CN", "es-419", "ko", "fil-PH", "pt-BR", "sr-Latn-RS"] {
+            #expect(DeviceTopics.language(ofTopic: DeviceTopics.languageTopic(for: tag)) == tag, "\(tag)")
+        }
+        for topic in ["News", "LangX", "Lang", "Langko", "LangKoKRX", "LangKo1", "lang-ko", "LangKoKr"] {
+            #expect(DeviceTopics.language(ofTopic: topic) == nil, "\(topic)")
+        }
+    }
+}

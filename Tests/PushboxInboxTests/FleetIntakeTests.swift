@@ -89,4 +89,86 @@ struct FleetIntakeTests {
         let back = try file.comeOnline(at: Date(), store: service.store, device: "ko")
         #expect(back.changed[row.id]?.state == .deliveredFromStorage && back.registration.device(named: "ko")?.state.online == true)
     }
+
+    static func fcm(_ target: String, title: String, body: String, at: Date = Date()) -> RawPayload {
+        RawPayload(
+            bytes: Array(#"{"message":{\#(target),"notification":{"title":"\#(title)","body":"\#(body)"}}}"#.utf8),
+            envelope: Envelope(source: .fcm, receivedAt: at))
+    }
+
+    static func kinds(_ findings: [FleetFinding]) -> [String] {
+        findings.map { "\($0.kind.rawValue) \($0.device)\($0.cause.map { " " + $0.rawValue } ?? "")" }.sorted()
+    }
+
+    @Test("a campaign per language topic: each device gets its own; one subscribed to two language topics gets two, one in another language")
+    func duplicateAndWrongTopic() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, _, _) = try Self.intake(folder)
+        let file = try #require(service.phone.registrationFile)
+        func campaign(at: Date) {
+            _ = service.receive(Self.fcm(#""topic":"LangEnUS""#, title: "Your order has shipped", body: "Arriving soon", at: at))
+            _ = service.receive(Self.fcm(#""topic":"LangKoKR""#, title: "주문이 발송되었습니다", body: "곧 도착합니다", at: at))
+            _ = service.receive(Self.fcm(#""topic":"LangFrFR""#, title: "Votre commande est partie", body: "Elle arrive bientôt", at: at))
+        }
+        let start = Date().addingTimeInterval(-100)
+        campaign(at: start)
+        #expect(service.findings(try service.store.history()).isEmpty)
+        // The classic mistake: the language changed to Korean, the old topic kept.
+        _ = try file.apply(.subscribe("LangKoKR"), device: "fr")
+        campaign(at: start.addingTimeInterval(60))
+        let findings = service.findings(try service.store.history())
+        #expect(Self.kinds(findings) == ["duplicate fr", "wrong-language fr language-topic"], "\(findings)")
+        #expect(findings.allSatisfy { $0.campaign > 3 }, "the second campaign's only")
+        // Pushes further apart than the gap are campaigns of their own; as one (exec's run) they are one.
+        #expect(FleetFindings.campaigns(try service.store.history(), oneCampaign: false).count == 2)
+        #expect(FleetFindings.campaigns(try service.store.history(), oneCampaign: true).count == 1)
+    }
+
+    @Test("a device that got none of a campaign misses it, unless its app is gone or it is an Android phone and the campaign was APNs only")
+    func missed() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, _, _) = try Self.intake(folder)
+        let file = try #require(service.phone.registrationFile)
+        _ = service.receive(Self.fcm(#""topic":"LangEnUS""#, title: "Hello", body: "there"))
+        _ = service.receive(Self.fcm(#""topic":"LangKoKR""#, title: "안녕하세요", body: "반갑습니다"))
+        #expect(Self.kinds(service.findings(try service.store.history())) == ["missed fr"])
+        _ = try file.apply(.uninstall, device: "fr")
+        #expect(service.findings(try service.store.history()).isEmpty, "an uninstalled app misses nothing a backend can fix")
+        _ = try file.apply(.install, device: "fr")
+        let apnsOnly = try service.store.latestID
+        let koToken = try #require(file.current().device(named: "ko")?.apnsToken)
+        for token in [koToken, DeviceIdentity.apnsToken] {
+            _ = service.receive(
+                RawPayload(
+                    bytes: Array(#"{"aps":{"alert":{"loc-key":"GAME_PLAY_REQUEST_FORMAT","loc-args":["A","B"]}}}"#.utf8),
+                    envelope: Envelope(
+                        source: .socket, receivedAt: Date().addingTimeInterval(30), headers: PushHeaders([("apns-topic", "dev.pushbox.sample")]),
+                        deviceToken: token)))
+        }
+        #expect(service.findings(try service.store.rows(after: apnsOnly)).isEmpty, "APNs reaches no Android phone")
+    }
+
+    @Test("wrong language from the text's script, a localization the app lacks, and a key missing in the device's localization")
+    func wrongLanguageCauses() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, _, _) = try Self.intake(folder)
+        let file = try #require(service.phone.registrationFile)
+        #expect(try file.add(FleetDevice(name: "it", platform: .ios, languages: ["it-IT"])) == .done)
+        let ko = try #require(file.current().device(named: "ko"))
+        let it = try #require(file.current().device(named: "it"))
+        func push(_ token: String, _ aps: String) {
+            _ = service.receive(
+                RawPayload(
+                    bytes: Array(#"{"aps":{"alert":\#(aps)}}"#.utf8),
+                    envelope: Envelope(source: .socket, headers: PushHeaders([("apns-topic", "dev.pushbox.sample")]), deviceToken: token)))
+        }
+        push(try #require(ko.apnsToken), #"{"title":"ご注文を発送しました","body":"まもなく届きます"}"#)
+        push(try #require(it.apnsToken), #"{"loc-key":"GAME_PLAY_REQUEST_FORMAT","loc-args":["A","B"]}"#)
+        push(DeviceIdentity.apnsToken, #"{"loc-key":"NO_SUCH_KEY_ANYWHERE"}"#)
+        push(try #require(ko.apnsToken), #"{"title":"주문이 발송되었습니다","body":"iPhone 16"}"#)
+        let findings = service.findings(try service.store.history(), oneCampaign: true).filter { $0.kind == .wrongLanguage }
+        #expect(
+            Self.kinds(findings) == ["wrong-language it localization-fallback", "wrong-language ko script", "wrong-language phone missing-key"],
+            "\(findings)")
+    }
 }

@@ -54,4 +54,14 @@ int pb_base_direction(const uint16_t *text, int32_t length);
 int32_t pb_localizations_to_use(const char *const *preferred, int32_t preferred_count, const char *const *available,
                                 int32_t available_count, int32_t *chosen, int32_t capacity);
 
+/// The script most characters of UTF-16 `text` are written in, Common and Inherited ones (digits,
+/// punctuation, marks) not counted: its ISO 15924 short name ("Hang", "Latn") into `out` (at
+/// least 8 bytes). Returns how many characters were counted; `in_dominant` gets how many of them
+/// are in that script. 0 when none were.
+int32_t pb_dominant_script(const uint16_t *text, int32_t length, char *out, int32_t *in_dominant);
+
+/// The script `locale` is most likely written in, by CLDR's likely subtags ("ko" → "Kore",
+/// "ja-JP" → "Jpan", "zh-TW" → "Hant") into `out`; returns its length, or -1.
+int32_t pb_likely_script(const char *locale, char *out, int32_t capacity);
+
 #endif

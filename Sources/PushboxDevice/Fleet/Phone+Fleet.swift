@@ -48,6 +48,9 @@ extension Phone {
         }
     }
 
+    /// The default device's languages (as the inbox last set them).
+    public var languages: [String] { languagesAndProfileTopics.languages }
+
     /// The languages of the added device named `name` (its own, else the default device's); nil
     /// when there is no such device.
     public func languages(ofDevice name: String) -> [String]? {

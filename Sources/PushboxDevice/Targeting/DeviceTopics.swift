@@ -16,6 +16,43 @@ public enum DeviceTopics {
             }.joined()
     }
 
+    /// The language a language topic is for, the inverse of `languageTopic`: `LangKoKR` → `ko-KR`,
+    /// `LangZhHansCN` → `zh-Hans-CN`, `LangEs419` → `es-419`; nil for any other topic.
+    public static func language(ofTopic topic: String) -> String? {
+        guard topic.hasPrefix("Lang") else { return nil }
+        let rest = Array(topic.dropFirst(4))
+        var i = 0
+        func run(_ allowed: (Character) -> Bool, max: Int) -> String {
+            var out = ""
+            while i < rest.count, out.count < max, allowed(rest[i]) {
+                out.append(rest[i])
+                i += 1
+            }
+            return out
+        }
+        func isUpper(_ c: Character) -> Bool { c.isASCII && c.isUppercase }
+        func isLower(_ c: Character) -> Bool { c.isASCII && c.isLowercase }
+        // A language: one capital and its lower-case letters (En, Fil).
+        guard i < rest.count, isUpper(rest[i]) else { return nil }
+        let first = String(rest[i])
+        i += 1
+        let language = (first + run(isLower, max: 7)).lowercased()
+        guard language.count >= 2 else { return nil }
+        var parts = [language]
+        // A script: one capital and three lower-case letters (Hans).
+        if rest.count - i >= 4, isUpper(rest[i]), rest[(i + 1)...(i + 3)].allSatisfy(isLower) {
+            parts.append(String(rest[i...(i + 3)]))
+            i += 4
+        }
+        // A region: two capitals or three digits.
+        if i < rest.count {
+            let region = isUpper(rest[i]) ? run(isUpper, max: 2) : run({ $0.isASCII && $0.isNumber }, max: 3)
+            guard region.count == 2 || (region.count == 3 && region.allSatisfy(\.isNumber)) else { return nil }
+            parts.append(region)
+        }
+        return i == rest.count ? parts.joined(separator: "-") : nil
+    }
+
     /// The device's topics: the language topic of its first preferred language and the profile's.
     public static func topics(preferredLanguages: [String], profileTopics: [String]) -> Set<String> {
         var topics = Set(profileTopics)
