@@ -3,6 +3,7 @@ import PushboxDevice
 import PushboxInbox
 import PushboxIntake
 import PushboxJSON
+import PushboxLocalization
 import PushboxPayload
 import PushboxStore
 
@@ -13,9 +14,9 @@ enum DeviceCommand {
     static let spec = CommandSpec(
         name: "device",
         summary:
-            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would). A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
+            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would), language TAGS (the user changes the device's languages: its language topic follows the first). A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
         operands:
-            "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|add NAME|remove NAME|list]",
+            "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|language TAGS|add NAME|remove NAME|list]",
         options: [Options.database, Options.json.with(help: "Print the state as one JSON object (list: one per device, one per line).")]
             + RenderCommand.deviceOptions + [Options.apnsEnvironment, Options.device] + FleetCommands.addOptions,
         run: run)
@@ -62,6 +63,7 @@ enum DeviceCommand {
             }
         } else if !operands.isEmpty {
             guard let change = change(operands, io: &io) else { return 2 }
+            if case .language(let tags) = change { device.languages = tags }
             do { registration = try file.apply(change, baseTopics: base, at: Date(timeIntervalSince1970: Double(now) / 1000)) } catch {
                 io.err("pushbox device: \(error)")
                 return 1
@@ -83,6 +85,17 @@ enum DeviceCommand {
         case ("install", 1): return .install
         case ("unregister", 2): return .unregister(value)
         case ("register", 2): return .register(value)
+        case ("language", 2):
+            let tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !tags.isEmpty,
+                tags.allSatisfy({
+                    LanguageTag.subtags($0).first.map { (2...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isLetter } } == true
+                })
+            else {
+                io.err("pushbox device: language takes language tags, most preferred first, e.g. language ko-KR,en")
+                return nil
+            }
+            return .language(tags)
         case ("subscribe", 2), ("unsubscribe", 2):
             let topic = TopicCondition.bareTopicName(value)
             guard TopicCondition.isValidTopicName(topic) else {
@@ -92,7 +105,7 @@ enum DeviceCommand {
             return action == "subscribe" ? .subscribe(topic) : .unsubscribe(topic)
         default:
             io.err(
-                "pushbox device: give online, offline, install, uninstall, unregister TOKEN, register TOKEN, subscribe TOPIC, unsubscribe TOPIC, add NAME, remove NAME or list; see pushbox device --help"
+                "pushbox device: give online, offline, install, uninstall, unregister TOKEN, register TOKEN, subscribe TOPIC, unsubscribe TOPIC, language TAGS, add NAME, remove NAME or list; see pushbox device --help"
             )
             return nil
         }

@@ -53,6 +53,9 @@ extension DeviceRegistrationFile {
     {
         guard name != FleetDevice.defaultName else { return try apply(change, baseTopics: baseTopics, at: now) }
         let ms = Int64(now.timeIntervalSince1970 * 1000)
-        return try update(device: name) { change.apply(to: &$0.state, baseTopics: baseTopics, at: ms) }
+        return try update(device: name) { device in
+            // An added device's languages are its own, not its registration's.
+            if case .language(let tags) = change { device.languages = tags } else { change.apply(to: &device.state, baseTopics: baseTopics, at: ms) }
+        }
     }
 }

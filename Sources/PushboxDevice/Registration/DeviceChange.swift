@@ -19,6 +19,8 @@ public enum DeviceChange: Sendable, Equatable {
     case subscribe(String)
     /// The app unsubscribes from an FCM topic.
     case unsubscribe(String)
+    /// The user sets the device's preferred languages (its language topic follows the first).
+    case language([String])
 
     /// Applies the change to `registration` at `now` (milliseconds since 1970); `baseTopics` are
     /// the device's own topics (the profile's and its language's).
@@ -35,6 +37,7 @@ public enum DeviceChange: Sendable, Equatable {
             if !registration.isOwn(token) { registration.registered[token] = now }
         case .subscribe(let topic): registration.subscribe(topic, base: baseTopics, at: now, by: "app")
         case .unsubscribe(let topic): registration.unsubscribe(topic, base: baseTopics, at: now, by: "app")
+        case .language(let tags): registration.languages = tags
         }
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import PushboxJSON
+import PushboxTestSupport
+import Testing
+
+@testable import PushboxCLI
+
+/// `pushbox device add|remove|list`, `--device NAME` and `language`: the fleet kept with the
+/// inbox, each device changed on its own, a wrong name a usage error that says what to do.
+@Suite("A fleet of phones: the device command")
+struct FleetCommandTests {
+    static func device(_ db: String, _ args: [String]) -> CLIRun { CLIRun(["device"] + args + ["--db", db]) }
+
+    static func listed(_ db: String) throws -> [String: JSONObject] {
+        let run = device(db, ["list", "--json"])
+        try #require(run.status == 0, "\(run.err)")
+        var out: [String: JSONObject] = [:]
+        for line in run.lines {
+            let o = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+            out[o["name"]?.stringValue ?? ""] = o
+        }
+        return out
+    }
+
+    @Test("add, list, --device and remove; the default device is always listed first and cannot be added or removed")
+    func lifecycle() throws {
+        let folder = TemporaryFolder("pbfleetcli")
+        let db = folder.path + "/inbox.sqlite"
+        let added = Self.device(db, ["add", "ja", "--lang", "ja-JP", "--tz", "Asia/Tokyo", "--apns-environment", "production", "--json"])
+        #expect(added.status == 0, "\(added.err)")
+        let ja = try #require(try JSONParser.parse(Array(added.out.utf8)).objectValue)
+        #expect(ja["timeZone"] == "Asia/Tokyo" && ja["apnsEnvironment"] == "production" && ja["languages"] == .array(["ja-JP"]))
+        #expect(Self.device(db, ["add", "es", "--platform", "android", "--lang", "es-ES"]).status == 0)
+        let list = Self.device(db, ["list"])
+        #expect(list.lines.count == 4 && list.lines[1].hasPrefix("phone ") && list.lines[2].hasPrefix("ja ") && list.lines[3].hasPrefix("es "))
+        var all = try Self.listed(db)
+        #expect(all["es"]?["apnsToken"] == .null && all["es"]?["platform"] == "android")
+        #expect(all["ja"]?["topics"]?.arrayValue?.contains("LangJaJP") == true)
+        // Each device changed on its own.
+        #expect(Self.device(db, ["--device", "ja", "offline"]).status == 0)
+        #expect(Self.device(db, ["--device", "es", "uninstall"]).status == 0)
+        #expect(Self.device(db, ["--device", "ja", "language", "ko-KR,ja"]).status == 0)
+        all = try Self.listed(db)
+        #expect(all["ja"]?["online"] == .bool(false) && all["phone"]?["online"] == .bool(true))
+        #expect(all["es"]?["installed"] == .bool(false) && all["es"]?["topics"] == .array([]))
+        #expect(all["ja"]?["languages"] == .array(["ko-KR", "ja"]) && all["ja"]?["topics"]?.arrayValue?.contains("LangKoKR") == true)
+        // The default device's languages too: every command on the inbox then uses them.
+        #expect(Self.device(db, ["language", "fr-FR"]).status == 0)
+        #expect(try Self.listed(db)["phone"]?["languages"] == .array(["fr-FR"]))
+        #expect(Self.device(db, ["remove", "ja"]).status == 0)
+        #expect(try Self.listed(db).keys.sorted() == ["es", "phone"])
+    }
+
+    @Test("a name taken, the default device's, a bad name, an unknown device, a bad platform, zone or language: exit 2, nothing changed")
+    func usageErrors() throws {
+        let folder = TemporaryFolder("pbfleetcli")
+        let db = folder.path + "/inbox.sqlite"
+        #expect(Self.device(db, ["add", "ja"]).status == 0)
+        let before = try Self.listed(db)
+        for args in [
+            ["add", "ja"], ["add", "phone"], ["add", "-x"], ["add", "a b"], ["add", "x", "--platform", "windows"],
+            ["add", "x", "--tz", "Mars/Olympus"],
+            ["remove", "phone"], ["remove", "nobody"], ["--device", "nobody", "offline"], ["--device", "ja", "language", "123"], ["list", "x"],
+        ] {
+            let run = Self.device(db, args)
+            #expect(run.status == 2 && !run.err.isEmpty, "\(args): \(run.status) \(run.err)")
+        }
+        #expect(try Self.listed(db) == before)
+        let list = CLIRun(["list", "--db", db, "--device", "nobody"])
+        #expect(list.status == 2, "\(list.err)")
+    }
+}
