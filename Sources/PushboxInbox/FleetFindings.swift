@@ -73,9 +73,11 @@ public struct FleetMember: Sendable, Equatable {
     }
 }
 
-/// Findings across the fleet: notifications grouped into campaigns (pushes less than
-/// `campaignGap` apart; `exec`'s summary takes its whole run as one), each device's share of
-/// each campaign judged. Made only when the inbox has more than one device.
+/// Findings across the fleet: a backend's pushes (from the socket, the port and FCM — not files,
+/// replays or local notifications) grouped into campaigns, each device's share of each campaign
+/// judged. A campaign is the pushes of one shape (the same keys, loc-keys and category; texts and
+/// targets may differ, as one message per language topic or per user does) in one burst: less
+/// than `campaignGap` apart, or `exec`'s whole run. Made only when the inbox has more than one device.
 public enum FleetFindings {
     /// Pushes further apart than this start a new campaign.
     public static let campaignGap: TimeInterval = 10
@@ -88,25 +90,66 @@ public enum FleetFindings {
     ) -> [FleetFinding] {
         guard members.count > 1 else { return [] }
         var out: [FleetFinding] = []
-        for campaign in campaigns(rows.filter { $0.source != .local }, oneCampaign: oneCampaign) {
+        for campaign in campaigns(rows.filter { backendSources.contains($0.source) }, oneCampaign: oneCampaign) {
             out += judge(campaign, members: members, rendering: rendering)
         }
         return out
     }
 
-    /// Rows in arrival order, cut into campaigns where requests are more than `campaignGap` apart.
+    /// Where a backend's pushes come from.
+    static let backendSources: Set<PayloadSource> = [.socket, .tls, .fcm, .send]
+
+    /// Rows in arrival order, cut into bursts where requests are more than `campaignGap` apart
+    /// (never, with `oneCampaign`), each burst's rows grouped by shape; every campaign in order
+    /// of its first row.
     static func campaigns(_ rows: [StoredNotification], oneCampaign: Bool) -> [[StoredNotification]] {
-        var out: [[StoredNotification]] = []
+        var bursts: [[StoredNotification]] = []
         var last: Date?
         for row in rows.sorted(by: { $0.id < $1.id }) {
-            if out.isEmpty || (!oneCampaign && last.map { row.receivedAt.timeIntervalSince($0) > campaignGap } == true) {
-                out.append([])
+            if bursts.isEmpty || (!oneCampaign && last.map { row.receivedAt.timeIntervalSince($0) > campaignGap } == true) {
+                bursts.append([])
             }
-            out[out.count - 1].append(row)
+            bursts[bursts.count - 1].append(row)
             last = row.receivedAt
         }
-        return out
+        return bursts.flatMap { burst in
+            var order: [String] = []
+            var byShape: [String: [StoredNotification]] = [:]
+            for row in burst {
+                let key = shape(of: row)
+                if byShape[key] == nil { order.append(key) }
+                byShape[key, default: []].append(row)
+            }
+            return order.map { byShape[$0]! }
+        }
     }
+
+    /// A push's shape: its key paths (a target's and every text's value left out) with the
+    /// values of its loc-keys and category, so one message per language or per user has one
+    /// shape and two different messages have two.
+    static func shape(of row: StoredNotification) -> String {
+        guard let document = try? JSONParser.parse(row.raw) else { return "unreadable" }
+        var paths: [String] = []
+        func walk(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .object(let o):
+                for (key, child) in o.entries where !targetKeys.contains(key) { walk(child, path.isEmpty ? key : path + "." + key) }
+            case .array(let items):
+                for item in items { walk(item, path + "[]") }
+            case .string(let text) where valuedKeys.contains { path.hasSuffix($0) }:
+                paths.append(path + "=" + text)
+            default:
+                paths.append(path)
+            }
+        }
+        walk(document, "")
+        return Set(paths).sorted().joined(separator: "\n")
+    }
+
+    /// Keys that address a message rather than shape it.
+    private static let targetKeys: Set<String> = ["token", "topic", "condition", "fid", "validate_only"]
+    /// Keys whose values are part of a push's shape: what it says, not how it says it.
+    private static let valuedKeys = ["loc-key", "loc_key", "category", "click_action", "channel_id", "thread-id"]
 
     /// Whether a row is a notification its device got (or will get from storage): accepted,
     /// meant for it, not thrown away by the push service.

@@ -39,6 +39,15 @@ public struct InboxActions: Sendable {
         try registrationFile.apply(change, baseTopics: service.phone.context.deviceTopics ?? [], at: now)
     }
 
+    /// Changes the added device `name` (`change` nil: brings it back online, what the push
+    /// service kept for it delivered from storage or discarded); the registration as written.
+    public func changeFleetDevice(_ name: String, _ change: DeviceChange?, at now: Date = Date()) throws -> DeviceRegistrationFile.BackOnline {
+        guard let change else { return try registrationFile.comeOnline(at: now, store: store, device: name) }
+        let base = registrationFile.current().device(named: name).map { service.phone.baseTopics(of: $0) } ?? []
+        return DeviceRegistrationFile.BackOnline(
+            registration: try registrationFile.apply(change, device: name, baseTopics: base, at: now), changed: [:])
+    }
+
     /// Brings the device back online: what the inbox kept is delivered or discarded, kept Live
     /// Activity pushes are applied, and those are rendered again for `languages` (pushed to the
     /// renderings' listeners) with what the device did.

@@ -321,6 +321,13 @@ public final class InboxStore: @unchecked Sendable {
         try select("WHERE id > \(id) AND deleted = 0 ORDER BY id", limit: limit)
     }
 
+    /// The rows of one request (its `apnsID`) around row `id`: a push that reached several
+    /// devices of the fleet is stored as consecutive rows, at most `span` on each side.
+    public func requestRows(apnsID: String, near id: Int64, span: Int) throws(StoreError) -> [StoredNotification] {
+        let quoted = apnsID.replacingOccurrences(of: "'", with: "''")
+        return try select("WHERE id BETWEEN \(id - Int64(span)) AND \(id + Int64(span)) AND apns_id = '\(quoted)' ORDER BY id", limit: nil)
+    }
+
     /// The latest row's id (0 when the inbox is empty).
     public var latestID: Int64 {
         locked { (try? db.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications").rows { $0.int(0) }.first) ?? 0 }

@@ -115,6 +115,8 @@ public enum Overlay: Sendable, Equatable {
     case device
     /// The device's Live Activities, each with its timeline of pushes.
     case activities
+    /// The selected push on every device of the fleet, side by side.
+    case fleet
 }
 
 /// What the footer says after an action, as a value; the view words it.
@@ -135,6 +137,8 @@ public enum StatusNote: Sendable, Equatable {
     case clearAsked(Int)
     /// What the runtime reported: a replay's answer, an export's file, a failure.
     case message(String)
+    /// The device of the fleet now shown, and its language.
+    case device(String, String)
 }
 
 /// What the app receives when the user taps a notification or chooses an action, as
@@ -254,6 +258,13 @@ public struct InboxState: Sendable {
     /// The zone times are shown in.
     public var timeZone: TimeZone = .current
     /// An empty inbox for the app, the device's languages, and the languages `L` cycles through.
+    /// The device of the fleet whose notifications the inbox shows (`phone`: the default one).
+    public var shownDevice = FleetDevice.defaultName
+    /// The default device's languages while another device is shown.
+    public var ownLanguages: [String]?
+    /// The fleet view's content (nil while it is being made).
+    public var fleet: FleetSummary?
+
     public init(appName: String, languages: [String], languageChoices: [String]) {
         self.appName = appName
         device = DeviceLanguages(languages: languages, choices: languageChoices)

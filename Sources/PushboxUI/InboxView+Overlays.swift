@@ -31,6 +31,8 @@ extension InboxView {
             box(&s, title: "Device", lines: deviceLines(state), scroll: state.overlayScroll)
         case .activities?:
             box(&s, title: "Live Activities", lines: activityLines(state, width: s.width - 6), scroll: state.overlayScroll)
+        case .fleet?:
+            fleetView(&s, state)
         case .search?, nil:
             break
         }
@@ -39,17 +41,25 @@ extension InboxView {
     /// The device: its tokens, whether it is online and its app installed, and its FCM topics,
     /// each with who set it (its language, the app's profile, FCM's API, the app).
     static func deviceLines(_ state: InboxState) -> [(String, Role)] {
-        let r = state.registration
+        // The device shown: the default one, or one added to the fleet.
+        let member = state.registration.device(named: state.shownDevice)
+        let r = member?.state ?? state.registration
         var lines: [(String, Role)] = [
-            ("APNs device token       " + DeviceIdentity.apnsToken, .overlay),
-            ("FCM registration token  " + DeviceIdentity.fcmToken.prefix(40) + "…", .overlay),
-            ("Firebase installation   " + DeviceIdentity.installationID, .overlay),
+            ("APNs device token       " + (member.map { $0.apnsToken ?? "none: an Android phone" } ?? DeviceIdentity.apnsToken), .overlay),
+            ("FCM registration token  " + (member?.fcmToken ?? DeviceIdentity.fcmToken).prefix(40) + "…", .overlay),
+            ("Firebase installation   " + (member?.installationID ?? DeviceIdentity.installationID), .overlay),
             ("device                  " + (r.online ? "online" : "offline (O brings it back)"), r.online ? .overlay : .warning),
             ("app                     " + (r.installed ? "installed" : "uninstalled (U installs it)"), r.installed ? .overlay : .warning),
             ("", .overlay), ("FCM topics", .title),
         ]
         let zone = state.timeZone
-        for t in DeviceTopics.sources(preferredLanguages: state.device.languages, profileTopics: state.profileTopics, registration: r) {
+        if let member {
+            lines.insert(
+                ("device                  \(DisplayText.clean(member.name)) (\(member.platform == .android ? "Android" : "iPhone"))", .overlay), at: 0
+            )
+        }
+        for t in DeviceTopics.sources(preferredLanguages: state.device.languages, profileTopics: state.profileTopics, registration: r)
+        where member?.state.installed ?? true {
             let by = t.givenBy
             let when = t.at.map { " at " + clockText(Date(timeIntervalSince1970: Double($0) / 1000), zone: zone) } ?? ""
             lines.append(("  " + DisplayText.clean(t.topic).padding(toLength: 20, withPad: " ", startingAt: 0) + by + when, .overlay))

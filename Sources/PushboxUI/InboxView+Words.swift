@@ -13,6 +13,7 @@ extension StatusNote {
         case .notALanguageTag(let text): return "\(DisplayText.clean(text)) is not a language tag (BCP 47, e.g. ja-JP, he-IL, zh-Hant-TW)"
         case .clearAsked(let count): return "press X again to delete all \(count) notifications (any other key keeps them)"
         case .message(let text): return text
+        case .device(let name, let language): return "device \(DisplayText.clean(name)) · \(LanguageNames.describe(language))"
         }
     }
 }
@@ -29,6 +30,7 @@ extension Unavailable {
         case .nothingDeleted: return "nothing was deleted to bring back"
         case .notFCM: return "not an FCM message: only an iPhone receives an APNs payload"
         case .payloadNotRead: return "the payload is still being read: press again"
+        case .noFleet: return "one device: pushbox device add NAME adds another to this inbox"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxJSON
 import PushboxPayload
 import PushboxSystem
@@ -38,6 +39,13 @@ public enum InboxView {
     static func header(_ s: inout Screen, _ state: InboxState) {
         s.fill(x: 0, y: 0, width: s.width, height: 1, role: .header)
         var parts = ["pushbox", DisplayText.clean(state.appName), LanguageNames.describe(state.device.languages.first ?? "en")]
+        // With a fleet, whose phone this is comes before its language (v shows the next).
+        if state.hasFleet {
+            let names = state.fleetNames
+            let at = (names.firstIndex(of: state.shownDevice) ?? 0) + 1
+            let platform = state.registration.device(named: state.shownDevice).map { $0.platform == .android ? " (Android)" : " (iPhone)" } ?? ""
+            parts.insert("device \(DisplayText.clean(state.shownDevice))\(platform) \(at)/\(names.count)", at: 2)
+        }
         // What the search and filter let through, a collapsed thread's notifications included.
         let shown = state.rows.reduce(0) { total, row in
             switch row {
@@ -45,7 +53,12 @@ public enum InboxView {
             case .thread(_, let count, let collapsed): return total + (collapsed ? count : 0)
             }
         }
-        parts.append(shown == state.list.items.count ? "\(state.list.items.count) notifications" : "\(shown) of \(state.list.items.count)")
+        // With a fleet, the shown device's notifications are the whole it is counted against.
+        let total =
+            state.list.device.map { device in
+                state.list.items.reduce(0) { $0 + (($1.verdict.device ?? FleetDevice.defaultName) == device ? 1 : 0) }
+            } ?? state.list.items.count
+        parts.append(shown == total ? "\(total) notifications" : "\(shown) of \(total)")
         // What narrows the list matters more than where the socket is: it comes first.
         if state.list.filter != .all { parts.append("filter: \(state.list.filter.label)") }
         if !state.list.search.isEmpty { parts.append("search: \(DisplayText.clean(state.list.search))") }

@@ -34,6 +34,7 @@ public enum Action: String, Sendable, CaseIterable {
     case pressAction, tap, switchPlatform
     case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView, undoDelete, clearSearch
     case activitiesView, clearInbox
+    case nextDevice, previousDevice, fleetView
 }
 
 /// Why an action cannot be done now; the footer says it (the view words it).
@@ -54,6 +55,8 @@ public enum Unavailable: Sendable, Equatable {
     case notFCM
     /// `o` or `a` before the notification's payload was read (it is read when selected).
     case payloadNotRead
+    /// `v` or `F` with no device added to the inbox.
+    case noFleet
 }
 
 /// One binding: the keys, the action, what help and the footer say about it, and when it cannot be done.
@@ -86,6 +89,8 @@ public struct KeyBinding: Sendable {
 public enum Keymap {
     /// Local notifications are kept by this instance (else the scheduled view and the clock are unavailable).
     static let needsScheduler: @Sendable (InboxState) -> Unavailable? = { $0.scheduled == nil ? .noLocalNotifications : nil }
+    /// Devices added to the inbox (else there is no other device to show).
+    static let needsFleet: @Sendable (InboxState) -> Unavailable? = { $0.hasFleet ? nil : .noFleet }
     /// A key that acts on one notification, on a thread's header.
     static let needsNotification: @Sendable (InboxState) -> Unavailable? = { $0.selectedItem == nil && !$0.rows.isEmpty ? .threadHeader : nil }
 
@@ -116,9 +121,14 @@ public enum Keymap {
         KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
         KeyBinding([.char("A")], .activitiesView, "Live Activities: phase, Dynamic Island order, content, pushes applied or dropped"),
         KeyBinding([.char("R")], .requestsView, "requests: every HTTP request on record, refused ones marked with why"),
-        KeyBinding([.char("D")], .deviceView, "the device: its tokens, whether it is online, its FCM topics and who subscribed it"),
-        KeyBinding([.char("U")], .toggleInstalled, "uninstall or install the app (APNs 410 Unregistered, FCM 404 UNREGISTERED)"),
-        KeyBinding([.char("O")], .toggleOnline, "take the device offline or back online (the push service keeps pushes meanwhile)"),
+        KeyBinding([.char("D")], .deviceView, "the device shown: its tokens, whether it is online, its FCM topics and who subscribed it"),
+        KeyBinding([.char("v")], .nextDevice, "show the next device of the fleet: its notifications, in its languages", unavailable: needsFleet),
+        KeyBinding([.char("V")], .previousDevice, "show the previous device of the fleet", unavailable: needsFleet),
+        KeyBinding(
+            [.char("F")], .fleetView, "fleet: this push on every device, each card or why it did not get it, and the campaign's findings",
+            unavailable: { state in needsFleet(state) ?? needsNotification(state) }),
+        KeyBinding([.char("U")], .toggleInstalled, "uninstall or install the app on the device shown (APNs 410 Unregistered, FCM 404 UNREGISTERED)"),
+        KeyBinding([.char("O")], .toggleOnline, "take the device shown offline or back online (the push service keeps pushes meanwhile)"),
         KeyBinding([.char("t")], .cycleTheme, "next theme"),
         KeyBinding([.char("/")], .search, "search title, body, app and keys", footer: "search"),
         KeyBinding([.char("f")], .cycleFilter, "filter: all, rejected, with warnings, each app (when several)"),

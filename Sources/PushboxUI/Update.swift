@@ -27,6 +27,8 @@ public enum Message: Sendable {
     case scheduled(ScheduledInfo)
     /// The device's Live Activities now.
     case activities(ActivitiesInfo)
+    /// The fleet view's push on every device.
+    case fleetReady(FleetSummary)
     /// The requests on record, newest first.
     case requests([RequestLine])
     /// The device's registration as its file now says (installed, online).
@@ -87,6 +89,10 @@ public enum Command: Sendable, Equatable {
     case export(id: Int64)
     /// Remember the language list in the config.
     case saveLanguages([String])
+    /// The selected push on every device of the fleet (for the fleet view).
+    case fleet(id: Int64)
+    /// Change an added device of the fleet (nil: bring it back online).
+    case changeFleetDevice(name: String, change: DeviceChange?)
     /// Move the device clock forward (delivering what falls due).
     case advanceClock(seconds: Double)
     /// Jump the device clock to the next pending local notification.
@@ -121,13 +127,19 @@ extension InboxState {
         case .matrixReady(let results): matrix = results
         case .scheduled(let info): scheduled = info
         case .activities(let info): activities = info
+        case .fleetReady(let summary): fleet = summary
         case .requests(let lines): requests = lines
         case .registration(let registration):
             self.registration = registration
-            appInstalled = registration.installed
+            // A device removed meanwhile: back to the default one.
+            if registration.device(named: shownDevice) == nil { commands += showDevice(FleetDevice.defaultName) }
+            list.device = hasFleet ? shownDevice : nil
+            let member = registration.device(named: shownDevice)
+            appInstalled = member?.state.installed ?? registration.installed
+            let online = member?.state.online ?? registration.online
             // Back online (here or from `pushbox device online`): what was kept was delivered or discarded.
-            if registration.online && !deviceOnline, !list.storedIDs.isEmpty { commands.append(.refreshDeliveries(list.storedIDs)) }
-            deviceOnline = registration.online
+            if online && !deviceOnline, !list.storedIDs.isEmpty { commands.append(.refreshDeliveries(list.storedIDs)) }
+            deviceOnline = online
         case .deliveries(let changed): list.setDeliveries(changed)
         case .status(let text): status = .message(text)
         case .palette(let colours): palette = colours
@@ -253,8 +265,23 @@ extension InboxState {
         case .requestsView:
             overlay = .requests
             return [.loadRequests]
-        case .toggleInstalled: return [.setAppInstalled(!appInstalled)]
-        case .toggleOnline: return [.setDeviceOnline(!deviceOnline)]
+        case .toggleInstalled:
+            guard shownDevice == FleetDevice.defaultName else {
+                return [.changeFleetDevice(name: shownDevice, change: appInstalled ? .uninstall : .install)]
+            }
+            return [.setAppInstalled(!appInstalled)]
+        case .toggleOnline:
+            guard shownDevice == FleetDevice.defaultName else {
+                return [.changeFleetDevice(name: shownDevice, change: deviceOnline ? .offline : nil)]
+            }
+            return [.setDeviceOnline(!deviceOnline)]
+        case .nextDevice: return stepDevice(1)
+        case .previousDevice: return stepDevice(-1)
+        case .fleetView:
+            guard let item = selectedItem else { return [] }
+            overlay = .fleet
+            fleet = nil
+            return [.fleet(id: item.id)]
         case .deviceView: overlay = .device
         case .clearInbox:
             clearAsked = true
@@ -335,6 +362,8 @@ extension InboxState {
         device.languages = [language]
         renders = [:]
         status = .language(language)
+        // Another device of the fleet shown: its languages change, kept with the inbox.
+        if shownDevice != FleetDevice.defaultName { return [.changeFleetDevice(name: shownDevice, change: .language([language]))] }
         return [.saveLanguages(device.languages)]
     }
 

@@ -115,6 +115,50 @@ struct TUIEndToEndTests {
     }
 
     @Test(
+        "a fleet: v switches from the Korean phone to the Japanese iPhone and the Spanish Android phone, each with its own push; F shows the push on all three"
+    )
+    func fleetSwitchesDevices() throws {
+        let dir = "/tmp/pbx-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/inbox.sqlite"
+        for args in [["add", "ja", "--lang", "ja-JP"], ["add", "es", "--platform", "android", "--lang", "es-ES"]] {
+            #expect(CLIRun(["device"] + args + ["--db", db]).status == 0)
+        }
+        let s = try Session(arguments: ["--lang", "ko-KR"], database: db)
+        #expect(s.waitFor("device phone 1/3"), "\(s.screen)")
+        for (topic, title) in [
+            ("LangKoKR", "주문이 발송되었습니다"), ("LangJaJP", "ご注文を発送しました"), ("LangEsES", "Tu pedido ha sido enviado"), ("NewsApp", "Breaking news"),
+        ] {
+            let message = #"{"message":{"topic":"\#(topic)","notification":{"title":"\#(title)","body":"…"}}}"#
+            let r = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", s.socket, "-H", "content-type: application/json", "--data-binary",
+                    message, "http://localhost/v1/projects/shop/messages:send",
+                ])
+            #expect(r.out == "200", "\(r.out) \(r.err)")
+        }
+        #expect(s.waitFor("주문이 발송되었습니다"), "\(s.screen)")
+        #expect(!s.screen.contains("ご注文を発送しました"))
+        try s.keys("v")
+        #expect(s.waitFor("device ja (iPhone) 2/3"), "\(s.screen)")
+        #expect(s.waitFor("ご注文を発送しました") && !s.screen.contains("주문이 발송되었습니다"), "\(s.screen)")
+        try s.keys("v")
+        #expect(s.waitFor("device es (Android) 3/3") && s.waitFor("Tu pedido ha sido enviado"), "\(s.screen)")
+        // The push all three got, on all three.
+        try s.keys("g")
+        #expect(s.waitFor("Breaking news"))
+        try s.keys("F")
+        #expect(s.waitFor("3 of 3 devices got it"), "\(s.screen)")
+        #expect(s.screen.contains("ja · ja-JP · iPhone") && s.screen.contains("es · es-ES · Android"), "\(s.screen)")
+        try s.keys("Escape")
+        try s.keys("v")
+        #expect(s.waitFor("device phone 1/3"), "\(s.screen)")
+        try s.keys("q")
+        #expect(s.waitForExit(), "\(s.screen)")
+    }
+
+    @Test(
         "emoji sequences and Devanagari reach the terminal whole (tmux pipe-pane), with the cursor placed after each emoji so the border keeps its column"
     )
     func clustersReachTheTerminal() throws {

@@ -171,4 +171,27 @@ struct FleetIntakeTests {
             Self.kinds(findings) == ["wrong-language it localization-fallback", "wrong-language ko script", "wrong-language phone missing-key"],
             "\(findings)")
     }
+
+    @Test("two different messages in one burst are two campaigns: a device that got one of each has no duplicate; files and replays are no campaign")
+    func campaignsByShape() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, _, _) = try Self.intake(folder)
+        _ = service.receive(Self.fcm(#""topic":"NewsApp""#, title: "Order shipped", body: "1"))
+        let other =
+            #"{"message":{"topic":"NewsApp","apns":{"payload":{"aps":{"alert":{"loc-key":"GAME_PLAY_REQUEST_FORMAT","loc-args":["A","B"]},"category":"GAME_INVITATION"}}}}}"#
+        _ = service.receive(RawPayload(bytes: Array(other.utf8), envelope: Envelope(source: .fcm)))
+        let rows = try service.store.history()
+        #expect(FleetFindings.campaigns(rows, oneCampaign: true).count == 2)
+        #expect(service.findings(rows).filter { $0.kind == .duplicate }.isEmpty)
+        // The same message again in the burst: now a duplicate on every device.
+        _ = service.receive(Self.fcm(#""topic":"NewsApp""#, title: "Order shipped", body: "2"))
+        #expect(
+            Self.kinds(service.findings(try service.store.history()).filter { $0.kind == .duplicate }) == [
+                "duplicate fr", "duplicate ko", "duplicate phone",
+            ])
+        // A file the folder watch read, or a replay, is no backend's campaign.
+        let folderRow = RawPayload(bytes: Array(#"{"aps":{"alert":"from a file"}}"#.utf8), envelope: Envelope(source: .folder, fileName: "a.json"))
+        let fromFile = try #require(service.receive(folderRow).id)
+        #expect(!service.findings(try service.store.history()).contains { $0.ids.contains(fromFile) || $0.campaign == fromFile })
+    }
 }

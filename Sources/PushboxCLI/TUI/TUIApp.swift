@@ -110,6 +110,24 @@ final class TUIApp: Sendable {
             work.async { [self] in
                 if let problem = config.save(environment) { queue.post(.status(problem)) }
             }
+        case .fleet(let id):
+            work.async { [self] in
+                guard let share = service.fleetShare(of: id) else { return }
+                queue.post(.fleetReady(Self.summary(share)))
+            }
+        case .changeFleetDevice(let name, let change):
+            work.async { [self] in
+                do {
+                    let back = try actions.changeFleetDevice(name, change)
+                    if !back.changed.isEmpty { queue.post(.deliveries(back.changed)) }
+                    queue.post(.registration(back.registration))
+                    if change == nil {
+                        queue.post(.status("\(name) online: \(back.delivered) delivered from storage, \(back.discarded) discarded — expired"))
+                    }
+                } catch {
+                    queue.post(.status("\(error)"))
+                }
+            }
         case .advanceClock(let seconds):
             // The scheduler's onChange tells the view.
             work.async { [self] in
@@ -343,5 +361,19 @@ final class TUIApp: Sendable {
                 queue.wait(orReadable: STDIN_FILENO, timeoutMs: Int32(max(0, waitSeconds * 1000).rounded(.up)))
             }
         }
+    }
+}
+
+extension TUIApp {
+    /// The fleet view's content from the inbox's share of a push: a cell per device.
+    static func summary(_ share: FleetShare) -> FleetSummary {
+        FleetSummary(
+            push: share.push,
+            cells: share.parts.map { part in
+                FleetCell(
+                    device: part.member.name, platform: part.member.platform, languages: part.member.languages, rendering: part.rendering,
+                    state: part.state, reached: part.reached,
+                    findings: part.findings.map { $0.kind == .wrongLanguage ? "wrong language (\($0.cause?.rawValue ?? "?"))" : $0.kind.rawValue })
+            })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxPayload
 
 /// One line of the inbox list.
@@ -43,6 +44,7 @@ public struct InboxList: Sendable {
         var filter: Filter
         var search: String
         var collapsed: Set<String>
+        var device: String?
         /// The renderings' version, when the filter or the search reads renderings.
         var renders: Int?
     }
@@ -58,11 +60,13 @@ public struct InboxList: Sendable {
     public var filter: Filter = .all
     /// Threads shown as their header only.
     public var collapsedThreads: Set<String> = []
+    /// The device of the fleet whose notifications show (nil: every row, as an inbox with one device has).
+    public var device: String?
 
     /// The key of the rows for these renderings.
     func rowsKey(rendersVersion: Int) -> RowsKey {
         RowsKey(
-            items: itemsVersion, filter: filter, search: search, collapsed: collapsedThreads,
+            items: itemsVersion, filter: filter, search: search, collapsed: collapsedThreads, device: device,
             renders: filter == .withWarnings || !search.isEmpty ? rendersVersion : nil)
     }
 
@@ -187,6 +191,7 @@ public struct InboxList: Sendable {
     /// Whether a notification passes the search and the filter; the rendering gives the text
     /// searched and the warnings filtered on.
     func matches(_ item: InboxItem, _ rendered: RenderedNotification?, appName: String) -> Bool {
+        if let device, (item.verdict.device ?? FleetDevice.defaultName) != device { return false }
         switch filter {
         case .all: break
         // Rejected: refused, or valid but not shown (not for this device, discarded while offline), as × marks them.
@@ -233,7 +238,7 @@ public struct InboxList: Sendable {
     func computeRows(renders: [Int64: RenderedNotification], appName: String) -> [Row] {
         // One pass to group, one to emit, by interned thread number: linear in the inbox's size
         // with no string hashing, and each item read in place (a copy retains all its strings).
-        let everything = filter == .all && search.isEmpty
+        let everything = filter == .all && search.isEmpty && device == nil
         var visible: [Int] = []
         visible.reserveCapacity(items.count)
         var members = [[Int]](repeating: [], count: ThreadKeys.count + 1)
