@@ -139,7 +139,7 @@ let package = Package(
             name: "pushbox-bench",
             dependencies: [
                 "PushboxPayload", "PushboxJSON", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake",
-                "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen", "PushboxInbox",
+                "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen", "PushboxInbox", "PushboxDevice",
             ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxJSONTests", dependencies: ["PushboxSystem", "PushboxJSON", "PushboxPayload"]),

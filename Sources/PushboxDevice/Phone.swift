@@ -63,6 +63,10 @@ public final class Phone: Sendable {
     }
     private let clockSource = Locked<SimulatedClock?>(nil)
 
+    /// The added devices' own languages by name, for the registration whose change count and
+    /// size it was made from (`languages(ofDevice:)`).
+    let fleetLanguages = Locked<(changes: Int, count: Int, map: [String: [String]?])?>(nil)
+
     /// The languages the language topic was last set for, and the profile's topics beside it;
     /// nil until `deviceLanguagesChanged` was first called (serve and the inbox call it at start).
     private let languagesNow = Locked<(languages: [String], profileTopics: [String])?>(nil)

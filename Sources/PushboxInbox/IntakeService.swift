@@ -137,8 +137,9 @@ public final class IntakeService: Sendable {
     /// transaction; each payload's answer is its first device's, its arrivals published together.
     private func receiveBeforeAnswer(batch raws: [RawPayload], judged: [[Judgement]]) -> [(IntakeResult, PendingArrival?)] {
         let fleet = judged.contains { $0.count > 1 || $0[0].verdict.device != nil } ? phone.registration() : nil
+        let byName = Dictionary((fleet?.devices ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let flat = zip(raws, judged).flatMap { raw, judgements in
-            judgements.map { (raw: stamped(raw, device: $0.verdict.device.flatMap { fleet?.device(named: $0) }), judgement: $0) }
+            judgements.map { (raw: stamped(raw, device: $0.verdict.device.flatMap { byName[$0] }), judgement: $0) }
         }
         let rows = store.insertRows(flat.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) })
         var finished = zip(flat, rows).map { j, row in

@@ -131,6 +131,10 @@ case "android":
     let keys = args.count >= 8 ? args[4...7].map { $0 } : ["action.generic.edit", "action.generic.show", "attach_file", "open_camera"]
     AndroidBenchmark.run(
         ios: args[1], res: args[2], language: args.count > 3 ? args[3] : "de-DE", keys: (Array(keys[0...1]), Array(keys[2...3])))
+case "fleet":
+    let devices = args.count > 1 ? max(2, Int(args[1]) ?? 1000) : 1000
+    let messages = args.count > 2 ? max(1, Int(args[2]) ?? 20) : 20
+    FleetBenchmark.run(devices: devices, messages: messages, samples: ResourceLocator.samplesDirectory())
 case "extension":
     let count = args.count > 1 ? Int(args[1]) ?? 1000 : 1000
     ExtensionBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
@@ -146,6 +150,7 @@ default:
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")
     print(
         "       pushbox-bench android IOS-APP ANDROID-RES [LANG] [KEYS…]  (an FCM message on the Android card, cold and warm, against an iOS render)")
+    print("       pushbox-bench fleet [DEVICES] [MESSAGES]  (default 1000 devices, 20 topic messages: answer time and time to every rendering, against one device)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)

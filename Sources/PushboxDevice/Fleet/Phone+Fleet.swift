@@ -38,10 +38,22 @@ extension Phone {
         default:
             // A topic or a condition: every device whose topics it reaches, each judged for them.
             var reached = report.targeting == .device ? [own()] : []
-            for device in registration.devices {
-                let theirs = report.retargeted(deviceTopics: topics(of: device), isOwn: device.ownsFCM)
+            // The language topics of the languages the fleet uses, made once, not once per device.
+            let inbox = languagesAndProfileTopics
+            var bases: [String: Set<String>] = [:]
+            for device in registration.devices where device.state.installed {
+                let first = (device.languages ?? inbox.languages).first ?? ""
+                let base =
+                    bases[first]
+                    ?? {
+                        let made = DeviceTopics.topics(preferredLanguages: [first], profileTopics: inbox.profileTopics)
+                        bases[first] = made
+                        return made
+                    }()
+                let topics = device.state.topics(base: base)
+                let theirs = report.retargeted(deviceTopics: topics, isOwn: device.ownsFCM)
                 if theirs.targeting == .device {
-                    reached.append(judge(raw, as: device, report: theirs, context: context, mode: mode, apnsID: apnsID))
+                    reached.append(judge(raw, as: device, report: theirs, context: context, mode: mode, apnsID: apnsID, described: true))
                 }
             }
             return reached.isEmpty ? [own()] : reached
@@ -54,8 +66,16 @@ extension Phone {
     /// The languages of the added device named `name` (its own, else the default device's); nil
     /// when there is no such device.
     public func languages(ofDevice name: String) -> [String]? {
-        guard let device = registration()?.device(named: name) else { return nil }
-        return device.languages ?? languagesAndProfileTopics.languages
+        guard let registration = registration(), !registration.devices.isEmpty else { return nil }
+        // Asked once per row of a push that reached the whole fleet: looked up by name, not searched.
+        let byName = fleetLanguages.withLock { cached -> [String: [String]?] in
+            if let cached = cached, cached.changes == registration.changes, cached.count == registration.devices.count { return cached.map }
+            let map = Dictionary(registration.devices.map { ($0.name, $0.languages) }, uniquingKeysWith: { first, _ in first })
+            cached = (registration.changes, registration.devices.count, map)
+            return map
+        }
+        guard let languages = byName[name] else { return nil }
+        return languages ?? languagesAndProfileTopics.languages
     }
 
     /// The FCM topics an added device subscribes to now: its language's and the app's, changed
@@ -75,8 +95,10 @@ extension Phone {
     /// An added device's judgement of a payload routed to it (`report`: validated, and for FCM
     /// targeted for its topics): refused by its registration, its project or its environment,
     /// kept while it is offline, or delivered. Live Activities are the default device's only.
+    /// `described`: the report already says why the message reaches this device.
     private func judge(
-        _ raw: RawPayload, as device: FleetDevice, report: ValidationReport, context: ValidationContext, mode: JudgementMode, apnsID: String
+        _ raw: RawPayload, as device: FleetDevice, report: ValidationReport, context: ValidationContext, mode: JudgementMode, apnsID: String,
+        described: Bool = false
     ) -> Judgement {
         var report = report
         let refusal =
@@ -86,7 +108,7 @@ extension Phone {
         if let refusal {
             report.rejection = refusal
             report.validated = nil
-        } else if report.validated?.fcm != nil {
+        } else if !described, report.validated?.fcm != nil {
             report.describeTarget(deviceTopics: topics(of: device), isOwn: device.ownsFCM)
         }
         let collapse = report.validated?.headers[PushHeaders.collapseID] ?? raw.envelope.headers[PushHeaders.collapseID]
