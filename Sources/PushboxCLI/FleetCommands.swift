@@ -13,6 +13,10 @@ enum FleetCommands {
     static let addOptions = [
         platform,
         Options.timeZone.with(help: "add: the device's time zone, e.g. Asia/Seoul. Default: the inbox's device's."),
+        Options.clock.with(
+            help:
+                "add: the time the device's clock shows now, e.g. 2026-12-07T06:09:50 (in --tz): it runs that far ahead of (or behind) the inbox's device clock."
+        ),
         Options.fcmProject,
     ]
 
@@ -81,10 +85,18 @@ enum FleetCommands {
         if let zone, TimeZone(identifier: zone) == nil {
             return usage("--tz \(TerminalText.sanitize(zone)) is not a time zone (an IANA name such as Asia/Seoul)", &io)
         }
+        var offset: Double?
+        if let text = args.value(Options.clock) {
+            guard let shown = ClockOptions.parseClock(text, zone: zone.flatMap(TimeZone.init(identifier:)) ?? .current) else {
+                return usage("--clock \(TerminalText.sanitize(text)): expected a date and time like 2026-12-07T06:09:50", &io)
+            }
+            offset = shown.timeIntervalSinceNow
+        }
         let project = args.value(Options.fcmProject)
         let languages = args.value(Options.lang) != nil ? device.languages : nil
-        let member = FleetDevice(
+        var member = FleetDevice(
             name: name, platform: platform, languages: languages, timeZone: zone, apnsEnvironment: device.apnsEnvironment, fcmProject: project)
+        member.clockOffset = offset
         do {
             switch try file.add(member) {
             case .done: break
@@ -137,7 +149,8 @@ enum FleetCommands {
                     name: member.name, platform: member.platform.rawValue, languages: member.languages ?? device.languages, zone: member.timeZone,
                     apnsToken: member.apnsToken, fcmToken: member.fcmToken, fid: member.installationID,
                     environment: member.apnsEnvironment ?? environment, state: member.state,
-                    topics: member.state.installed ? member.state.topics(base: baseTopics(member, device: device)).sorted() : []))
+                    topics: member.state.installed ? member.state.topics(base: baseTopics(member, device: device)).sorted() : [],
+                    clockOffset: member.clockOffset))
         }
         if json {
             for row in rows { io.out(JSONWriter.compact(.object(row))) }
@@ -164,13 +177,14 @@ enum FleetCommands {
     /// One device as `list --json` prints it.
     private static func summary(
         name: String, platform: String, languages: [String], zone: String?, apnsToken: String?, fcmToken: String, fid: String,
-        environment: APNsEnvironment, state: DeviceRegistration, topics: [String]
+        environment: APNsEnvironment, state: DeviceRegistration, topics: [String], clockOffset: Double? = nil
     ) -> JSONObject {
         JSONObject([
             ("name", .string(name)), ("platform", .string(platform)), ("languages", .array(languages.map { .string($0) })),
             ("timeZone", .optionalString(zone)), ("apnsToken", .optionalString(apnsToken)), ("fcmToken", .string(fcmToken)), ("fid", .string(fid)),
             ("apnsEnvironment", .string(environment.rawValue)), ("fcmProject", .optionalString(state.fcmProject)),
             ("installed", .bool(state.installed)), ("online", .bool(state.online)), ("topics", .array(topics.map { .string($0) })),
+            ("clockOffset", clockOffset.map { .number(String(format: "%.0f", $0)) } ?? .null),
         ])
     }
 
@@ -183,7 +197,7 @@ enum FleetCommands {
             var object = summary(
                 name: member.name, platform: member.platform.rawValue, languages: languages, zone: member.timeZone, apnsToken: member.apnsToken,
                 fcmToken: member.fcmToken, fid: member.installationID, environment: environment, state: member.state,
-                topics: member.state.installed ? topics.map(\.topic) : [])
+                topics: member.state.installed ? topics.map(\.topic) : [], clockOffset: member.clockOffset)
             object["fcmProject"] = .optionalString(device.profile?.fcmProject ?? member.state.fcmProject)
             io.out(JSONWriter.compact(.object(object)))
             return
@@ -193,6 +207,9 @@ enum FleetCommands {
             TerminalText.sanitize(
                 "languages               \(languages.joined(separator: ", "))\(member.languages == nil ? " (the inbox's device's)" : "")"))
         if let zone = member.timeZone { io.out(TerminalText.sanitize("time zone               \(zone)")) }
+        if let offset = member.clockOffset {
+            io.out(String(format: "clock                   %.0f s %@ the inbox's device clock", abs(offset), offset >= 0 ? "ahead of" : "behind"))
+        }
         if let token = member.apnsToken {
             io.out("APNs device token       \(token)")
             io.out("APNs environment        \(environment.rawValue): its token is for \(environment.host)")

@@ -158,9 +158,13 @@ public final class IntakeService: Sendable {
     private func stamped(_ raw: RawPayload, device: FleetDevice? = nil) -> RawPayload {
         guard raw.envelope.deviceZone == nil else { return raw }
         var raw = raw
-        if let zone = device?.timeZone {
-            raw.envelope.deviceZone = zone
-            if let clock = phone.clock, clock.isSimulated { raw.envelope.deviceAt = clock.now }
+        if let device, device.timeZone != nil || device.clockOffset != nil {
+            raw.envelope.deviceZone = device.timeZone ?? phone.clock?.timeZone.identifier
+            // Its own clock: the inbox's device clock, that far ahead or behind.
+            let now = phone.clock.map { $0.isSimulated ? $0.now : raw.envelope.receivedAt } ?? raw.envelope.receivedAt
+            if device.clockOffset != nil || phone.clock?.isSimulated == true {
+                raw.envelope.deviceAt = now.addingTimeInterval(device.clockOffset ?? 0)
+            }
             return raw
         }
         guard let clock = phone.clock else { return raw }

@@ -30,11 +30,14 @@ struct FleetCommandTests {
         #expect(added.status == 0, "\(added.err)")
         let ja = try #require(try JSONParser.parse(Array(added.out.utf8)).objectValue)
         #expect(ja["timeZone"] == "Asia/Tokyo" && ja["apnsEnvironment"] == "production" && ja["languages"] == .array(["ja-JP"]))
-        #expect(Self.device(db, ["add", "es", "--platform", "android", "--lang", "es-ES"]).status == 0)
+        #expect(
+            Self.device(db, ["add", "es", "--platform", "android", "--lang", "es-ES", "--clock", "2099-01-01T00:00:00", "--tz", "UTC"]).status == 0)
         let list = Self.device(db, ["list"])
         #expect(list.lines.count == 4 && list.lines[1].hasPrefix("phone ") && list.lines[2].hasPrefix("ja ") && list.lines[3].hasPrefix("es "))
         var all = try Self.listed(db)
         #expect(all["es"]?["apnsToken"] == .null && all["es"]?["platform"] == "android")
+        let offset = Double(all["es"]?["clockOffset"]?.intValue ?? 0)
+        #expect(abs(offset - Date(timeIntervalSince1970: 4_070_908_800).timeIntervalSinceNow) < 60, "the clock runs to 2099 from now: \(offset)")
         #expect(all["ja"]?["topics"]?.arrayValue?.contains("LangJaJP") == true)
         // Each device changed on its own.
         #expect(Self.device(db, ["--device", "ja", "offline"]).status == 0)

@@ -194,4 +194,19 @@ struct FleetIntakeTests {
         let fromFile = try #require(service.receive(folderRow).id)
         #expect(!service.findings(try service.store.history()).contains { $0.ids.contains(fromFile) || $0.campaign == fromFile })
     }
+
+    @Test("a device's own clock runs ahead of the inbox's by its offset: its rows show its time, in its zone")
+    func clockOffset() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, _, _) = try Self.intake(folder)
+        let file = try #require(service.phone.registrationFile)
+        _ = try file.update(device: "fr") { $0.clockOffset = 3 * 3600 }
+        let result = service.receive(Self.fcm(#""topic":"NewsApp""#, title: "Hi", body: "there"))
+        #expect(result.verdict.status == 200)
+        let rows = try service.store.history()
+        let fr = try #require(rows.first { $0.device == "fr" })
+        let ko = try #require(rows.first { $0.device == "ko" })
+        #expect(abs(fr.deviceTime.timeIntervalSince(fr.receivedAt) - 3 * 3600) < 1, "\(fr.deviceTime) \(fr.receivedAt)")
+        #expect(ko.deviceTime == ko.receivedAt && ko.deviceZone == "Asia/Seoul")
+    }
 }

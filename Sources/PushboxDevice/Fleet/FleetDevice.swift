@@ -22,6 +22,9 @@ public struct FleetDevice: Sendable, Equatable {
     public var languages: [String]?
     /// Its time zone (an IANA name); nil: the inbox's device's.
     public var timeZone: String?
+    /// How many seconds its clock runs ahead of the inbox's device clock (behind when negative);
+    /// nil: none (`device add --clock DATE` sets it from the time the device shows now).
+    public var clockOffset: Double?
     /// Its APNs device token (64 hex digits); nil on Android.
     public var apnsToken: String?
     /// Its FCM registration token.
@@ -78,6 +81,7 @@ public struct FleetDevice: Sendable, Equatable {
             ("languages", languages.map { .array($0.map { .string($0) }) } ?? .null), ("timeZone", .optionalString(timeZone)),
             ("apnsToken", .optionalString(apnsToken)), ("fcmToken", .string(fcmToken)), ("fid", .string(installationID)),
             ("apnsEnvironment", .optionalString(apnsEnvironment?.rawValue)),
+            ("clockOffset", clockOffset.map { .number(String(format: "%.3f", $0)) } ?? .null),
         ])
         o["state"] = state.json
         return .object(o)
@@ -96,6 +100,7 @@ public struct FleetDevice: Sendable, Equatable {
         self.fcmToken = fcmToken
         installationID = fid
         apnsEnvironment = o["apnsEnvironment"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:))
+        clockOffset = o["clockOffset"]?.doubleValue
         state = o["state"].map(DeviceRegistration.init(json:)) ?? DeviceRegistration()
         state.devices = []
     }
