@@ -109,6 +109,10 @@ public struct Renderer: Sendable {
             TraceEntry(
                 step: .validate, ms: validateMs, outcome: .accepted,
                 detail: "\(validated.form.name), push type \(validated.pushType.rawValue), \(report.warnings.count) warning(s)"))
+        if validated.fcm == nil, let target = report.targetDescription {
+            // With a fleet: which device took an APNs push, and why.
+            out.trace.append(TraceEntry(step: .target, ms: 0, outcome: .delivered, detail: target))
+        }
         if let message = validated.fcm {
             out.addressedTo = report.addressee
             out.trace.append(

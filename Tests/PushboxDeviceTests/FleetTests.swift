@@ -89,6 +89,12 @@ struct FleetTests {
         #expect(toKo.map(\.verdict.device) == ["ko"] && toKo[0].verdict.status == 200)
         let other = phone.deliveries(Self.apns(token: PhoneTests.token), mode: .live)
         #expect(other.map(\.verdict.device) == [nil] && other[0].verdict.status == 200)
+        // Which device took it, and why, is said (the trace's target step) and kept with the row.
+        #expect(other[0].report.targetDescription?.contains("no device's own") == true)
+        #expect(other[0].verdict.targeting?.detail == other[0].report.targetDescription)
+        #expect(toKo[0].verdict.targeting?.detail == "the push names ko's device token")
+        let stored = Phone.report(of: Self.apns(token: PhoneTests.token), verdict: other[0].verdict, context: phone.context)
+        #expect(stored?.targetDescription == other[0].report.targetDescription, "read back for a rendering made later")
     }
 
     @Test("--apns-tokens strict: a token no device owns is 400 BadDeviceToken; the devices' own tokens are taken")
@@ -193,6 +199,7 @@ struct FleetTests {
             let all = phone.deliveries(raw, mode: .dryRun)
             #expect(all.count == 1 && all[0].verdict.device == nil)
         }
+        #expect(phone.judge(Self.apns(token: PhoneTests.token), mode: .dryRun).verdict.targeting == nil, "an APNs push's row is as it was")
     }
 }
 

@@ -209,4 +209,22 @@ struct FleetIntakeTests {
         #expect(abs(fr.deviceTime.timeIntervalSince(fr.receivedAt) - 3 * 3600) < 1, "\(fr.deviceTime) \(fr.receivedAt)")
         #expect(ko.deviceTime == ko.receivedAt && ko.deviceZone == "Asia/Seoul")
     }
+
+    @Test("an APNs push to a token no device owns: the default device's card says so in its trace, also when rendered again later")
+    func unknownTokenSaidInTheTrace() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, renderings, _) = try Self.intake(folder)
+        let push = RawPayload(
+            bytes: Array(#"{"aps":{"alert":"hello"}}"#.utf8),
+            envelope: Envelope(
+                source: .socket, headers: PushHeaders([("apns-topic", "dev.pushbox.sample")]), deviceToken: String(repeating: "ab", count: 32)))
+        let id = try #require(service.receive(push).id)
+        service.drain()
+        let row = try #require(try service.store.notification(id: id))
+        #expect(row.device == nil)
+        for languages in [["en-US"], ["ja-JP"]] {
+            let target = renderings.rendering(id: id, languages: languages, row: row)?.trace.first { $0.step == .target }
+            #expect(target?.detail.contains("no device's own") == true, "\(languages): \(String(describing: target))")
+        }
+    }
 }

@@ -27,9 +27,20 @@ extension Phone {
         guard let message = payload.fcm else {
             // APNs: the device whose token the request names; a token no added device owns is the default device's.
             guard let token = raw.envelope.deviceToken, let device = registration.devices.first(where: { $0.apnsToken == token }) else {
-                return [own()]
+                var mine = own()
+                // Said in the trace: which device took a token no device owns, and why.
+                if mine.report.ok, let token = raw.envelope.deviceToken, token.lowercased() != DeviceIdentity.apnsToken,
+                    payload.pushType != .liveactivity
+                {
+                    mine.report.targetDescription =
+                        "the token \(token.prefix(12))… is no device's own: APNs tokens are taken as any, so the default device (phone) gets the push (--apns-tokens strict answers 400 BadDeviceToken)"
+                    mine.verdict.targeting = TargetingRecord(mine.report)
+                }
+                return [mine]
             }
-            return [judge(raw, as: device, report: report, context: context, mode: mode, apnsID: apnsID)]
+            var theirs = report
+            theirs.targetDescription = "the push names \(device.name)'s device token"
+            return [judge(raw, as: device, report: theirs, context: context, mode: mode, apnsID: apnsID)]
         }
         switch message.targets.first {
         case .token(let token)?, .fid(let token)?:

@@ -14,7 +14,8 @@ public struct TargetingRecord: Sendable, Equatable {
 
     /// The targeting of an accepted FCM message's report; nil for any other report.
     public init?(_ report: ValidationReport) {
-        guard report.ok, report.validated?.fcm != nil else { return nil }
+        // An FCM message's targeting; an APNs push's only where the fleet said which device took it.
+        guard report.ok, report.validated?.fcm != nil || report.targetDescription != nil else { return nil }
         switch report.targeting {
         case .device: (targeted, detail) = (true, report.targetDescription)
         case .notTargeted(let why): (targeted, detail) = (false, why)
@@ -37,7 +38,12 @@ public struct TargetingRecord: Sendable, Equatable {
 
     /// `report` (a validation of the same payload made later) with the targeting judged at arrival.
     public func applied(to report: ValidationReport) -> ValidationReport {
-        guard report.ok, report.validated?.fcm != nil else { return report }
+        guard report.ok else { return report }
+        guard report.validated?.fcm != nil else {
+            var out = report
+            out.targetDescription = detail
+            return out
+        }
         var out = report
         out.targeting = targeted ? .device : .notTargeted(detail ?? "")
         out.targetDescription = targeted ? detail : nil
