@@ -16,6 +16,7 @@ enum ActivitiesCommand {
             Options.database,
             Options.json.with(
                 help: "Print one JSON object: now, the push-to-start token, the Dynamic Island order, every activity, the unmatched pushes."),
+            Options.device.with(help: "An added iPhone of the inbox's fleet: its own Live Activities (pushbox device list). Default: phone."),
         ] + RenderCommand.deviceOptions + ClockOptions.options,
         run: run)
 
@@ -34,7 +35,7 @@ enum ActivitiesCommand {
             let shown = book.activities.map { a in a.shown(at: now, rank: island.firstIndex { $0.id == a.id }.map { $0 + 1 }, line: line(a)) }
             let object = JSONObject([
                 ("now", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now)))),
-                ("pushToStartToken", .string(ActivityBook.pushToStartToken)), ("island", .array(island.map { .string($0.id) })),
+                ("pushToStartToken", .string(book.identity.pushToStart)), ("island", .array(island.map { .string($0.id) })),
                 ("activities", .array(shown)), ("unmatched", .array(book.unmatched.map(\.json))),
                 (
                     "channels",
@@ -52,7 +53,7 @@ enum ActivitiesCommand {
         clock.timeZone = (try? ClockOptions.timeZone(args)) ?? .current
         func time(_ t: Double) -> String { clock.string(from: Date(timeIntervalSince1970: t)) }
         io.out("device clock            \(time(now))")
-        io.out("push-to-start token     \(ActivityBook.pushToStartToken)")
+        io.out("push-to-start token     \(book.identity.pushToStart)")
         io.out("Dynamic Island          " + (island.first.map { "\($0.type) \($0.id)" } ?? "nothing"))
         for a in book.ranked(at: now) + book.activities.filter({ $0.phase(at: now) == .dismissed }) {
             io.out("")
@@ -103,6 +104,7 @@ enum ActivityCommand {
             Options.database, Options.activityType, Options.attributes, Options.state, Options.relevance, Options.staleDate, Options.noToken,
             Options.channel,
             Options.json.with(help: "Print the outcome as one JSON object."),
+            Options.device.with(help: "Start it on an added iPhone of the inbox's fleet (pushbox device list). Default: phone."),
         ] + RenderCommand.deviceOptions + ClockOptions.options,
         run: run)
 
@@ -112,7 +114,15 @@ enum ActivityCommand {
         let database = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
         let device = try Device.from(args, defaultApp: true, inbox: true, io: io)
         let clock = args.value(Options.clock) != nil || args.value(Options.speed) != nil ? try ClockOptions.clock(args) : nil
-        return device.liveActivities(database: database, clock: clock)
+        let own = device.liveActivities(database: database, clock: clock)
+        guard let name = args.value(Options.device), name != FleetDevice.defaultName else { return own }
+        guard let member = DeviceRegistrationFile(databasePath: database).current().device(named: name) else {
+            throw UsageError(message: "no device named \(TerminalText.sanitize(name)) in this inbox (pushbox device list)")
+        }
+        guard member.platform == .ios else {
+            throw UsageError(message: "\(TerminalText.sanitize(name)) is an Android phone: Live Activities are an iPhone's")
+        }
+        return own.of(member)
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {

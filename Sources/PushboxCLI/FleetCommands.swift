@@ -47,7 +47,8 @@ enum FleetCommands {
             switch (operands.first, operands.count) {
             case (nil, _): break
             case ("online", 1):
-                let back = try file.comeOnline(at: now, store: InboxStore(path: database), device: name)
+                let activities = member.platform == .ios ? device.liveActivities(database: database, clock: nil).of(member) : nil
+                let back = try file.comeOnline(at: now, store: InboxStore(path: database), activities: activities, device: name)
                 if !args.flag(Options.json) {
                     io.out("delivered from storage  \(back.delivered)")
                     io.out("discarded — expired     \(back.discarded)")
@@ -199,6 +200,7 @@ enum FleetCommands {
                 fcmToken: member.fcmToken, fid: member.installationID, environment: environment, state: member.state,
                 topics: member.state.installed ? topics.map(\.topic) : [], clockOffset: member.clockOffset)
             object["fcmProject"] = .optionalString(device.profile?.fcmProject ?? member.state.fcmProject)
+            if member.platform == .ios { object["pushToStartToken"] = .string(member.activityIdentity.pushToStart) }
             io.out(JSONWriter.compact(.object(object)))
             return
         }
@@ -212,6 +214,7 @@ enum FleetCommands {
         }
         if let token = member.apnsToken {
             io.out("APNs device token       \(token)")
+            io.out("Live Activity push-to-start token  \(member.activityIdentity.pushToStart)")
             io.out("APNs environment        \(environment.rawValue): its token is for \(environment.host)")
         }
         io.out("FCM registration token  \(member.fcmToken)")

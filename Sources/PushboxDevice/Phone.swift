@@ -66,6 +66,8 @@ public final class Phone: Sendable {
     /// The added devices' own languages by name, for the registration whose change count and
     /// size it was made from (`languages(ofDevice:)`).
     let fleetLanguages = Locked<(changes: Int, count: Int, map: [String: [String]?])?>(nil)
+    /// The added iPhones' Live Activities, by name (`liveActivities(of:)`).
+    let memberActivities = Locked<[String: LiveActivityDevice]>([:])
 
     /// The languages the language topic was last set for, and the profile's topics beside it;
     /// nil until `deviceLanguagesChanged` was first called (serve and the inbox call it at start).

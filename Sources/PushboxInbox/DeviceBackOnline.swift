@@ -26,14 +26,13 @@ extension DeviceRegistrationFile {
     /// Brings the device back online at `now` (`pushbox device online`, `O` in the inbox): what
     /// `store` kept while it was offline is delivered from storage, or discarded as expired; a Live
     /// Activity push delivered is applied to `activities` then, and its outcome kept with its row.
-    /// `device`: an added device of the fleet (its Live Activities are not kept: `activities` is not used).
+    /// `device`: an added device of the fleet (`activities` then its own).
     public func comeOnline(at now: Date, store: InboxStore, activities: LiveActivityDevice? = nil, device: String? = nil) throws -> BackOnline {
-        if let device, device != FleetDevice.defaultName {
-            let registration = try update(device: device) { $0.state.offlineSince = nil }
-            return BackOnline(registration: registration, changed: try store.deliverStored(at: now, device: device))
-        }
-        let registration = try update { $0.offlineSince = nil }
-        var back = BackOnline(registration: registration, changed: try store.deliverStored(at: now))
+        let member = device == FleetDevice.defaultName ? nil : device
+        let registration =
+            try member.map { name throws(FileWriteError) in try update(device: name) { $0.state.offlineSince = nil } }
+            ?? update { $0.offlineSince = nil }
+        var back = BackOnline(registration: registration, changed: try store.deliverStored(at: now, device: member))
         guard let activities else { return back }
         // In arrival order, as the device receives them.
         for (id, record) in back.changed.sorted(by: { $0.key < $1.key }) where record.state == .deliveredFromStorage {

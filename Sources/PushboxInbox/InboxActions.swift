@@ -42,7 +42,10 @@ public struct InboxActions: Sendable {
     /// Changes the added device `name` (`change` nil: brings it back online, what the push
     /// service kept for it delivered from storage or discarded); the registration as written.
     public func changeFleetDevice(_ name: String, _ change: DeviceChange?, at now: Date = Date()) throws -> DeviceRegistrationFile.BackOnline {
-        guard let change else { return try registrationFile.comeOnline(at: now, store: store, device: name) }
+        guard let change else {
+            let activities = registrationFile.current().device(named: name).flatMap(service.phone.liveActivities(of:))
+            return try registrationFile.comeOnline(at: now, store: store, activities: activities, device: name)
+        }
         let base = registrationFile.current().device(named: name).map { service.phone.baseTopics(of: $0) } ?? []
         return DeviceRegistrationFile.BackOnline(
             registration: try registrationFile.apply(change, device: name, baseTopics: base, at: now), changed: [:])

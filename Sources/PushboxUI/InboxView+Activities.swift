@@ -16,7 +16,7 @@ extension InboxView {
         let island = info.book.island(at: now)
         let time = Times(info.timeZone)
         var lines: [(String, Role)] = [
-            ("device clock \(info.clock) · push-to-start token \(ActivityBook.pushToStartToken.prefix(8))…", .accent),
+            ("device clock \(info.clock) · push-to-start token \(info.book.identity.pushToStart.prefix(8))…", .accent),
             (
                 "Dynamic Island: "
                     + (island.first.map { DisplayText.clean(summary($0, info)) } ?? "nothing running"), island.isEmpty ? .muted : .title

@@ -216,3 +216,56 @@ struct LanguageTopicTests {
         }
     }
 }
+
+/// Each iPhone of the fleet has Live Activities of its own: its push-to-start token, its
+/// activities' tokens, its own file; a push is applied to the activities of the iPhone whose token it names.
+@Suite("A fleet of phones: Live Activities per iPhone")
+struct FleetLiveActivityTests {
+    static func start(token: String) -> RawPayload {
+        let now = Int(Date().timeIntervalSince1970)
+        let body =
+            #"{"aps":{"event":"start","timestamp":\#(now),"attributes-type":"Match","attributes":{"home":"Seoul"},"content-state":{"score":0},"input-push-token":1,"alert":{"title":"Kick-off"}}}"#
+        var raw = PhoneTests.start()
+        raw = RawPayload(bytes: Array(body.utf8), envelope: raw.envelope)
+        raw.envelope.deviceToken = token
+        return raw
+    }
+
+    static func update(token: String, score: Int) -> RawPayload {
+        let now = Int(Date().timeIntervalSince1970) + score
+        let body = #"{"aps":{"event":"update","timestamp":\#(now),"content-state":{"score":\#(score)}}}"#
+        var raw = PhoneTests.start()
+        raw = RawPayload(bytes: Array(body.utf8), envelope: raw.envelope)
+        raw.envelope.deviceToken = token
+        return raw
+    }
+
+    @Test("a push-to-start to an iPhone's own token starts an activity there, not on the default device; its updates follow its token")
+    func perDevice() throws {
+        let dir = try PhoneTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let phone = try PhoneTests.phone(dir)
+        let file = try #require(phone.registrationFile)
+        let ko = FleetDevice(name: "ko", platform: .ios, languages: ["ko-KR"])
+        let es = FleetDevice(name: "es", platform: .android, languages: ["es-ES"])
+        #expect(try file.add(ko) == .done && file.add(es) == .done)
+        #expect(ko.activityIdentity.pushToStart != ActivityBook.pushToStartToken && ko.activityIdentity.pushToStart.count == 64)
+        #expect(phone.liveActivities(of: es) == nil, "an Android phone has no Live Activities")
+
+        let started = phone.judge(Self.start(token: ko.activityIdentity.pushToStart), mode: .live)
+        #expect(
+            started.verdict.device == "ko" && started.verdict.liveActivity?.applied == true, "\(String(describing: started.verdict.liveActivity))")
+        let koBook = try #require(phone.liveActivities(of: ko)).file.current().book
+        #expect(koBook.activities.count == 1 && phone.liveActivities?.file.current().book.activities.isEmpty == true)
+        let token = try #require(koBook.activities.first?.pushToken)
+        #expect(token.hasPrefix(ko.activityIdentity.tokenPrefix) && FileManager.default.fileExists(atPath: dir + "/inbox.activities.ko.json"))
+
+        let updated = phone.judge(Self.update(token: token, score: 1), mode: .live)
+        #expect(updated.verdict.device == "ko" && updated.verdict.liveActivity?.applied == true)
+        // The default device's own push-to-start token starts one there.
+        let own = phone.judge(Self.start(token: ActivityBook.pushToStartToken), mode: .live)
+        #expect(own.verdict.device == nil && own.verdict.liveActivity?.applied == true)
+        #expect(phone.liveActivities?.file.current().book.activities.count == 1)
+        #expect(try #require(phone.liveActivities(of: ko)).file.current().book.activities.count == 1)
+    }
+}

@@ -48,7 +48,7 @@ final class TUIApp: Sendable {
                 if let t = ThumbnailMaker.make(request) { queue.post(.thumbnailReady(request, t)) }
             }
         case .loadRequests: postRequests()
-        case .loadActivities: work.async { [self] in postActivities() }
+        case .loadActivities: work.async { [self] in postActivities(of: state.shownDevice) }
         case .setAppInstalled(let installed):
             work.async { [self] in
                 do {
@@ -132,12 +132,12 @@ final class TUIApp: Sendable {
             // The scheduler's onChange tells the view.
             work.async { [self] in
                 actions.moveClock(by: seconds)
-                postActivities()
+                postActivities(of: state.shownDevice)
             }
         case .jumpClock:
             work.async { [self] in
                 if !actions.moveClock(by: nil) { queue.post(.status("nothing pending: the clock stays")) }
-                postActivities()
+                postActivities(of: state.shownDevice)
             }
         case .quit:
             break  // the loop ends on it before carrying out commands
@@ -209,8 +209,11 @@ final class TUIApp: Sendable {
     }
 
     /// Tells the UI the device's Live Activities now.
-    func postActivities() {
-        guard let activities = service.phone.liveActivities else { return }
+    /// The Live Activities of the device shown (`shown`: an added iPhone's, else the default device's).
+    func postActivities(of shown: String? = nil) {
+        let member = shown.flatMap { service.phone.registration()?.device(named: $0) }
+        // An Android phone has none to show.
+        guard let activities = member != nil ? member.flatMap(service.phone.liveActivities(of:)) : service.phone.liveActivities else { return }
         let zone = scheduler?.clock.timeZone ?? .current
         let now = activities.now()
         let f = DateFormatter()
@@ -305,7 +308,8 @@ final class TUIApp: Sendable {
             }
             // The Live Activities view follows pushes, other shells and the clock while it is open.
             if state.overlay == .activities, Date().timeIntervalSince(lastActivities) >= 0.5 {
-                work.async { [self] in postActivities() }
+                let shown = state.shownDevice
+                work.async { [self] in postActivities(of: shown) }
                 lastActivities = Date()
             }
             // The Requests view follows new requests while it is open.

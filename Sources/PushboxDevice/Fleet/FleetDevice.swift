@@ -61,6 +61,14 @@ public struct FleetDevice: Sendable, Equatable {
         state.fcmProject = fcmProject
     }
 
+    /// Its app's Live Activity tokens: a push-to-start token and its activities' token prefix
+    /// of its own, made from its APNs token (an Android phone has none: its are never used).
+    public var activityIdentity: ActivityBook.Identity {
+        let device = apnsToken ?? String(repeating: "0", count: 64)
+        return ActivityBook.Identity(
+            pushToStart: "5747" + device.dropFirst(4), tokenPrefix: "ac71" + device.prefix(4), deviceToken: device)
+    }
+
     /// Whether an FCM `token` or `fid` is this device's (its own, or one registered to it since).
     public func ownsFCM(_ token: String) -> Bool {
         token == fcmToken || token == installationID || state.registered[token] != nil

@@ -24,6 +24,14 @@ extension Phone {
         let report = validated.flatMap { $0.1 == context ? $0.0 : nil } ?? Validator.validate(raw, context: context)
         let own = { [self] in judgeDefault(raw, mode: mode, validated: (report, context), device: registration, apnsID: apnsID) }
         guard report.ok, let payload = report.validated else { return [own()] }
+        // A Live Activity push goes to the iPhone whose push-to-start or activity token it names.
+        if payload.pushType == .liveactivity, let token = payload.fcm?.liveActivityToken ?? raw.envelope.deviceToken,
+            let device = activityOwner(token, in: registration)
+        {
+            var theirs = report
+            theirs.targetDescription = "the push names a Live Activity token of \(device.name)'s"
+            return [judge(raw, as: device, report: theirs, context: context, mode: mode, apnsID: apnsID)]
+        }
         guard let message = payload.fcm else {
             // APNs: the device whose token the request names; a token no added device owns is the default device's.
             guard let token = raw.envelope.deviceToken, let device = registration.devices.first(where: { $0.apnsToken == token }) else {
@@ -131,7 +139,43 @@ extension Phone {
             targeting: TargetingRecord(report))
         verdict.listing = report.listing
         verdict.device = device.name
+        // A Live Activity push it receives now is applied to its own activities (or dropped) before it is kept.
+        if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
+            let activities = liveActivities(of: device)
+        {
+            let outcome =
+                mode == .live
+                ? activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
+                : activities.tryOn(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
+            report.liveActivity = outcome
+            verdict.liveActivity = outcome
+        }
         return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+    }
+
+    /// An added iPhone's Live Activities (nil for an Android phone, or when the default device
+    /// keeps none), kept for the phone's life so its file is read again only when it changed.
+    public func liveActivities(of device: FleetDevice) -> LiveActivityDevice? {
+        guard device.platform == .ios, let own = liveActivities else { return nil }
+        return memberActivities.withLock { kept in
+            if let made = kept[device.name], made.databasePath == own.databasePath { return made }
+            let made = own.of(device)
+            kept[device.name] = made
+            return made
+        }
+    }
+
+    /// The added iPhone a Live Activity token belongs to: its push-to-start token, or one of its
+    /// activities' push tokens; nil for the default device's (or nobody's).
+    func activityOwner(_ token: String, in registration: DeviceRegistration) -> FleetDevice? {
+        let token = token.lowercased()
+        return registration.devices.first { device in
+            guard device.platform == .ios else { return false }
+            let identity = device.activityIdentity
+            if token == identity.pushToStart { return true }
+            guard token.hasPrefix(identity.tokenPrefix), let activities = liveActivities(of: device) else { return false }
+            return activities.file.current().book.activities.contains { $0.pushToken?.lowercased() == token }
+        }
     }
 
     /// What an offline device's push service keeps, under a key of that device's: a newer

@@ -42,7 +42,7 @@ extension ActivityBook {
                 outcome = LiveActivityOutcome(
                     event: eventName, applied: false, drop: .noActivity,
                     detail:
-                        d.token.lowercased() == Self.pushToStartToken
+                        d.token.lowercased() == identity.pushToStart
                         ? "this is the push-to-start token: it starts activities (event start), it does not update them"
                         : "no Live Activity of this app has this push token (it ended and was forgotten, or never asked for a token)")
                 unmatched.append(Self.event(d, outcome, label: eventName))
@@ -66,7 +66,7 @@ extension ActivityBook {
         if let relevance { aps["relevance-score"] = .number(String(relevance)) }
         if wantsToken { aps["input-push-token"] = 1 }
         if let channel { aps["input-push-channel"] = .string(channel) }
-        let d = ActivityDelivery(push: LiveActivityPush(aps: aps), token: Self.pushToStartToken, priority: 10, now: now)
+        let d = ActivityDelivery(push: LiveActivityPush(aps: aps), token: identity.pushToStart, priority: 10, now: now)
         return startRecorded(d, profile: profile, local: true, label: "start (app)")
     }
 
@@ -109,7 +109,7 @@ extension ActivityBook {
             o.activityType = d.push.attributesType
             return o
         }
-        if !local, d.token.lowercased() != Self.pushToStartToken {
+        if !local, d.token.lowercased() != identity.pushToStart {
             return drop(.notPushToStartToken, "a start goes to the app's push-to-start token (pushbox device prints it), not to this token")
         }
         guard let type = d.push.attributesType else { return drop(.missingField, "a start needs aps.attributes-type") }

@@ -21,8 +21,33 @@ public struct ActivityBook: Sendable, Equatable {
     public var madeChannels = 0
 
     /// The app's push-to-start token (`Activity<Attributes>.pushToStartToken`): one for every
-    /// attributes type, as developers observed.
+    /// attributes type, as developers observed. The default device's; another device of the
+    /// fleet has its own (`FleetDevice.pushToStartToken`).
     public static let pushToStartToken = "5747a270" + String(repeating: "00", count: 27) + "01"
+    /// How the default device's activity push tokens begin.
+    public static let tokenPrefix = "ac71a1e5"
+
+    /// The tokens of the device this book is: its push-to-start token, how its activities'
+    /// push tokens begin, and its APNs device token (a push sent to it addresses no activity).
+    public var identity = Identity()
+
+    /// A device's Live Activity tokens.
+    public struct Identity: Sendable, Equatable {
+        /// Its app's push-to-start token.
+        public var pushToStart = ActivityBook.pushToStartToken
+        /// The first 8 hex digits of each activity's push token.
+        public var tokenPrefix = ActivityBook.tokenPrefix
+        /// Its APNs device token.
+        public var deviceToken = DeviceIdentity.apnsToken
+        /// The default device's.
+        public init() {}
+        /// Another device's.
+        public init(pushToStart: String, tokenPrefix: String, deviceToken: String) {
+            self.pushToStart = pushToStart
+            self.tokenPrefix = tokenPrefix
+            self.deviceToken = deviceToken
+        }
+    }
 
     static let activitiesKept = 50
     static let unmatchedKept = 50
@@ -39,14 +64,14 @@ public struct ActivityBook: Sendable, Equatable {
     /// `--token`) is taken to address: a start the push-to-start token, an update or end the
     /// latest running activity's.
     public func impliedToken(for event: LiveActivityPush.Event?, now: Double) -> String {
-        if event == .start { return Self.pushToStartToken }
+        if event == .start { return identity.pushToStart }
         return activities.last { $0.pushToken != nil && $0.end(at: now) == nil }?.pushToken ?? ""
     }
 
     /// The token a push sent to `token` addresses, and a note when pushbox chose it: none, or
     /// the device's own APNs token (what `pushbox send` uses), address `impliedToken`.
     public func address(_ token: String?, event: LiveActivityPush.Event?, now: Double) -> (token: String, note: String?) {
-        guard let token, !token.isEmpty, token.lowercased() != DeviceIdentity.apnsToken else {
+        guard let token, !token.isEmpty, token.lowercased() != identity.deviceToken else {
             let implied = impliedToken(for: event, now: now)
             let what = event == .start ? "the push-to-start token" : "the latest running activity's token"
             return (
@@ -76,7 +101,7 @@ public struct ActivityBook: Sendable, Equatable {
         made += 1
         let n = String(made, radix: 16)
         let id = "A7C71000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - n.count)) + n.uppercased()
-        return (id, token ? "ac71a1e5" + String(repeating: "0", count: max(0, 56 - n.count)) + n : nil)
+        return (id, token ? identity.tokenPrefix + String(repeating: "0", count: max(0, 56 - n.count)) + n : nil)
     }
 
     /// Forgets the oldest activities and unmatched pushes beyond what is kept, and budget

@@ -24,9 +24,11 @@ public struct KeptActivities: Sendable, Equatable {
         return clock.device + (real - clock.real) * clock.speed
     }
 
-    init(json: JSONValue?) {
+    init(json: JSONValue?, identity: ActivityBook.Identity = ActivityBook.Identity()) {
+        book.identity = identity
         guard let o = json?.objectValue else { return }
         book = ActivityBook(json: o["book"] ?? .null)
+        book.identity = identity
         if let c = o["clock"]?.objectValue, let d = c["device"]?.doubleValue, let r = c["real"]?.doubleValue {
             clock = (d, r, c["speed"]?.doubleValue ?? 1)
         }
@@ -54,13 +56,25 @@ public final class LiveActivityDevice: Sendable {
     /// The app's types and budgets.
     public let profile: LiveActivityProfile
 
-    /// The activities of the inbox at `databasePath`, on `clock`.
-    public init(databasePath: String, clock: SimulatedClock?, profile: LiveActivityProfile) {
+    /// The inbox at `databasePath`, for its devices' files beside it.
+    public let databasePath: String
+
+    /// The activities of the inbox at `databasePath`, on `clock`: the default device's, or
+    /// (`device`) an added iPhone's (`inbox.activities.NAME.json`, its own tokens).
+    public init(databasePath: String, clock: SimulatedClock?, profile: LiveActivityProfile, device: FleetDevice? = nil) {
+        let identity = device.map(\.activityIdentity) ?? ActivityBook.Identity()
+        let suffix = device.map { ".activities.\($0.name).json" } ?? ".activities.json"
         file = DeviceStateFile(
-            path: DeviceStateFile<KeptActivities>.beside(databasePath, suffix: ".activities.json"), decode: { KeptActivities(json: $0) },
+            path: DeviceStateFile<KeptActivities>.beside(databasePath, suffix: suffix), decode: { KeptActivities(json: $0, identity: identity) },
             encode: { $0.json })
+        self.databasePath = databasePath
         self.clock = clock
         self.profile = profile
+    }
+
+    /// The same inbox's activities of an added iPhone, on the same clock, with the same app.
+    public func of(_ device: FleetDevice) -> LiveActivityDevice {
+        LiveActivityDevice(databasePath: databasePath, clock: clock, profile: profile, device: device)
     }
 
     /// The device's time now.
