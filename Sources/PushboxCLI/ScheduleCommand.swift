@@ -20,6 +20,8 @@ enum ScheduleCommand {
                 help: "With --dry-run: one object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
             Options.clock.with(help: "With --dry-run: the clock, e.g. 2026-12-07T06:09:50 (in --tz). Default: now."),
             Options.timeZone.with(help: "With --dry-run: the time zone, e.g. Europe/Berlin. Default: the system's."),
+            Options.device.with(
+                help: "Schedule them on an added device of the inbox's fleet, on its own clock (pushbox device list). Default: phone."),
         ],
         run: run)
 
@@ -48,7 +50,9 @@ enum ScheduleCommand {
             return 2
         }
         let answer: JSONObject
-        switch LocalClient.call("POST", "/pushbox/schedule", body: body, headers: [("x-pushbox-base-dir", base)], args, io) {
+        switch LocalClient.call(
+            "POST", "/pushbox/schedule" + LocalClient.deviceQuery(args), body: body, headers: [("x-pushbox-base-dir", base)], args, io)
+        {
         case .failure(let failure):
             io.err("pushbox schedule: \(failure)")
             return 1
@@ -102,11 +106,12 @@ enum PendingCommand {
         options: [
             Options.socket,
             Options.json.with(help: "One object per pending request per line, soonest first: identifier, content, nextFire, trigger."),
+            Options.device.with(help: "An added device of the inbox's fleet: its own pending requests and clock. Default: phone."),
         ],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
-        switch LocalClient.call("GET", "/pushbox/pending", body: [], headers: [], args, io) {
+        switch LocalClient.call("GET", "/pushbox/pending" + LocalClient.deviceQuery(args), body: [], headers: [], args, io) {
         case .failure(let failure):
             io.err("pushbox pending: \(failure)")
             return 1
@@ -145,7 +150,7 @@ enum CancelCommand {
         summary:
             "Cancel pending local notifications in the running pushbox by identifier, or by prefix with a final * (alarm-2-*). Exit 1 when nothing matched.",
         operands: "ID|PREFIX*",
-        options: [Options.socket],
+        options: [Options.socket, Options.device.with(help: "Cancel on an added device of the inbox's fleet. Default: phone.")],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -153,7 +158,8 @@ enum CancelCommand {
             io.err("pushbox cancel: give one identifier or prefix*; see pushbox cancel --help")
             return 2
         }
-        let path = "/pushbox/pending/" + (pattern.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? pattern)
+        let path =
+            "/pushbox/pending/" + (pattern.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? pattern) + LocalClient.deviceQuery(args)
         switch LocalClient.call("DELETE", path, body: [], headers: [], args, io) {
         case .failure(let failure):
             io.err("pushbox cancel: \(failure)")
@@ -175,6 +181,11 @@ enum CancelCommand {
 
 /// Calls pushbox's own `/pushbox/…` paths on the running instance's socket.
 enum LocalClient {
+    /// `?device=NAME` for `--device NAME`, else nothing.
+    static func deviceQuery(_ args: ParsedArguments) -> String {
+        args.value(Options.device).map { "?device=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
+    }
+
     /// The running instance's JSON object answer to `method path`, or why there is none.
     static func call(
         _ method: String, _ path: String, body: [UInt8], headers: [(String, String)],

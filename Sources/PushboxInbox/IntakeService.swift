@@ -214,20 +214,22 @@ public final class IntakeService: Sendable {
     /// Takes in a local request that fired at `firedAt` on the device's clock: stored (source
     /// `local`, received now in real time) without APNs validation, which local notifications
     /// never meet, and rendered like any other.
-    public func receiveLocal(_ request: LocalRequest, firedAt: Date, timeZone: TimeZone) -> IntakeResult {
+    /// `device`: the added device of the fleet it fired on (nil: the default device).
+    public func receiveLocal(_ request: LocalRequest, firedAt: Date, timeZone: TimeZone, device: String? = nil) -> IntakeResult {
         let payload = LocalDelivery.payload(request, firedAt: firedAt, timeZone: timeZone)
         var envelope = Envelope(source: .local, fileName: "local:\(request.identifier)")
         envelope.deviceAt = firedAt
         envelope.deviceZone = timeZone.identifier
         return receiveLocal(
             RawPayload(bytes: Array(JSONWriter.compact(.object(payload)).utf8), envelope: envelope),
-            listing: PayloadListing(payload: payload, pushType: nil))
+            listing: PayloadListing(payload: payload, pushType: nil), device: device)
     }
 
     /// Stores a fired local notification in its stored form (a replay of one delivers it again);
     /// `listing` is what the inbox lists of it (read from the bytes when not given).
-    public func receiveLocal(_ raw: RawPayload, listing: PayloadListing? = nil) -> IntakeResult {
+    public func receiveLocal(_ raw: RawPayload, listing: PayloadListing? = nil, device: String? = nil) -> IntakeResult {
         var verdict = Verdict(status: 200, topic: phone.context.bundleID)
+        verdict.device = device
         verdict.listing = listing ?? (try? JSONParser.parse(raw.bytes))?.objectValue.map { PayloadListing(payload: $0, pushType: nil) }
         let (result, arrival) = commit(raw, apnsID: FastUUID.make(), verdict: verdict, report: nil)
         arrival?.publish()

@@ -25,6 +25,10 @@ public final class LocalScheduler: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var set: PendingSet
+    /// The pending sets of the fleet's added devices, by name: each keeps its own 64.
+    private var others: [String: PendingSet] = [:]
+    /// How many fired so far on each added device.
+    private var deliveredOthers: [String: Int] = [:]
     private var refusedLog: [ScheduleRefusal] = []
     private var running = false
     private var stopped = false
@@ -65,17 +69,41 @@ public final class LocalScheduler: @unchecked Sendable {
         public var pending: Int
     }
 
-    /// Adds requests at the clock's now.
+    /// An added device's clock: how far it runs ahead of this clock, and its zone; nil for the
+    /// default device (or a name no device has).
+    private func clockOf(_ device: String?) -> (offset: Double, zone: TimeZone)? {
+        guard let device, device != FleetDevice.defaultName, let member = service.phone.registration()?.device(named: device) else { return nil }
+        return (member.clockOffset ?? 0, member.timeZone.flatMap(TimeZone.init(identifier:)) ?? clock.timeZone)
+    }
+
+    /// Runs `body` on the pending set of `device` (nil: the default device's), made for an added
+    /// device the first time; `condition` is held.
+    private func withSet<T>(_ device: String?, zone: TimeZone?, _ body: (inout PendingSet) -> T) -> T {
+        guard let device, device != FleetDevice.defaultName else { return body(&set) }
+        if others[device] == nil {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone ?? clock.timeZone
+            others[device] = PendingSet(calendar: calendar)
+        }
+        return body(&others[device]!)
+    }
+
+    /// Adds requests at the clock's now, to the default device, or (`device`) to an added
+    /// device of the fleet, on its clock.
     @discardableResult
-    public func schedule(_ requests: [LocalRequest], baseDirectory: String? = nil) -> Outcome {
+    public func schedule(_ requests: [LocalRequest], baseDirectory: String? = nil, device: String? = nil) -> Outcome {
         // Attachment files are read before the lock is taken: the scheduler's thread and the
         // TUI wait on it, and a slow disk must not stall them.
         let checked = PendingSet.check(requests, baseDirectory: baseDirectory)
+        let own = clockOf(device)
         condition.lock()
-        let droppedBefore = set.droppedTotal
-        let refused = set.add(checked, now: clock.now)
-        let newlyDropped = set.droppedTotal - droppedBefore
-        let outcome = Outcome(refused: refused, dropped: Array(set.dropped.suffix(min(newlyDropped, set.dropped.count))), pending: set.pending.count)
+        let outcome = withSet(own == nil ? nil : device, zone: own?.zone) { set in
+            let droppedBefore = set.droppedTotal
+            let refused = set.add(checked, now: clock.now.addingTimeInterval(own?.offset ?? 0))
+            let newlyDropped = set.droppedTotal - droppedBefore
+            return Outcome(refused: refused, dropped: Array(set.dropped.suffix(min(newlyDropped, set.dropped.count))), pending: set.pending.count)
+        }
+        let refused = outcome.refused
         refusedLog += refused
         if refusedLog.count > PendingSet.droppedKept { refusedLog.removeFirst(refusedLog.count - PendingSet.droppedKept) }
         condition.broadcast()
@@ -86,20 +114,31 @@ public final class LocalScheduler: @unchecked Sendable {
 
     /// Cancels an identifier or a `prefix*`; returns what was cancelled.
     @discardableResult
-    public func cancel(_ pattern: String) -> [String] {
+    public func cancel(_ pattern: String, device: String? = nil) -> [String] {
+        let own = clockOf(device)
         condition.lock()
-        let gone = set.cancel(pattern)
+        let gone = withSet(own == nil ? nil : device, zone: own?.zone) { $0.cancel(pattern) }
         condition.unlock()
         if !gone.isEmpty { onChange?() }
         return gone
     }
 
     /// The pending set, the dropped and refused requests, and the count delivered, now.
-    public func snapshot() -> Snapshot {
+    public func snapshot(device: String? = nil) -> Snapshot {
+        let own = clockOf(device)
         condition.lock()
         defer { condition.unlock() }
-        return Snapshot(now: clock.now, pending: set.pending, dropped: set.dropped, refused: refusedLog, delivered: deliveredCount)
+        guard let own, let device else {
+            return Snapshot(now: clock.now, pending: set.pending, dropped: set.dropped, refused: refusedLog, delivered: deliveredCount)
+        }
+        let theirs = withSet(device, zone: own.zone) { $0 }
+        return Snapshot(
+            now: clock.now.addingTimeInterval(own.offset), pending: theirs.pending, dropped: theirs.dropped, refused: [],
+            delivered: deliveredOthers[device] ?? 0)
     }
+
+    /// The time zone requests of `device` fire in (nil: the default device's clock's).
+    public func timeZone(of device: String?) -> TimeZone { clockOf(device)?.zone ?? clock.timeZone }
 
     /// Moves the clock forward and delivers what became due; observers hear of it either way.
     public func advance(by seconds: Double) {
@@ -132,19 +171,32 @@ public final class LocalScheduler: @unchecked Sendable {
     /// Delivers every request due on the clock now; returns how many.
     @discardableResult
     public func tick() -> Int {
+        let clocks = othersClocks()
         condition.lock()
-        let due = set.deliverDue(now: clock.now)
+        var due: [(device: String?, request: PendingRequest, zone: TimeZone)] = set.deliverDue(now: clock.now).map { (nil, $0, clock.timeZone) }
+        for name in others.keys.sorted() {
+            guard let own = clocks[name] else { continue }
+            due += others[name]!.deliverDue(now: clock.now.addingTimeInterval(own.offset)).map { (name, $0, own.zone) }
+        }
         condition.unlock()
         for fired in due {
             // Each goes into the inbox in order, with the time it was due on the device's clock,
             // and counts as delivered once it is there.
-            _ = service.receiveLocal(fired.request, firedAt: fired.nextFire, timeZone: clock.timeZone)
+            _ = service.receiveLocal(fired.request.request, firedAt: fired.request.nextFire, timeZone: fired.zone, device: fired.device)
             condition.lock()
-            deliveredCount += 1
+            if let device = fired.device { deliveredOthers[device, default: 0] += 1 } else { deliveredCount += 1 }
             condition.unlock()
         }
         if !due.isEmpty { onChange?() }
         return due.count
+    }
+
+    /// The clocks of the added devices that have pending sets (read outside the lock).
+    private func othersClocks() -> [String: (offset: Double, zone: TimeZone)] {
+        let names = condition.withLock { Array(others.keys) }
+        var out: [String: (offset: Double, zone: TimeZone)] = [:]
+        for name in names { out[name] = clockOf(name) }
+        return out
     }
 
     /// Starts delivering on a thread of its own: it wakes at the next fire (in real time, at the
@@ -175,7 +227,9 @@ public final class LocalScheduler: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let wait = set.pending.first.map { clock.realSeconds(until: $0.nextFire) } ?? 0.2
+            // The soonest of every device's next fire (an added device's on its own clock).
+            var wait = set.pending.first.map { clock.realSeconds(until: $0.nextFire) } ?? 0.2
+            if others.values.contains(where: { !$0.pending.isEmpty }) { wait = min(wait, 0.05) }
             if wait > 0 { _ = condition.wait(until: Date().addingTimeInterval(min(0.2, wait))) }
             let done = stopped
             condition.unlock()

@@ -40,8 +40,13 @@ enum ScheduleEndpoint {
 
     static func handle(_ request: HTTPRequest, scheduler: LocalScheduler?) -> HTTPResponse {
         guard let scheduler else { return answer(404, ["reason": "NoScheduler", "detail": "this pushbox keeps no local notifications"]) }
+        // `?device=NAME`: an added device of the fleet's own pending set, on its own clock.
+        let device = request.query["device"].flatMap { $0 == FleetDevice.defaultName ? nil : $0 }
+        if let device, scheduler.service.phone.registration()?.device(named: device) == nil {
+            return answer(404, ["reason": "NoSuchDevice", "detail": "no device named \(device) in this inbox (pushbox device list)"])
+        }
         // Times are written in the device's zone, read when the answer is made (the device can travel).
-        var deviceZone: TimeZone { scheduler.clock.timeZone }
+        var deviceZone: TimeZone { scheduler.timeZone(of: device) }
         switch (request.method, request.path) {
         case ("POST", "/pushbox/schedule"):
             let requests: [LocalRequest]
@@ -49,7 +54,7 @@ enum ScheduleEndpoint {
                 return answer(400, ["reason": "BadSchedule", "detail": error.description])
             }
             let base = request.headers.last { $0.name == baseDirectoryHeader }?.value
-            let outcome = scheduler.schedule(requests, baseDirectory: base)
+            let outcome = scheduler.schedule(requests, baseDirectory: base, device: device)
             let refusedIDs = Set(outcome.refused.map(\.identifier))
             return answer(
                 200,
@@ -61,7 +66,7 @@ enum ScheduleEndpoint {
                     ("limit", .number(String(PendingSet.limit))),
                 ]))
         case ("GET", "/pushbox/pending"):
-            let s = scheduler.snapshot()
+            let s = scheduler.snapshot(device: device)
             return answer(
                 200,
                 JSONObject([
@@ -98,7 +103,7 @@ enum ScheduleEndpoint {
                 ]))
         default:
             let pattern = String(request.path.dropFirst("/pushbox/pending/".count)).removingPercentEncoding ?? ""
-            return answer(200, JSONObject([("cancelled", .array(scheduler.cancel(pattern).map { .string($0) }))]))
+            return answer(200, JSONObject([("cancelled", .array(scheduler.cancel(pattern, device: device).map { .string($0) }))]))
         }
     }
 

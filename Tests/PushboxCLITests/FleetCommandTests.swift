@@ -72,4 +72,25 @@ struct FleetCommandTests {
         let list = CLIRun(["list", "--db", db, "--device", "nobody"])
         #expect(list.status == 2, "\(list.err)")
     }
+
+    @Test("schedule, pending and cancel take --device: an added device's local notifications are its own; an unknown device is refused")
+    func localNotificationsPerDevice() throws {
+        let s = try ServeEndToEndTests.Served()
+        try FileManager.default.createDirectory(atPath: s.dir, withIntermediateDirectories: true)
+        #expect(Self.device(s.db, ["add", "ja", "--lang", "ja-JP", "--tz", "Asia/Tokyo"]).status == 0)
+        try s.start()
+        let file = s.dir + "/later.json"
+        try #"{"requests":[{"identifier":"later-1","content":{"title":"Later"},"trigger":{"timeInterval":3600}}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let scheduled = CLIRun(["schedule", "--socket", s.socket, "--device", "ja", file])
+        #expect(scheduled.status == 0, "\(scheduled.err)")
+        let theirs = CLIRun(["pending", "--socket", s.socket, "--device", "ja", "--json"])
+        #expect(theirs.status == 0 && theirs.lines.count == 1 && theirs.out.contains("later-1"), "\(theirs.out) \(theirs.err)")
+        let own = CLIRun(["pending", "--socket", s.socket, "--json"])
+        #expect(own.status == 0 && !own.out.contains("later-1"), "\(own.out)")
+        #expect(CLIRun(["cancel", "--socket", s.socket, "--device", "ja", "later-*"]).status == 0)
+        #expect(!CLIRun(["pending", "--socket", s.socket, "--device", "ja", "--json"]).out.contains("later-1"))
+        let unknown = CLIRun(["schedule", "--socket", s.socket, "--device", "nobody", file])
+        #expect(unknown.status != 0 && unknown.err.contains("NoSuchDevice"), "\(unknown.err)")
+    }
 }

@@ -227,4 +227,37 @@ struct FleetIntakeTests {
             #expect(target?.detail.contains("no device's own") == true, "\(languages): \(String(describing: target))")
         }
     }
+
+    @Test("local notifications per device: each keeps its own pending set and 64, fires on its own clock into its own inbox")
+    func localNotificationsPerDevice() throws {
+        let folder = TemporaryFolder("pbfleet")
+        let (service, _, _) = try Self.intake(folder)
+        let file = try #require(service.phone.registrationFile)
+        _ = try file.update(device: "ko") { $0.clockOffset = 3600 }
+        let clock = SimulatedClock(start: Date(timeIntervalSince1970: 1_800_000_000), speed: 0, timeZone: TimeZone(identifier: "UTC")!)
+        let scheduler = LocalScheduler(service: service, clock: clock)
+        func requests(_ prefix: String, _ count: Int, after seconds: Double) throws -> [LocalRequest] {
+            let list = (0..<count).map {
+                #"{"identifier":"\#(prefix)-\#($0)","content":{"title":"\#(prefix)"},"trigger":{"timeInterval":\#(seconds + Double($0))}}"#
+            }
+            return try ScheduleFile.parse(Array(#"{"requests":[\#(list.joined(separator: ","))]}"#.utf8))
+        }
+        #expect(scheduler.schedule(try requests("own", 2, after: 60)).pending == 2)
+        // Seventy on ko: it keeps its own 64, the default device's two stay.
+        let ko = scheduler.schedule(try requests("ko", 70, after: 60), device: "ko")
+        #expect(ko.pending == 64 && ko.dropped.count == 6)
+        #expect(scheduler.snapshot().pending.count == 2 && scheduler.snapshot(device: "ko").pending.count == 64)
+        // ko's clock is an hour ahead: its requests fire at its own time, shown in its zone.
+        #expect(scheduler.snapshot(device: "ko").now == clock.now.addingTimeInterval(3600))
+        #expect(scheduler.cancel("ko-6*", device: "ko").count == 5)
+        #expect(scheduler.cancel("ko-1", device: "phone").isEmpty, "the default device has no ko-1")
+        scheduler.advance(by: 61)
+        service.drain()
+        let rows = try service.store.history()
+        #expect(rows.filter { $0.source == .local && $0.device == nil }.count == 2)
+        let fired = rows.filter { $0.source == .local && $0.device == "ko" }
+        #expect(fired.count == 2, "ko-0 and ko-1 were due: \(fired.map(\.file))")
+        #expect(fired.first?.deviceZone == "Asia/Seoul")
+        #expect(scheduler.snapshot(device: "ko").delivered == 2 && scheduler.snapshot().delivered == 2)
+    }
 }
