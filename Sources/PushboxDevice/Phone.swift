@@ -156,18 +156,23 @@ public final class Phone: Sendable {
             collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
             targeting: TargetingRecord(report))
         verdict.listing = report.listing
-        // A Live Activity push the device receives now is applied (or dropped) before it is kept.
-        if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
-            let activities = liveActivities
-        {
-            let outcome =
-                mode == .live
-                ? activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
-                : activities.tryOn(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
-            report.liveActivity = outcome
-            verdict.liveActivity = outcome
-        }
-        return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+        var judgement = Judgement(apnsID: apnsID, report: report, verdict: verdict)
+        Self.applyLiveActivity(&judgement, raw: raw, mode: mode, to: liveActivities)
+        return judgement
+    }
+
+    /// A Live Activity push the device receives now applied to `activities` (or dropped) before
+    /// it is kept; a dry run tries it on a copy. Nothing for another push, or one kept while offline.
+    static func applyLiveActivity(_ judgement: inout Judgement, raw: RawPayload, mode: JudgementMode, to activities: LiveActivityDevice?) {
+        guard judgement.verdict.storage == nil, judgement.report.targeting == .device, let validated = judgement.report.validated,
+            validated.pushType == .liveactivity, let activities
+        else { return }
+        let outcome =
+            mode == .live
+            ? activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: judgement.apnsID)
+            : activities.tryOn(validated, deviceToken: raw.envelope.deviceToken, apnsID: judgement.apnsID)
+        judgement.report.liveActivity = outcome
+        judgement.verdict.liveActivity = outcome
     }
 
     /// APNs' refusal of a push for the device's token sent to the other environment's host:

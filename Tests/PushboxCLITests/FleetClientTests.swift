@@ -11,16 +11,7 @@ import Testing
 @Suite("A fleet of phones with real clients", .serialized)
 struct FleetClientTests {
     /// Every device of the fixture's inbox, by name, as `device list --json` prints them.
-    static func devices(_ f: ExecTests.ExecFixture) throws -> [String: JSONObject] {
-        let run = CLIRun(["device", "list", "--json", "--db", f.db], environment: f.environment)
-        try #require(run.status == 0, "\(run.err)")
-        var out: [String: JSONObject] = [:]
-        for line in run.lines {
-            let o = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
-            out[o["name"]?.stringValue ?? ""] = o
-        }
-        return out
-    }
+    static func devices(_ f: ExecTests.ExecFixture) throws -> [String: JSONObject] { try FleetCommandTests.listed(f.db) }
 
     /// What `list --device NAME --json` lists.
     static func inbox(_ f: ExecTests.ExecFixture, device: String) throws -> [JSONObject] {

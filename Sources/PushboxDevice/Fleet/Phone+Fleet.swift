@@ -139,18 +139,10 @@ extension Phone {
             targeting: TargetingRecord(report))
         verdict.listing = report.listing
         verdict.device = device.name
-        // A Live Activity push it receives now is applied to its own activities (or dropped) before it is kept.
-        if verdict.storage == nil, report.targeting == .device, let validated = report.validated, validated.pushType == .liveactivity,
-            let activities = liveActivities(of: device)
-        {
-            let outcome =
-                mode == .live
-                ? activities.apply(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
-                : activities.tryOn(validated, deviceToken: raw.envelope.deviceToken, apnsID: apnsID)
-            report.liveActivity = outcome
-            verdict.liveActivity = outcome
-        }
-        return Judgement(apnsID: apnsID, report: report, verdict: verdict)
+        var judgement = Judgement(apnsID: apnsID, report: report, verdict: verdict)
+        // Its own activities, not the default device's.
+        Self.applyLiveActivity(&judgement, raw: raw, mode: mode, to: liveActivities(of: device))
+        return judgement
     }
 
     /// An added iPhone's Live Activities (nil for an Android phone, or when the default device
