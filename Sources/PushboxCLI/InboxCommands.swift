@@ -20,6 +20,7 @@ enum ListCommand {
             Options.history,
             Options.device.with(
                 help: "Only what this device of the inbox's fleet got (pushbox device list); phone: the inbox's own. Default: every device."),
+            Options.query,
             Options.timeZone.with(
                 help: "Show times in ZONE. Default: each notification's time on the device's clock, in the zone the device was in then."),
         ]
@@ -31,16 +32,30 @@ enum ListCommand {
             let store = try IntakeOptions.openStore(args, io, existing: true)
             let limit = try args.wholeNumber(Options.limit, minimum: 1)
             let (renderings, phone) = try IntakeOptions.renderings(args, store: store, io: io)
-            let items: [StoredNotification]
+            var items: [StoredNotification]
             let device = args.value(Options.device)
+            var query: NotificationQuery?
+            if let text = args.value(Options.query) {
+                do { query = try NotificationQuery(text) } catch { throw UsageError(message: "--query: \(error)") }
+            }
             let fleet = DeviceRegistrationFile(databasePath: store.path).current().devices
             if let device, device != FleetDevice.defaultName, !fleet.contains(where: { $0.name == device }) {
                 throw UsageError(message: "no device named \(TerminalText.sanitize(device)) in this inbox (pushbox device list)")
             }
             do {
-                items = args.flag(Options.history) ? try store.history(limit: limit, device: device) : try store.inbox(limit: limit, device: device)
+                // With a query, the limit counts what it matches.
+                let read = query == nil ? limit : nil
+                items = args.flag(Options.history) ? try store.history(limit: read, device: device) : try store.inbox(limit: read, device: device)
             } catch {
                 throw UsageError(message: "\(error)")
+            }
+            if let query {
+                let platforms = Dictionary(fleet.map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
+                let now = Date()
+                items = items.filter { n in
+                    query.matches(QuerySubject(n, rendered: renderings.shown(n), platform: n.device.flatMap { platforms[$0] } ?? "ios"), now: now)
+                }
+                if let limit { items = Array(items.prefix(limit)) }
             }
             let zone = args.value(Options.timeZone) == nil ? nil : try ClockOptions.timeZone(args)
             let time = DateFormatter()

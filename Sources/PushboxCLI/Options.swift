@@ -126,6 +126,11 @@ enum Options {
 
     // The inbox (list, export)
     static let limit = OptionSpec("--limit", value: "N", help: "At most N notifications.")
+    static let query = OptionSpec(
+        "--query", value: "Q",
+        help:
+            "Only the notifications Q matches: free words and \"phrases\" (title, subtitle, body as shown), field:value terms (title: subtitle: body: topic: token: device: platform: lang: category: thread: collapse: status: reason: delivery: source: type: has:attachment has:warning before: after:, times as 2026-12-04T09:30 or 10m), -term to negate; every term must match."
+    )
     static let history = OptionSpec("--history", help: "Every notification, oldest first, collapsed ones included.")
     static let bundleID = OptionSpec("--bundle-id", value: "ID", help: "The bundle id to use for every file.")
 

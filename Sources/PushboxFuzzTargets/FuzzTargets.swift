@@ -17,7 +17,7 @@ public enum FuzzTargets {
         ("json", json), ("payload", payload), ("fcm-condition", condition), ("strings", strings), ("stringsdict", stringsdict),
         ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),
         ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff), ("strings-xml", stringsXML),
-        ("java-format", javaFormat), ("live-activity", liveActivity),
+        ("java-format", javaFormat), ("live-activity", liveActivity), ("query", query),
     ]
 
     /// The target called `name`, if there is one.
@@ -121,6 +121,18 @@ public enum FuzzTargets {
         let args = String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         _ = JavaFormat.format(format, args, locale: Locale(identifier: "tr"))
         _ = JavaFormat.verifiesNonPositional(format)
+    }
+
+    /// The notification query language: read, then matched against a notification.
+    static func query(_ data: [UInt8]) {
+        guard let q = try? NotificationQuery(String(decoding: data, as: UTF8.self)) else { return }
+        var subject = QuerySubject(
+            device: "phone", platform: "ios", delivery: "delivered", source: "socket", time: Date(timeIntervalSince1970: 1_800_000_000))
+        subject.title = "주문이 발송되었습니다"
+        subject.body = "Your order has shipped"
+        subject.language = "ko"
+        subject.status = 200
+        _ = q.matches(subject, now: Date(timeIntervalSince1970: 1_800_000_600))
     }
 
     static func schedule(_ data: [UInt8]) {

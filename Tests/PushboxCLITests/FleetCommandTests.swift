@@ -93,4 +93,33 @@ struct FleetCommandTests {
         let unknown = CLIRun(["schedule", "--socket", s.socket, "--device", "nobody", file])
         #expect(unknown.status != 0 && unknown.err.contains("NoSuchDevice"), "\(unknown.err)")
     }
+
+    @Test("list --query: words, fields and negation over what each device shows; a query that cannot be read is exit 2 with where")
+    func listQuery() throws {
+        let s = try ServeEndToEndTests.Served()
+        try FileManager.default.createDirectory(atPath: s.dir, withIntermediateDirectories: true)
+        #expect(Self.device(s.db, ["add", "ja", "--lang", "ja-JP"]).status == 0)
+        try s.start(["--lang", "en-US"])
+        for (topic, title) in [("NewsApp", "Breaking"), ("LangJaJP", "ご注文を発送しました"), ("LangEnUS", "Your order has shipped")] {
+            let message = #"{"message":{"topic":"\#(topic)","notification":{"title":"\#(title)","body":"x"}}}"#
+            let r = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", s.socket, "-H", "content-type: application/json", "--data-binary",
+                    message, "http://localhost/v1/projects/shop/messages:send",
+                ])
+            #expect(r.out == "200", "\(r.out) \(r.err)")
+        }
+        func titles(_ query: String) throws -> [String] {
+            let run = CLIRun(["list", "--db", s.db, "--json", "--no-extension", "--history", "--query", query])
+            try #require(run.status == 0, "\(query): \(run.err)")
+            return try run.lines.compactMap { try JSONParser.parse(Array($0.utf8)).objectValue?["title"]?.stringValue }
+        }
+        #expect(try titles("device:ja -source:command-line") == ["Breaking", "ご注文を発送しました"])
+        #expect(try titles("order shipped device:phone") == ["Your order has shipped"])
+        #expect(try titles("発送 lang:ja") == ["ご注文を発送しました"])
+        #expect(try titles("source:fcm -device:ja").sorted() == ["Breaking", "Your order has shipped"])
+        let bad = CLIRun(["list", "--db", s.db, "--query", "a colour:red"])
+        #expect(bad.status == 2 && bad.err.contains("query at 3") && bad.err.contains("no field colour"), "\(bad.err)")
+    }
 }

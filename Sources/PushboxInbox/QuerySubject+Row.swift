@@ -1,0 +1,44 @@
+import Foundation
+import PushboxDevice
+import PushboxPayload
+import PushboxStore
+
+extension QuerySubject {
+    /// A stored notification as a query sees it: its rendering's texts (what the device shows, or
+    /// would have shown), and what its row recorded; `platform` is its device's (`ios` unless an
+    /// added Android phone's).
+    public init(_ row: StoredNotification, rendered r: RenderedNotification?, platform: String = DevicePlatform.ios.rawValue) {
+        self.init(
+            device: row.device ?? FleetDevice.defaultName, platform: platform, delivery: Self.delivery(row, r), source: row.source.rawValue,
+            time: row.receivedAt)
+        title = r?.title ?? r?.intended?.title ?? row.listing?.title
+        subtitle = r?.subtitle ?? r?.intended?.subtitle
+        body = r?.body ?? r?.intended?.body ?? row.listing?.body
+        topic = row.topic
+        token = row.deviceToken
+        language = r?.language
+        category = r?.category
+        thread = r?.threadId ?? row.listing?.threadID
+        collapse = row.collapseID
+        status = row.status
+        reason = row.reason
+        pushType =
+            row.liveActivity != nil
+            ? PushType.liveactivity.rawValue
+            : row.headers[PushHeaders.pushType]?.lowercased()
+                ?? (row.listing?.background == true ? PushType.background.rawValue : PushType.alert.rawValue)
+        hasAttachment = !(r?.attachments.isEmpty ?? true)
+        hasWarning = !(r?.warnings.isEmpty ?? true)
+    }
+
+    /// Where a stored notification stands, in the query's words.
+    static func delivery(_ row: StoredNotification, _ r: RenderedNotification?) -> String {
+        if (row.status ?? 200) != 200 { return "refused" }
+        if row.targeting?.targeted == false || r?.delivered == .rejected { return "not-targeted" }
+        switch row.delivery?.state {
+        case .stored?: return "stored"
+        case .discardedExpired?, .discardedReplaced?: return "discarded"
+        default: return "delivered"
+        }
+    }
+}
