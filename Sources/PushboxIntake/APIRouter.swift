@@ -106,7 +106,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
                 InboxListing.route(service), InboxListing.deviceRoute(service), FleetRoute.route(service), RequestLog.route(requests),
                 RequestLog.summaryRoute(requests),
             ]
-            + ScheduleEndpoint.routes(scheduler)
+            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service)
     }
 
     /// The route that takes `path`, if any.

@@ -328,6 +328,13 @@ public final class InboxStore: @unchecked Sendable {
         return try select("WHERE id BETWEEN \(id - Int64(span)) AND \(id + Int64(span)) AND apns_id = '\(quoted)' ORDER BY id", limit: nil)
     }
 
+    /// The rows answered with `apnsID` (not deleted), newest first, at most `limit`: one per
+    /// device of the fleet a push reached. Read newest first, so a recent push is found at once.
+    public func rows(apnsID: String, limit: Int) throws(StoreError) -> [StoredNotification] {
+        let quoted = apnsID.replacingOccurrences(of: "'", with: "''")
+        return try select("WHERE apns_id = '\(quoted)' AND deleted = 0 ORDER BY id DESC", limit: limit)
+    }
+
     /// The latest row's id (0 when the inbox is empty).
     public var latestID: Int64 {
         locked { (try? db.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications").rows { $0.int(0) }.first) ?? 0 }

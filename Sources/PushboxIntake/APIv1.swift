@@ -1,0 +1,254 @@
+import Foundation
+import PushboxDevice
+import PushboxInbox
+import PushboxJSON
+import PushboxPayload
+import PushboxStore
+
+/// The API for tests, under `/api/v1/` on the socket and the port: find, wait for and clear
+/// notifications with the query language, and say when pushbox is ready. JSON in and out; a
+/// request from the port whose `Host` is no loopback name is refused (DNS rebinding), as is a
+/// state-changing one whose `Origin` is another site.
+enum APIv1 {
+    static let prefix = "/api/v1/"
+    /// Rows a query reads at most per request (a huge inbox is never read whole).
+    static let scanLimit = 100_000
+    /// The longest `wait`, in seconds.
+    static let maxWait = 120.0
+
+    static func routes(_ service: IntakeService) -> [Route] {
+        let refusal = APNsEndpoint.refusalWithoutID
+        let guarded: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { head in
+            if let why = crossSite(head) { return .failure(Refusal(failure(403, "Forbidden", why))) }
+            return .success(.none)
+        }
+        func route(_ name: String, _ methods: Set<String>, _ paths: PathPattern, _ handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse) -> Route
+        {
+            Route(name, methods: methods, paths: paths, maxBody: { _ in 0 }, check: guarded, refusal: refusal, handle: handle)
+        }
+        return [
+            route("api-notifications", ["GET", "DELETE"], .exact("/api/v1/notifications")) { request in
+                request.method == "DELETE" ? delete(request, service) : list(request, service)
+            },
+            route("api-notification", ["GET"], .matching { $0.hasPrefix("/api/v1/notifications/") && $0.count > 22 }) { request in
+                one(request, service)
+            },
+            route("api-wait", ["GET"], .exact("/api/v1/wait")) { request in wait(request, service) },
+            route("api-health", ["GET"], .exact("/api/v1/health")) { _ in
+                json(200, JSONObject([("status", .string("ready")), ("notifications", .number(String(service.store.count)))]))
+            },
+            Route(
+                "api-unknown", methods: nil, paths: .prefix(prefix), maxBody: { _ in 0 },
+                check: { head in .failure(Refusal(failure(404, "NotFound", "no API route \(head.method) \(head.path)"))) }, refusal: refusal,
+                handle: { _ in failure(404, "NotFound", "no such API route") }),
+        ]
+    }
+
+    /// Why a request from a browser page must not be served: a `Host` that is no loopback name
+    /// (a rebound DNS name reaches 127.0.0.1), or a changing request from another site's page.
+    static func crossSite(_ head: RequestHead) -> String? {
+        // Only the TCP port is reachable from a browser; a Unix socket is not.
+        guard !head.connection.listener.hasPrefix("unix") else { return nil }
+        let host = head.headers.last { $0.name == "host" }?.value ?? head.headers.last { $0.name == ":authority" }?.value ?? ""
+        guard isLoopback(host) else { return "Host \(host) is no loopback name: pushbox's API answers localhost, 127.0.0.1 and ::1 only" }
+        if head.method != "GET", let origin = head.headers.last(where: { $0.name == "origin" })?.value, origin != "null",
+            !isLoopback(URL(string: origin)?.host ?? "")
+        {
+            return "Origin \(origin) is another site: a web page may not change pushbox's inbox"
+        }
+        return nil
+    }
+
+    /// Whether `host` (with or without a port) names this machine's loopback.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            name = String(name.dropFirst().prefix { $0 != "]" })
+        } else if name.filter({ $0 == ":" }).count == 1 {
+            name = String(name.prefix { $0 != ":" })
+        }
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.") || name.hasSuffix(".localhost")
+    }
+
+    /// The query of `?query=`, or the 400 that says where it cannot be read.
+    static func query(_ request: HTTPRequest) -> Parsed {
+        do throws(NotificationQuery.ParseError) { return .query(try NotificationQuery(request.query["query"] ?? "")) } catch {
+            return .refused(
+                json(
+                    400,
+                    JSONObject([
+                        ("error", .string("BadQuery")), ("code", .string(error.code.rawValue)), ("offset", .number(String(error.offset))),
+                        ("detail", .string(error.message)),
+                    ])))
+        }
+    }
+
+    /// A request's query, or the answer refusing it.
+    enum Parsed {
+        case query(NotificationQuery)
+        case refused(HTTPResponse)
+    }
+
+    /// A stored notification as a query sees it, with its device's platform.
+    static func subject(_ row: StoredNotification, _ service: IntakeService, platforms: [String: String]) -> QuerySubject {
+        QuerySubject(row, rendered: service.renderings?.shown(row), platform: row.device.flatMap { platforms[$0] } ?? DevicePlatform.ios.rawValue)
+    }
+
+    static func platforms(_ service: IntakeService) -> [String: String] {
+        Dictionary((service.phone.registration()?.devices ?? []).map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The rows `query` matches, newest first, before row `before`; at most `limit`, reading at
+    /// most `scanLimit` rows. Also the id to go on from when more may match.
+    static func matching(
+        _ query: NotificationQuery, _ service: IntakeService, limit: Int, before: Int64?, history: Bool = false
+    ) -> (rows: [StoredNotification], next: Int64?) {
+        let platforms = platforms(service)
+        let now = Date()
+        var out: [StoredNotification] = []
+        var cursor = before ?? Int64.max
+        var read = 0
+        while out.count < limit && read < scanLimit {
+            guard let page = try? service.store.inbox(limit: 500, before: cursor), !page.isEmpty else { return (out, nil) }
+            read += page.count
+            for row in page {
+                cursor = row.id
+                if query.isEmpty || query.matches(subject(row, service, platforms: platforms), now: now) {
+                    out.append(row)
+                    if out.count == limit { return (out, row.id) }
+                }
+            }
+        }
+        return (out, read >= scanLimit ? cursor : nil)
+    }
+
+    /// One notification as the API gives it: the inbox's listing, and its rendering in `languages`.
+    static func item(_ row: StoredNotification, _ service: IntakeService, languages: [String]?, dates: ISO8601DateFormatter) -> JSONValue {
+        var o = InboxListing.json(row, rendered: service.renderings?.shown(row, languages: languages), dates: dates).objectValue ?? JSONObject()
+        o["cursor"] = .string(String(row.id))
+        return .object(o)
+    }
+
+    static func languages(_ request: HTTPRequest) -> [String]? {
+        request.query["lang"].map { $0.split(separator: ",").map(String.init).filter { !$0.isEmpty } }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `GET /api/v1/notifications?query=&lang=&limit=&cursor=`: newest first, a page at a time.
+    static func list(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let q: NotificationQuery
+        switch query(request) {
+        case .refused(let refused): return refused
+        case .query(let read): q = read
+        }
+        let limit = min(max(Int(request.query["limit"] ?? "") ?? 50, 1), 1000)
+        let (rows, next) = matching(q, service, limit: limit, before: request.query["cursor"].flatMap { Int64($0) })
+        let dates = InboxListing.dateFormatter()
+        let languages = languages(request)
+        return json(
+            200,
+            JSONObject([
+                ("notifications", .array(rows.map { item($0, service, languages: languages, dates: dates) })),
+                ("next", next.map { .string(String($0)) } ?? .null),
+            ]))
+    }
+
+    /// `GET /api/v1/notifications/{apns-id | latest}`: every delivery of that push (one per device
+    /// it reached), each with its rendering (`?lang=` renders on demand) and its trace.
+    static func one(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let key = String(request.path.dropFirst("/api/v1/notifications/".count)).removingPercentEncoding ?? ""
+        let rows: [StoredNotification]
+        if key == "latest" {
+            let q: NotificationQuery
+            switch query(request) {
+            case .refused(let refused): return refused
+            case .query(let read): q = read
+            }
+            rows = matching(q, service, limit: 1, before: nil).rows
+        } else {
+            rows = ((try? service.store.rows(apnsID: key, limit: 1000)) ?? []).reversed()
+        }
+        guard let first = rows.first else { return failure(404, "NotFound", "no notification \(key)") }
+        let dates = InboxListing.dateFormatter()
+        let languages = languages(request)
+        let deliveries = key == "latest" ? ((try? service.store.rows(apnsID: first.apnsID, limit: 1000)) ?? []).reversed() : rows
+        return json(
+            200,
+            JSONObject([
+                ("apnsId", .string(first.apnsID)),
+                (
+                    "deliveries",
+                    .array(
+                        deliveries.map { row in
+                            var o = item(row, service, languages: languages, dates: dates).objectValue ?? JSONObject()
+                            o["rendering"] = service.renderings?.shown(row, languages: languages)?.json ?? .null
+                            return .object(o)
+                        })
+                ),
+            ]))
+    }
+
+    /// `DELETE /api/v1/notifications?query=`: what the query matches (every notification when
+    /// there is none) is deleted.
+    static func delete(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let q: NotificationQuery
+        switch query(request) {
+        case .refused(let refused): return refused
+        case .query(let read): q = read
+        }
+        if q.isEmpty {
+            let count = service.store.count
+            do { try service.store.clear() } catch { return failure(500, "InternalServerError", "\(error)") }
+            return json(200, JSONObject([("deleted", .number(String(count)))]))
+        }
+        let (rows, _) = matching(q, service, limit: scanLimit, before: nil)
+        for row in rows { try? service.store.delete(id: row.id) }
+        return json(200, JSONObject([("deleted", .number(String(rows.count)))]))
+    }
+
+    /// `GET /api/v1/wait?query=&timeout=&after=CURSOR`: the first notification stored after the
+    /// cursor (now, without one) that the query matches, as soon as it is stored; 408 with what
+    /// did arrive when the timeout (seconds, 30 by default, at most 120) passes first.
+    static func wait(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let q: NotificationQuery
+        switch query(request) {
+        case .refused(let refused): return refused
+        case .query(let read): q = read
+        }
+        let timeout = min(max(Double(request.query["timeout"] ?? "") ?? 30, 0), maxWait)
+        var after = request.query["after"].flatMap { Int64($0) } ?? service.store.latestID
+        let deadline = Date().addingTimeInterval(timeout)
+        let dates = InboxListing.dateFormatter()
+        let languages = languages(request)
+        let platforms = platforms(service)
+        var arrived: [StoredNotification] = []
+        while true {
+            let fresh = (try? service.store.rows(after: after, limit: 1000)) ?? []
+            for row in fresh {
+                after = row.id
+                arrived.append(row)
+                if q.matches(subject(row, service, platforms: platforms)) {
+                    return json(200, JSONObject([("notification", item(row, service, languages: languages, dates: dates))]))
+                }
+            }
+            if Date() >= deadline { break }
+            usleep(20_000)
+        }
+        return json(
+            408,
+            JSONObject([
+                ("error", .string("Timeout")), ("detail", .string("nothing the query matches arrived in \(timeout) s")),
+                ("arrived", .array(arrived.suffix(100).map { item($0, service, languages: languages, dates: dates) })),
+                ("cursor", .string(String(after))),
+            ]))
+    }
+
+    static func json(_ status: Int, _ object: JSONObject) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.object(object)).utf8))
+    }
+
+    static func failure(_ status: Int, _ code: String, _ detail: String) -> HTTPResponse {
+        var response = json(status, JSONObject([("error", .string(code)), ("detail", .string(detail))]))
+        response.cause = code
+        return response
+    }
+}
