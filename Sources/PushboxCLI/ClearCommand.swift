@@ -1,4 +1,7 @@
 import Foundation
+import PushboxDevice
+import PushboxInbox
+import PushboxPayload
 import PushboxStore
 
 /// `pushbox clear`: empties an inbox, as deleting every notification in it would; a running
@@ -7,19 +10,51 @@ enum ClearCommand {
     static let spec = CommandSpec(
         name: "clear",
         summary:
-            "Empty the inbox: every notification is deleted (the device, its registration, topics and Live Activities stay). A running pushbox on the same inbox follows within a second; the bundled samples are not seeded again.",
-        options: [Options.database],
+            "Empty the inbox: every notification is deleted (the device, its registration, topics and Live Activities stay); with QUERY (the query language of list --query), only those it matches. A running pushbox on the same inbox follows within a second; the bundled samples are not seeded again.",
+        operands: "[QUERY]",
+        options: [Options.database] + RenderCommand.deviceOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
-        guard args.operands.isEmpty else {
-            io.err("pushbox clear: takes no operands; see pushbox clear --help")
+        guard args.operands.count <= 1 else {
+            io.err("pushbox clear: takes one query at most (quote it); see pushbox clear --help")
             return 2
+        }
+        if let text = args.operands.first {
+            let query: NotificationQuery
+            do throws(NotificationQuery.ParseError) { query = try NotificationQuery(text) } catch {
+                io.err("pushbox clear: \(error)")
+                return 2
+            }
+            if !query.isEmpty { return clear(query, args, &io) }
         }
         do {
             let store = try IntakeOptions.openStore(args, io, existing: true)
             let count = try store.clear()
             io.out("cleared \(count) notification\(count == 1 ? "" : "s") from \(store.path)")
+            return 0
+        } catch {
+            io.err("pushbox clear: \(error)")
+            return 1
+        }
+    }
+
+    /// Deletes what `query` matches, each notification judged as its device shows it.
+    static func clear(_ query: NotificationQuery, _ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
+        do {
+            let store = try IntakeOptions.openStore(args, io, existing: true)
+            let (renderings, _) = try IntakeOptions.renderings(args, store: store, io: io)
+            let now = Date()
+            let fleet = DeviceRegistrationFile(databasePath: store.path).current().devices
+            let platforms = Dictionary(fleet.map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
+            var deleted = 0
+            for row in try store.history()
+            where query.matches(QuerySubject(row, rendered: renderings.shown(row), platform: row.device.flatMap { platforms[$0] } ?? "ios"), now: now)
+            {
+                try store.delete(id: row.id)
+                deleted += 1
+            }
+            io.out("cleared \(deleted) notification\(deleted == 1 ? "" : "s") from \(store.path)")
             return 0
         } catch {
             io.err("pushbox clear: \(error)")

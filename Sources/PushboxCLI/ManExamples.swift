@@ -50,7 +50,12 @@ enum ManExamples {
         ],
         "activities": [("--json", "the device's Live Activities, each push applied or dropped with why")],
         "activity": [("start --type MatchActivity --attributes match.json", "start a Live Activity as Activity.request does")],
-        "clear": [("", "empty the inbox; a running inbox follows within a second")],
+        "clear": [
+            ("", "empty the inbox; a running inbox follows within a second"),
+            ("device:ja", "delete only what the query matches (quote a query of several terms)"),
+        ],
+        "wait": [("--timeout 10 lang:ko", "wait until a notification shown in Korean is stored; exit 1 after 10 s")],
+        "health": [("", "exit 0 once the running pushbox is ready, as a CI job waits for it")],
         "man": [("render", "the man page of pushbox render, for man -l -")],
         "completions": [("bash", "bash's completions: source <(pushbox completions bash)")],
     ]

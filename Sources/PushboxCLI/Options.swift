@@ -126,6 +126,7 @@ enum Options {
 
     // The inbox (list, export)
     static let limit = OptionSpec("--limit", value: "N", help: "At most N notifications.")
+    static let timeout = OptionSpec("--timeout", value: "SECONDS", help: "How long to wait. Default 30, at most 120.")
     static let query = OptionSpec(
         "--query", value: "Q",
         help:

@@ -16,7 +16,8 @@ public enum Pushbox {
         ValidateCommand.spec, RenderCommand.spec, LintCommand.spec, ServeCommand.spec, SendCommand.spec, ListCommand.spec, ReplayCommand.spec,
         ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt,
         CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec, DeviceCommand.spec, RequestsCommand.spec,
-        ExecCommand.spec, SnapshotCommand.spec, ActivitiesCommand.spec, ActivityCommand.spec, ClearCommand.spec, ManCommand.spec,
+        ExecCommand.spec, SnapshotCommand.spec, ActivitiesCommand.spec, ActivityCommand.spec, ClearCommand.spec, WaitCommand.spec, HealthCommand.spec,
+        ManCommand.spec,
         CompletionsCommand.spec,
     ]
 

@@ -84,4 +84,32 @@ struct APIv1Tests {
         let foreign = try Self.curl(["-X", "DELETE", "-H", "Origin: https://attacker.example", "http://127.0.0.1:\(s.port)/api/v1/notifications"])
         #expect(foreign.status == 403)
     }
+
+    @Test("pushbox wait, health and clear QUERY from the command line: exit 0 with the notification, 1 on timeout, 2 for a bad query")
+    func commandLine() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        let socket = s.dir + "/s.sock"
+        #expect(CLIRun(["health", "--socket", socket]).status == 1, "nothing answers yet")
+        #expect(CLIRun(["device", "add", "ja", "--lang", "ja-JP", "--db", s.db]).status == 0)
+        try s.start()
+        let health = CLIRun(["health", "--socket", socket, "--json"])
+        #expect(health.status == 0 && health.out.contains("\"ready\""), "\(health.out) \(health.err)")
+        let binary = try #require(EndToEndTests.binary)
+        let out = s.dir + "/wait.out"
+        let waiter = try Subprocess.Child(
+            binary, ["wait", "--socket", socket, "--timeout", "10", "device:ja 発送"], stdout: open(out, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+        usleep(300_000)
+        let message = #"{"message":{"topic":"LangJaJP","notification":{"title":"ご注文を発送しました","body":"x"}}}"#
+        let sent = try Self.curl([
+            "--unix-socket", socket, "-H", "content-type: application/json", "--data-binary", message,
+            "http://localhost/v1/projects/shop/messages:send",
+        ])
+        #expect(sent.status == 200)
+        #expect(waiter.wait(timeout: 20) == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "ja  ご注文を発送しました — x\n")
+        #expect(CLIRun(["wait", "--socket", socket, "--timeout", "0.3", "nothing-like-this"]).status == 1)
+        #expect(CLIRun(["wait", "--socket", socket, "colour:red"]).status == 2)
+        let cleared = CLIRun(["clear", "--db", s.db, "device:ja"])
+        #expect(cleared.status == 0 && cleared.out.hasPrefix("cleared 1 notification "), "\(cleared.out) \(cleared.err)")
+    }
 }
