@@ -130,7 +130,9 @@ public enum Keymap {
         KeyBinding([.char("U")], .toggleInstalled, "uninstall or install the app on the device shown (APNs 410 Unregistered, FCM 404 UNREGISTERED)"),
         KeyBinding([.char("O")], .toggleOnline, "take the device shown offline or back online (the push service keeps pushes meanwhile)"),
         KeyBinding([.char("t")], .cycleTheme, "next theme"),
-        KeyBinding([.char("/")], .search, "search title, body, app and keys", footer: "search"),
+        KeyBinding(
+            [.char("/")], .search, "search: words anywhere in a notification, and fields (device:ja lang:ko status:4xx -has:warning …)",
+            footer: "search"),
         KeyBinding([.char("f")], .cycleFilter, "filter: all, rejected, with warnings, each app (when several)"),
         KeyBinding([.char("r")], .replay, "replay the selected notification"),
         KeyBinding([.char("d")], .delete, "delete the selected notification (u brings it back)", unavailable: needsNotification),

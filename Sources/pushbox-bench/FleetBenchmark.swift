@@ -21,7 +21,8 @@ enum FleetBenchmark {
             print("error: sample-payloads not found; run from the project root")
             exit(1)
         }
-        print("pushbox-bench fleet: \(messages) FCM messages to topic NewsApp, each answered, then waited for until every device's rendering is stored")
+        print(
+            "pushbox-bench fleet: \(messages) FCM messages to topic NewsApp, each answered, then waited for until every device's rendering is stored")
         let one = measure(devices: 1, messages: messages, profile: profile)
         let many = measure(devices: devices, messages: messages, profile: profile)
         func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
@@ -34,7 +35,8 @@ enum FleetBenchmark {
         }
         print(
             String(
-                format: "ratio: %d× the deliveries took %.1f× the answer time and %.1f× the time to every rendering (%.0f deliveries rendered and stored per second)",
+                format:
+                    "ratio: %d× the deliveries took %.1f× the answer time and %.1f× the time to every rendering (%.0f deliveries rendered and stored per second)",
                 devices, many.answer / one.answer, many.stored / one.stored, Double(devices) / many.stored))
     }
 

@@ -150,7 +150,9 @@ default:
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")
     print(
         "       pushbox-bench android IOS-APP ANDROID-RES [LANG] [KEYS…]  (an FCM message on the Android card, cold and warm, against an iOS render)")
-    print("       pushbox-bench fleet [DEVICES] [MESSAGES]  (default 1000 devices, 20 topic messages: answer time and time to every rendering, against one device)")
+    print(
+        "       pushbox-bench fleet [DEVICES] [MESSAGES]  (default 1000 devices, 20 topic messages: answer time and time to every rendering, against one device)"
+    )
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)

@@ -90,7 +90,8 @@ struct ManAndCompletionTests {
         #expect(r.status == 0, "\(r.err)")
         #expect(
             r.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(10).map(String.init) == [
-                "render", "--platform", "ios android both", "high-contrast", "rejected refused not-targeted discarded duplicate missed wrong-language", "ko",
+                "render", "--platform", "ios android both", "high-contrast",
+                "rejected refused not-targeted discarded duplicate missed wrong-language", "ko",
                 "offline", "uninstall unregister unsubscribe", "zsh", "render",
             ], "\(r.out)")
     }

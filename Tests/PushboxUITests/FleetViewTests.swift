@@ -131,3 +131,42 @@ struct FleetViewTests {
         try ViewSnapshotTests().check("fleet-200x50", InboxView.screen(s))
     }
 }
+
+/// The inbox's search speaks the query language: field terms as `list --query` and the API read
+/// them, free words anywhere in a notification as before; a search that is no query yet (a field
+/// being typed) is looked for as one phrase.
+@Suite("The inbox's search in the query language")
+struct InboxSearchQueryTests {
+    static func ids(_ s: InboxState) -> [Int64] {
+        s.rows.compactMap { row -> Int64? in if case .item(let i) = row { s.list.items[i].id } else { nil } }
+    }
+
+    @Test("field terms, negation and free words; an unreadable search is a phrase")
+    func search() {
+        var s = FleetViewTests.state(width: 120, height: 40)
+        s.list.device = nil  // every device's rows
+        s.list.search = "status:4xx"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s) == [2])
+        s.list.search = "device:ja"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s) == [8])
+        s.list.search = "lang:ja"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s) == [4], "the rendering in Japanese")
+        s.list.search = "-lang:ko has:attachment"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s) == [4])
+        // A word is still found anywhere: the payload's custom keys included.
+        s.list.search = "deepLink"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s) == [6])
+        s.list.search = "platform:android"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s) == [9], "es is an Android phone")
+        // Being typed: `lang:` is no query yet, looked for as it is (nothing says it).
+        s.list.search = "lang:"
+        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+        #expect(Self.ids(s).isEmpty)
+    }
+}

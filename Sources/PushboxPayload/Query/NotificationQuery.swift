@@ -225,6 +225,15 @@ extension NotificationQuery {
         terms.allSatisfy { $0.negated != Self.passes($0.test, subject, now: now) }
     }
 
+    /// Whether `subject` passes every term, its free words tested by `word` instead of against the
+    /// title, subtitle and body (the inbox's search finds words anywhere in a notification).
+    public func matches(_ subject: QuerySubject, now: Date = Date(), word: (String) -> Bool) -> Bool {
+        terms.allSatisfy { term in
+            if case .text(let text) = term.test { return term.negated != word(text) }
+            return term.negated != Self.passes(term.test, subject, now: now)
+        }
+    }
+
     /// Whether the query has no terms (it matches everything).
     public var isEmpty: Bool { terms.isEmpty }
 

@@ -62,6 +62,8 @@ public struct InboxList: Sendable {
     public var collapsedThreads: Set<String> = []
     /// The device of the fleet whose notifications show (nil: every row, as an inbox with one device has).
     public var device: String?
+    /// The platform of each added device of the fleet, by name (`platform:` in a search).
+    public var platforms: [String: String] = [:]
 
     /// The key of the rows for these renderings.
     func rowsKey(rendersVersion: Int) -> RowsKey {
@@ -190,7 +192,9 @@ public struct InboxList: Sendable {
 
     /// Whether a notification passes the search and the filter; the rendering gives the text
     /// searched and the warnings filtered on.
-    func matches(_ item: InboxItem, _ rendered: RenderedNotification?, appName: String) -> Bool {
+    /// `query`: the search read in the query language (nil: it is none yet, as while a field is
+    /// typed, and is looked for as one phrase).
+    func matches(_ item: InboxItem, _ rendered: RenderedNotification?, appName: String, query: NotificationQuery? = nil) -> Bool {
         if let device, (item.verdict.device ?? FleetDevice.defaultName) != device { return false }
         switch filter {
         case .all: break
@@ -212,7 +216,39 @@ public struct InboxList: Sendable {
                 rendered?.title, rendered?.subtitle, rendered?.body, appName, item.sentTitle, item.sentBody, item.reason, item.apnsID, item.threadID,
                 rendered?.sound, item.deviceToken, rawText(of: item), item.payloadText,
             ] + labels
-        return haystack.contains { $0?.localizedCaseInsensitiveContains(search) ?? false }
+        func found(_ word: String) -> Bool { haystack.contains { $0?.localizedCaseInsensitiveContains(word) ?? false } }
+        // Field terms as the API and list --query read them; free words anywhere the row or its payload says them.
+        guard let query, !query.isEmpty else { return found(search) }
+        return query.matches(subject(item, rendered), word: found)
+    }
+
+    /// A notification of the list as the query language sees it.
+    func subject(_ item: InboxItem, _ r: RenderedNotification?) -> QuerySubject {
+        let delivery: String =
+            if item.isRejected { "refused" } else if r?.delivered == .rejected { "not-targeted" } else {
+                switch item.delivery?.state {
+                case .stored?: "stored"
+                case .discardedExpired?, .discardedReplaced?: "discarded"
+                default: "delivered"
+                }
+            }
+        let device = item.verdict.device ?? FleetDevice.defaultName
+        var s = QuerySubject(device: device, platform: platforms[device] ?? "ios", delivery: delivery, source: item.source, time: item.receivedAt)
+        s.title = r?.title ?? item.sentTitle
+        s.subtitle = r?.subtitle
+        s.body = r?.body ?? item.sentBody
+        s.topic = item.verdict.topic
+        s.token = item.deviceToken
+        s.language = r?.language
+        s.category = r?.category
+        s.thread = item.threadID
+        s.collapse = item.verdict.collapseID
+        s.status = item.status
+        s.reason = item.reason
+        s.pushType = r?.liveActivity != nil ? "liveactivity" : item.kind == .background ? "background" : "alert"
+        s.hasAttachment = !(r?.attachments.isEmpty ?? true)
+        s.hasWarning = !(r?.warnings.isEmpty ?? true)
+        return s
     }
 
     /// The list's lines: the cache when its key is current, or computed now.
@@ -239,11 +275,13 @@ public struct InboxList: Sendable {
         // One pass to group, one to emit, by interned thread number: linear in the inbox's size
         // with no string hashing, and each item read in place (a copy retains all its strings).
         let everything = filter == .all && search.isEmpty && device == nil
+        // Read once for the whole list.
+        let query = search.isEmpty ? nil : try? NotificationQuery(search)
         var visible: [Int] = []
         visible.reserveCapacity(items.count)
         var members = [[Int]](repeating: [], count: ThreadKeys.count + 1)
         items.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices where everything || matches(buffer[i], renders[buffer[i].id], appName: appName) {
+            for i in buffer.indices where everything || matches(buffer[i], renders[buffer[i].id], appName: appName, query: query) {
                 visible.append(i)
                 let key = buffer[i].threadKey
                 if key > 0, key < members.count { members[key].append(i) }
