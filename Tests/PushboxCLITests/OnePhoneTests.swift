@@ -87,7 +87,9 @@ struct OnePhoneTests {
         #expect(cleared.out.hasPrefix("cleared 3 notifications"), "\(cleared.out)")
         #expect(CLIRun(["list", "--db", s.db, "--json", "--no-extension"]).lines.isEmpty)
         #expect(CLIRun(["clear", "--db", s.dir + "/nothing.sqlite"]).status == 1)
-        #expect(CLIRun(["clear", "--db", s.db, "extra"]).status == 2)
+        // One operand at most, and it is a query: one that cannot be read is a usage error.
+        #expect(CLIRun(["clear", "--db", s.db, "one", "two"]).status == 2)
+        #expect(CLIRun(["clear", "--db", s.db, "colour:red"]).status == 2)
     }
 
     @Test("render is a dry run on the inbox's device: uninstalled it is 410 Unregistered, offline the push is kept, as a send would be")

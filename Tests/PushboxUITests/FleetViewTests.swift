@@ -145,28 +145,19 @@ struct InboxSearchQueryTests {
     func search() {
         var s = FleetViewTests.state(width: 120, height: 40)
         s.list.device = nil  // every device's rows
-        s.list.search = "status:4xx"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s) == [2])
-        s.list.search = "device:ja"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s) == [8])
-        s.list.search = "lang:ja"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s) == [4], "the rendering in Japanese")
-        s.list.search = "-lang:ko has:attachment"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s) == [4])
+        func shown(_ search: String) -> [Int64] {
+            s.list.search = search
+            s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
+            return Self.ids(s)
+        }
+        #expect(shown("status:4xx") == [2])
+        #expect(shown("device:ja") == [8])
+        #expect(shown("lang:ja") == [4], "the rendering in Japanese")
+        #expect(shown("-lang:ko has:attachment") == [4])
         // A word is still found anywhere: the payload's custom keys included.
-        s.list.search = "deepLink"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s) == [6])
-        s.list.search = "platform:android"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s) == [9], "es is an Android phone")
+        #expect(shown("deepLink") == [6])
+        #expect(shown("platform:android") == [9], "es is an Android phone")
         // Being typed: `lang:` is no query yet, looked for as it is (nothing says it).
-        s.list.search = "lang:"
-        s.list.refreshRows(renders: s.renders, rendersVersion: s.rendersVersion, appName: s.appName)
-        #expect(Self.ids(s).isEmpty)
+        #expect(shown("lang:").isEmpty)
     }
 }
