@@ -103,7 +103,12 @@ enum ListCommand {
                 }
                 io.out(line)
             }
-            if items.isEmpty && !args.flag(Options.json) { io.err("pushbox list: the inbox at \(store.path) is empty") }
+            if items.isEmpty && !args.flag(Options.json) {
+                io.err(
+                    query == nil
+                        ? "pushbox list: the inbox at \(store.path) is empty"
+                        : "pushbox list: nothing in the inbox at \(store.path) matches the query")
+            }
             if !args.flag(Options.json) {
                 for f in findings { io.out(TerminalText.sanitize("finding  \(f.kind.rawValue)  \(f.device): \(f.detail)")) }
             }
