@@ -11,8 +11,6 @@ import PushboxStore
 /// state-changing one whose `Origin` is another site.
 enum APIv1 {
     static let prefix = "/api/v1/"
-    /// Rows a query reads at most per request (a huge inbox is never read whole).
-    static let scanLimit = 100_000
     /// The longest `wait`, in seconds.
     static let maxWait = 120.0
 
@@ -98,30 +96,6 @@ enum APIv1 {
         Dictionary((service.phone.registration()?.devices ?? []).map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// The rows `query` matches, newest first, before row `before`; at most `limit`, reading at
-    /// most `scanLimit` rows. Also the id to go on from when more may match.
-    static func matching(
-        _ query: NotificationQuery, _ service: IntakeService, limit: Int, before: Int64?, history: Bool = false
-    ) -> (rows: [StoredNotification], next: Int64?) {
-        let platforms = platforms(service)
-        let now = Date()
-        var out: [StoredNotification] = []
-        var cursor = before ?? Int64.max
-        var read = 0
-        while out.count < limit && read < scanLimit {
-            guard let page = try? service.store.inbox(limit: 500, before: cursor), !page.isEmpty else { return (out, nil) }
-            read += page.count
-            for row in page {
-                cursor = row.id
-                if query.isEmpty || query.matches(subject(row, service, platforms: platforms), now: now) {
-                    out.append(row)
-                    if out.count == limit { return (out, row.id) }
-                }
-            }
-        }
-        return (out, read >= scanLimit ? cursor : nil)
-    }
-
     /// One notification as the API gives it: the inbox's listing, and its rendering in `languages`.
     static func item(_ row: StoredNotification, _ service: IntakeService, languages: [String]?, dates: ISO8601DateFormatter) -> JSONValue {
         var o = InboxListing.json(row, rendered: service.renderings?.shown(row, languages: languages), dates: dates).objectValue ?? JSONObject()
@@ -141,7 +115,7 @@ enum APIv1 {
         case .query(let read): q = read
         }
         let limit = min(max(Int(request.query["limit"] ?? "") ?? 50, 1), 1000)
-        let (rows, next) = matching(q, service, limit: limit, before: request.query["cursor"].flatMap { Int64($0) })
+        let (rows, next) = service.search(q, limit: limit, before: request.query["cursor"].flatMap { Int64($0) })
         let dates = InboxListing.dateFormatter()
         let languages = languages(request)
         return json(
@@ -163,7 +137,7 @@ enum APIv1 {
             case .refused(let refused): return refused
             case .query(let read): q = read
             }
-            rows = matching(q, service, limit: 1, before: nil).rows
+            rows = service.search(q, limit: 1).rows
         } else {
             rows = ((try? service.store.rows(apnsID: key, limit: 1000)) ?? []).reversed()
         }
@@ -200,7 +174,7 @@ enum APIv1 {
             do { try service.store.clear() } catch { return failure(500, "InternalServerError", "\(error)") }
             return json(200, JSONObject([("deleted", .number(String(count)))]))
         }
-        let (rows, _) = matching(q, service, limit: scanLimit, before: nil)
+        let (rows, _) = service.search(q, limit: IntakeService.searchLimit)
         for row in rows { try? service.store.delete(id: row.id) }
         return json(200, JSONObject([("deleted", .number(String(rows.count)))]))
     }

@@ -131,6 +131,9 @@ case "android":
     let keys = args.count >= 8 ? args[4...7].map { $0 } : ["action.generic.edit", "action.generic.show", "attach_file", "open_camera"]
     AndroidBenchmark.run(
         ios: args[1], res: args[2], language: args.count > 3 ? args[3] : "de-DE", keys: (Array(keys[0...1]), Array(keys[2...3])))
+case "query":
+    let count = args.count > 1 ? max(1, Int(args[1]) ?? 100_000) : 100_000
+    QueryBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
 case "fleet":
     let devices = args.count > 1 ? max(2, Int(args[1]) ?? 1000) : 1000
     let messages = args.count > 2 ? max(1, Int(args[2]) ?? 20) : 20

@@ -85,3 +85,17 @@ struct NotificationQueryTests {
         #expect(throws: NotificationQuery.ParseError.self) { try NotificationQuery(String(repeating: "a ", count: NotificationQuery.maxLength)) }
     }
 }
+
+/// Which queries read renderings: a query of the row's own fields is matched without one.
+@Suite("Queries that need no rendering")
+struct QueryRenderingNeedTests {
+    @Test(
+        "field terms of the stored row read no rendering; texts, languages, categories, has: and delivery do",
+        arguments: [
+            ("status:4xx device:ja", false), ("topic:x token:y thread:t collapse:c reason:r source:fcm type:alert platform:ios after:1m", false),
+            ("order", true), ("title:x", true), ("lang:ko", true), ("has:warning", true), ("category:C", true), ("delivery:not-targeted", true),
+        ])
+    func needs(text: String, needs: Bool) throws {
+        #expect(try NotificationQuery(text).needsRendering == needs, "\(text)")
+    }
+}

@@ -234,6 +234,19 @@ extension NotificationQuery {
         }
     }
 
+    /// Whether a term reads what only a rendering says (the texts as shown, their language, the
+    /// category, attachments and warnings); a query that does not is matched on the stored row alone.
+    public var needsRendering: Bool {
+        terms.contains { term in
+            switch term.test {
+            case .text, .language, .has: return true
+            case .contains(let field, _): return [.title, .subtitle, .body, .category].contains(field)
+            case .equals(let field, _): return field == .delivery
+            case .status, .time: return false
+            }
+        }
+    }
+
     /// Whether the query has no terms (it matches everything).
     public var isEmpty: Bool { terms.isEmpty }
 
