@@ -44,13 +44,9 @@ enum ClearCommand {
         do {
             let store = try IntakeOptions.openStore(args, io, existing: true)
             let (renderings, _) = try IntakeOptions.renderings(args, store: store, io: io)
-            let now = Date()
-            let fleet = DeviceRegistrationFile(databasePath: store.path).current().devices
-            let platforms = Dictionary(fleet.map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
+            let matcher = QueryMatcher(query, renderings: renderings, registration: DeviceRegistrationFile(databasePath: store.path).current())
             var deleted = 0
-            for row in try store.history()
-            where query.matches(QuerySubject(row, rendered: renderings.shown(row), platform: row.device.flatMap { platforms[$0] } ?? "ios"), now: now)
-            {
+            for row in try store.history() where matcher.matches(row) {
                 try store.delete(id: row.id)
                 deleted += 1
             }

@@ -50,11 +50,8 @@ enum ListCommand {
                 throw UsageError(message: "\(error)")
             }
             if let query {
-                let platforms = Dictionary(fleet.map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
-                let now = Date()
-                items = items.filter { n in
-                    query.matches(QuerySubject(n, rendered: renderings.shown(n), platform: n.device.flatMap { platforms[$0] } ?? "ios"), now: now)
-                }
+                let matcher = QueryMatcher(query, renderings: renderings, registration: DeviceRegistrationFile(databasePath: store.path).current())
+                items = items.filter(matcher.matches)
                 if let limit { items = Array(items.prefix(limit)) }
             }
             let zone = args.value(Options.timeZone) == nil ? nil : try ClockOptions.timeZone(args)

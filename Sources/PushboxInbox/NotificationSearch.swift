@@ -3,6 +3,32 @@ import PushboxDevice
 import PushboxPayload
 import PushboxStore
 
+/// A query ready to judge stored notifications: each as its device shows it (its rendering, read
+/// only when the query reads renderings) on its device's platform, at one `now`.
+public struct QueryMatcher {
+    /// The query.
+    public let query: NotificationQuery
+    private let renderings: Renderings?
+    private let platforms: [String: String]
+    private let now: Date
+
+    /// `query` over the notifications `renderings` renders, for the fleet `registration` holds.
+    public init(_ query: NotificationQuery, renderings: Renderings?, registration: DeviceRegistration?, now: Date = Date()) {
+        self.query = query
+        // A query of the row's own fields reads no rendering (a stored one is a read and a parse a row).
+        self.renderings = query.needsRendering ? renderings : nil
+        platforms = registration?.platforms ?? [:]
+        self.now = now
+    }
+
+    /// Whether `query` matches the stored notification `row`.
+    public func matches(_ row: StoredNotification) -> Bool {
+        guard !query.isEmpty else { return true }
+        let platform = row.device.flatMap { platforms[$0] } ?? DevicePlatform.ios.rawValue
+        return query.matches(QuerySubject(row, rendered: renderings?.shown(row), platform: platform), now: now)
+    }
+}
+
 extension IntakeService {
     /// Rows a search reads at most (a huge inbox is never read whole in one answer).
     public static let searchLimit = 100_000
@@ -11,11 +37,7 @@ extension IntakeService {
     /// `limit`, reading at most `searchLimit` rows, each judged as its device shows it. Also the
     /// row to go on from when more may match (the API's cursor).
     public func search(_ query: NotificationQuery, limit: Int, before: Int64? = nil) -> (rows: [StoredNotification], next: Int64?) {
-        let platforms = Dictionary(
-            (phone.registration()?.devices ?? []).map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
-        let now = Date()
-        // A query of the row's own fields reads no rendering (a stored one is a read and a parse a row).
-        let rendered = query.needsRendering
+        let matcher = QueryMatcher(query, renderings: renderings, registration: phone.registration())
         var out: [StoredNotification] = []
         var cursor = before ?? Int64.max
         var read = 0
@@ -24,9 +46,7 @@ extension IntakeService {
             read += page.count
             for row in page {
                 cursor = row.id
-                let platform = row.device.flatMap { platforms[$0] } ?? DevicePlatform.ios.rawValue
-                let subject = QuerySubject(row, rendered: rendered ? renderings?.shown(row) : nil, platform: platform)
-                if query.isEmpty || query.matches(subject, now: now) {
+                if matcher.matches(row) {
                     out.append(row)
                     if out.count == limit { return (out, row.id) }
                 }

@@ -9,7 +9,10 @@ extension QuerySubject {
     /// added Android phone's).
     public init(_ row: StoredNotification, rendered r: RenderedNotification?, platform: String = DevicePlatform.ios.rawValue) {
         self.init(
-            device: row.device ?? FleetDevice.defaultName, platform: platform, delivery: Self.delivery(row, r), source: row.source.rawValue,
+            device: row.device ?? FleetDevice.defaultName, platform: platform,
+            delivery: Self.delivery(
+                status: row.status, notTargeted: row.targeting?.targeted == false || r?.delivered == .rejected, state: row.delivery?.state),
+            source: row.source.rawValue,
             time: row.receivedAt)
         title = r?.title ?? r?.intended?.title ?? row.listing?.title
         subtitle = r?.subtitle ?? r?.intended?.subtitle
@@ -31,14 +34,4 @@ extension QuerySubject {
         hasWarning = !(r?.warnings.isEmpty ?? true)
     }
 
-    /// Where a stored notification stands, in the query's words.
-    static func delivery(_ row: StoredNotification, _ r: RenderedNotification?) -> String {
-        if (row.status ?? 200) != 200 { return "refused" }
-        if row.targeting?.targeted == false || r?.delivered == .rejected { return "not-targeted" }
-        switch row.delivery?.state {
-        case .stored?: return "stored"
-        case .discardedExpired?, .discardedReplaced?: return "discarded"
-        default: return "delivered"
-        }
-    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PushboxDevice
 import PushboxInbox
 import PushboxJSON
 import PushboxPayload
@@ -85,15 +84,6 @@ enum APIv1 {
     enum Parsed {
         case query(NotificationQuery)
         case refused(HTTPResponse)
-    }
-
-    /// A stored notification as a query sees it, with its device's platform.
-    static func subject(_ row: StoredNotification, _ service: IntakeService, platforms: [String: String]) -> QuerySubject {
-        QuerySubject(row, rendered: service.renderings?.shown(row), platform: row.device.flatMap { platforms[$0] } ?? DevicePlatform.ios.rawValue)
-    }
-
-    static func platforms(_ service: IntakeService) -> [String: String] {
-        Dictionary((service.phone.registration()?.devices ?? []).map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// One notification as the API gives it: the inbox's listing, and its rendering in `languages`.
@@ -193,14 +183,14 @@ enum APIv1 {
         let deadline = Date().addingTimeInterval(timeout)
         let dates = InboxListing.dateFormatter()
         let languages = languages(request)
-        let platforms = platforms(service)
+        let matcher = QueryMatcher(q, renderings: service.renderings, registration: service.phone.registration())
         var arrived: [StoredNotification] = []
         while true {
             let fresh = (try? service.store.rows(after: after, limit: 1000)) ?? []
             for row in fresh {
                 after = row.id
                 arrived.append(row)
-                if q.matches(subject(row, service, platforms: platforms)) {
+                if matcher.matches(row) {
                     return json(200, JSONObject([("notification", item(row, service, languages: languages, dates: dates))]))
                 }
             }

@@ -134,7 +134,7 @@ extension InboxState {
             // A device removed meanwhile: back to the default one.
             if registration.device(named: shownDevice) == nil { commands += showDevice(FleetDevice.defaultName) }
             list.device = hasFleet ? shownDevice : nil
-            list.platforms = Dictionary(registration.devices.map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { a, _ in a })
+            list.platforms = registration.platforms
             let member = registration.device(named: shownDevice)
             appInstalled = member?.state.installed ?? registration.installed
             let online = member?.state.online ?? registration.online

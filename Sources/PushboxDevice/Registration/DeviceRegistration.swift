@@ -216,6 +216,11 @@ public struct DeviceRegistration: Sendable, Equatable {
         devices = (o?["devices"]?.arrayValue ?? []).compactMap(FleetDevice.init(json:)).filter { seen.insert($0.name).inserted }
     }
 
+    /// Each added device's platform (`ios`, `android`) by name: what a query's `platform:` reads.
+    public var platforms: [String: String] {
+        Dictionary(devices.map { ($0.name, $0.platform.rawValue) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The added device named `name`; nil when there is none.
     public func device(named name: String) -> FleetDevice? { devices.first { $0.name == name } }
 }

@@ -219,6 +219,20 @@ public struct QuerySubject: Sendable {
     }
 }
 
+extension QuerySubject {
+    /// Where a notification stands, in `delivery:`'s words: refused (not answered 200),
+    /// not-targeted (not meant for its device), stored, discarded, else delivered.
+    public static func delivery(status: Int?, notTargeted: Bool, state: DeliveryState?) -> String {
+        if (status ?? 200) != 200 { return "refused" }
+        if notTargeted { return "not-targeted" }
+        switch state {
+        case .stored?: return "stored"
+        case .discardedExpired?, .discardedReplaced?: return "discarded"
+        default: return "delivered"
+        }
+    }
+}
+
 extension NotificationQuery {
     /// Whether `subject` passes every term at `now` (relative times are counted from it).
     public func matches(_ subject: QuerySubject, now: Date = Date()) -> Bool {

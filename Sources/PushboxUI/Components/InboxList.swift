@@ -224,14 +224,7 @@ public struct InboxList: Sendable {
 
     /// A notification of the list as the query language sees it.
     func subject(_ item: InboxItem, _ r: RenderedNotification?) -> QuerySubject {
-        let delivery: String =
-            if item.isRejected { "refused" } else if r?.delivered == .rejected { "not-targeted" } else {
-                switch item.delivery?.state {
-                case .stored?: "stored"
-                case .discardedExpired?, .discardedReplaced?: "discarded"
-                default: "delivered"
-                }
-            }
+        let delivery = QuerySubject.delivery(status: item.status, notTargeted: r?.delivered == .rejected, state: item.delivery?.state)
         let device = item.verdict.device ?? FleetDevice.defaultName
         var s = QuerySubject(device: device, platform: platforms[device] ?? "ios", delivery: delivery, source: item.source, time: item.receivedAt)
         s.title = r?.title ?? item.sentTitle
