@@ -46,7 +46,7 @@ enum IntakeOptions {
         // A notification delivered to another device of the fleet is shown in that device's languages.
         let file = DeviceRegistrationFile(databasePath: store.path)
         let languages = device.languages
-        renderings.languages(ofDevice: { name in file.current().device(named: name).map { $0.languages ?? languages } })
+        renderings.languages(ofDevice: { name in file.languages(ofDevice: name, otherwise: languages) })
         return (renderings, device)
     }
 }

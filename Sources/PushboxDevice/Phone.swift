@@ -63,9 +63,6 @@ public final class Phone: Sendable {
     }
     private let clockSource = Locked<SimulatedClock?>(nil)
 
-    /// The added devices' own languages by name, for the registration whose change count and
-    /// size it was made from (`languages(ofDevice:)`).
-    let fleetLanguages = Locked<(changes: Int, count: Int, map: [String: [String]?])?>(nil)
     /// The added iPhones' Live Activities, by name (`liveActivities(of:)`).
     let memberActivities = Locked<[String: LiveActivityDevice]>([:])
 

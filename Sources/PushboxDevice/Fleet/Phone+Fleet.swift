@@ -85,16 +85,7 @@ extension Phone {
     /// The languages of the added device named `name` (its own, else the default device's); nil
     /// when there is no such device.
     public func languages(ofDevice name: String) -> [String]? {
-        guard let registration = registration(), !registration.devices.isEmpty else { return nil }
-        // Asked once per row of a push that reached the whole fleet: looked up by name, not searched.
-        let byName = fleetLanguages.withLock { cached -> [String: [String]?] in
-            if let cached = cached, cached.changes == registration.changes, cached.count == registration.devices.count { return cached.map }
-            let map = Dictionary(registration.devices.map { ($0.name, $0.languages) }, uniquingKeysWith: { first, _ in first })
-            cached = (registration.changes, registration.devices.count, map)
-            return map
-        }
-        guard let languages = byName[name] else { return nil }
-        return languages ?? languagesAndProfileTopics.languages
+        registrationFile?.languages(ofDevice: name, otherwise: languagesAndProfileTopics.languages)
     }
 
     /// The FCM topics an added device subscribes to now: its language's and the app's, changed
