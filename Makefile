@@ -3,7 +3,7 @@
 
 SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # Debian packages the build, tests and runtime use; each C library is added with its shim.
-DEB_PACKAGES := aapt g++ default-jdk-headless groff-base zsh fish pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv unicode-data
+DEB_PACKAGES := aapt g++ default-jdk-headless groff-base zsh fish pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv unicode-data nodejs
 ARGS ?=
 
 .PHONY: run test test-tsan fuzz deps build bench bench-readme clean pyclients format format-check install install-files uninstall

@@ -8,6 +8,10 @@ struct MHD_Response *pb_mhd_response(const void *body, size_t length) {
     return MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
 }
 
+struct MHD_Response *pb_mhd_stream_response(void *cls, pb_mhd_reader reader, pb_mhd_free done) {
+    return MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, reader, cls, done);
+}
+
 /// The one kind of daemon pushbox starts: it listens on nothing and serves the connections
 /// handed over with pb_mhd_add, spread over its pool by descriptor (ITC wakes the pool for them).
 struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle_timeout,
@@ -21,7 +25,8 @@ struct MHD_Daemon *pb_mhd_start_external(unsigned int threads, unsigned int idle
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls},
         {MHD_OPTION_END, 0, NULL},
     };
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET |
+                         MHD_ALLOW_SUSPEND_RESUME;
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

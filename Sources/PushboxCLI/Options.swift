@@ -127,6 +127,11 @@ enum Options {
     // The inbox (list, export)
     static let limit = OptionSpec("--limit", value: "N", help: "At most N notifications.")
     static let timeout = OptionSpec("--timeout", value: "SECONDS", help: "How long to wait. Default 30, at most 120.")
+    static let after = OptionSpec(
+        "--after", value: "CURSOR",
+        help:
+            "Count the notifications stored after this cursor (a `cursor` of the API's items; 0: every one in the inbox, as after pushbox clear) instead of only those from now."
+    )
     static let query = OptionSpec(
         "--query", value: "Q",
         help:

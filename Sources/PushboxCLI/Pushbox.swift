@@ -1,6 +1,7 @@
 import Foundation
 import PushboxInbox
 import PushboxPayload
+import PushboxSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ import PushboxPayload
 /// The `pushbox` command line: the subcommand table and the dispatcher.
 public enum Pushbox {
     /// pushbox's version, as `--version` prints it.
-    public static let version = "0.1.0"
+    public static let version = PushboxVersion.current
 
     /// Every subcommand; `pushbox --help` lists them from this table.
     static let commands: [CommandSpec] = [

@@ -11,9 +11,12 @@ enum WaitCommand {
     static let spec = CommandSpec(
         name: "wait",
         summary:
-            "Wait until the running pushbox stores a notification QUERY matches (the query language of list --query), from now: print it and exit 0; exit 1 when --timeout passes first (saying how many arrived), 2 when the query cannot be read or no pushbox answers.",
+            "Wait until the running pushbox stores a notification QUERY matches (the query language of list --query), from now or after --after CURSOR: print it and exit 0; exit 1 when --timeout passes first (saying how many arrived), 2 when the query cannot be read or no pushbox answers.",
         operands: "QUERY",
-        options: [Options.socket, Options.timeout, Options.json.with(help: "Print the notification as one JSON object, as list --json does.")],
+        options: [
+            Options.socket, Options.timeout, Options.after,
+            Options.json.with(help: "Print the notification as one JSON object, as list --json does."),
+        ],
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -30,13 +33,18 @@ enum WaitCommand {
             io.err("pushbox wait: \(error)")
             return 2
         }
+        let after = args.value(Options.after)
+        if let after, Int64(after).map({ $0 >= 0 }) != true {
+            io.err("pushbox wait: --after takes a cursor, a whole number (0: every notification in the inbox)")
+            return 2
+        }
         let socket = IntakeOptions.socketPath(args, io)
         guard let client = UnixHTTPClient(socketPath: socket) else {
             io.err("pushbox wait: libcurl could not start")
             return 2
         }
         let query = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let url = "http://localhost/api/v1/wait?query=\(query)&timeout=\(seconds)"
+        let url = "http://localhost/api/v1/wait?query=\(query)&timeout=\(seconds)" + (after.map { "&after=\($0)" } ?? "")
         switch client.request("GET", url: url, headers: [], body: [], timeoutMs: Int(seconds * 1000) + 10_000) {
         case .failure(let e):
             io.err("pushbox wait: cannot reach pushbox on \(socket) (\(e)); is pushbox (the TUI) or `pushbox serve` running?")

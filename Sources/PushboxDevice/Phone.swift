@@ -210,6 +210,9 @@ public final class Phone: Sendable {
         }
     }
 
+    /// The app profile's FCM topics, as last set.
+    public var profileTopics: [String] { languagesAndProfileTopics.profileTopics }
+
     /// The default device's languages and the app profile's topics, as last set (empty before).
     var languagesAndProfileTopics: (languages: [String], profileTopics: [String]) {
         languagesNow.withLock { $0 } ?? ([], [])

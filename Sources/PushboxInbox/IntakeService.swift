@@ -74,6 +74,8 @@ public final class IntakeService: Sendable {
     public let renderings: Renderings?
     /// Every payload taken in, once, after it was answered.
     public let arrivals = ArrivalFeed()
+    /// The inbox's live events (`GET /api/v1/events`), numbered and kept for readers that reconnect.
+    public let events = InboxEvents()
 
     /// Told when a payload could not be stored and was answered 500: the answer's body says only
     /// `InternalServerError`, as APNs' does, so this is where the person running pushbox learns why.
@@ -104,6 +106,15 @@ public final class IntakeService: Sendable {
         }
     }
 
+    /// The phone follows languages another process gave the device (`pushbox device language`,
+    /// `PUT /api/v1/device`, a second inbox's picker) when it judges a push: the renderings follow
+    /// it before that push is rendered, so every view shows what the device would.
+    private func followDeviceLanguages() {
+        guard let renderings else { return }
+        let now = phone.languages
+        if !now.isEmpty, now != renderings.aheadLanguages { renderings.renderAhead(for: now) }
+    }
+
     /// Takes one payload in: validated, committed with its verdict, published; the answer is
     /// returned (for a file, a replay, a sample: no answer travels anywhere).
     public func receive(_ raw: RawPayload) -> IntakeResult {
@@ -119,6 +130,7 @@ public final class IntakeService: Sendable {
     /// one transaction; the answer is the first device's.
     public func receiveBeforeAnswer(_ raw: RawPayload) -> (IntakeResult, PendingArrival?) {
         let judgements = phone.deliveries(raw, mode: .live)
+        followDeviceLanguages()
         guard judgements.count > 1 || judgements[0].verdict.device != nil else {
             let judgement = judgements[0]
             return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report)
@@ -130,7 +142,9 @@ public final class IntakeService: Sendable {
     /// transaction (an HTTP/2 connection's requests that arrived together); the answers in order.
     public func receiveBeforeAnswer(batch raws: [RawPayload]) -> [(IntakeResult, PendingArrival?)] {
         guard raws.count > 1 else { return raws.map(receiveBeforeAnswer) }
-        return receiveBeforeAnswer(batch: raws, judged: phone.deliveries(batch: raws, mode: .live))
+        let judged = phone.deliveries(batch: raws, mode: .live)
+        followDeviceLanguages()
+        return receiveBeforeAnswer(batch: raws, judged: judged)
     }
 
     /// Commits each payload once per device it reached (`judged`, in order), all in one

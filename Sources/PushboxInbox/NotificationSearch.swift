@@ -5,7 +5,7 @@ import PushboxStore
 
 /// A query ready to judge stored notifications: each as its device shows it (its rendering, read
 /// only when the query reads renderings) on its device's platform, at one `now`.
-public struct QueryMatcher {
+public struct QueryMatcher: Sendable {
     /// The query.
     public let query: NotificationQuery
     private let renderings: Renderings?
@@ -24,8 +24,15 @@ public struct QueryMatcher {
     /// Whether `query` matches the stored notification `row`.
     public func matches(_ row: StoredNotification) -> Bool {
         guard !query.isEmpty else { return true }
+        return matches(row, shown: renderings?.shown(row))
+    }
+
+    /// Whether `query` matches `row` as the device shows it, `shown` (an arrival's rendering,
+    /// made just before; nil when there is none).
+    public func matches(_ row: StoredNotification, shown: RenderedNotification?) -> Bool {
+        guard !query.isEmpty else { return true }
         let platform = row.device.flatMap { platforms[$0] } ?? DevicePlatform.ios.rawValue
-        return query.matches(QuerySubject(row, rendered: renderings?.shown(row), platform: platform), now: now)
+        return query.matches(QuerySubject(row, rendered: query.needsRendering ? shown : nil, platform: platform), now: now)
     }
 }
 

@@ -143,6 +143,9 @@ public final class Renderings: Sendable {
         request(rows.map { ($0.id, $0) }, languages: languages)
     }
 
+    /// The languages rendered ahead, and rendered in when none are asked for: the device's.
+    public var aheadLanguages: [String] { state.withLock { $0.aheadLanguages } }
+
     /// Renders ahead for these languages from now on (the TUI's device languages changed).
     public func renderAhead(for languages: [String]) {
         state.withLock { $0.aheadLanguages = languages }
@@ -295,7 +298,8 @@ public final class Renderings: Sendable {
     /// made (waited for), or made now and stored. `row` is the stored row when the caller has
     /// read it; otherwise a recent arrival's payload is used, or the row is read.
     public func rendering(id: Int64, languages: [String]? = nil, row: StoredNotification? = nil) -> RenderedNotification? {
-        let key = RenderKey(id: id, languages: languages ?? base.preferredLanguages)
+        // Without languages asked for: the device's as they are now (the picker, the API).
+        let key = RenderKey(id: id, languages: languages ?? state.withLock { $0.aheadLanguages })
         let (flight, kept, mine) = state.withLock { state -> (InFlight, Recent?, Bool) in
             if let flight = state.inFlight[key] { return (flight, nil, false) }
             let flight = InFlight()

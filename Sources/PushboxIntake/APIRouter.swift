@@ -53,6 +53,8 @@ public struct Route: Sendable {
     /// A body over `maxBody` is handled anyway, with its first `maxBody` bytes and its length
     /// (the handler refuses it where the inbox keeps refusals); false answers `refusal` 413.
     public var handsOverOversize: Bool
+    /// What the route says of itself in `GET /api/v1/openapi.json`; nil: not in it.
+    public var doc: RouteDoc? = nil
 
     /// A route; without a check every head passes unauthenticated.
     public init(
@@ -106,7 +108,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
                 InboxListing.route(service), InboxListing.deviceRoute(service), FleetRoute.route(service), RequestLog.route(requests),
                 RequestLog.summaryRoute(requests),
             ]
-            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service)
+            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests)
     }
 
     /// The route that takes `path`, if any.

@@ -3,6 +3,7 @@ import PushboxInbox
 import PushboxJSON
 import PushboxPayload
 import PushboxStore
+import PushboxSystem
 
 /// The API for tests, under `/api/v1/` on the socket and the port: find, wait for and clear
 /// notifications with the query language, and say when pushbox is ready. JSON in and out; a
@@ -13,32 +14,51 @@ enum APIv1 {
     /// The longest `wait`, in seconds.
     static let maxWait = 120.0
 
-    static func routes(_ service: IntakeService) -> [Route] {
+    static func routes(_ service: IntakeService, requests: RequestLog) -> [Route] {
         let refusal = APNsEndpoint.refusalWithoutID
         let guarded: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { head in
             if let why = crossSite(head) { return .failure(Refusal(failure(403, "Forbidden", why))) }
             return .success(.none)
         }
-        func route(_ name: String, _ methods: Set<String>, _ paths: PathPattern, _ handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse) -> Route
-        {
-            Route(name, methods: methods, paths: paths, maxBody: { _ in 0 }, check: guarded, refusal: refusal, handle: handle)
+        func route(
+            _ name: String, _ paths: PathPattern, maxBody: Int = 0, doc: RouteDoc, _ handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        ) -> Route {
+            var route = Route(
+                name, methods: Set(doc.operations.map(\.method)), paths: paths, maxBody: { _ in maxBody }, check: guarded, refusal: refusal,
+                handle: handle)
+            route.doc = doc
+            return route
         }
-        return [
-            route("api-notifications", ["GET", "DELETE"], .exact("/api/v1/notifications")) { request in
+        var table = [
+            route("api-notifications", .exact("/api/v1/notifications"), doc: APIDocs.notifications) { request in
                 request.method == "DELETE" ? delete(request, service) : list(request, service)
             },
-            route("api-notification", ["GET"], .matching { $0.hasPrefix("/api/v1/notifications/") && $0.count > 22 }) { request in
+            route("api-notification", .matching { $0.hasPrefix("/api/v1/notifications/") && $0.count > 22 }, doc: APIDocs.notification) { request in
                 one(request, service)
             },
-            route("api-wait", ["GET"], .exact("/api/v1/wait")) { request in wait(request, service) },
-            route("api-health", ["GET"], .exact("/api/v1/health")) { _ in
+            route("api-wait", .exact("/api/v1/wait"), doc: APIDocs.wait) { request in wait(request, service, requests: requests) },
+            route("api-events", .exact("/api/v1/events"), doc: APIDocs.events) { request in APIEvents.stream(request, service, requests: requests) },
+            route("api-device", .exact("/api/v1/device"), maxBody: APIDevice.maxBody, doc: APIDocs.device) { request in
+                request.method == "PUT" ? APIDevice.change(request, service) : APIDevice.get(request, service)
+            },
+            route("api-requests", .exact("/api/v1/requests"), doc: APIDocs.requests) { request in APIDevice.requests(request, requests) },
+            route("api-health", .exact("/api/v1/health"), doc: APIDocs.health) { _ in
                 json(200, JSONObject([("status", .string("ready")), ("notifications", .number(String(service.store.count)))]))
             },
+        ]
+        // Made from the table itself, once: every documented route, this one included.
+        let docs = table.compactMap(\.doc) + [APIDocs.openAPI]
+        let document = Array(JSONWriter.compact(OpenAPI.document(docs, version: PushboxVersion.current)).utf8)
+        table.append(
+            route("api-openapi", .exact("/api/v1/openapi.json"), doc: APIDocs.openAPI) { _ in
+                HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: document)
+            })
+        table.append(
             Route(
                 "api-unknown", methods: nil, paths: .prefix(prefix), maxBody: { _ in 0 },
                 check: { head in .failure(Refusal(failure(404, "NotFound", "no API route \(head.method) \(head.path)"))) }, refusal: refusal,
-                handle: { _ in failure(404, "NotFound", "no such API route") }),
-        ]
+                handle: { _ in failure(404, "NotFound", "no such API route") }))
+        return table
     }
 
     /// Why a request from a browser page must not be served: a `Host` that is no loopback name
@@ -48,7 +68,9 @@ enum APIv1 {
         guard !head.connection.listener.hasPrefix("unix") else { return nil }
         let host = head.headers.last { $0.name == "host" }?.value ?? head.headers.last { $0.name == ":authority" }?.value ?? ""
         guard isLoopback(host) else { return "Host \(host) is no loopback name: pushbox's API answers localhost, 127.0.0.1 and ::1 only" }
-        if head.method != "GET", let origin = head.headers.last(where: { $0.name == "origin" })?.value, origin != "null",
+        // A changing request, or a stream another site's page would read for as long as it likes.
+        if head.method != "GET" || head.path == "/api/v1/events", let origin = head.headers.last(where: { $0.name == "origin" })?.value,
+            origin != "null",
             !isLoopback(URL(string: origin)?.host ?? "")
         {
             return "Origin \(origin) is another site: a web page may not change pushbox's inbox"
@@ -165,45 +187,77 @@ enum APIv1 {
             return json(200, JSONObject([("deleted", .number(String(count)))]))
         }
         let (rows, _) = service.search(q, limit: IntakeService.searchLimit)
-        for row in rows { try? service.store.delete(id: row.id) }
+        try? service.store.delete(ids: rows.map(\.id))
         return json(200, JSONObject([("deleted", .number(String(rows.count)))]))
     }
 
     /// `GET /api/v1/wait?query=&timeout=&after=CURSOR`: the first notification stored after the
     /// cursor (now, without one) that the query matches, as soon as it is stored; 408 with what
-    /// did arrive when the timeout (seconds, 30 by default, at most 120) passes first.
-    static func wait(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+    /// did arrive when the timeout (seconds, 30 by default, at most 120) passes first. No thread
+    /// waits: the connection is parked, and answered from the arrivals.
+    static func wait(_ request: HTTPRequest, _ service: IntakeService, requests: RequestLog) -> HTTPResponse {
         let q: NotificationQuery
         switch query(request) {
         case .refused(let refused): return refused
         case .query(let read): q = read
         }
+        APIEvents.wire(service, requests: requests)
         let timeout = min(max(Double(request.query["timeout"] ?? "") ?? 30, 0), maxWait)
-        var after = request.query["after"].flatMap { Int64($0) } ?? service.store.latestID
-        let deadline = Date().addingTimeInterval(timeout)
-        let dates = InboxListing.dateFormatter()
+        let start = request.query["after"].flatMap { Int64($0) } ?? service.store.latestID
         let languages = languages(request)
         let matcher = QueryMatcher(q, renderings: service.renderings, registration: service.phone.registration())
-        var arrived: [StoredNotification] = []
-        while true {
-            let fresh = (try? service.store.rows(after: after, limit: 1000)) ?? []
-            for row in fresh {
-                after = row.id
-                arrived.append(row)
-                if matcher.matches(row) {
-                    return json(200, JSONObject([("notification", item(row, service, languages: languages, dates: dates))]))
+        let later = LaterAnswer()
+        let seen = Locked<(last: Int64, arrived: [StoredNotification])>((start, []))
+        // What arrived after the cursor and did not match, once each (the watch and the catch-up overlap).
+        @Sendable func saw(_ row: StoredNotification) -> Bool {
+            seen.withLock { seen in
+                guard row.id > seen.last else { return false }
+                seen.last = row.id
+                seen.arrived.append(row)
+                if seen.arrived.count > 200 { seen.arrived.removeFirst(100) }
+                return true
+            }
+        }
+        @Sendable func found(_ row: StoredNotification) {
+            // Answered off the arrivals' thread: a rendering in other languages may be made for it.
+            DispatchQueue.global().async {
+                let item = item(row, service, languages: languages, dates: InboxListing.dateFormatter())
+                later.resolve(json(200, JSONObject([("notification", item)])))
+            }
+        }
+        // Watched first, then caught up from the store: nothing stored in between is missed.
+        let key = service.events.watchArrivals { burst in
+            guard !later.isResolved else { return false }
+            for (row, rendering) in burst where saw(row) {
+                if matcher.matches(row, shown: rendering?.delivering(row.delivery, receivedAt: row.receivedAt, now: Date())) {
+                    found(row)
+                    return false
                 }
             }
-            if Date() >= deadline { break }
-            usleep(20_000)
+            return true
         }
-        return json(
-            408,
-            JSONObject([
-                ("error", .string("Timeout")), ("detail", .string("nothing the query matches arrived in \(timeout) s")),
-                ("arrived", .array(arrived.suffix(100).map { item($0, service, languages: languages, dates: dates) })),
-                ("cursor", .string(String(after))),
-            ]))
+        for row in (try? service.store.rows(after: start, limit: 1000)) ?? [] where saw(row) && matcher.matches(row) {
+            service.events.unwatch(key)
+            found(row)
+            break
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            service.events.unwatch(key)
+            guard !later.isResolved else { return }
+            let (last, arrived) = seen.withLock { ($0.last, $0.arrived) }
+            let dates = InboxListing.dateFormatter()
+            later.resolve(
+                json(
+                    408,
+                    JSONObject([
+                        ("error", .string("Timeout")), ("detail", .string("nothing the query matches arrived in \(timeout) s")),
+                        ("arrived", .array(arrived.suffix(100).map { item($0, service, languages: languages, dates: dates) })),
+                        ("cursor", .string(String(last))),
+                    ])))
+        }
+        var response = HTTPResponse(status: 200)
+        response.later = later
+        return response
     }
 
     static func json(_ status: Int, _ object: JSONObject) -> HTTPResponse {

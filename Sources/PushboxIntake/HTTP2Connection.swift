@@ -35,6 +35,8 @@ final class HTTP2Connection: @unchecked Sendable {
     private var outputOffset = 0
     /// Requests whose bodies completed in the bytes just read, waiting to be handled.
     private var ready: [(Int32, HTTPRequest, RequestHead)] = []
+    /// Later answers given (on any thread), and streams with more to send: for the connection's thread.
+    private let late = Locked<(answers: [(Int32, RequestHead, HTTPResponse)], resumable: Set<Int32>)>(([], []))
 
     /// One request and its answer.
     final class StreamState {
@@ -54,6 +56,12 @@ final class HTTP2Connection: @unchecked Sendable {
         var responseOffset = 0
         /// The answer's `afterSent`, called when the stream closes (its last frame sent).
         var afterSent: (@Sendable () -> Void)?
+        /// The body written as it comes, when the answer streams.
+        var responseStream: ResponseStream?
+        /// An answer given later, not given yet.
+        var later: LaterAnswer?
+        /// Whether the stream keeps the connection from going idle (a later answer, a stream).
+        var isLong: Bool { responseStream != nil || later.map { !$0.isResolved } == true }
     }
 
     /// The answers of the batch a worker finished, waiting for the connection's thread.
@@ -81,6 +89,8 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// Serves the connection until it closes; `initial` holds bytes already read from it.
     func run(initial: [UInt8]) {
+        // Whoever writes a stream or waits to answer hears that the connection is gone.
+        defer { endLongAnswers() }
         guard makeSession() else { return }
         if !initial.isEmpty, !receive(initial) {
             flush(deadlineMs: 1000)
@@ -96,9 +106,16 @@ final class HTTP2Connection: @unchecked Sendable {
                 for (id, head, response) in answers where streams[id] != nil { submit(id, head: head, response: response) }
                 handleReady()
             }
+            let (answers, resumable) = late.withLock { late in
+                defer { late = ([], []) }
+                return late
+            }
+            for (id, head, response) in answers where streams[id] != nil { submit(id, head: head, response: response) }
+            for id in resumable where streams[id] != nil { nghttp2_session_resume_data(session, id) }
             if listener.isStopping && !goingAway {
                 goingAway = true
                 goAway(reason: .shutdown)
+                endLongAnswers()
             }
             guard flushOutput() else { return }
             let idle = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
@@ -109,7 +126,7 @@ final class HTTP2Connection: @unchecked Sendable {
                 let events = Int16(POLLIN) | (outputOffset < output.count ? Int16(POLLOUT) : 0)
                 ready = waitReady(fd, events: events, wakeup: wakeup, timeout: goingAway ? 100 : Int32(max(0, min(remaining, 1000))))
                 if ready == 0 {
-                    if remaining <= 0 && !batchInFlight && !goingAway {
+                    if remaining <= 0 && !batchInFlight && !goingAway && !streams.values.contains(where: \.isLong) {
                         goingAway = true
                         goAway(reason: .idleTimeout)
                     }
@@ -197,6 +214,14 @@ final class HTTP2Connection: @unchecked Sendable {
         }
     }
 
+    /// Ends the streams being written and the answers not given yet (the connection goes).
+    private func endLongAnswers() {
+        for state in streams.values {
+            state.responseStream?.closed()
+            state.later?.resolve(APIv1.failure(503, "ServiceUnavailable", "the connection is closing"))
+        }
+    }
+
     private func goAway(reason: APNsReason) {
         let last = nghttp2_session_get_last_proc_stream_id(session)
         let data = Array("{\"reason\":\"\(reason.rawValue)\"}".utf8)
@@ -207,6 +232,17 @@ final class HTTP2Connection: @unchecked Sendable {
     private func submit(_ id: Int32, head: RequestHead, response: HTTPResponse) {
         guard let state = streams[id] else { return }
         state.answered = true
+        if let later = response.later {
+            state.later = later
+            let (late, wakeup) = (late, wakeup)
+            later.whenResolved { response in
+                late.withLock { $0.answers.append((id, head, response)) }
+                wakeup.signal()
+            }
+            return
+        }
+        state.later = nil
+        state.responseStream = response.stream
         state.response = response.body
         state.responseOffset = 0
         state.afterSent = response.afterSent
@@ -230,7 +266,7 @@ final class HTTP2Connection: @unchecked Sendable {
             let (value, valueLength) = copy(field.1)
             return nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
         }
-        if response.body.isEmpty {
+        if response.body.isEmpty && response.stream == nil {
             nghttp2_submit_response(session, id, nvs, nvs.count, nil)
         } else {
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
@@ -345,6 +381,7 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     static let onStreamClose: nghttp2_on_stream_close_callback = { _, id, _, user in
+        me(user).streams[id]?.responseStream?.closed()
         me(user).streams[id]?.afterSent?()
         me(user).streams[id] = nil
         return 0
@@ -354,6 +391,23 @@ final class HTTP2Connection: @unchecked Sendable {
         guard let state = me(user).streams[id], let buffer, let flags else {
             flags?.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
             return 0
+        }
+        if let stream = state.responseStream {
+            let connection = me(user)
+            let (late, wakeup) = (connection.late, connection.wakeup)
+            let read = stream.read(
+                into: UnsafeMutableRawBufferPointer(start: buffer, count: length), park: {},
+                wake: {
+                    late.withLock { _ = $0.resumable.insert(id) }
+                    wakeup.signal()
+                })
+            switch read {
+            case .bytes(let n): return n
+            case .parked: return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            case .end:
+                flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
+                return 0
+            }
         }
         let n = min(length, state.response.count - state.responseOffset)
         state.response.withUnsafeBytes { raw in

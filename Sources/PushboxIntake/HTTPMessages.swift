@@ -50,6 +50,11 @@ public struct HTTPResponse: Sendable {
     /// Called once the response was sent (or its connection closed first), by the server that
     /// sent it: an accepted push's arrival is published there, never before its answer.
     public var afterSent: (@Sendable () -> Void)? = nil
+    /// The answer is given later, by whoever holds this: the connection is parked until then
+    /// (status, headers and body of this response are not sent).
+    public var later: LaterAnswer? = nil
+    /// The body is written as it comes, after this response's status and headers are sent.
+    public var stream: ResponseStream? = nil
 
     /// A response.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {

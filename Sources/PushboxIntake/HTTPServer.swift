@@ -37,6 +37,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// Connections handed over with a description of their own (a tunnel's), by socket, with
         /// the token of the hand-over so a reused descriptor is never described wrongly.
         let handedOver = Locked<[Int32: (token: UInt64, connection: ConnectionInfo)]>([:])
+        /// Answers and streams whose connections are parked, ended before the daemons stop.
+        let parked = ParkedAnswers()
         private let bodyBytesSeen = Atomic<Int>(0)
         var bodyBytes: Int { bodyBytesSeen.load(ordering: .relaxed) }
         init(handler: HTTPRequestHandler, connection: ConnectionInfo) {
@@ -60,6 +62,10 @@ public final class HTTPServer: @unchecked Sendable {
         var authentication = Arrival.Authentication.none
         /// The answer's `afterSent`, called when libmicrohttpd says the request is complete.
         var afterSent: (@Sendable () -> Void)?
+        /// A later answer once given, set on the thread that gave it; the connection is resumed then.
+        let late = Locked<HTTPResponse?>(nil)
+        /// The key of what `ParkedAnswers` keeps for this request.
+        var parkedKey: Int?
         init(head: RequestHead) { self.head = head }
 
         /// The whole request as the handler takes it.
@@ -160,6 +166,8 @@ public final class HTTPServer: @unchecked Sendable {
         acceptor?.stop()
         let stopping = daemons
         daemons = []
+        // Parked connections are resumed first: libmicrohttpd must not stop with one suspended.
+        context.takeUnretainedValue().parked.stopAll()
         for d in stopping { MHD_stop_daemon(d) }
         if let listenFD { close(listenFD) }
         context.release()
@@ -167,8 +175,18 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    static func queue(_ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
-        let r = response.body.withUnsafeBytes { pb_mhd_response($0.baseAddress, $0.count) }
+    static func queue(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
+        let r: OpaquePointer?
+        if let stream = response.stream {
+            guard let key = context.parked.park(.stream(stream), {}) else {
+                return queue(context, state, connection, APIv1.failure(503, "ServiceUnavailable", "pushbox is stopping"))
+            }
+            state.parkedKey = key
+            let reader = StreamReader(stream: stream, connection: ParkedConnection(connection), parked: context.parked, key: key)
+            r = pb_mhd_stream_response(Unmanaged.passRetained(reader).toOpaque(), streamRead, streamDone)
+        } else {
+            r = response.body.withUnsafeBytes { pb_mhd_response($0.baseAddress, $0.count) }
+        }
         defer { MHD_destroy_response(r) }
         for (name, value) in response.headers { MHD_add_response_header(r, name, value) }
         return MHD_queue_response(connection, UInt32(response.status), r)
@@ -176,10 +194,27 @@ public final class HTTPServer: @unchecked Sendable {
 
     static func answer(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
         state.answered = true
+        if let later = response.later {
+            // Parked until the answer is given: the access handler is called again on resume.
+            guard let key = context.parked.park(.later(later), { MHD_suspend_connection(connection) }) else {
+                return answer(context, state, connection, APIv1.failure(503, "ServiceUnavailable", "pushbox is stopping"))
+            }
+            state.parkedKey = key
+            let (late, parked) = (state.late, ParkedConnection(connection))
+            later.whenResolved { response in
+                late.withLock { $0 = response }
+                MHD_resume_connection(parked.pointer)
+            }
+            return .YES
+        }
+        if let key = state.parkedKey {
+            context.parked.release(key)
+            state.parkedKey = nil
+        }
         state.afterSent = response.afterSent
         state.head.bodyBytes = state.received
         context.handler.answered(state.head, response)
-        return queue(connection, response)
+        return queue(context, state, connection, response)
     }
 
     static let access: pb_mhd_handler = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
@@ -236,6 +271,11 @@ public final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         let state = Unmanaged<RequestState>.fromOpaque(slot.pointee!).takeUnretainedValue()
+        // A later answer was given: the connection was resumed for it.
+        if let late = state.late.withLock({ $0 }) {
+            state.late.withLock { $0 = nil }
+            return answer(context, state, connection, late)
+        }
         if size.pointee > 0 {
             let n = size.pointee
             size.pointee = 0
@@ -260,6 +300,28 @@ public final class HTTPServer: @unchecked Sendable {
         return answer(context, state, connection, state.pending ?? context.handler.handle(state.request))
     }
 
+    /// libmicrohttpd's reader of a streamed body: what was written, or the connection suspended
+    /// until there is more.
+    static let streamRead: pb_mhd_reader = { cls, _, buffer, max in
+        let reader = Unmanaged<StreamReader>.fromOpaque(cls!).takeUnretainedValue()
+        let connection = reader.connection
+        let read = reader.stream.read(
+            into: UnsafeMutableRawBufferPointer(start: buffer, count: max), park: { MHD_suspend_connection(connection.pointer) },
+            wake: { MHD_resume_connection(connection.pointer) })
+        switch read {
+        case .bytes(let n): return n
+        case .parked: return 0
+        case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
+        }
+    }
+
+    /// The streamed response is gone (sent, or its connection closed).
+    static let streamDone: pb_mhd_free = { cls in
+        let reader = Unmanaged<StreamReader>.fromOpaque(cls!).takeRetainedValue()
+        reader.parked.release(reader.key)
+        reader.stream.closed()
+    }
+
     static let completed: pb_mhd_completed = { _, _, requestContext, _ in
         guard let slot = requestContext, let pointer = slot.pointee else { return }
         // The answer is sent (or the connection is gone): what waited for it goes now.
@@ -275,5 +337,26 @@ extension ConnectionInfo {
         var copy = self
         copy.auth = ConnectionAuthState()
         return copy
+    }
+}
+
+/// A libmicrohttpd connection handed to the thread that resumes it: resumed only while it is
+/// suspended, and a suspended connection is never freed (its daemon resumes it before stopping).
+struct ParkedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer?
+    init(_ pointer: OpaquePointer?) { self.pointer = pointer }
+}
+
+/// What the streamed body's reader needs: the stream, its connection, where it is parked.
+final class StreamReader: Sendable {
+    let stream: ResponseStream
+    let connection: ParkedConnection
+    let parked: ParkedAnswers
+    let key: Int
+    init(stream: ResponseStream, connection: ParkedConnection, parked: ParkedAnswers, key: Int) {
+        self.stream = stream
+        self.connection = connection
+        self.parked = parked
+        self.key = key
     }
 }

@@ -27,14 +27,19 @@ public enum InboxListing {
         Route(
             "device", methods: ["GET"], paths: .exact("/pushbox/device"), maxBody: { _ in 0 }, refusal: APNsEndpoint.refusalWithoutID,
             handle: { _ in
-                let registration = service.phone.registration()
-                var object = registration?.json.objectValue ?? JSONObject()
-                object["bundleID"] = .optionalString(service.phone.context.bundleID)
-                object["database"] = .string(service.store.path)
-                object["topics"] = service.phone.context(for: registration).deviceTopics.map { .array($0.sorted().map { .string($0) }) } ?? .null
-                return HTTPResponse(
-                    status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.object(object)).utf8))
+                HTTPResponse(
+                    status: 200, headers: [("Content-Type", "application/json")], body: Array(JSONWriter.compact(.object(deviceJSON(service))).utf8))
             })
+    }
+
+    /// The device as `GET /pushbox/device` gives it: its registration, app and topics.
+    static func deviceJSON(_ service: IntakeService) -> JSONObject {
+        let registration = service.phone.registration()
+        var object = registration?.json.objectValue ?? JSONObject()
+        object["bundleID"] = .optionalString(service.phone.context.bundleID)
+        object["database"] = .string(service.store.path)
+        object["topics"] = service.phone.context(for: registration).deviceTopics.map { .array($0.sorted().map { .string($0) }) } ?? .null
+        return object
     }
 
     static func listing(_ request: HTTPRequest, service: IntakeService) -> HTTPResponse {

@@ -98,6 +98,10 @@ public final class RequestLog: Sendable {
     static let tallyLimit = 256
     private let records = Locked<[RequestRecord]>([])
     private let tallies = Locked<[String: RequestTally]>([:])
+    private let listeners = Locked<[@Sendable (RequestRecord) -> Void]>([])
+
+    /// Calls `listener` with each record kept from now on (the event stream's `request`).
+    public func onRecord(_ listener: @escaping @Sendable (RequestRecord) -> Void) { listeners.withLock { $0.append(listener) } }
 
     /// An empty log.
     public init() {}
@@ -110,6 +114,7 @@ public final class RequestLog: Sendable {
             all.append(record)
             if all.count > Self.limit + Self.limit / 4 { all.removeFirst(all.count - Self.limit) }
         }
+        for listener in listeners.withLock({ $0 }) { listener(record) }
         guard !record.isOwnRead else { return record }  // what exec's summary counts is the backend's
         tallies.withLock { tallies in
             if tallies[record.listener] == nil, tallies.count >= Self.tallyLimit { tallies.removeAll() }

@@ -29,7 +29,7 @@ extension InboxStore {
     /// `device`: the device of the fleet that came back (nil: the default device).
     @discardableResult
     public func deliverStored(at now: Date, device: String? = nil) throws(StoreError) -> [Int64: DeliveryRecord] {
-        try transaction { () throws(StoreError) in
+        let changes = try transaction { () throws(StoreError) in
             let held = try db.prepare(Self.storedSQL).rows([device.map { .text($0) } ?? .null]) { row in
                 (row.int(0), row.isNull(1) ? nil : Date(timeIntervalSince1970: row.real(1)))
             }
@@ -44,5 +44,7 @@ extension InboxStore {
             }
             return changed
         }
+        if !changes.isEmpty { changed(.delivery(changes)) }
+        return changes
     }
 }

@@ -23,6 +23,8 @@ public final class InboxStore: @unchecked Sendable {
     private let replaceStatement: Statement
     /// Checkpoints the log off the commit path.
     private let checkpointer: WALCheckpointer
+    /// Told of this store's changes to notifications already stored (`onChange`).
+    let changeListeners = Locked<[@Sendable (StoreChange) -> Void]>([])
 
     /// `$XDG_DATA_HOME/pushbox/inbox.sqlite`, else `~/.local/share/pushbox/inbox.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

@@ -37,4 +37,11 @@ int pb_mhd_connection_fd(struct MHD_Connection *connection);
 /// A response whose body is copied.
 struct MHD_Response *pb_mhd_response(const void *body, size_t length);
 
+typedef ssize_t (*pb_mhd_reader)(void *cls, uint64_t pos, char *buf, size_t max);
+typedef void (*pb_mhd_free)(void *cls);
+
+/// A response of unknown length (chunked) whose body `reader` writes as it comes: it returns 0
+/// after suspending the connection when nothing is ready yet, -1 at the end; `done` frees `cls`.
+struct MHD_Response *pb_mhd_stream_response(void *cls, pb_mhd_reader reader, pb_mhd_free done);
+
 #endif
