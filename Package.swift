@@ -140,6 +140,7 @@ let package = Package(
             dependencies: [
                 "PushboxPayload", "PushboxJSON", "PushboxLocalization", "PushboxFetch", "PushboxLoopback", "PushboxStore", "PushboxIntake",
                 "PushboxRendering", "PushboxTerminal", "PushboxTLS", "PushboxTestSupport", "CLoadGen", "PushboxInbox", "PushboxDevice",
+                "PushboxSystem",
             ]),
         .testTarget(name: "PushboxFuzzTests", dependencies: ["PushboxFuzzTargets", "PushboxTestSupport"]),
         .testTarget(name: "PushboxJSONTests", dependencies: ["PushboxSystem", "PushboxJSON", "PushboxPayload"]),

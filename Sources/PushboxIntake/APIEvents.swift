@@ -19,9 +19,11 @@ enum APIEvents {
         let events = service.events
         events.wireOnce {
             let listened = Listened(events)
+            // Waiters hear of arrivals as soon as they are answered, before they are rendered
+            // (rendering waits for the intake to be quiet): a wait renders what it needs itself.
+            service.arrivals.subscribe { arrivals in events.arrived(arrivals.map { ($0.stored, nil) }) }
             if let renderings = service.renderings {
                 renderings.onArrived { arrivals in
-                    events.arrived(arrivals.map { ($0.stored, $0.rendering) })
                     guard listened.yes else { return }
                     let dates = InboxListing.dateFormatter()
                     let now = Date()
@@ -50,7 +52,6 @@ enum APIEvents {
                 }
             } else {
                 service.arrivals.subscribe { arrivals in
-                    events.arrived(arrivals.map { ($0.stored, nil) })
                     guard listened.yes else { return }
                     let dates = InboxListing.dateFormatter()
                     events.publish(arrivals.map { ("notification", item($0.stored, nil, dates: dates, now: Date())) })

@@ -9,7 +9,7 @@ import PushboxSystem
 /// notifications with the query language, and say when pushbox is ready. JSON in and out; a
 /// request from the port whose `Host` is no loopback name is refused (DNS rebinding), as is a
 /// state-changing one whose `Origin` is another site.
-enum APIv1 {
+public enum APIv1 {
     static let prefix = "/api/v1/"
     /// The longest `wait`, in seconds.
     static let maxWait = 120.0
@@ -79,7 +79,7 @@ enum APIv1 {
     }
 
     /// Whether `host` (with or without a port) names this machine's loopback.
-    static func isLoopback(_ host: String) -> Bool {
+    public static func isLoopback(_ host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("[") {
             name = String(name.dropFirst().prefix { $0 != "]" })
@@ -226,13 +226,20 @@ enum APIv1 {
             }
         }
         // Watched first, then caught up from the store: nothing stored in between is missed.
+        // Arrivals come unrendered, on the intake's feed: a query of the row's own fields is
+        // judged there; one that reads renderings is judged off it (its renderings made on demand).
+        let judging = DispatchQueue(label: "pushbox.wait")
         let key = service.events.watchArrivals { burst in
             guard !later.isResolved else { return false }
-            for (row, rendering) in burst where saw(row) {
-                if matcher.matches(row, shown: rendering?.delivering(row.delivery, receivedAt: row.receivedAt, now: Date())) {
-                    found(row)
-                    return false
-                }
+            let rows = burst.map(\.row).filter(saw)
+            guard q.needsRendering else {
+                guard let hit = rows.first(where: { matcher.matches($0) }) else { return true }
+                found(hit)
+                return false
+            }
+            judging.async {
+                guard !later.isResolved, let hit = rows.first(where: { matcher.matches($0) }) else { return }
+                found(hit)
             }
             return true
         }

@@ -19,6 +19,8 @@ public final class InboxStore: @unchecked Sendable {
     let beginStatement: Statement
     let commitStatement: Statement
     private let renderStatement: Statement
+    /// Reads one stored rendering: prepared once, as a search reads one for each row it judges.
+    private let renderReadStatement: Statement
     /// Marks the notification stored under a key replaced (APNs keeps one per app while offline).
     private let replaceStatement: Statement
     /// Checkpoints the log off the commit path.
@@ -63,6 +65,7 @@ public final class InboxStore: @unchecked Sendable {
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
         commitStatement = try db.prepare("COMMIT")
         renderStatement = try db.prepare("INSERT OR REPLACE INTO renders (notification_id, language, json) VALUES (?, ?, ?)")
+        renderReadStatement = try db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?")
         // A log that grew during a long burst is cut back to 16 MB once checkpointed.
         try db.execute("PRAGMA journal_size_limit=16777216")
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointPages, writers: lock)
@@ -255,8 +258,7 @@ public final class InboxStore: @unchecked Sendable {
     /// The stored rendering of notification `id` for a language list, as JSON text.
     public func render(id: Int64, language: String) -> String? {
         locked {
-            (try? db.prepare("SELECT json FROM renders WHERE notification_id = ? AND language = ?").rows([.int(id), .text(language)]) { $0.text(0) })?
-                .first ?? nil
+            (try? renderReadStatement.rows([.int(id), .text(language)]) { $0.text(0) })?.first ?? nil
         }
     }
 

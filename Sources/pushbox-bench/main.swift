@@ -134,6 +134,10 @@ case "android":
 case "query":
     let count = args.count > 1 ? max(1, Int(args[1]) ?? 100_000) : 100_000
     QueryBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory())
+case "wait":
+    let rounds = args.count > 1 ? max(1, Int(args[1]) ?? 100) : 100
+    let waiters = args.count > 2 ? max(1, Int(args[2]) ?? 100) : 100
+    WaitBenchmark.run(rounds: rounds, waiters: waiters, samples: ResourceLocator.samplesDirectory())
 case "fleet":
     let devices = args.count > 1 ? max(2, Int(args[1]) ?? 1000) : 1000
     let messages = args.count > 2 ? max(1, Int(args[2]) ?? 20) : 20
@@ -156,6 +160,7 @@ default:
     print(
         "       pushbox-bench fleet [DEVICES] [MESSAGES]  (default 1000 devices, 20 topic messages: answer time and time to every rendering, against one device)"
     )
+    print("       pushbox-bench wait [ROUNDS] [WAITERS]  (default 100 rounds, 100 waiters: a push answered → GET /api/v1/wait returned)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")
     print("       pushbox-bench localize [COUNT]   (default 200000 formatted strings, plus corpus .strings parsing)")
     exit(args.isEmpty ? 0 : 2)
