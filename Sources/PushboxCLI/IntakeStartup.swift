@@ -13,6 +13,8 @@ struct RunningIntake {
     let server: IntakeServer
     let store: InboxStore
     let scheduler: LocalScheduler
+    /// The app's profile (`pushbox.json`), when the device runs one.
+    let profile: AppProfile?
 
     /// Starts it. `command` names it in messages; `accessLog` hears every answer; `configure`
     /// sets the listeners on options that hold the socket path.
@@ -42,7 +44,7 @@ struct RunningIntake {
             server = try IntakeServer(service: service, options: options, scheduler: scheduler, onWatchEnded: say, accessLog: log)
         } catch { throw UsageError(message: "\(error)") }
         scheduler.start()
-        return RunningIntake(server: server, store: store, scheduler: scheduler)
+        return RunningIntake(server: server, store: store, scheduler: scheduler, profile: device.profile)
     }
 
     /// Stops the scheduler and the listeners, and waits for what was taken in to be processed.

@@ -127,6 +127,16 @@ enum Options {
     // The inbox (list, export)
     static let limit = OptionSpec("--limit", value: "N", help: "At most N notifications.")
     static let timeout = OptionSpec("--timeout", value: "SECONDS", help: "How long to wait. Default 30, at most 120.")
+    static let webhook = OptionSpec(
+        "--webhook", value: "URL", repeatable: true,
+        help:
+            "POST each stored notification's list item (as GET /api/v1/notifications gives it) as JSON to URL: never retried, 5 s at most, each delivery in the request log. On this machine only, unless --webhook-any."
+    )
+    static let webhookAny = OptionSpec(
+        "--webhook-any", help: "Let --webhook name a URL on another machine (the inbox's notifications then leave this one).")
+    static let webhookRate = OptionSpec(
+        "--webhook-rate", value: "N",
+        help: "Deliveries a second to each webhook, at most (default 20): those beyond are dropped and counted, never queued.")
     static let after = OptionSpec(
         "--after", value: "CURSOR",
         help:

@@ -18,7 +18,7 @@ enum ServeCommand {
             Options.quiet,
             Options.schedule,
         ]
-            + PortOptions.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
+            + PortOptions.options + Webhooks.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -62,6 +62,12 @@ enum ServeCommand {
         }
         let server = running.server
         let store = running.store
+        let hooks: Webhooks?
+        do { hooks = try Webhooks.start(args, profile: running.profile, service: server.service, router: server.router) } catch {
+            running.stop()
+            io.err("pushbox serve: \(error)")
+            return 2
+        }
         var listening = "listening on \(server.options.socketPath)"
         if let address = server.tcpAddress {
             listening += " and \(address) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"
@@ -73,6 +79,9 @@ enum ServeCommand {
         sigwait(&signals, &received)
         running.stop()
         LogWriter.standardOutput.flush()
+        for (url, c) in hooks?.summary ?? [] {
+            io.err("pushbox serve: webhook \(url): \(c.sent) sent, \(c.failed) failed, \(c.dropped) dropped over \(hooks?.perSecond ?? 0)/s")
+        }
         io.err("pushbox serve: stopped")
         return 0
     }

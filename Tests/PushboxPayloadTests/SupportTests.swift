@@ -49,6 +49,8 @@ struct SupportTests {
             (#"{"extension": {"steps": [{"type": "localize", "args": "a"}]}}"#, "needs titleKey, subtitleKey or bodyKey"),
             (#"{"extension": {"fallback": "later"}}"#, "extension.fallback: must be"),
             (#"{"extension": {"timeLimit": "30"}}"#, "extension.timeLimit: must be a number"),
+            (#"{"webhooks": ["ftp://127.0.0.1/x"]}"#, "webhooks[0]: must be an http:// or https:// URL"),
+            (#"{"webhooks": "http://127.0.0.1/x"}"#, "webhooks: must be an array of URLs"),
             (#"{"categories": {"A": {"actions": [{"identifier": "X"}]}}}"#, "categories.A.actions[0]: needs a title or a title-loc-key"),
             (
                 #"{"categories": {"A": {"actions": [{"identifier": "X", "title": "x", "options": ["loud"]}]}}}"#,

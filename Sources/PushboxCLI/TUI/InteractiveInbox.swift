@@ -20,7 +20,7 @@ enum InteractiveInbox {
             Options.noSocket,
             Options.text,
             Options.schedule,
-        ] + PortOptions.options + ClockOptions.options + RenderCommand.extensionOptions
+        ] + PortOptions.options + Webhooks.options + ClockOptions.options + RenderCommand.extensionOptions
 
     // Long on purpose: the start-up order is the point (store, hooks, scheduler, intake, terminal).
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -152,15 +152,15 @@ enum InteractiveInbox {
         options.socket = !args.flag(Options.noSocket)
         try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
         if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
+        let server: IntakeServer
         do {
-            return (
-                try IntakeServer(
-                    service: service, options: options, scheduler: scheduler,
-                    onWatchEnded: { [app] message in app.queue.post(.status(message)) }), nil
-            )
+            server = try IntakeServer(
+                service: service, options: options, scheduler: scheduler, onWatchEnded: { [app] message in app.queue.post(.status(message)) })
         } catch {
             return (nil, "intake not started: \(error)")
         }
+        _ = try Webhooks.start(args, profile: device.profile, service: service, router: server.router)
+        return (server, nil)
     }
 
     /// The themes (bundled, the user's, or a file given with --theme), the one to start with,

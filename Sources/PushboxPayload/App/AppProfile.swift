@@ -40,6 +40,9 @@ public struct AppProfile: Sendable, Equatable {
     public var android = AndroidProfile()
     /// The `liveActivities` section: the app's ActivityAttributes types and the device's budgets.
     public var liveActivities = LiveActivityProfile()
+    /// URLs each stored notification is posted to (`"webhooks": ["http://127.0.0.1:9000/push"]`),
+    /// beside those `--webhook` gives.
+    public var webhooks: [String] = []
 
     /// A profile from its fields (tests; files go through `load`).
     public init(directory: String, name: String, bundleID: String? = nil, developmentRegion: String = "en", fcmTopics: [String] = []) {
@@ -108,7 +111,7 @@ public struct AppProfile: Sendable, Equatable {
         let known = [
             "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "fcmProject", "apsEnvironment", "categories", "extension",
             "providerKeys", "android",
-            "liveActivities",
+            "liveActivities", "webhooks",
         ]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
@@ -125,6 +128,17 @@ public struct AppProfile: Sendable, Equatable {
                     throw LoadError(file: file, path: "fcmTopics[\(i)]", message: "must be a topic name (letters, digits and -_.~%)")
                 }
                 profile.fcmTopics.append(name)
+            }
+        }
+        if let hooks = root["webhooks"] {
+            guard let array = hooks.arrayValue else {
+                throw LoadError(file: file, path: "webhooks", message: "must be an array of URLs, not \(hooks.typeDescription)")
+            }
+            for (i, hook) in array.enumerated() {
+                guard let url = hook.stringValue, url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    throw LoadError(file: file, path: "webhooks[\(i)]", message: "must be an http:// or https:// URL")
+                }
+                profile.webhooks.append(url)
             }
         }
         profile.fcmProject = try string("fcmProject")
