@@ -10,9 +10,9 @@ enum ClearCommand {
     static let spec = CommandSpec(
         name: "clear",
         summary:
-            "Empty the inbox: every notification is deleted (the device, its registration, topics and Live Activities stay); with QUERY (the query language of list --query), only those it matches. A running pushbox on the same inbox follows within a second; the bundled samples are not seeded again.",
+            "Empty the inbox: every notification is deleted (the device, its registration, topics and Live Activities stay); with QUERY (the query language of list --query), only those it matches. When a pushbox serving the same inbox answers on the socket, it deletes them (its event stream says so); the bundled samples are not seeded again.",
         operands: "[QUERY]",
-        options: [Options.database] + RenderCommand.deviceOptions,
+        options: [Options.database, Options.socket] + RenderCommand.deviceOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -26,7 +26,10 @@ enum ClearCommand {
                 io.err("pushbox clear: \(error)")
                 return 2
             }
+            if let cleared = throughRunning(text, args, &io) { return cleared }
             if !query.isEmpty { return clear(query, args, &io) }
+        } else if let cleared = throughRunning("", args, &io) {
+            return cleared
         }
         do {
             let store = try IntakeOptions.openStore(args, io, existing: true)
@@ -35,6 +38,27 @@ enum ClearCommand {
             return 0
         } catch {
             io.err("pushbox clear: \(error)")
+            return 1
+        }
+    }
+
+    /// Deletes through the pushbox answering on the socket when it serves this inbox (its views
+    /// and event stream hear of it); nil when none does, or it serves another inbox.
+    static func throughRunning(_ query: String, _ args: ParsedArguments, _ io: inout CommandIO) -> Int32? {
+        let path = args.value(Options.database) ?? InboxStore.defaultPath(environment: io.environment)
+        guard case .success(let device) = LocalClient.call("GET", "/api/v1/device", body: [], headers: [], args, io),
+            let served = device["database"]?.stringValue,
+            (served as NSString).standardizingPath == ((path as NSString).standardizingPath)
+        else { return nil }
+        let q = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        switch LocalClient.call("DELETE", "/api/v1/notifications?query=\(q)", body: [], headers: [], args, io) {
+        case .success(let answer):
+            var deleted = 0
+            if case .number(let n)? = answer["deleted"] { deleted = Int(n) ?? 0 }
+            io.out("cleared \(deleted) notification\(deleted == 1 ? "" : "s") from \(served) (by the running pushbox)")
+            return 0
+        case .failure(let why):
+            io.err("pushbox clear: \(why)")
             return 1
         }
     }

@@ -27,3 +27,6 @@ with httpx.Client(base_url=base, timeout=20) as api:
     print("timeout", api.get("/api/v1/wait", params={"query": "nothing-like-this", "timeout": 0.2}).status_code)
     print("deleted", api.delete("/api/v1/notifications", params={"query": "device:ja"}).json()["deleted"])
     print("rebinding", api.get("/api/v1/health", headers={"Host": "attacker.example"}).status_code)
+    print("requests", [r["status"] for r in api.get("/api/v1/requests", params={"query": "source:socket status:200 messages"}).json()["requests"]])
+    print("device", api.get("/api/v1/device", params={"device": "ja"}).json()["languages"])
+    print("openapi", api.get("/api/v1/openapi.json").json()["openapi"])

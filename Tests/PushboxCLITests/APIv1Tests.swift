@@ -1,5 +1,6 @@
 import Foundation
 import PushboxJSON
+import PushboxStore
 import PushboxTestSupport
 import Testing
 
@@ -80,6 +81,7 @@ struct APIv1Tests {
         #expect(
             r.out.split(separator: "\n").map(String.init) == [
                 "wait 200 ご注文を発送しました", "list 1 ja", "one ['ja'] receive", "bad unknown-query-field", "timeout 408", "deleted 1", "rebinding 403",
+                "requests [200]", "device ['ja-JP']", "openapi 3.1.0",
             ], "\(r.out) \(r.err)")
         let foreign = try Self.curl(["-X", "DELETE", "-H", "Origin: https://attacker.example", "http://127.0.0.1:\(s.port)/api/v1/notifications"])
         #expect(foreign.status == 403)
@@ -109,7 +111,14 @@ struct APIv1Tests {
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "ja  ご注文を発送しました — x\n")
         #expect(CLIRun(["wait", "--socket", socket, "--timeout", "0.3", "nothing-like-this"]).status == 1)
         #expect(CLIRun(["wait", "--socket", socket, "colour:red"]).status == 2)
-        let cleared = CLIRun(["clear", "--db", s.db, "device:ja"])
-        #expect(cleared.status == 0 && cleared.out.hasPrefix("cleared 1 notification "), "\(cleared.out) \(cleared.err)")
+        // The running pushbox serves this inbox on that socket: it deletes, and says so.
+        let cleared = CLIRun(["clear", "--db", s.db, "--socket", socket, "device:ja"])
+        #expect(
+            cleared.status == 0 && cleared.out.hasPrefix("cleared 1 notification ") && cleared.out.hasSuffix("(by the running pushbox)\n"),
+            "\(cleared.out) \(cleared.err)")
+        // Another inbox than the one it serves is cleared directly.
+        _ = try InboxStore(path: s.dir + "/other.sqlite")
+        let other = CLIRun(["clear", "--db", s.dir + "/other.sqlite", "--socket", socket])
+        #expect(other.status == 0 && !other.out.contains("running pushbox"), "\(other.out) \(other.err)")
     }
 }
