@@ -1,8 +1,6 @@
 import Foundation
 import PushboxInbox
-import PushboxLocalization
 import PushboxPayload
-import PushboxRendering
 import PushboxStore
 
 /// `pushbox-bench query [COUNT]`: the query language over COUNT stored notifications (default
@@ -11,22 +9,9 @@ import PushboxStore
 /// when it matches nothing (every row read), p50 and p99 of 15 runs, against reading the rows alone.
 enum QueryBenchmark {
     static func run(count: Int, samples: String?) {
-        guard let samples, let profile = try? AppProfile.load(directory: samples + "/SampleApp") else {
-            print("error: sample-payloads not found; run from the project root")
-            exit(1)
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-bench-query-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let store = try? InboxStore(path: folder + "/inbox.sqlite") else {
-            print("error: cannot open an inbox in \(folder)")
-            exit(1)
-        }
-        let renderer = Renderer(
-            context: ValidationContext(), preferredLanguages: ["en-US"],
-            localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)),
-            categories: profile.categories)
-        let service = IntakeService(store: store, context: renderer.context, renderings: Renderings(base: renderer, store: store))
+        let inbox = BenchInbox.make("query", samples: samples)
+        defer { inbox.remove() }
+        let (store, service) = (inbox.store, inbox.service)
         let clock = ContinuousClock()
         let fill = clock.now
         for start in stride(from: 0, to: count, by: 500) {

@@ -2,10 +2,7 @@ import Foundation
 import PushboxFetch
 import PushboxInbox
 import PushboxIntake
-import PushboxLocalization
 import PushboxPayload
-import PushboxRendering
-import PushboxStore
 import PushboxSystem
 
 /// `pushbox-bench wait [ROUNDS] [WAITERS]`: how soon `GET /api/v1/wait` returns after the push it
@@ -14,22 +11,9 @@ import PushboxSystem
 /// against a push's own round trip measured in the same run.
 enum WaitBenchmark {
     static func run(rounds: Int, waiters: Int, samples: String?) {
-        guard let samples, let profile = try? AppProfile.load(directory: samples + "/SampleApp") else {
-            print("error: sample-payloads not found; run from the project root")
-            exit(1)
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-bench-wait-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let store = try? InboxStore(path: folder + "/inbox.sqlite") else {
-            print("error: cannot open an inbox in \(folder)")
-            exit(1)
-        }
-        let renderer = Renderer(
-            context: ValidationContext(), preferredLanguages: ["en-US"],
-            localizer: Localizer(app: AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)),
-            categories: profile.categories)
-        let service = IntakeService(store: store, context: renderer.context, renderings: Renderings(base: renderer, store: store))
+        let inbox = BenchInbox.make("wait", samples: samples)
+        defer { inbox.remove() }
+        let (folder, service) = (inbox.folder, inbox.service)
         let socket = folder + "/s.sock"
         guard let server = try? IntakeServer(service: service, options: IntakeServer.Options(socketPath: socket)) else {
             print("error: cannot listen on \(socket)")

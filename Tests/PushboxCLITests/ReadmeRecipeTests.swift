@@ -19,18 +19,25 @@ struct ReadmeRecipeTests {
         return String(body[..<close.lowerBound]) + "\n"
     }
 
+    /// `serve` started, the recipe written as `name` beside it, and the environment that points
+    /// the recipe at serve's socket.
+    static func served(_ recipe: String, as name: String) throws -> (ProviderLibraryTests.PortServed, String, [String: String]) {
+        let s = try ProviderLibraryTests.PortServed()
+        try s.start()
+        let file = s.dir + "/" + name
+        try Self.recipe(recipe).write(toFile: file, atomically: true, encoding: .utf8)
+        var env = ProcessInfo.processInfo.environment
+        env["PUSHBOX_SOCKET"] = s.dir + "/s.sock"
+        return (s, file, env)
+    }
+
     static var nodeReady: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/node") }
 
     @Test(
         "the pytest recipe: two tests pass against serve (Korean rendering; 410 for an uninstalled app)",
         .enabled(if: ProviderLibraryTests.venvReady("pytest"), "needs the pytest venv that make pyclients installs from PyPI"))
     func pytestRecipe() throws {
-        let s = try ProviderLibraryTests.PortServed()
-        try s.start()
-        let file = s.dir + "/test_invite.py"
-        try Self.recipe("pytest").write(toFile: file, atomically: true, encoding: .utf8)
-        var env = ProcessInfo.processInfo.environment
-        env["PUSHBOX_SOCKET"] = s.dir + "/s.sock"
+        let (s, file, env) = try Self.served("pytest", as: "test_invite.py")
         let r = try Subprocess.run(
             ProviderLibraryTests.venvPython("pytest"), ["-m", "pytest", "-q", "-p", "no:cacheprovider", file], environment: env, directory: s.dir,
             timeout: 120)
@@ -40,12 +47,7 @@ struct ReadmeRecipeTests {
     @Test(
         "the node --test recipe passes against serve (Japanese rendering)", .enabled(if: nodeReady, "needs Debian's nodejs (make test installs it)"))
     func nodeRecipe() throws {
-        let s = try ProviderLibraryTests.PortServed()
-        try s.start()
-        let file = s.dir + "/invite.test.mjs"
-        try Self.recipe("node").write(toFile: file, atomically: true, encoding: .utf8)
-        var env = ProcessInfo.processInfo.environment
-        env["PUSHBOX_SOCKET"] = s.dir + "/s.sock"
+        let (s, file, env) = try Self.served("node", as: "invite.test.mjs")
         let r = try Subprocess.run("/usr/bin/node", ["--test", file], environment: env, directory: s.dir, timeout: 120)
         #expect(r.status == 0 && r.out.contains("# pass 1") && r.out.contains("# fail 0"), "\(r.out) \(r.err)")
     }
