@@ -24,6 +24,9 @@ public final class LocalScheduler: @unchecked Sendable {
     private let changeHook = Locked<(@Sendable () -> Void)?>(nil)
 
     private let condition = NSCondition()
+    /// Held while due requests are taken and stored: a tick that finds another under way waits for
+    /// its notifications to be in the inbox (`advance` answers only once everything due is there).
+    private let firing = NSLock()
     private var set: PendingSet
     /// The pending sets of the fleet's added devices, by name: each keeps its own 64.
     private var others: [String: PendingSet] = [:]
@@ -171,6 +174,8 @@ public final class LocalScheduler: @unchecked Sendable {
     /// Delivers every request due on the clock now; returns how many.
     @discardableResult
     public func tick() -> Int {
+        firing.lock()
+        defer { firing.unlock() }
         let clocks = othersClocks()
         condition.lock()
         var due: [(device: String?, request: PendingRequest, zone: TimeZone)] = set.deliverDue(now: clock.now).map { (nil, $0, clock.timeZone) }
