@@ -39,6 +39,8 @@ make_venv apprise "apprise==2.2.0" "cryptography==50.0.2"
 make_venv django "django-push-notifications[apns]==3.3.0" "Django==5.2.19" "apns2==0.7.2"
 # The README's pytest recipe, run as written, and a validator of the API's OpenAPI document.
 make_venv pytest "pytest==9.2.0" "httpx==0.29.0" "openapi-spec-validator==0.9.0"
+# Selenium, to drive Debian's chromium (chromium-driver) through the inbox in a browser.
+make_venv web "selenium==4.51.0"
 if [ "$failed" -ne 0 ] && [ "${CI:-}" = "true" ]; then
     echo "python-clients: in CI every provider-library venv must be made, or their tests would not run" >&2
     exit 1

@@ -108,7 +108,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
                 InboxListing.route(service), InboxListing.deviceRoute(service), FleetRoute.route(service), RequestLog.route(requests),
                 RequestLog.summaryRoute(requests),
             ]
-            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests)
+            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests) + WebRoutes.routes()
     }
 
     /// The route that takes `path`, if any.

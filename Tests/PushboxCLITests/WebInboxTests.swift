@@ -1,0 +1,61 @@
+import Foundation
+import PushboxIntake
+import PushboxJSON
+import PushboxTestSupport
+import Testing
+
+/// The inbox in a browser: the page and its files served from the binary with a policy that
+/// allows nothing from elsewhere; driven in Debian's Chromium by Selenium (pushes appear live,
+/// hostile text stays text, the language switch, the search).
+@Suite("The inbox in a browser", .serialized)
+struct WebInboxTests {
+    static var browserReady: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            && ProviderLibraryTests.venvReady("web")
+    }
+
+    @Test("the embedded files are web/'s as they are now (make web writes them)")
+    func embeddedFilesAreCurrent() throws {
+        let folder = ProjectPaths.projectRoot + "/web"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(names == WebAssets.files.keys.sorted())
+        for name in names {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            let expected = text.hasSuffix("\n") ? String(text.dropLast()) : text
+            #expect(WebAssets.files[name]?.text == expected, "\(name) changed: run make web")
+        }
+    }
+
+    @Test("GET / on the port: the page with a policy that allows nothing from elsewhere; a rebound Host is refused")
+    func servedWithItsPolicy() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        try s.start()
+        let page = try Subprocess.run("/usr/bin/curl", ["-s", "-D", "-", "http://127.0.0.1:\(s.port)/"])
+        #expect(page.out.lowercased().contains("content-security-policy: default-src 'none'; script-src 'self'"), "\(page.out.prefix(600))")
+        #expect(page.out.contains("<script src=\"/web/app.js\" defer></script>"))
+        let script = try Subprocess.run(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", "http://127.0.0.1:\(s.port)/web/app.js"])
+        #expect(script.out == "200 text/javascript; charset=utf-8")
+        let rebound = try Subprocess.run(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: attacker.example", "http://127.0.0.1:\(s.port)/"])
+        #expect(rebound.out == "403")
+        let missing = try Subprocess.run(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(s.port)/web/nothing.js"])
+        #expect(missing.out == "404")
+    }
+
+    @Test(
+        "in Chromium: no console error, pushes appear without a reload, hostile text runs nothing, Korean after the switch, the search",
+        .enabled(if: browserReady, "needs Debian's chromium and chromium-driver and the selenium venv (make test installs them)"))
+    func inChromium() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        try s.start()
+        let r = try Subprocess.run(
+            ProviderLibraryTests.venvPython("web"),
+            [ProviderLibraryTests.clients + "/web_inbox_selenium.py", "http://127.0.0.1:\(s.port)", s.dir + "/s.sock"], timeout: 120)
+        #expect(
+            r.out.split(separator: "\n").map(String.init) == [
+                "appeared True", "hostile True True", "korean True", "search 1", "console errors 0 []",
+            ], "\(r.out) \(r.err)")
+    }
+}

@@ -1,0 +1,146 @@
+// pushbox's inbox in a browser. Everything comes from the API for tests (/api/v1/), the same JSON
+// and query language as pushbox list and the terminal inbox; payload text is only ever set as text
+// (textContent), never parsed as HTML.
+"use strict";
+
+const state = { items: [], selected: null, query: "", device: null };
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const json = await response.json();
+  if (!response.ok) throw new Error(json.detail || json.error || String(response.status));
+  return json;
+}
+
+function text(element, value) {
+  element.textContent = value == null ? "" : String(value);
+}
+
+function shownTitle(item) {
+  return item.title ?? item.intended?.title ?? "";
+}
+
+function shownBody(item) {
+  return item.body ?? item.intended?.body ?? "";
+}
+
+function renderList() {
+  const list = $("notifications");
+  list.replaceChildren();
+  for (const item of state.items) {
+    const li = document.createElement("li");
+    li.dataset.cursor = item.cursor;
+    if (item.status != null && item.status !== 200) li.classList.add("refused");
+    if (state.selected === item.cursor) li.classList.add("selected");
+    const button = document.createElement("button");
+    button.type = "button";
+    const title = document.createElement("span");
+    title.className = "item-title";
+    text(title, shownTitle(item) || "(no title)");
+    const body = document.createElement("span");
+    body.className = "item-body";
+    text(body, shownBody(item));
+    const meta = document.createElement("span");
+    meta.className = "item-meta";
+    text(meta, [item.device, item.language, item.status === 200 ? item.delivery : `${item.status} ${item.reason ?? ""}`].filter(Boolean).join(" · "));
+    button.append(title, body, meta);
+    button.addEventListener("click", () => select(item.cursor));
+    li.append(button);
+    list.append(li);
+  }
+  $("empty").hidden = state.items.length > 0;
+}
+
+function select(cursor) {
+  state.selected = cursor;
+  const item = state.items.find((i) => i.cursor === cursor);
+  $("none").hidden = !!item;
+  $("card").hidden = !item;
+  $("facts").hidden = !item;
+  if (!item) return;
+  text($("card-app"), state.device?.bundleID ?? "app");
+  text($("card-time"), new Date(item.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+  text($("card-title"), shownTitle(item));
+  text($("card-subtitle"), item.subtitle ?? item.intended?.subtitle ?? "");
+  text($("card-body"), shownBody(item));
+  $("card").lang = item.language ?? "";
+  const facts = $("facts");
+  facts.replaceChildren();
+  for (const [name, value] of [
+    ["apns-id", item.apnsId], ["device", item.device], ["language", item.language], ["status", item.status],
+    ["reason", item.reason], ["delivery", item.delivery], ["source", item.source], ["received", item.receivedAt],
+  ]) {
+    if (value == null) continue;
+    const dt = document.createElement("dt");
+    text(dt, name);
+    const dd = document.createElement("dd");
+    text(dd, value);
+    facts.append(dt, dd);
+  }
+  for (const li of $("notifications").children) li.classList.toggle("selected", li.dataset.cursor === cursor);
+}
+
+async function load() {
+  const params = new URLSearchParams({ limit: "200" });
+  if (state.query) params.set("query", state.query);
+  try {
+    const page = await api("GET", "/api/v1/notifications?" + params);
+    state.items = page.notifications;
+    renderList();
+  } catch (error) {
+    text($("live"), "query: " + error.message);
+  }
+}
+
+async function loadDevice() {
+  state.device = await api("GET", "/api/v1/device");
+  const select = $("language");
+  const current = (state.device.languages ?? state.device.renderingLanguages ?? [])[0] ?? "en";
+  const choices = new Set([current, "en-US", "ko-KR", "ja-JP", "de-DE", "fr-FR", "es-ES", "ar", "zh-Hans-CN", "pt-BR", "ru-RU"]);
+  select.replaceChildren();
+  for (const tag of choices) {
+    const option = document.createElement("option");
+    option.value = tag;
+    text(option, tag);
+    option.selected = tag === current;
+    select.append(option);
+  }
+  $("online").checked = state.device.online !== false;
+}
+
+function listen() {
+  const types = "notification,deleted,restored,delivery,device,inbox";
+  const events = new EventSource("/api/v1/events?types=" + types);
+  events.addEventListener("open", () => text($("live"), "live"));
+  events.addEventListener("error", () => text($("live"), "reconnecting…"));
+  events.addEventListener("notification", (event) => {
+    const item = JSON.parse(event.data);
+    if (state.query) { load(); return; }
+    state.items.unshift(item);
+    renderList();
+  });
+  for (const name of ["deleted", "restored", "delivery", "inbox"]) events.addEventListener(name, () => load());
+  events.addEventListener("device", () => loadDevice());
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("search").addEventListener("submit", (event) => {
+    event.preventDefault();
+    state.query = $("query").value.trim();
+    load();
+  });
+  $("language").addEventListener("change", async (event) => {
+    await api("PUT", "/api/v1/device", { languages: [event.target.value] });
+    load();
+  });
+  $("online").addEventListener("change", async (event) => {
+    await api("PUT", "/api/v1/device", { online: event.target.checked });
+  });
+  loadDevice().then(load).then(listen);
+});
