@@ -63,7 +63,14 @@ function select(cursor) {
   $("none").hidden = !!item;
   $("card").hidden = !item;
   $("facts").hidden = !item;
+  $("delete").hidden = !item;
+  $("trace-section").hidden = !item;
+  $("card-thumb").hidden = true;
+  $("card-image").hidden = true;
+  $("card-actions").replaceChildren();
+  $("trace").replaceChildren();
   if (!item) return;
+  showDetail(item);
   text($("card-app"), state.device?.bundleID ?? "app");
   text($("card-time"), new Date(item.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
   text($("card-title"), shownTitle(item));
@@ -86,6 +93,40 @@ function select(cursor) {
   for (const li of $("notifications").children) li.classList.toggle("selected", li.dataset.cursor === cursor);
 }
 
+// The push's delivery with its rendering: attachments, actions and the trace.
+async function showDetail(item) {
+  let detail;
+  try {
+    detail = await api("GET", "/api/v1/notifications/" + encodeURIComponent(item.apnsId));
+  } catch {
+    return;
+  }
+  if (state.selected !== item.cursor) return;
+  const delivery = detail.deliveries.find((d) => d.cursor === item.cursor) ?? detail.deliveries[0];
+  const rendering = delivery?.rendering ?? {};
+  const images = (rendering.attachments ?? []).map((a, index) => ({ ...a, index })).filter((a) => String(a.type).startsWith("image/"));
+  if (images.length > 0) {
+    const url = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}`;
+    $("card-thumb-image").src = url;
+    $("card-image").src = url;
+    $("card-thumb").hidden = false;
+  }
+  for (const action of rendering.actions ?? []) {
+    const span = document.createElement("span");
+    text(span, action.title);
+    if ((action.options ?? []).includes("destructive")) span.classList.add("destructive");
+    $("card-actions").append(span);
+  }
+  for (const entry of rendering.trace ?? []) {
+    const li = document.createElement("li");
+    const outcome = document.createElement("span");
+    outcome.className = "outcome";
+    text(outcome, `${entry.step} ${entry.outcome}`);
+    li.append(outcome, document.createTextNode(" — " + (entry.detail ?? "")));
+    $("trace").append(li);
+  }
+}
+
 async function load() {
   const params = new URLSearchParams({ limit: "200" });
   if (state.query) params.set("query", state.query);
@@ -93,6 +134,8 @@ async function load() {
     const page = await api("GET", "/api/v1/notifications?" + params);
     state.items = page.notifications;
     renderList();
+    // For pushbox-bench web: when the first list was on the page.
+    if (performance.getEntriesByName("pushbox-listed").length === 0) performance.mark("pushbox-listed");
   } catch (error) {
     text($("live"), "query: " + error.message);
   }
@@ -126,7 +169,8 @@ function listen() {
     renderList();
   });
   for (const name of ["deleted", "restored", "delivery", "inbox"]) events.addEventListener(name, () => load());
-  events.addEventListener("device", () => loadDevice());
+  // The device changed (here, in the terminal inbox, or from a shell): its languages may have too.
+  events.addEventListener("device", () => loadDevice().then(load));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -138,6 +182,21 @@ document.addEventListener("DOMContentLoaded", () => {
   $("language").addEventListener("change", async (event) => {
     await api("PUT", "/api/v1/device", { languages: [event.target.value] });
     load();
+  });
+  $("card-thumb").addEventListener("click", () => {
+    $("card-image").hidden = !$("card-image").hidden;
+  });
+  $("delete").addEventListener("click", async () => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (!item) return;
+    await api("DELETE", "/api/v1/notifications/" + encodeURIComponent(item.apnsId));
+    state.selected = null;
+    select(null);
+  });
+  $("clear").addEventListener("click", async () => {
+    if (!window.confirm("Delete every notification in the inbox?")) return;
+    await api("DELETE", "/api/v1/notifications");
+    select(null);
   });
   $("online").addEventListener("change", async (event) => {
     await api("PUT", "/api/v1/device", { online: event.target.checked });

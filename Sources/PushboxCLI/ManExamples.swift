@@ -56,6 +56,7 @@ enum ManExamples {
         ],
         "wait": [("--timeout 10 lang:ko", "wait until a notification shown in Korean is stored; exit 1 after 10 s")],
         "health": [("", "exit 0 once the running pushbox is ready, as a CI job waits for it")],
+        "web": [("--no-open", "print the address of the inbox in a browser, e.g. http://127.0.0.1:2197/")],
         "man": [("render", "the man page of pushbox render, for man -l -")],
         "completions": [("bash", "bash's completions: source <(pushbox completions bash)")],
     ]

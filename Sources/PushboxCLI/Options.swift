@@ -132,6 +132,7 @@ enum Options {
         help:
             "POST each stored notification's list item (as GET /api/v1/notifications gives it) as JSON to URL: never retried, 5 s at most, each delivery in the request log. On this machine only, unless --webhook-any."
     )
+    static let noOpen = OptionSpec("--no-open", help: "Only print the address; open no browser.")
     static let webhookAny = OptionSpec(
         "--webhook-any", help: "Let --webhook name a URL on another machine (the inbox's notifications then leave this one).")
     static let webhookRate = OptionSpec(

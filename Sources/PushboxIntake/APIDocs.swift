@@ -30,7 +30,26 @@ enum APIDocs {
                 method: "GET",
                 summary: "One push, by apns-id or `latest` (the newest the query matches): every delivery with its rendering and trace",
                 parameters: [P(name: "key", location: "path", description: "An apns-id, or latest"), query, lang],
-                responses: [(200, "{apnsId, deliveries: [item with rendering]}"), (404, "NotFound"), badQuery, refused])
+                responses: [(200, "{apnsId, deliveries: [item with rendering]}"), (404, "NotFound"), badQuery, refused]),
+            .init(
+                method: "DELETE", summary: "Deletes every delivery of the push",
+                parameters: [P(name: "key", location: "path", description: "An apns-id")],
+                responses: [(200, "{deleted: count}"), (404, "NotFound"), refused]),
+        ])
+
+    static let attachment = RouteDoc(
+        path: "/api/v1/notifications/{key}/attachments/{index}",
+        operations: [
+            .init(
+                method: "GET", summary: "An attachment's bytes, with the type read from them (images, audio and video only)",
+                parameters: [
+                    P(name: "key", location: "path", description: "An apns-id"),
+                    P(name: "index", location: "path", description: "0 for the first", type: "integer"),
+                ],
+                responses: [
+                    (200, "The bytes"), (404, "NotFound"), (410, "Gone: the file is no longer there"), (415, "UnsupportedMediaType"), refused,
+                ],
+                contentType: "application/octet-stream")
         ])
 
     static let wait = RouteDoc(
@@ -83,7 +102,11 @@ enum APIDocs {
 
     static let health = RouteDoc(
         path: "/api/v1/health",
-        operations: [.init(method: "GET", summary: "Ready when the store and listeners are", responses: [(200, "{status: ready, notifications}")])])
+        operations: [
+            .init(
+                method: "GET", summary: "Ready when the store and listeners are",
+                responses: [(200, "{status: ready, notifications, web: the browser inbox's address or null}")])
+        ])
 
     static let openAPI = RouteDoc(
         path: "/api/v1/openapi.json",

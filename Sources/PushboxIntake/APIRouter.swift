@@ -91,6 +91,8 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     public let accessLog: (@Sendable (RequestRecord) -> Void)?
     /// Every answer, kept for `GET /requests`.
     public let requests = RequestLog()
+    /// Where the browser inbox is served, once the TCP port is bound.
+    public let web = WebAddress()
 
     /// pushbox's API in front of `service`: APNs' `POST /3/device/<token>`, FCM's and OAuth's
     /// routes, `GET /inbox` and the scheduler's `/pushbox/…` routes.
@@ -108,7 +110,7 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
                 InboxListing.route(service), InboxListing.deviceRoute(service), FleetRoute.route(service), RequestLog.route(requests),
                 RequestLog.summaryRoute(requests),
             ]
-            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests) + WebRoutes.routes()
+            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests, web: web) + WebRoutes.routes()
     }
 
     /// The route that takes `path`, if any.

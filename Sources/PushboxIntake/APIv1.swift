@@ -14,7 +14,7 @@ public enum APIv1 {
     /// The longest `wait`, in seconds.
     static let maxWait = 120.0
 
-    static func routes(_ service: IntakeService, requests: RequestLog) -> [Route] {
+    static func routes(_ service: IntakeService, requests: RequestLog, web: WebAddress) -> [Route] {
         let refusal = APNsEndpoint.refusalWithoutID
         let guarded: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { head in
             if let why = crossSite(head) { return .failure(Refusal(failure(403, "Forbidden", why))) }
@@ -33,8 +33,11 @@ public enum APIv1 {
             route("api-notifications", .exact("/api/v1/notifications"), doc: APIDocs.notifications) { request in
                 request.method == "DELETE" ? delete(request, service) : list(request, service)
             },
+            route("api-attachment", .matching(APIAttachments.matches), doc: APIDocs.attachment) { request in
+                APIAttachments.attachment(request, service)
+            },
             route("api-notification", .matching { $0.hasPrefix("/api/v1/notifications/") && $0.count > 22 }, doc: APIDocs.notification) { request in
-                one(request, service)
+                request.method == "DELETE" ? APIAttachments.delete(request, service) : one(request, service)
             },
             route("api-wait", .exact("/api/v1/wait"), doc: APIDocs.wait) { request in wait(request, service, requests: requests) },
             route("api-events", .exact("/api/v1/events"), doc: APIDocs.events) { request in APIEvents.stream(request, service, requests: requests) },
@@ -43,7 +46,12 @@ public enum APIv1 {
             },
             route("api-requests", .exact("/api/v1/requests"), doc: APIDocs.requests) { request in APIDevice.requests(request, requests) },
             route("api-health", .exact("/api/v1/health"), doc: APIDocs.health) { _ in
-                json(200, JSONObject([("status", .string("ready")), ("notifications", .number(String(service.store.count)))]))
+                json(
+                    200,
+                    JSONObject([
+                        ("status", .string("ready")), ("notifications", .number(String(service.store.count))),
+                        ("web", web.address.map { .string("http://\($0)/") } ?? .null),
+                    ]))
             },
         ]
         // Made from the table itself, once: every documented route, this one included.

@@ -151,6 +151,7 @@ public final class IntakeServer: Sendable {
                 throw error
             }
         }
+        if let port { router.web.set(host: port.address, port: port.port) }
         self.servers = servers
         self.port = port
         self.portSocket = portSocket

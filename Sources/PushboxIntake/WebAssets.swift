@@ -45,6 +45,19 @@ main { display: grid; grid-template-columns: minmax(18rem, 28rem) 1fr; min-heigh
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; word-break: break-all; }
 .empty { color: var(--muted); padding: 1rem; }
+.card-main { display: flex; gap: 0.6rem; align-items: flex-start; }
+.card-text { flex: 1; min-width: 0; }
+.thumb { padding: 0; border: 0; background: none; cursor: zoom-in; }
+.thumb img { width: 2.6rem; height: 2.6rem; object-fit: cover; border-radius: 6px; display: block; }
+.expanded { display: block; max-width: 100%; margin-top: 0.6rem; border-radius: 12px; }
+.actions { display: flex; flex-direction: column; margin-top: 0.5rem; border-top: 1px solid var(--line); }
+.actions span { padding: 0.45rem 0; text-align: center; color: var(--accent); border-bottom: 1px solid var(--line); }
+.actions span.destructive { color: var(--refused); }
+.trace { font-size: 0.85rem; padding-left: 1.2rem; }
+.trace .outcome { font-weight: 600; }
+h2 { font-size: 1rem; }
+button { font: inherit; }
+#clear, #delete { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
 """####
         ),
         "app.js": (
@@ -115,7 +128,14 @@ function select(cursor) {
   $("none").hidden = !!item;
   $("card").hidden = !item;
   $("facts").hidden = !item;
+  $("delete").hidden = !item;
+  $("trace-section").hidden = !item;
+  $("card-thumb").hidden = true;
+  $("card-image").hidden = true;
+  $("card-actions").replaceChildren();
+  $("trace").replaceChildren();
   if (!item) return;
+  showDetail(item);
   text($("card-app"), state.device?.bundleID ?? "app");
   text($("card-time"), new Date(item.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
   text($("card-title"), shownTitle(item));
@@ -138,6 +158,40 @@ function select(cursor) {
   for (const li of $("notifications").children) li.classList.toggle("selected", li.dataset.cursor === cursor);
 }
 
+// The push's delivery with its rendering: attachments, actions and the trace.
+async function showDetail(item) {
+  let detail;
+  try {
+    detail = await api("GET", "/api/v1/notifications/" + encodeURIComponent(item.apnsId));
+  } catch {
+    return;
+  }
+  if (state.selected !== item.cursor) return;
+  const delivery = detail.deliveries.find((d) => d.cursor === item.cursor) ?? detail.deliveries[0];
+  const rendering = delivery?.rendering ?? {};
+  const images = (rendering.attachments ?? []).map((a, index) => ({ ...a, index })).filter((a) => String(a.type).startsWith("image/"));
+  if (images.length > 0) {
+    const url = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}`;
+    $("card-thumb-image").src = url;
+    $("card-image").src = url;
+    $("card-thumb").hidden = false;
+  }
+  for (const action of rendering.actions ?? []) {
+    const span = document.createElement("span");
+    text(span, action.title);
+    if ((action.options ?? []).includes("destructive")) span.classList.add("destructive");
+    $("card-actions").append(span);
+  }
+  for (const entry of rendering.trace ?? []) {
+    const li = document.createElement("li");
+    const outcome = document.createElement("span");
+    outcome.className = "outcome";
+    text(outcome, `${entry.step} ${entry.outcome}`);
+    li.append(outcome, document.createTextNode(" — " + (entry.detail ?? "")));
+    $("trace").append(li);
+  }
+}
+
 async function load() {
   const params = new URLSearchParams({ limit: "200" });
   if (state.query) params.set("query", state.query);
@@ -145,6 +199,8 @@ async function load() {
     const page = await api("GET", "/api/v1/notifications?" + params);
     state.items = page.notifications;
     renderList();
+    // For pushbox-bench web: when the first list was on the page.
+    if (performance.getEntriesByName("pushbox-listed").length === 0) performance.mark("pushbox-listed");
   } catch (error) {
     text($("live"), "query: " + error.message);
   }
@@ -178,7 +234,8 @@ function listen() {
     renderList();
   });
   for (const name of ["deleted", "restored", "delivery", "inbox"]) events.addEventListener(name, () => load());
-  events.addEventListener("device", () => loadDevice());
+  // The device changed (here, in the terminal inbox, or from a shell): its languages may have too.
+  events.addEventListener("device", () => loadDevice().then(load));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -190,6 +247,21 @@ document.addEventListener("DOMContentLoaded", () => {
   $("language").addEventListener("change", async (event) => {
     await api("PUT", "/api/v1/device", { languages: [event.target.value] });
     load();
+  });
+  $("card-thumb").addEventListener("click", () => {
+    $("card-image").hidden = !$("card-image").hidden;
+  });
+  $("delete").addEventListener("click", async () => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (!item) return;
+    await api("DELETE", "/api/v1/notifications/" + encodeURIComponent(item.apnsId));
+    state.selected = null;
+    select(null);
+  });
+  $("clear").addEventListener("click", async () => {
+    if (!window.confirm("Delete every notification in the inbox?")) return;
+    await api("DELETE", "/api/v1/notifications");
+    select(null);
   });
   $("online").addEventListener("change", async (event) => {
     await api("PUT", "/api/v1/device", { online: event.target.checked });
@@ -229,6 +301,7 @@ document.addEventListener("DOMContentLoaded", () => {
     <select id="language"></select>
     <label class="toggle"><input id="online" type="checkbox"> Online</label>
   </div>
+  <button id="clear" type="button">Clear the inbox</button>
   <span id="live" class="live" role="status" aria-live="polite">connecting…</span>
 </header>
 <main>
@@ -242,10 +315,14 @@ document.addEventListener("DOMContentLoaded", () => {
       <div class="card-head"><span class="app-icon" aria-hidden="true"></span><span id="card-app" class="app"></span><time id="card-time"></time></div>
       <div id="card-title" class="title"></div>
       <div id="card-subtitle" class="subtitle"></div>
-      <div id="card-body" class="body"></div>
+      <div class="card-main"><div class="card-text"><div id="card-body" class="body"></div></div><button id="card-thumb" class="thumb" type="button" hidden aria-label="Show the attachment"><img id="card-thumb-image" alt="the attachment"></button></div>
+      <img id="card-image" class="expanded" alt="the attachment, at its size" hidden>
+      <div id="card-actions" class="actions" aria-label="Actions"></div>
       <p class="approximate">Drawn with this browser's system font: approximate.</p>
     </article>
     <dl id="facts" class="facts" hidden></dl>
+    <p><button id="delete" type="button" hidden>Delete this notification</button></p>
+    <section id="trace-section" hidden aria-label="Trace"><h2>Trace</h2><ol id="trace" class="trace"></ol></section>
   </section>
 </main>
 </body>

@@ -1,4 +1,20 @@
 import PushboxInbox
+import PushboxSystem
+
+/// Where the browser inbox is served (`host:port` of the TCP port), once the port is bound; nil
+/// while pushbox listens on no TCP port. `GET /api/v1/health` and `pushbox web` say it.
+public final class WebAddress: Sendable {
+    private let value = Locked<String?>(nil)
+    /// Not known yet.
+    public init() {}
+    /// `host:port`, when there is one.
+    public var address: String? { value.withLock { $0 } }
+    /// Sets it from the port's bound address: a port on every address is reached on 127.0.0.1.
+    func set(host: String, port: Int) {
+        let reachable = ["0.0.0.0", "::", "[::]", ""].contains(host) ? "127.0.0.1" : host
+        value.withLock { $0 = "\(reachable.contains(":") && !reachable.hasPrefix("[") ? "[\(reachable)]" : reachable):\(port)" }
+    }
+}
 
 /// The inbox in a browser: `GET /` and `GET /web/NAME` serve the page and its files, embedded in
 /// the binary (`WebAssets`); everything it shows comes from `/api/v1/`. On the port only a

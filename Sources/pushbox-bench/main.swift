@@ -138,6 +138,10 @@ case "wait":
     let rounds = args.count > 1 ? max(1, Int(args[1]) ?? 100) : 100
     let waiters = args.count > 2 ? max(1, Int(args[2]) ?? 100) : 100
     WaitBenchmark.run(rounds: rounds, waiters: waiters, samples: ResourceLocator.samplesDirectory())
+case "web":
+    let count = args.count > 1 ? max(0, Int(args[1]) ?? 10_000) : 10_000
+    let rounds = args.count > 2 ? max(1, Int(args[2]) ?? 50) : 50
+    WebBenchmark.run(count: count, rounds: rounds, samples: ResourceLocator.samplesDirectory())
 case "fleet":
     let devices = args.count > 1 ? max(2, Int(args[1]) ?? 1000) : 1000
     let messages = args.count > 2 ? max(1, Int(args[2]) ?? 20) : 20
@@ -159,6 +163,9 @@ default:
         "       pushbox-bench android IOS-APP ANDROID-RES [LANG] [KEYS…]  (an FCM message on the Android card, cold and warm, against an iOS render)")
     print(
         "       pushbox-bench fleet [DEVICES] [MESSAGES]  (default 1000 devices, 20 topic messages: answer time and time to every rendering, against one device)"
+    )
+    print(
+        "       pushbox-bench web [COUNT] [ROUNDS]  (default 10000 notifications, 50 pushes: the browser inbox's first paint and push → card, in Chromium)"
     )
     print("       pushbox-bench wait [ROUNDS] [WAITERS]  (default 100 rounds, 100 waiters: a push answered → GET /api/v1/wait returned)")
     print("       pushbox-bench extension [COUNT]  (default 1000 notifications with attachments from a loopback server)")

@@ -1,26 +1,38 @@
 """The inbox in a browser, in Debian's Chromium driven by Selenium as a reviewer would use it: the
-page loads with no console error; pushes sent with curl appear without a reload; a hostile payload
-is shown as text and runs nothing; the language switch renders in Korean.
-   web_inbox_selenium.py BASE_URL SOCKET"""
-import subprocess, sys, time
+page loads with no console error; pushes sent with curl appear without a reload; an image
+attachment is shown at its size; a hostile payload is shown as text and runs nothing; the language
+switch renders in Korean; the search; delete; every control reachable by keyboard and labelled;
+the text's contrast.
+   web_inbox_selenium.py BASE_URL SOCKET IMAGE"""
+import functools, http.server, json, os, subprocess, sys, threading
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-base, socket = sys.argv[1], sys.argv[2]
+base, socket, image = sys.argv[1], sys.argv[2], sys.argv[3]
 token = "5e1ec7ed" + "0" * 56
+# The image's own server, as a backend's CDN would be: the service extension downloads it.
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=os.path.dirname(image))
+handler.func.log_message = lambda *a: None
+files = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+threading.Thread(target=files.serve_forever, daemon=True).start()
+image_url = f"http://127.0.0.1:{files.server_address[1]}/{os.path.basename(image)}"
 
 
-def push(aps):
-    import json
-    body = json.dumps({"aps": aps})
+def push(aps, **extra):
+    body = json.dumps({"aps": aps, **extra})
     subprocess.run(["curl", "-s", "-o", "/dev/null", "--unix-socket", socket, "-H", "apns-topic: dev.pushbox.sample",
                     "--data-binary", body, f"http://localhost/3/device/{token}"], check=True)
 
 
+def listed(d):
+    return d.find_element(By.ID, "notifications").text
+
+
 options = webdriver.ChromeOptions()
-for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800"):
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900"):
     options.add_argument(flag)
 options.binary_location = "/usr/bin/chromium"
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -31,28 +43,63 @@ try:
     wait.until(lambda d: d.find_element(By.ID, "live").text == "live")
     driver.execute_script("window.__sameDocument = true")
     push({"alert": {"title": "Order shipped", "body": "It is on its way"}})
-    wait.until(lambda d: "Order shipped" in d.find_element(By.ID, "notifications").text)
+    wait.until(lambda d: "Order shipped" in listed(d))
     print("appeared", driver.execute_script("return window.__sameDocument === true"))
+
+    push({"alert": {"title": "A photo", "body": "with its picture"}, "mutable-content": 1}, image=image_url)
+    wait.until(lambda d: "A photo" in listed(d))
+    driver.find_element(By.CSS_SELECTOR, "#notifications li button").click()
+    wait.until(lambda d: d.find_element(By.ID, "card-thumb").is_displayed())
+    driver.find_element(By.ID, "card-thumb").click()
+    wait.until(lambda d: d.execute_script("const i = document.getElementById('card-image'); return !i.hidden && i.complete && i.naturalWidth > 0"))
+    print("image", driver.execute_script("const i = document.getElementById('card-image'); return [i.naturalWidth, i.naturalHeight]"))
 
     hostile = '<img src=x onerror="window.__pwned=1">'
     push({"alert": {"title": hostile, "body": "<script>window.__pwned=2</script> javascript:alert(1) \u202etxt.exe"}})
-    wait.until(lambda d: hostile in d.find_element(By.ID, "notifications").text)
-    first = driver.find_element(By.CSS_SELECTOR, "#notifications li button")
-    first.click()
-    print("hostile", driver.find_element(By.ID, "card-title").text == hostile,
-          driver.execute_script("return window.__pwned === undefined && document.querySelectorAll('#notifications img, #card img, script:not([src])').length === 0"))
+    wait.until(lambda d: hostile in listed(d))
+    driver.find_element(By.CSS_SELECTOR, "#notifications li button").click()
+    wait.until(lambda d: d.find_element(By.ID, "card-title").text == hostile)
+    print("hostile", driver.execute_script(
+        "return window.__pwned === undefined && document.querySelectorAll('#notifications img, #card-title img, script:not([src])').length === 0"))
+
+    driver.find_element(By.ID, "delete").click()
+    wait.until(lambda d: hostile not in listed(d))
+    print("deleted", "Order shipped" in listed(driver))
 
     Select(driver.find_element(By.ID, "language")).select_by_value("ko-KR")
-    time.sleep(0.5)
+    wait.until(lambda d: d.execute_script("return fetch('/api/v1/device').then(r => r.json()).then(j => j.languages[0])") == "ko-KR")
     push({"alert": {"title-loc-key": "GAME_PLAY_REQUEST_TITLE", "loc-key": "GAME_PLAY_REQUEST_FORMAT", "loc-args": ["Shelly", "Rick"]}})
-    wait.until(lambda d: "게임 초대" in d.find_element(By.ID, "notifications").text)
-    print("korean", "Shelly" in driver.find_element(By.ID, "notifications").text)
+    wait.until(lambda d: "게임 초대" in listed(d))
+    print("korean", "Shelly" in listed(driver))
 
     driver.find_element(By.ID, "query").send_keys("게임\n")
-    wait.until(lambda d: "Order shipped" not in d.find_element(By.ID, "notifications").text)
+    wait.until(lambda d: "Order shipped" not in listed(d))
     print("search", len(driver.find_elements(By.CSS_SELECTOR, "#notifications li")))
+
+    # Keyboard: Tab from the top reaches every control, in order, each with a name.
+    driver.find_element(By.TAG_NAME, "body").click()
+    names = []
+    for _ in range(8):
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        names.append(driver.execute_script(
+            "const e = document.activeElement; return e.closest('#notifications') ? 'a list item' : (e.id || e.tagName)"))
+    focused = [n for n in names if n != "BODY"]
+    print("tab order", focused[:5])
+    unlabelled = driver.execute_script(
+        "return [...document.querySelectorAll('input, select, button')].filter(e => !e.hidden && e.offsetParent !== null"
+        " && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).length")
+    print("unlabelled", unlabelled)
+    contrast = driver.execute_script("""
+        const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+        const bg = e => { while (e) { const c = getComputedStyle(e).backgroundColor; if (!c.endsWith(', 0)') && c !== 'transparent') return rgb(c); e = e.parentElement; } return [255, 255, 255]; };
+        return Math.min(...['.item-title', '.item-body', '.item-meta', '#live', '.facts dt', '.approximate'].map(s => document.querySelector(s)).filter(Boolean)
+          .map(e => ratio(rgb(getComputedStyle(e).color), bg(e))));""")
+    print("contrast AA", contrast >= 4.5)
 
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     print("console errors", len(errors), [e["message"][:120] for e in errors])
 finally:
     driver.quit()
+    files.shutdown()

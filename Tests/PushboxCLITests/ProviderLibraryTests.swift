@@ -23,6 +23,8 @@ struct ProviderLibraryTests {
         var process: Subprocess.Child?
         /// More arguments for serve (a folder to watch).
         var extraArguments: [String] = []
+        /// Whether the app's service extension runs (downloads attachments); off by default.
+        var runsExtension = false
 
         init() throws {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -41,9 +43,9 @@ struct ProviderLibraryTests {
             process = try Subprocess.Child(
                 try #require(EndToEndTests.binary),
                 [
-                    "serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--no-extension", "--listen", "127.0.0.1:\(port)",
+                    "serve", "--socket", dir + "/s.sock", "--db", db, "--quiet", "--listen", "127.0.0.1:\(port)",
                     "--provider-key", key, "--team-id", ProviderLibraryTests.teamID,
-                ] + extraArguments, environment: env, stderr: fd)
+                ] + (runsExtension ? [] : ["--no-extension"]) + extraArguments, environment: env, stderr: fd)
             for _ in 0..<400 {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 if let range = text.range(of: #"127\.0\.0\.1:(\d+) \("#, options: .regularExpression) {

@@ -42,20 +42,29 @@ struct WebInboxTests {
         let missing = try Subprocess.run(
             "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(s.port)/web/nothing.js"])
         #expect(missing.out == "404")
+        // pushbox web asks the running pushbox where its page is.
+        let web = CLIRun(["web", "--socket", s.dir + "/s.sock", "--no-open"])
+        #expect(web.status == 0 && web.out == "http://127.0.0.1:\(s.port)/\n", "\(web.out) \(web.err)")
+        #expect(CLIRun(["web", "--socket", s.dir + "/nobody.sock", "--no-open"]).status == 2)
     }
 
     @Test(
-        "in Chromium: no console error, pushes appear without a reload, hostile text runs nothing, Korean after the switch, the search",
+        "in Chromium: no console error, pushes appear live, an image at its size, hostile text runs nothing, delete, Korean, the search, keyboard, labels, contrast",
         .enabled(if: browserReady, "needs Debian's chromium and chromium-driver and the selenium venv (make test installs them)"))
     func inChromium() throws {
         let s = try ProviderLibraryTests.PortServed()
+        s.runsExtension = true
         try s.start()
         let r = try Subprocess.run(
             ProviderLibraryTests.venvPython("web"),
-            [ProviderLibraryTests.clients + "/web_inbox_selenium.py", "http://127.0.0.1:\(s.port)", s.dir + "/s.sock"], timeout: 120)
+            [
+                ProviderLibraryTests.clients + "/web_inbox_selenium.py", "http://127.0.0.1:\(s.port)", s.dir + "/s.sock",
+                ProjectPaths.samples + "/media/lighthouse.png",
+            ], timeout: 120)
         #expect(
             r.out.split(separator: "\n").map(String.init) == [
-                "appeared True", "hostile True True", "korean True", "search 1", "console errors 0 []",
+                "appeared True", "image [320, 200]", "hostile True", "deleted True", "korean True", "search 1",
+                "tab order ['query', 'language', 'online', 'clear', 'a list item']", "unlabelled 0", "contrast AA True", "console errors 0 []",
             ], "\(r.out) \(r.err)")
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import PushboxInbox
+import PushboxJSON
+import PushboxPayload
+import PushboxStore
+
+/// `GET /api/v1/notifications/{apns-id}/attachments/{index}`: an attachment's bytes as the
+/// rendering recorded them (the attachment cache, or the request's own file), served with the type
+/// read from its bytes and only when that is an image, audio or video type; and
+/// `DELETE /api/v1/notifications/{apns-id}`: every delivery of that push leaves the inbox.
+enum APIAttachments {
+    /// The largest attachment served (the fetcher's own caps are lower).
+    static let maxBytes = 50 * 1024 * 1024
+
+    /// Whether `path` names one attachment of one push.
+    static func matches(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 7 && path.hasPrefix("/api/v1/notifications/") && parts[5] == "attachments" && Int(parts[6]) != nil
+    }
+
+    static func attachment(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        let key = String(parts[4]).removingPercentEncoding ?? ""
+        guard let index = Int(parts[6]), let row = ((try? service.store.rows(apnsID: key, limit: 1)) ?? []).first else {
+            return APIv1.failure(404, "NotFound", "no notification \(key)")
+        }
+        let attachments = service.renderings?.shown(row)?.attachments ?? []
+        guard attachments.indices.contains(index) else { return APIv1.failure(404, "NotFound", "no attachment \(index) of \(key)") }
+        let attachment = attachments[index]
+        guard ["image/", "audio/", "video/"].contains(where: attachment.type.hasPrefix), attachment.type != "image/svg+xml" else {
+            return APIv1.failure(415, "UnsupportedMediaType", "attachment \(index) is \(attachment.type), which is not served")
+        }
+        guard let data = FileManager.default.contents(atPath: attachment.path), data.count <= maxBytes else {
+            return APIv1.failure(410, "Gone", "attachment \(index)'s file is no longer there")
+        }
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", attachment.type), ("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", "default-src 'none'"),
+                ("Cache-Control", "no-cache"),
+            ], body: [UInt8](data))
+    }
+
+    /// Deletes every delivery of the push `key` (one per device it reached).
+    static func delete(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let key = String(request.path.dropFirst("/api/v1/notifications/".count)).removingPercentEncoding ?? ""
+        let rows = (try? service.store.rows(apnsID: key, limit: 1000)) ?? []
+        guard !rows.isEmpty else { return APIv1.failure(404, "NotFound", "no notification \(key)") }
+        do { try service.store.delete(ids: rows.map(\.id)) } catch { return APIv1.failure(500, "InternalServerError", "\(error)") }
+        return APIv1.json(200, JSONObject([("deleted", .number(String(rows.count)))]))
+    }
+}
