@@ -65,6 +65,11 @@ function select(cursor) {
   $("facts").hidden = !item;
   $("delete").hidden = !item;
   $("trace-section").hidden = !item;
+  $("raw-section").hidden = !item;
+  $("matrix-button").hidden = !item;
+  $("matrix-section").hidden = true;
+  $("android").hidden = true;
+  $("android-picture").hidden = true;
   $("card-thumb").hidden = true;
   $("card-image").hidden = true;
   $("card-actions").replaceChildren();
@@ -104,6 +109,15 @@ async function showDetail(item) {
   if (state.selected !== item.cursor) return;
   const delivery = detail.deliveries.find((d) => d.cursor === item.cursor) ?? detail.deliveries[0];
   const rendering = delivery?.rendering ?? {};
+  showAndroid(item, rendering.android ?? item.android);
+  let payload = delivery?.payload ?? "";
+  try {
+    payload = JSON.stringify(JSON.parse(payload), null, 2);
+  } catch {
+    // Not JSON: shown as it came.
+  }
+  const headers = (delivery?.headers ?? []).map(([name, value]) => `${name}: ${value}`).join("\n");
+  text($("raw"), (headers ? headers + "\n\n" : "") + payload);
   const images = (rendering.attachments ?? []).map((a, index) => ({ ...a, index })).filter((a) => String(a.type).startsWith("image/"));
   if (images.length > 0) {
     const url = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}`;
@@ -125,6 +139,88 @@ async function showDetail(item) {
     li.append(outcome, document.createTextNode(" — " + (entry.detail ?? "")));
     $("trace").append(li);
   }
+}
+
+// An FCM message on an Android phone: the card its SDK builds (small icon tinted, big picture).
+function showAndroid(item, android) {
+  if (!android) {
+    $("card").hidden = false;
+    return;
+  }
+  $("card").hidden = true;
+  $("android").hidden = false;
+  text($("android-app"), android.appName ?? "");
+  text($("android-channel"), android.channel?.name ? "· " + android.channel.name : "");
+  text($("android-title"), android.title ?? "");
+  text($("android-body"), android.body ?? "");
+  $("android").lang = android.locale ?? "";
+  $("android-icon").style.backgroundColor = /^#[0-9a-fA-F]{6}$/.test(android.color ?? "") ? android.color : "";
+  if (android.imageAttachment) {
+    $("android-picture").src = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/android`;
+    $("android-picture").hidden = false;
+  }
+}
+
+const rightToLeft = new Set(["ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"]);
+
+// The selected push in every language the picker offers, each cell a card, right-to-left ones mirrored.
+async function showMatrix() {
+  const item = state.items.find((i) => i.cursor === state.selected);
+  if (!item) return;
+  const matrix = $("matrix");
+  matrix.replaceChildren();
+  $("matrix-section").hidden = false;
+  const languages = [...$("language").options].map((o) => o.value);
+  const cells = await Promise.all(languages.map(async (tag) => {
+    try {
+      const one = await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}?lang=${encodeURIComponent(tag)}`);
+      return [tag, one.deliveries.find((d) => d.cursor === item.cursor)?.rendering ?? one.deliveries[0]?.rendering];
+    } catch {
+      return [tag, null];
+    }
+  }));
+  if (state.selected !== item.cursor) return;
+  for (const [tag, rendering] of cells) {
+    const cell = document.createElement("article");
+    cell.className = "card";
+    cell.lang = rendering?.language ?? tag;
+    cell.dir = rightToLeft.has(tag.split("-")[0]) ? "rtl" : "ltr";
+    const lang = document.createElement("div");
+    lang.className = "lang";
+    text(lang, rendering?.language && rendering.language !== tag ? `${tag} → ${rendering.language}` : tag);
+    const title = document.createElement("div");
+    title.className = "title";
+    text(title, rendering?.title ?? rendering?.intended?.title ?? "");
+    const body = document.createElement("div");
+    body.className = "body";
+    text(body, rendering?.body ?? rendering?.intended?.body ?? "");
+    cell.append(lang, title, body);
+    matrix.append(cell);
+  }
+}
+
+let requestsPending = false;
+
+// The last requests answered, refusals in red, when the Requests panel is open.
+async function loadRequests() {
+  if (!$("requests-section").open || requestsPending) return;
+  requestsPending = true;
+  setTimeout(async () => {
+    requestsPending = false;
+    const answer = await api("GET", "/api/v1/requests?limit=30").catch(() => ({ requests: [] }));
+    const rows = $("requests");
+    rows.replaceChildren();
+    for (const r of answer.requests) {
+      const tr = document.createElement("tr");
+      if (r.status >= 400) tr.className = "refused";
+      for (const value of [new Date(r.time).toLocaleTimeString(), `${r.method} ${r.path}`, `${r.status} ${r.reason ?? ""}`]) {
+        const td = document.createElement("td");
+        text(td, value);
+        tr.append(td);
+      }
+      rows.append(tr);
+    }
+  }, 300);
 }
 
 async function load() {
@@ -158,7 +254,7 @@ async function loadDevice() {
 }
 
 function listen() {
-  const types = "notification,deleted,restored,delivery,device,inbox";
+  const types = "notification,deleted,restored,delivery,device,inbox,request";
   const events = new EventSource("/api/v1/events?types=" + types);
   events.addEventListener("open", () => text($("live"), "live"));
   events.addEventListener("error", () => text($("live"), "reconnecting…"));
@@ -171,6 +267,7 @@ function listen() {
   for (const name of ["deleted", "restored", "delivery", "inbox"]) events.addEventListener(name, () => load());
   // The device changed (here, in the terminal inbox, or from a shell): its languages may have too.
   events.addEventListener("device", () => loadDevice().then(load));
+  events.addEventListener("request", () => loadRequests());
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -183,6 +280,8 @@ document.addEventListener("DOMContentLoaded", () => {
     await api("PUT", "/api/v1/device", { languages: [event.target.value] });
     load();
   });
+  $("matrix-button").addEventListener("click", () => showMatrix());
+  $("requests-section").addEventListener("toggle", () => loadRequests());
   $("card-thumb").addEventListener("click", () => {
     $("card-image").hidden = !$("card-image").hidden;
   });

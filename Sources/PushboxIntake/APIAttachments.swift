@@ -4,7 +4,7 @@ import PushboxJSON
 import PushboxPayload
 import PushboxStore
 
-/// `GET /api/v1/notifications/{apns-id}/attachments/{index}`: an attachment's bytes as the
+/// `GET /api/v1/notifications/{apns-id}/attachments/{index | android}`: an attachment's bytes as the
 /// rendering recorded them (the attachment cache, or the request's own file), served with the type
 /// read from its bytes and only when that is an image, audio or video type; and
 /// `DELETE /api/v1/notifications/{apns-id}`: every delivery of that push leaves the inbox.
@@ -15,18 +15,28 @@ enum APIAttachments {
     /// Whether `path` names one attachment of one push.
     static func matches(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 7 && path.hasPrefix("/api/v1/notifications/") && parts[5] == "attachments" && Int(parts[6]) != nil
+        return parts.count == 7 && path.hasPrefix("/api/v1/notifications/") && parts[5] == "attachments"
+            && (Int(parts[6]) != nil || parts[6] == "android")
     }
 
     static func attachment(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
         let key = String(parts[4]).removingPercentEncoding ?? ""
-        guard let index = Int(parts[6]), let row = ((try? service.store.rows(apnsID: key, limit: 1)) ?? []).first else {
-            return APIv1.failure(404, "NotFound", "no notification \(key)")
+        // A push that reached several devices: the Android phone's delivery holds its big picture.
+        let rows = (try? service.store.rows(apnsID: key, limit: 1000)) ?? []
+        guard !rows.isEmpty else { return APIv1.failure(404, "NotFound", "no notification \(key)") }
+        let attachment: RenderedAttachment
+        if parts[6] == "android" {
+            guard let picture = rows.lazy.compactMap({ service.renderings?.shown($0)?.android?.imageAttachment }).first else {
+                return APIv1.failure(404, "NotFound", "no Android picture of \(key)")
+            }
+            attachment = picture
+        } else {
+            let index = Int(parts[6]) ?? -1
+            let attachments = service.renderings?.shown(rows[rows.count - 1])?.attachments ?? []
+            guard attachments.indices.contains(index) else { return APIv1.failure(404, "NotFound", "no attachment \(index) of \(key)") }
+            attachment = attachments[index]
         }
-        let attachments = service.renderings?.shown(row)?.attachments ?? []
-        guard attachments.indices.contains(index) else { return APIv1.failure(404, "NotFound", "no attachment \(index) of \(key)") }
-        let attachment = attachments[index]
         guard ["image/", "audio/", "video/"].contains(where: attachment.type.hasPrefix), attachment.type != "image/svg+xml" else {
             return APIv1.failure(415, "UnsupportedMediaType", "attachment \(index) is \(attachment.type), which is not served")
         }

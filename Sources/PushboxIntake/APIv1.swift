@@ -175,6 +175,9 @@ public enum APIv1 {
                         deliveries.map { row in
                             var o = item(row, service, languages: languages, dates: dates).objectValue ?? JSONObject()
                             o["rendering"] = service.renderings?.shown(row, languages: languages)?.json ?? .null
+                            // What was sent, as it was sent (escaped as JSON text, never interpreted).
+                            o["payload"] = .string(String(decoding: row.raw, as: UTF8.self))
+                            o["headers"] = .array(row.headers.fields.map { .array([.string($0.name), .string($0.value)]) })
                             return .object(o)
                         })
                 ),

@@ -16,6 +16,7 @@ public enum WebAssets {
   color: var(--text); background: var(--bg);
 }
 body { margin: 0; }
+[hidden] { display: none !important; }
 .bar { display: flex; gap: 1rem; align-items: center; padding: 0.5rem 1rem; background: var(--panel); border-bottom: 1px solid var(--line); flex-wrap: wrap; }
 .bar h1 { font-size: 1.1rem; margin: 0; }
 #search { flex: 1; display: flex; gap: 0.5rem; align-items: center; min-width: 16rem; }
@@ -58,6 +59,20 @@ main { display: grid; grid-template-columns: minmax(18rem, 28rem) 1fr; min-heigh
 h2 { font-size: 1rem; }
 button { font: inherit; }
 #clear, #delete { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
+.android { max-width: 24rem; margin-top: 1rem; background: #ffffff; border-radius: 16px; padding: 0.8rem 1rem; box-shadow: 0 1px 6px rgba(0, 0, 0, 0.2); font-family: Roboto, "Noto Sans", system-ui, sans-serif; }
+.android-head { display: flex; gap: 0.4rem; align-items: center; font-size: 0.8rem; }
+.android-icon { width: 1rem; height: 1rem; border-radius: 50%; background: var(--accent); }
+.muted { color: var(--muted); }
+.tools { margin: 1rem 0 0; }
+#matrix-button { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
+.matrix { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0.8rem; }
+.matrix .card { max-width: none; }
+.matrix .lang { font-size: 0.75rem; color: var(--muted); }
+.raw { white-space: pre-wrap; word-break: break-all; font-size: 0.8rem; background: var(--panel); padding: 0.6rem; border-radius: 6px; }
+.requests { font-size: 0.8rem; border-collapse: collapse; }
+.requests td, .requests th { padding: 0.2rem 0.6rem; text-align: start; border-bottom: 1px solid var(--line); }
+.requests .refused { color: var(--refused); }
+details { margin-top: 1rem; }
 """####
         ),
         "app.js": (
@@ -130,6 +145,11 @@ function select(cursor) {
   $("facts").hidden = !item;
   $("delete").hidden = !item;
   $("trace-section").hidden = !item;
+  $("raw-section").hidden = !item;
+  $("matrix-button").hidden = !item;
+  $("matrix-section").hidden = true;
+  $("android").hidden = true;
+  $("android-picture").hidden = true;
   $("card-thumb").hidden = true;
   $("card-image").hidden = true;
   $("card-actions").replaceChildren();
@@ -169,6 +189,15 @@ async function showDetail(item) {
   if (state.selected !== item.cursor) return;
   const delivery = detail.deliveries.find((d) => d.cursor === item.cursor) ?? detail.deliveries[0];
   const rendering = delivery?.rendering ?? {};
+  showAndroid(item, rendering.android ?? item.android);
+  let payload = delivery?.payload ?? "";
+  try {
+    payload = JSON.stringify(JSON.parse(payload), null, 2);
+  } catch {
+    // Not JSON: shown as it came.
+  }
+  const headers = (delivery?.headers ?? []).map(([name, value]) => `${name}: ${value}`).join("\n");
+  text($("raw"), (headers ? headers + "\n\n" : "") + payload);
   const images = (rendering.attachments ?? []).map((a, index) => ({ ...a, index })).filter((a) => String(a.type).startsWith("image/"));
   if (images.length > 0) {
     const url = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}`;
@@ -190,6 +219,88 @@ async function showDetail(item) {
     li.append(outcome, document.createTextNode(" — " + (entry.detail ?? "")));
     $("trace").append(li);
   }
+}
+
+// An FCM message on an Android phone: the card its SDK builds (small icon tinted, big picture).
+function showAndroid(item, android) {
+  if (!android) {
+    $("card").hidden = false;
+    return;
+  }
+  $("card").hidden = true;
+  $("android").hidden = false;
+  text($("android-app"), android.appName ?? "");
+  text($("android-channel"), android.channel?.name ? "· " + android.channel.name : "");
+  text($("android-title"), android.title ?? "");
+  text($("android-body"), android.body ?? "");
+  $("android").lang = android.locale ?? "";
+  $("android-icon").style.backgroundColor = /^#[0-9a-fA-F]{6}$/.test(android.color ?? "") ? android.color : "";
+  if (android.imageAttachment) {
+    $("android-picture").src = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/android`;
+    $("android-picture").hidden = false;
+  }
+}
+
+const rightToLeft = new Set(["ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"]);
+
+// The selected push in every language the picker offers, each cell a card, right-to-left ones mirrored.
+async function showMatrix() {
+  const item = state.items.find((i) => i.cursor === state.selected);
+  if (!item) return;
+  const matrix = $("matrix");
+  matrix.replaceChildren();
+  $("matrix-section").hidden = false;
+  const languages = [...$("language").options].map((o) => o.value);
+  const cells = await Promise.all(languages.map(async (tag) => {
+    try {
+      const one = await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}?lang=${encodeURIComponent(tag)}`);
+      return [tag, one.deliveries.find((d) => d.cursor === item.cursor)?.rendering ?? one.deliveries[0]?.rendering];
+    } catch {
+      return [tag, null];
+    }
+  }));
+  if (state.selected !== item.cursor) return;
+  for (const [tag, rendering] of cells) {
+    const cell = document.createElement("article");
+    cell.className = "card";
+    cell.lang = rendering?.language ?? tag;
+    cell.dir = rightToLeft.has(tag.split("-")[0]) ? "rtl" : "ltr";
+    const lang = document.createElement("div");
+    lang.className = "lang";
+    text(lang, rendering?.language && rendering.language !== tag ? `${tag} → ${rendering.language}` : tag);
+    const title = document.createElement("div");
+    title.className = "title";
+    text(title, rendering?.title ?? rendering?.intended?.title ?? "");
+    const body = document.createElement("div");
+    body.className = "body";
+    text(body, rendering?.body ?? rendering?.intended?.body ?? "");
+    cell.append(lang, title, body);
+    matrix.append(cell);
+  }
+}
+
+let requestsPending = false;
+
+// The last requests answered, refusals in red, when the Requests panel is open.
+async function loadRequests() {
+  if (!$("requests-section").open || requestsPending) return;
+  requestsPending = true;
+  setTimeout(async () => {
+    requestsPending = false;
+    const answer = await api("GET", "/api/v1/requests?limit=30").catch(() => ({ requests: [] }));
+    const rows = $("requests");
+    rows.replaceChildren();
+    for (const r of answer.requests) {
+      const tr = document.createElement("tr");
+      if (r.status >= 400) tr.className = "refused";
+      for (const value of [new Date(r.time).toLocaleTimeString(), `${r.method} ${r.path}`, `${r.status} ${r.reason ?? ""}`]) {
+        const td = document.createElement("td");
+        text(td, value);
+        tr.append(td);
+      }
+      rows.append(tr);
+    }
+  }, 300);
 }
 
 async function load() {
@@ -223,7 +334,7 @@ async function loadDevice() {
 }
 
 function listen() {
-  const types = "notification,deleted,restored,delivery,device,inbox";
+  const types = "notification,deleted,restored,delivery,device,inbox,request";
   const events = new EventSource("/api/v1/events?types=" + types);
   events.addEventListener("open", () => text($("live"), "live"));
   events.addEventListener("error", () => text($("live"), "reconnecting…"));
@@ -236,6 +347,7 @@ function listen() {
   for (const name of ["deleted", "restored", "delivery", "inbox"]) events.addEventListener(name, () => load());
   // The device changed (here, in the terminal inbox, or from a shell): its languages may have too.
   events.addEventListener("device", () => loadDevice().then(load));
+  events.addEventListener("request", () => loadRequests());
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -248,6 +360,8 @@ document.addEventListener("DOMContentLoaded", () => {
     await api("PUT", "/api/v1/device", { languages: [event.target.value] });
     load();
   });
+  $("matrix-button").addEventListener("click", () => showMatrix());
+  $("requests-section").addEventListener("toggle", () => loadRequests());
   $("card-thumb").addEventListener("click", () => {
     $("card-image").hidden = !$("card-image").hidden;
   });
@@ -320,9 +434,19 @@ document.addEventListener("DOMContentLoaded", () => {
       <div id="card-actions" class="actions" aria-label="Actions"></div>
       <p class="approximate">Drawn with this browser's system font: approximate.</p>
     </article>
+    <article id="android" class="android" hidden aria-label="The Android notification">
+      <div class="android-head"><span id="android-icon" class="android-icon" aria-hidden="true"></span><span id="android-app"></span><span id="android-channel" class="muted"></span></div>
+      <div id="android-title" class="title"></div>
+      <div id="android-body" class="body"></div>
+      <img id="android-picture" class="expanded" alt="the notification's big picture" hidden>
+    </article>
+    <p class="tools"><button id="matrix-button" type="button" hidden>Every language</button></p>
+    <section id="matrix-section" hidden aria-label="The notification in every language"><h2>In every language</h2><div id="matrix" class="matrix"></div></section>
     <dl id="facts" class="facts" hidden></dl>
+    <details id="raw-section" hidden><summary>Payload and headers</summary><pre id="raw" class="raw"></pre></details>
     <p><button id="delete" type="button" hidden>Delete this notification</button></p>
     <section id="trace-section" hidden aria-label="Trace"><h2>Trace</h2><ol id="trace" class="trace"></ol></section>
+    <details id="requests-section"><summary>Requests</summary><table class="requests"><thead><tr><th scope="col">time</th><th scope="col">request</th><th scope="col">status</th></tr></thead><tbody id="requests"></tbody></table></details>
   </section>
 </main>
 </body>

@@ -62,6 +62,8 @@ try:
     print("hostile", driver.execute_script(
         "return window.__pwned === undefined && document.querySelectorAll('#notifications img, #card-title img, script:not([src])').length === 0"))
 
+    # A notification without an attachment shows no image.
+    print("no stray image", not driver.find_element(By.ID, "card-image").is_displayed())
     driver.find_element(By.ID, "delete").click()
     wait.until(lambda d: hostile not in listed(d))
     print("deleted", "Order shipped" in listed(driver))
@@ -72,14 +74,36 @@ try:
     wait.until(lambda d: "게임 초대" in listed(d))
     print("korean", "Shelly" in listed(driver))
 
+    # The game invite in every language the picker offers: Arabic right to left.
+    driver.find_element(By.CSS_SELECTOR, "#notifications li button").click()
+    driver.find_element(By.ID, "matrix-button").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#matrix .card")) == len(d.find_elements(By.CSS_SELECTOR, "#language option")))
+    arabic = driver.find_element(By.CSS_SELECTOR, '#matrix .card[dir="rtl"]')
+    print("matrix", "دعوة إلى لعبة" in arabic.text, "Spieleinladung" in driver.find_element(By.ID, "matrix").text)
+    driver.find_element(By.CSS_SELECTOR, "#raw-section summary").click()
+    print("payload", "GAME_PLAY_REQUEST_FORMAT" in driver.find_element(By.ID, "raw").text,
+          "apns-topic: dev.pushbox.sample" in driver.find_element(By.ID, "raw").text)
+
+    # An FCM message to a topic the Android phone (and the iPhone) subscribe to: its Android card.
+    subprocess.run(["curl", "-s", "-o", "/dev/null", "--unix-socket", socket, "-H", "content-type: application/json", "--data-binary",
+                    json.dumps({"message": {"topic": "NewsApp", "notification": {"title": "Breaking", "body": "news"},
+                                            "android": {"notification": {"color": "#ff0000"}}}}),
+                    "http://localhost/v1/projects/shop/messages:send"], check=True)
+    wait.until(lambda d: "pixel" in listed(d))
+    driver.find_element(By.XPATH, "//ol[@id='notifications']/li[.//span[contains(., 'pixel')]]/button").click()
+    wait.until(lambda d: d.find_element(By.ID, "android").is_displayed())
+    print("android", driver.find_element(By.ID, "android-title").text, driver.find_element(By.ID, "card").is_displayed(),
+          driver.execute_script("return getComputedStyle(document.getElementById('android-icon')).backgroundColor"))
+
     driver.find_element(By.ID, "query").send_keys("게임\n")
     wait.until(lambda d: "Order shipped" not in listed(d))
     print("search", len(driver.find_elements(By.CSS_SELECTOR, "#notifications li")))
 
     # Keyboard: Tab from the top reaches every control, in order, each with a name.
-    driver.find_element(By.TAG_NAME, "body").click()
-    names = []
-    for _ in range(8):
+    # From the top of the page (the first control focused, as a Tab from the address bar would).
+    driver.execute_script("document.getElementById('query').focus()")
+    names = ["query"]
+    for _ in range(6):
         driver.switch_to.active_element.send_keys(Keys.TAB)
         names.append(driver.execute_script(
             "const e = document.activeElement; return e.closest('#notifications') ? 'a list item' : (e.id || e.tagName)"))

@@ -54,6 +54,7 @@ struct WebInboxTests {
     func inChromium() throws {
         let s = try ProviderLibraryTests.PortServed()
         s.runsExtension = true
+        #expect(CLIRun(["device", "add", "pixel", "--platform", "android", "--lang", "de-DE", "--db", s.db]).status == 0)
         try s.start()
         let r = try Subprocess.run(
             ProviderLibraryTests.venvPython("web"),
@@ -63,7 +64,8 @@ struct WebInboxTests {
             ], timeout: 120)
         #expect(
             r.out.split(separator: "\n").map(String.init) == [
-                "appeared True", "image [320, 200]", "hostile True", "deleted True", "korean True", "search 1",
+                "appeared True", "image [320, 200]", "hostile True", "no stray image True", "deleted True", "korean True", "matrix True True",
+                "payload True True", "android Breaking False rgb(255, 0, 0)", "search 1",
                 "tab order ['query', 'language', 'online', 'clear', 'a list item']", "unlabelled 0", "contrast AA True", "console errors 0 []",
             ], "\(r.out) \(r.err)")
     }
