@@ -32,20 +32,7 @@ enum ActivitiesCommand {
         let templates = activities.profile.types.mapValues(\.template)
         func line(_ a: LiveActivity) -> String? { templates[a.type].flatMap { $0 }.map(a.line) }
         if args.flag(Options.json) {
-            let shown = book.activities.map { a in a.shown(at: now, rank: island.firstIndex { $0.id == a.id }.map { $0 + 1 }, line: line(a)) }
-            let object = JSONObject([
-                ("now", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now)))),
-                ("pushToStartToken", .string(book.identity.pushToStart)), ("island", .array(island.map { .string($0.id) })),
-                ("activities", .array(shown)), ("unmatched", .array(book.unmatched.map(\.json))),
-                (
-                    "channels",
-                    .array(
-                        book.channels.map { c in
-                            .object(JSONObject([("id", .string(c.id)), ("messageStoragePolicy", .optionalInt(c.storagePolicy))]))
-                        })
-                ),
-            ])
-            io.out(JSONWriter.compact(.object(object)))
+            io.out(JSONWriter.compact(activities.shownJSON()))
             return 0
         }
         let clock = DateFormatter()

@@ -147,6 +147,16 @@ enum APIDevice {
         return (2...3).contains(language.count) && language.allSatisfy { $0.isASCII && $0.isLetter }
     }
 
+    /// `GET /api/v1/activities?device=NAME`: the device's Live Activities as `pushbox activities
+    /// --json` shows them (an added device's own; 404 for none).
+    static func activities(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let name = request.query["device"].flatMap { $0 == FleetDevice.defaultName ? nil : $0 }
+        let device =
+            name.map { service.phone.registration()?.device(named: $0).flatMap(service.phone.liveActivities(of:)) } ?? service.phone.liveActivities
+        guard let device else { return APIv1.failure(404, "NoSuchDevice", "no device \(name ?? FleetDevice.defaultName) with Live Activities") }
+        return APIv1.json(200, device.shownJSON().objectValue ?? JSONObject())
+    }
+
     /// `GET /api/v1/requests?query=&limit=`: the requests answered, newest first, that the query
     /// matches (`status:`, `reason:`, `topic:`, `token:`, `source:` socket or port, `before:`,
     /// `after:`, free words in the method, path, reason and cause).

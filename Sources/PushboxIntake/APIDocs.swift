@@ -100,6 +100,16 @@ enum APIDocs {
                 responses: [(200, "{requests: [record]}"), badQuery, refused])
         ])
 
+    static let activities = RouteDoc(
+        path: "/api/v1/activities",
+        operations: [
+            .init(
+                method: "GET",
+                summary: "The device's Live Activities now: each with its phase, lock-screen line and timeline; the Dynamic Island order",
+                parameters: [P.query("device", "A device of the fleet (phone: the inbox's own)")],
+                responses: [(200, "{now, pushToStartToken, island, activities, unmatched, channels}"), (404, "NoSuchDevice"), refused])
+        ])
+
     static let health = RouteDoc(
         path: "/api/v1/health",
         operations: [

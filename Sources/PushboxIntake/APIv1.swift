@@ -45,6 +45,7 @@ public enum APIv1 {
                 request.method == "PUT" ? APIDevice.change(request, service) : APIDevice.get(request, service)
             },
             route("api-requests", .exact("/api/v1/requests"), doc: APIDocs.requests) { request in APIDevice.requests(request, requests) },
+            route("api-activities", .exact("/api/v1/activities"), doc: APIDocs.activities) { request in APIDevice.activities(request, service) },
             route("api-health", .exact("/api/v1/health"), doc: APIDocs.health) { _ in
                 json(
                     200,

@@ -73,6 +73,10 @@ button { font: inherit; }
 .requests td, .requests th { padding: 0.2rem 0.6rem; text-align: start; border-bottom: 1px solid var(--line); }
 .requests .refused { color: var(--refused); }
 details { margin-top: 1rem; }
+.activities article { background: var(--panel); border-radius: 12px; padding: 0.6rem 0.8rem; margin: 0.5rem 0; }
+.activities .phase { font-size: 0.8rem; color: var(--muted); }
+.activities ol { font-size: 0.8rem; padding-left: 1.2rem; }
+.activities .dropped { color: var(--refused); }
 """####
         ),
         "app.js": (
@@ -279,6 +283,59 @@ async function showMatrix() {
   }
 }
 
+// The device's Live Activities now, each with its timeline of pushes (applied, or dropped and why).
+async function loadActivities() {
+  if (!$("activities-section").open) return;
+  const answer = await api("GET", "/api/v1/activities").catch(() => ({ activities: [] }));
+  const box = $("activities");
+  box.replaceChildren();
+  if (answer.activities.length === 0) {
+    const p = document.createElement("p");
+    p.className = "empty";
+    text(p, "No Live Activity on this device.");
+    box.append(p);
+  }
+  for (const activity of answer.activities) {
+    const article = document.createElement("article");
+    const head = document.createElement("div");
+    head.className = "title";
+    text(head, `${activity.type} · ${activity.id}`);
+    const phase = document.createElement("div");
+    phase.className = "phase";
+    text(phase, [activity.phase, activity.islandRank ? `Dynamic Island #${activity.islandRank}` : null, activity.line].filter(Boolean).join(" · "));
+    const state = document.createElement("pre");
+    state.className = "raw";
+    text(state, JSON.stringify(activity.state));
+    const timeline = document.createElement("ol");
+    for (const event of activity.timeline ?? []) {
+      const li = document.createElement("li");
+      if (!event.applied) li.className = "dropped";
+      text(li, `${new Date(event.at).toLocaleTimeString()} ${event.event}${event.applied ? "" : " dropped: " + (event.reason ?? "")} — ${event.detail ?? ""}`);
+      timeline.append(li);
+    }
+    article.append(head, phase, state, timeline);
+    box.append(article);
+  }
+}
+
+// The fleet: every device of the inbox, its platform, languages and state.
+function showFleet() {
+  const rows = $("fleet");
+  rows.replaceChildren();
+  const devices = [{ name: state.device?.name ?? "phone", platform: "ios", languages: state.device?.languages, state: state.device }, ...(state.device?.devices ?? [])];
+  for (const d of devices) {
+    const tr = document.createElement("tr");
+    const online = d.state?.online !== false ? "online" : "offline";
+    const installed = d.state?.installed !== false ? "" : ", app uninstalled";
+    for (const value of [d.name, d.platform, (d.languages ?? []).join(", "), online + installed]) {
+      const td = document.createElement("td");
+      text(td, value);
+      tr.append(td);
+    }
+    rows.append(tr);
+  }
+}
+
 let requestsPending = false;
 
 // The last requests answered, refusals in red, when the Requests panel is open.
@@ -331,6 +388,7 @@ async function loadDevice() {
     select.append(option);
   }
   $("online").checked = state.device.online !== false;
+  showFleet();
 }
 
 function listen() {
@@ -340,6 +398,7 @@ function listen() {
   events.addEventListener("error", () => text($("live"), "reconnecting…"));
   events.addEventListener("notification", (event) => {
     const item = JSON.parse(event.data);
+    if (item.liveActivity) loadActivities();
     if (state.query) { load(); return; }
     state.items.unshift(item);
     renderList();
@@ -362,6 +421,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("matrix-button").addEventListener("click", () => showMatrix());
   $("requests-section").addEventListener("toggle", () => loadRequests());
+  $("activities-section").addEventListener("toggle", () => loadActivities());
   $("card-thumb").addEventListener("click", () => {
     $("card-image").hidden = !$("card-image").hidden;
   });
@@ -446,6 +506,8 @@ document.addEventListener("DOMContentLoaded", () => {
     <details id="raw-section" hidden><summary>Payload and headers</summary><pre id="raw" class="raw"></pre></details>
     <p><button id="delete" type="button" hidden>Delete this notification</button></p>
     <section id="trace-section" hidden aria-label="Trace"><h2>Trace</h2><ol id="trace" class="trace"></ol></section>
+    <details id="activities-section"><summary>Live Activities</summary><div id="activities" class="activities"></div></details>
+    <details id="fleet-section"><summary>Devices</summary><table class="requests"><thead><tr><th scope="col">device</th><th scope="col">platform</th><th scope="col">languages</th><th scope="col">state</th></tr></thead><tbody id="fleet"></tbody></table></details>
     <details id="requests-section"><summary>Requests</summary><table class="requests"><thead><tr><th scope="col">time</th><th scope="col">request</th><th scope="col">status</th></tr></thead><tbody id="requests"></tbody></table></details>
   </section>
 </main>

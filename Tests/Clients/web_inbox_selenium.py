@@ -7,6 +7,7 @@ the text's contrast.
 import functools, http.server, json, os, subprocess, sys, threading
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -25,6 +26,17 @@ def push(aps, **extra):
     body = json.dumps({"aps": aps, **extra})
     subprocess.run(["curl", "-s", "-o", "/dev/null", "--unix-socket", socket, "-H", "apns-topic: dev.pushbox.sample",
                     "--data-binary", body, f"http://localhost/3/device/{token}"], check=True)
+
+
+def click(by, selector):
+    """Clicks the element, again if the live list was drawn anew in between."""
+    def attempt(d):
+        try:
+            d.find_element(by, selector).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait.until(attempt)
 
 
 def listed(d):
@@ -48,7 +60,7 @@ try:
 
     push({"alert": {"title": "A photo", "body": "with its picture"}, "mutable-content": 1}, image=image_url)
     wait.until(lambda d: "A photo" in listed(d))
-    driver.find_element(By.CSS_SELECTOR, "#notifications li button").click()
+    click(By.CSS_SELECTOR, "#notifications li button")
     wait.until(lambda d: d.find_element(By.ID, "card-thumb").is_displayed())
     driver.find_element(By.ID, "card-thumb").click()
     wait.until(lambda d: d.execute_script("const i = document.getElementById('card-image'); return !i.hidden && i.complete && i.naturalWidth > 0"))
@@ -57,7 +69,7 @@ try:
     hostile = '<img src=x onerror="window.__pwned=1">'
     push({"alert": {"title": hostile, "body": "<script>window.__pwned=2</script> javascript:alert(1) \u202etxt.exe"}})
     wait.until(lambda d: hostile in listed(d))
-    driver.find_element(By.CSS_SELECTOR, "#notifications li button").click()
+    click(By.CSS_SELECTOR, "#notifications li button")
     wait.until(lambda d: d.find_element(By.ID, "card-title").text == hostile)
     print("hostile", driver.execute_script(
         "return window.__pwned === undefined && document.querySelectorAll('#notifications img, #card-title img, script:not([src])').length === 0"))
@@ -75,7 +87,7 @@ try:
     print("korean", "Shelly" in listed(driver))
 
     # The game invite in every language the picker offers: Arabic right to left.
-    driver.find_element(By.CSS_SELECTOR, "#notifications li button").click()
+    click(By.CSS_SELECTOR, "#notifications li button")
     driver.find_element(By.ID, "matrix-button").click()
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#matrix .card")) == len(d.find_elements(By.CSS_SELECTOR, "#language option")))
     arabic = driver.find_element(By.CSS_SELECTOR, '#matrix .card[dir="rtl"]')
@@ -90,10 +102,23 @@ try:
                                             "android": {"notification": {"color": "#ff0000"}}}}),
                     "http://localhost/v1/projects/shop/messages:send"], check=True)
     wait.until(lambda d: "pixel" in listed(d))
-    driver.find_element(By.XPATH, "//ol[@id='notifications']/li[.//span[contains(., 'pixel')]]/button").click()
+    click(By.XPATH, "//ol[@id='notifications']/li[.//span[contains(., 'pixel')]]/button")
     wait.until(lambda d: d.find_element(By.ID, "android").is_displayed())
     print("android", driver.find_element(By.ID, "android-title").text, driver.find_element(By.ID, "card").is_displayed(),
           driver.execute_script("return getComputedStyle(document.getElementById('android-icon')).backgroundColor"))
+
+    # The fleet, and a Live Activity started by a push-to-start push, with its timeline.
+    driver.find_element(By.CSS_SELECTOR, "#fleet-section summary").click()
+    print("fleet", [r.text.split(" ")[:2] for r in driver.find_elements(By.CSS_SELECTOR, "#fleet tr")])
+    driver.find_element(By.CSS_SELECTOR, "#activities-section summary").click()
+    start = json.load(open(os.path.join(os.path.dirname(image), "..", "13-match-live-start.json")))
+    to_start = driver.execute_script("return fetch('/api/v1/activities').then(r => r.json()).then(j => j.pushToStartToken)")
+    subprocess.run(["curl", "-s", "-o", "/dev/null", "--unix-socket", socket, "-H", "apns-push-type: liveactivity", "-H",
+                    "apns-topic: dev.pushbox.sample.push-type.liveactivity", "--data-binary", json.dumps(start),
+                    f"http://localhost/3/device/{to_start}"], check=True)
+    wait.until(lambda d: "MatchAttributes" in d.find_element(By.ID, "activities").text)
+    print("activity", "Seoul 0–0 Busan" in driver.find_element(By.ID, "activities").text,
+          "start" in driver.find_element(By.CSS_SELECTOR, "#activities ol li").text.split(" "))
 
     driver.find_element(By.ID, "query").send_keys("게임\n")
     wait.until(lambda d: "Order shipped" not in listed(d))

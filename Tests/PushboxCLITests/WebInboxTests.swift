@@ -65,7 +65,8 @@ struct WebInboxTests {
         #expect(
             r.out.split(separator: "\n").map(String.init) == [
                 "appeared True", "image [320, 200]", "hostile True", "no stray image True", "deleted True", "korean True", "matrix True True",
-                "payload True True", "android Breaking False rgb(255, 0, 0)", "search 1",
+                "payload True True", "android Breaking False rgb(255, 0, 0)",
+                "fleet [['phone', 'ios'], ['pixel', 'android']]", "activity True True", "search 1",
                 "tab order ['query', 'language', 'online', 'clear', 'a list item']", "unlabelled 0", "contrast AA True", "console errors 0 []",
             ], "\(r.out) \(r.err)")
     }
