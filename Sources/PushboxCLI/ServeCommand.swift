@@ -30,6 +30,7 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
         let running: RunningIntake
+        var hooks: Webhooks?
         do {
             running = try RunningIntake.start(
                 args, io, command: "serve",
@@ -51,6 +52,7 @@ enum ServeCommand {
                     return { record in out(PortOptions.accessLine(record)) }
                 },
                 configure: { options, profile throws(UsageError) in
+                    hooks = try Webhooks.configured(args, profile: profile)
                     try PortOptions.apply(args, profile: profile, io: io, to: &options)
                     options.watch = args.all(Options.watch)
                     options.forcePolling = args.flag(Options.poll)
@@ -62,12 +64,7 @@ enum ServeCommand {
         }
         let server = running.server
         let store = running.store
-        let hooks: Webhooks?
-        do { hooks = try Webhooks.start(args, profile: running.profile, service: server.service, router: server.router) } catch {
-            running.stop()
-            io.err("pushbox serve: \(error)")
-            return 2
-        }
+        hooks?.start(server.service, router: server.router)
         var listening = "listening on \(server.options.socketPath)"
         if let address = server.tcpAddress {
             listening += " and \(address) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"

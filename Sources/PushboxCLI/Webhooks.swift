@@ -34,14 +34,12 @@ final class Webhooks: Sendable {
     /// The options that ask for webhooks.
     static let options = [Options.webhook, Options.webhookAny, Options.webhookRate]
 
-    /// The webhooks the command line and the profile ask for, started on `service`; nil for none.
-    static func start(_ args: ParsedArguments, profile: AppProfile?, service: IntakeService, router: APIRouter) throws(UsageError) -> Webhooks? {
+    /// The webhooks the command line and the profile ask for, checked before anything listens
+    /// (`start` them once the intake runs); nil for none.
+    static func configured(_ args: ParsedArguments, profile: AppProfile?) throws(UsageError) -> Webhooks? {
         let urls = try urls(args, profile: profile)
         guard !urls.isEmpty else { return nil }
-        let rate = try args.wholeNumber(Options.webhookRate, minimum: 1) ?? 20
-        let hooks = Webhooks(urls: urls, perSecond: rate)
-        hooks.start(service, router: router)
-        return hooks
+        return Webhooks(urls: urls, perSecond: try args.wholeNumber(Options.webhookRate, minimum: 1) ?? 20)
     }
 
     init(urls: [String], perSecond: Int) {
@@ -66,7 +64,7 @@ final class Webhooks: Sendable {
     }
 
     /// Posts each arrival from now on; each delivery is told to `router` as a request answered.
-    private func start(_ service: IntakeService, router: APIRouter) {
+    func start(_ service: IntakeService, router: APIRouter) {
         let deliver: @Sendable ([(StoredNotification, RenderedNotification?)]) -> Void = { [self] arrivals in
             let dates = InboxListing.dateFormatter()
             for (row, rendering) in arrivals {

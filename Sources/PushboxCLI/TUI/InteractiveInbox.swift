@@ -152,6 +152,7 @@ enum InteractiveInbox {
         options.socket = !args.flag(Options.noSocket)
         try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
         if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
+        let hooks = try Webhooks.configured(args, profile: device.profile)
         let server: IntakeServer
         do {
             server = try IntakeServer(
@@ -159,7 +160,7 @@ enum InteractiveInbox {
         } catch {
             return (nil, "intake not started: \(error)")
         }
-        _ = try Webhooks.start(args, profile: device.profile, service: service, router: server.router)
+        hooks?.start(service, router: server.router)
         return (server, nil)
     }
 
