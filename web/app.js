@@ -67,6 +67,8 @@ function select(cursor) {
   $("trace-section").hidden = !item;
   $("raw-section").hidden = !item;
   $("matrix-button").hidden = !item;
+  $("tap").hidden = !item;
+  $("response-section").hidden = true;
   $("matrix-section").hidden = true;
   $("android").hidden = true;
   $("android-picture").hidden = true;
@@ -126,10 +128,12 @@ async function showDetail(item) {
     $("card-thumb").hidden = false;
   }
   for (const action of rendering.actions ?? []) {
-    const span = document.createElement("span");
-    text(span, action.title);
-    if ((action.options ?? []).includes("destructive")) span.classList.add("destructive");
-    $("card-actions").append(span);
+    const button = document.createElement("button");
+    button.type = "button";
+    text(button, action.title);
+    if ((action.options ?? []).includes("destructive")) button.classList.add("destructive");
+    button.addEventListener("click", () => respond(item, action.identifier));
+    $("card-actions").append(button);
   }
   for (const entry of rendering.trace ?? []) {
     const li = document.createElement("li");
@@ -139,6 +143,20 @@ async function showDetail(item) {
     li.append(outcome, document.createTextNode(" — " + (entry.detail ?? "")));
     $("trace").append(li);
   }
+}
+
+// What the app receives when the user taps the notification or chooses an action (the same
+// response the terminal inbox shows).
+async function respond(item, action) {
+  const params = new URLSearchParams({ action, device: item.device });
+  let shown;
+  try {
+    shown = JSON.stringify(await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/response?` + params), null, 2);
+  } catch (error) {
+    shown = error.message;
+  }
+  text($("response"), shown);
+  $("response-section").hidden = false;
 }
 
 // An FCM message on an Android phone: the card its SDK builds (small icon tinted, big picture).
@@ -336,6 +354,10 @@ document.addEventListener("DOMContentLoaded", () => {
     load();
   });
   $("matrix-button").addEventListener("click", () => showMatrix());
+  $("tap").addEventListener("click", () => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (item) respond(item, "tap");
+  });
   $("requests-section").addEventListener("toggle", () => loadRequests());
   $("activities-section").addEventListener("toggle", () => loadActivities());
   $("card-thumb").addEventListener("click", () => {

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxDevice
 import PushboxInbox
 import PushboxJSON
 import PushboxPayload
@@ -58,5 +59,44 @@ enum APIAttachments {
         guard !rows.isEmpty else { return APIv1.failure(404, "NotFound", "no notification \(key)") }
         do { try service.store.delete(ids: rows.map(\.id)) } catch { return APIv1.failure(500, "InternalServerError", "\(error)") }
         return APIv1.json(200, JSONObject([("deleted", .number(String(rows.count)))]))
+    }
+
+    /// Whether `path` asks what the app receives (`…/{apns-id}/response`).
+    static func isResponse(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 6 && path.hasPrefix("/api/v1/notifications/") && parts[5] == "response"
+    }
+
+    /// `GET /api/v1/notifications/{apns-id}/response?action=tap|IDENTIFIER[&device=NAME]`: what the
+    /// app receives when the user taps the delivered notification or chooses one of its actions —
+    /// the same `AppResponse` the terminal inbox shows. 409 when there is nothing to tap (refused,
+    /// not delivered, a background push), 404 for an action the card does not show.
+    static func response(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        let key = String(parts[4]).removingPercentEncoding ?? ""
+        let rows = (try? service.store.rows(apnsID: key, limit: 1000)) ?? []
+        let device = request.query["device"] ?? FleetDevice.defaultName
+        guard let row = rows.first(where: { ($0.device ?? FleetDevice.defaultName) == device }) ?? rows.last else {
+            return APIv1.failure(404, "NotFound", "no notification \(key)")
+        }
+        let shown = service.renderings?.shown(row)
+        guard row.status == 200, shown?.delivered != .rejected, row.delivery?.state != .stored else {
+            return APIv1.failure(409, "NotDelivered", "the device did not show this notification: there is nothing to tap")
+        }
+        guard row.listing?.background != true else {
+            return APIv1.failure(409, "NothingToTap", "a background push shows nothing to tap")
+        }
+        let action = request.query["action"] ?? "tap"
+        let payload = String(decoding: row.raw, as: UTF8.self)
+        if action == "tap" {
+            let tap = AppResponse(
+                payload: payload, title: "Tap", identifier: AppResponse.defaultActionIdentifier, options: [.foreground], apnsID: key)
+            return APIv1.json(200, tap.json.objectValue ?? JSONObject())
+        }
+        guard let chosen = shown?.actions.first(where: { $0.identifier == action }) else {
+            return APIv1.failure(404, "NoSuchAction", "the card shows no action \(action)")
+        }
+        let response = AppResponse(payload: payload, title: chosen.title, identifier: chosen.identifier, options: chosen.options, apnsID: key)
+        return APIv1.json(200, response.json.objectValue ?? JSONObject())
     }
 }

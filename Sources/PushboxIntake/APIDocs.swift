@@ -52,6 +52,21 @@ enum APIDocs {
                 contentType: "application/octet-stream")
         ])
 
+    static let response = RouteDoc(
+        path: "/api/v1/notifications/{key}/response",
+        operations: [
+            .init(
+                method: "GET", summary: "What the app receives when the user taps the notification or chooses one of its actions",
+                parameters: [
+                    P(name: "key", location: "path", description: "An apns-id"), P.query("action", "tap (the default), or an action's identifier"),
+                    P.query("device", "The device of the fleet whose delivery is tapped (phone by default)"),
+                ],
+                responses: [
+                    (200, "{actionIdentifier, title, options, opensApp, userInfo, deepLink, localRequest, apnsId}"), (404, "NotFound, NoSuchAction"),
+                    (409, "NotDelivered, NothingToTap"), refused,
+                ])
+        ])
+
     static let wait = RouteDoc(
         path: "/api/v1/wait",
         operations: [

@@ -36,6 +36,9 @@ public enum APIv1 {
             route("api-attachment", .matching(APIAttachments.matches), doc: APIDocs.attachment) { request in
                 APIAttachments.attachment(request, service)
             },
+            route("api-response", .matching(APIAttachments.isResponse), doc: APIDocs.response) { request in
+                APIAttachments.response(request, service)
+            },
             route("api-notification", .matching { $0.hasPrefix("/api/v1/notifications/") && $0.count > 22 }, doc: APIDocs.notification) { request in
                 request.method == "DELETE" ? APIAttachments.delete(request, service) : one(request, service)
             },

@@ -52,8 +52,8 @@ main { display: grid; grid-template-columns: minmax(18rem, 28rem) 1fr; min-heigh
 .thumb img { width: 2.6rem; height: 2.6rem; object-fit: cover; border-radius: 6px; display: block; }
 .expanded { display: block; max-width: 100%; margin-top: 0.6rem; border-radius: 12px; }
 .actions { display: flex; flex-direction: column; margin-top: 0.5rem; border-top: 1px solid var(--line); }
-.actions span { padding: 0.45rem 0; text-align: center; color: var(--accent); border-bottom: 1px solid var(--line); }
-.actions span.destructive { color: var(--refused); }
+.actions button { padding: 0.45rem 0; text-align: center; color: var(--accent); border: 0; border-bottom: 1px solid var(--line); background: none; cursor: pointer; }
+.actions button.destructive { color: var(--refused); }
 .trace { font-size: 0.85rem; padding-left: 1.2rem; }
 .trace .outcome { font-weight: 600; }
 h2 { font-size: 1rem; }
@@ -64,7 +64,7 @@ button { font: inherit; }
 .android-icon { width: 1rem; height: 1rem; border-radius: 50%; background: var(--accent); }
 .muted { color: var(--muted); }
 .tools { margin: 1rem 0 0; }
-#matrix-button { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
+#tap, #matrix-button { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
 .matrix { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0.8rem; }
 .matrix .card { max-width: none; }
 .matrix .lang { font-size: 0.75rem; color: var(--muted); }
@@ -151,6 +151,8 @@ function select(cursor) {
   $("trace-section").hidden = !item;
   $("raw-section").hidden = !item;
   $("matrix-button").hidden = !item;
+  $("tap").hidden = !item;
+  $("response-section").hidden = true;
   $("matrix-section").hidden = true;
   $("android").hidden = true;
   $("android-picture").hidden = true;
@@ -210,10 +212,12 @@ async function showDetail(item) {
     $("card-thumb").hidden = false;
   }
   for (const action of rendering.actions ?? []) {
-    const span = document.createElement("span");
-    text(span, action.title);
-    if ((action.options ?? []).includes("destructive")) span.classList.add("destructive");
-    $("card-actions").append(span);
+    const button = document.createElement("button");
+    button.type = "button";
+    text(button, action.title);
+    if ((action.options ?? []).includes("destructive")) button.classList.add("destructive");
+    button.addEventListener("click", () => respond(item, action.identifier));
+    $("card-actions").append(button);
   }
   for (const entry of rendering.trace ?? []) {
     const li = document.createElement("li");
@@ -223,6 +227,20 @@ async function showDetail(item) {
     li.append(outcome, document.createTextNode(" — " + (entry.detail ?? "")));
     $("trace").append(li);
   }
+}
+
+// What the app receives when the user taps the notification or chooses an action (the same
+// response the terminal inbox shows).
+async function respond(item, action) {
+  const params = new URLSearchParams({ action, device: item.device });
+  let shown;
+  try {
+    shown = JSON.stringify(await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/response?` + params), null, 2);
+  } catch (error) {
+    shown = error.message;
+  }
+  text($("response"), shown);
+  $("response-section").hidden = false;
 }
 
 // An FCM message on an Android phone: the card its SDK builds (small icon tinted, big picture).
@@ -420,6 +438,10 @@ document.addEventListener("DOMContentLoaded", () => {
     load();
   });
   $("matrix-button").addEventListener("click", () => showMatrix());
+  $("tap").addEventListener("click", () => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (item) respond(item, "tap");
+  });
   $("requests-section").addEventListener("toggle", () => loadRequests());
   $("activities-section").addEventListener("toggle", () => loadActivities());
   $("card-thumb").addEventListener("click", () => {
@@ -500,7 +522,8 @@ document.addEventListener("DOMContentLoaded", () => {
       <div id="android-body" class="body"></div>
       <img id="android-picture" class="expanded" alt="the notification's big picture" hidden>
     </article>
-    <p class="tools"><button id="matrix-button" type="button" hidden>Every language</button></p>
+    <p class="tools"><button id="tap" type="button" hidden>Tap the notification</button> <button id="matrix-button" type="button" hidden>Every language</button></p>
+    <section id="response-section" hidden aria-label="What the app receives"><h2>What the app receives</h2><pre id="response" class="raw"></pre></section>
     <section id="matrix-section" hidden aria-label="The notification in every language"><h2>In every language</h2><div id="matrix" class="matrix"></div></section>
     <dl id="facts" class="facts" hidden></dl>
     <details id="raw-section" hidden><summary>Payload and headers</summary><pre id="raw" class="raw"></pre></details>

@@ -141,28 +141,6 @@ public enum StatusNote: Sendable, Equatable {
     case device(String, String)
 }
 
-/// What the app receives when the user taps a notification or chooses an action, as
-/// `userNotificationCenter(_:didReceive:withCompletionHandler:)` gets it.
-public struct AppResponse: Sendable, Equatable {
-    /// What was chosen: `Tap`, or the action button's title.
-    public var title: String
-    /// `UNNotificationResponse.actionIdentifier`.
-    public var identifier: String
-    /// The action's options (foreground, destructive, authentication required).
-    public var options: [ActionOption]
-    /// The payload's `userInfo`, as compact JSON.
-    public var userInfo: String
-    /// The first URL-looking string in `userInfo`, where an app would deep-link.
-    public var deepLink: String?
-    /// The local notification request's identifier, or nil for a push.
-    public var localRequest: String?
-    /// The push's apns-id.
-    public var apnsID: String
-
-    /// Whether the app is brought to the foreground.
-    public var opensApp: Bool { options.contains(.foreground) }
-}
-
 /// What the header says about the intake.
 public struct IntakeStatus: Sendable, Equatable {
     /// The Unix socket's path.

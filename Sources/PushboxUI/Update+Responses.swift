@@ -1,11 +1,10 @@
 import Foundation
-import PushboxJSON
 import PushboxPayload
 
 /// Taps, action buttons and the device clock: what the app receives, logged in the trace.
 extension InboxState {
     /// The default action's identifier, as `UNNotificationResponse.actionIdentifier` gives it.
-    static let defaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    static let defaultActionIdentifier = AppResponse.defaultActionIdentifier
 
     /// Shows what the app receives when the next action button of the card is chosen.
     mutating func pressAction() -> [Command] {
@@ -44,24 +43,8 @@ extension InboxState {
             status = .unavailable(.payloadNotRead)
             return
         }
-        let json = raw.hasPrefix("{") ? raw : raw.range(of: "\n\n").map { String(raw[$0.upperBound...]) } ?? raw
-        let payload = try? JSONParser.parse(Array(json.utf8)).objectValue
-        let userInfo = payload.map { LocalNotificationPayload.userInfo($0) } ?? JSONObject()
-        let response = AppResponse(
-            title: title, identifier: identifier, options: options, userInfo: JSONWriter.compact(.object(userInfo)),
-            deepLink: Self.firstDeepLink(in: .object(userInfo)),
-            localRequest: payload.flatMap { LocalNotificationPayload.info($0)?["identifier"]?.stringValue },
-            apnsID: item.apnsID)
+        let response = AppResponse(payload: raw, title: title, identifier: identifier, options: options, apnsID: item.apnsID)
         overlay = .response(response)
         card.responses[item.id, default: []].append(response.traceEntry(isTap: identifier == Self.defaultActionIdentifier))
-    }
-
-    static func firstDeepLink(in value: JSONValue) -> String? {
-        switch value {
-        case .string(let s): return s.contains("://") ? s : nil
-        case .object(let o): return o.entries.lazy.compactMap { firstDeepLink(in: $0.value) }.first
-        case .array(let a): return a.lazy.compactMap { firstDeepLink(in: $0) }.first
-        default: return nil
-        }
     }
 }

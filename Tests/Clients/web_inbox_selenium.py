@@ -82,7 +82,8 @@ try:
 
     Select(driver.find_element(By.ID, "language")).select_by_value("ko-KR")
     wait.until(lambda d: d.execute_script("return fetch('/api/v1/device').then(r => r.json()).then(j => j.languages[0])") == "ko-KR")
-    push({"alert": {"title-loc-key": "GAME_PLAY_REQUEST_TITLE", "loc-key": "GAME_PLAY_REQUEST_FORMAT", "loc-args": ["Shelly", "Rick"]}})
+    push({"alert": {"title-loc-key": "GAME_PLAY_REQUEST_TITLE", "loc-key": "GAME_PLAY_REQUEST_FORMAT", "loc-args": ["Shelly", "Rick"]},
+          "category": "GAME_INVITATION"}, gameID="12345678", link="pushboxsample://game/12345678")
     wait.until(lambda d: "게임 초대" in listed(d))
     print("korean", "Shelly" in listed(driver))
 
@@ -92,6 +93,14 @@ try:
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#matrix .card")) == len(d.find_elements(By.CSS_SELECTOR, "#language option")))
     arabic = driver.find_element(By.CSS_SELECTOR, '#matrix .card[dir="rtl"]')
     print("matrix", "دعوة إلى لعبة" in arabic.text, "Spieleinladung" in driver.find_element(By.ID, "matrix").text)
+    # What the app receives: the Accept button, then a tap.
+    click(By.XPATH, "//div[@id='card-actions']/button[1]")
+    wait.until(lambda d: d.find_element(By.ID, "response").text.startswith("{"))
+    answer = json.loads(driver.find_element(By.ID, "response").text)
+    print("accept", answer["actionIdentifier"], answer["opensApp"], answer["userInfo"]["gameID"], answer["deepLink"])
+    driver.find_element(By.ID, "tap").click()
+    wait.until(lambda d: "DefaultActionIdentifier" in d.find_element(By.ID, "response").text)
+    print("tap", json.loads(driver.find_element(By.ID, "response").text)["actionIdentifier"])
     driver.find_element(By.CSS_SELECTOR, "#raw-section summary").click()
     print("payload", "GAME_PLAY_REQUEST_FORMAT" in driver.find_element(By.ID, "raw").text,
           "apns-topic: dev.pushbox.sample" in driver.find_element(By.ID, "raw").text)

@@ -42,6 +42,27 @@ struct WebInboxTests {
         let missing = try Subprocess.run(
             "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(s.port)/web/nothing.js"])
         #expect(missing.out == "404")
+        // What the app receives: nothing to tap on a refused push; no such action on a delivered one.
+        let socket = s.dir + "/s.sock"
+        for (id, topic) in [
+            ("11111111-1111-1111-1111-111111111111", "com.example.other"), ("22222222-2222-2222-2222-222222222222", "dev.pushbox.sample"),
+        ] {
+            _ = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "--unix-socket", socket, "-H", "apns-topic: \(topic)", "-H", "apns-id: \(id)", "--data-binary", #"{"aps":{"alert":"x"}}"#,
+                    "http://localhost/3/device/5e1ec7ed" + String(repeating: "0", count: 56),
+                ])
+        }
+        func response(_ path: String) throws -> (status: Int, body: JSONObject) {
+            try APIv1Tests.curl(["--unix-socket", socket, "http://localhost/api/v1/notifications/" + path])
+        }
+        #expect(try response("11111111-1111-1111-1111-111111111111/response").body["error"] == "NotDelivered")
+        #expect(try response("22222222-2222-2222-2222-222222222222/response?action=NOPE").status == 404)
+        let tap = try response("22222222-2222-2222-2222-222222222222/response")
+        #expect(
+            tap.status == 200 && tap.body["actionIdentifier"] == "com.apple.UNNotificationDefaultActionIdentifier"
+                && tap.body["opensApp"] == .bool(true))
         // pushbox web asks the running pushbox where its page is.
         let web = CLIRun(["web", "--socket", s.dir + "/s.sock", "--no-open"])
         #expect(web.status == 0 && web.out == "http://127.0.0.1:\(s.port)/\n", "\(web.out) \(web.err)")
@@ -65,6 +86,8 @@ struct WebInboxTests {
         #expect(
             r.out.split(separator: "\n").map(String.init) == [
                 "appeared True", "image [320, 200]", "hostile True", "no stray image True", "deleted True", "korean True", "matrix True True",
+                "accept ACCEPT True 12345678 pushboxsample://game/12345678",
+                "tap com.apple.UNNotificationDefaultActionIdentifier",
                 "payload True True", "android Breaking False rgb(255, 0, 0)",
                 "fleet [['phone', 'ios'], ['pixel', 'android']]", "activity True True", "search 1",
                 "tab order ['query', 'language', 'online', 'clear', 'a list item']", "unlabelled 0", "contrast AA True", "console errors 0 []",
