@@ -68,6 +68,19 @@ function select(cursor) {
   $("raw-section").hidden = !item;
   $("matrix-button").hidden = !item;
   $("tap").hidden = !item;
+  $("card-lang").hidden = !item;
+  $("card-lang-label").hidden = !item;
+  if (item) {
+    const choose = $("card-lang");
+    choose.replaceChildren();
+    for (const option of $("language").options) {
+      const copy = document.createElement("option");
+      copy.value = option.value;
+      text(copy, option.value);
+      copy.selected = option.selected;
+      choose.append(copy);
+    }
+  }
   $("response-section").hidden = true;
   $("matrix-section").hidden = true;
   $("android").hidden = true;
@@ -354,6 +367,18 @@ document.addEventListener("DOMContentLoaded", () => {
     load();
   });
   $("matrix-button").addEventListener("click", () => showMatrix());
+  // The selected card rendered again in another language, the device's own left as it is.
+  $("card-lang").addEventListener("change", async (event) => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (!item) return;
+    const one = await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}?lang=${encodeURIComponent(event.target.value)}`);
+    const rendering = one.deliveries.find((d) => d.cursor === item.cursor)?.rendering ?? one.deliveries[0]?.rendering;
+    if (!rendering || state.selected !== item.cursor) return;
+    text($("card-title"), rendering.title ?? rendering.intended?.title ?? "");
+    text($("card-subtitle"), rendering.subtitle ?? rendering.intended?.subtitle ?? "");
+    text($("card-body"), rendering.body ?? rendering.intended?.body ?? "");
+    $("card").lang = rendering.language ?? event.target.value;
+  });
   $("tap").addEventListener("click", () => {
     const item = state.items.find((i) => i.cursor === state.selected);
     if (item) respond(item, "tap");

@@ -64,7 +64,7 @@ button { font: inherit; }
 .android-icon { width: 1rem; height: 1rem; border-radius: 50%; background: var(--accent); }
 .muted { color: var(--muted); }
 .tools { margin: 1rem 0 0; }
-#tap, #matrix-button { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
+#tap, #matrix-button, #card-lang { padding: 0.3rem 0.7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--text); cursor: pointer; }
 .matrix { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0.8rem; }
 .matrix .card { max-width: none; }
 .matrix .lang { font-size: 0.75rem; color: var(--muted); }
@@ -152,6 +152,19 @@ function select(cursor) {
   $("raw-section").hidden = !item;
   $("matrix-button").hidden = !item;
   $("tap").hidden = !item;
+  $("card-lang").hidden = !item;
+  $("card-lang-label").hidden = !item;
+  if (item) {
+    const choose = $("card-lang");
+    choose.replaceChildren();
+    for (const option of $("language").options) {
+      const copy = document.createElement("option");
+      copy.value = option.value;
+      text(copy, option.value);
+      copy.selected = option.selected;
+      choose.append(copy);
+    }
+  }
   $("response-section").hidden = true;
   $("matrix-section").hidden = true;
   $("android").hidden = true;
@@ -438,6 +451,18 @@ document.addEventListener("DOMContentLoaded", () => {
     load();
   });
   $("matrix-button").addEventListener("click", () => showMatrix());
+  // The selected card rendered again in another language, the device's own left as it is.
+  $("card-lang").addEventListener("change", async (event) => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (!item) return;
+    const one = await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}?lang=${encodeURIComponent(event.target.value)}`);
+    const rendering = one.deliveries.find((d) => d.cursor === item.cursor)?.rendering ?? one.deliveries[0]?.rendering;
+    if (!rendering || state.selected !== item.cursor) return;
+    text($("card-title"), rendering.title ?? rendering.intended?.title ?? "");
+    text($("card-subtitle"), rendering.subtitle ?? rendering.intended?.subtitle ?? "");
+    text($("card-body"), rendering.body ?? rendering.intended?.body ?? "");
+    $("card").lang = rendering.language ?? event.target.value;
+  });
   $("tap").addEventListener("click", () => {
     const item = state.items.find((i) => i.cursor === state.selected);
     if (item) respond(item, "tap");
@@ -522,7 +547,8 @@ document.addEventListener("DOMContentLoaded", () => {
       <div id="android-body" class="body"></div>
       <img id="android-picture" class="expanded" alt="the notification's big picture" hidden>
     </article>
-    <p class="tools"><button id="tap" type="button" hidden>Tap the notification</button> <button id="matrix-button" type="button" hidden>Every language</button></p>
+    <p class="tools"><button id="tap" type="button" hidden>Tap the notification</button> <button id="matrix-button" type="button" hidden>Every language</button>
+      <label id="card-lang-label" for="card-lang" hidden>Show in</label> <select id="card-lang" hidden></select></p>
     <section id="response-section" hidden aria-label="What the app receives"><h2>What the app receives</h2><pre id="response" class="raw"></pre></section>
     <section id="matrix-section" hidden aria-label="The notification in every language"><h2>In every language</h2><div id="matrix" class="matrix"></div></section>
     <dl id="facts" class="facts" hidden></dl>

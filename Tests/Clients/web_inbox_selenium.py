@@ -93,6 +93,10 @@ try:
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#matrix .card")) == len(d.find_elements(By.CSS_SELECTOR, "#language option")))
     arabic = driver.find_element(By.CSS_SELECTOR, '#matrix .card[dir="rtl"]')
     print("matrix", "دعوة إلى لعبة" in arabic.text, "Spieleinladung" in driver.find_element(By.ID, "matrix").text)
+    # The card alone in another language; the device keeps its own.
+    Select(driver.find_element(By.ID, "card-lang")).select_by_value("de-DE")
+    wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Spieleinladung")
+    print("card in German", driver.execute_script("return fetch('/api/v1/device').then(r => r.json()).then(j => j.languages[0])"))
     # What the app receives: the Accept button, then a tap.
     click(By.XPATH, "//div[@id='card-actions']/button[1]")
     wait.until(lambda d: d.find_element(By.ID, "response").text.startswith("{"))
