@@ -65,21 +65,12 @@ final class Webhooks: Sendable {
 
     /// Posts each arrival from now on; each delivery is told to `router` as a request answered.
     func start(_ service: IntakeService, router: APIRouter) {
-        let deliver: @Sendable ([(StoredNotification, RenderedNotification?)]) -> Void = { [self] arrivals in
+        InboxListing.onStored(service) { [self] stored in
             let dates = InboxListing.dateFormatter()
-            for (row, rendering) in arrivals {
-                var item =
-                    InboxListing.json(row, rendered: rendering?.delivering(row.delivery, receivedAt: row.receivedAt, now: Date()), dates: dates)
-                    .objectValue ?? JSONObject()
-                item["cursor"] = .string(String(row.id))
-                let body = Array(JSONWriter.compact(.object(item)).utf8)
+            for (row, shown) in stored {
+                let body = Array(JSONWriter.compact(InboxListing.item(row, shown: shown, dates: dates)).utf8)
                 for url in urls where admit(url) { queue.async { [self] in post(body, to: url, router: router) } }
             }
-        }
-        if let renderings = service.renderings {
-            renderings.onArrived { arrivals in deliver(arrivals.map { ($0.stored, $0.rendering) }) }
-        } else {
-            service.arrivals.subscribe { arrivals in deliver(arrivals.map { ($0.stored, nil) }) }
         }
     }
 

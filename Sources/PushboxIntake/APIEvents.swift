@@ -22,40 +22,26 @@ enum APIEvents {
             // Waiters hear of arrivals as soon as they are answered, before they are rendered
             // (rendering waits for the intake to be quiet): a wait renders what it needs itself.
             service.arrivals.subscribe { arrivals in events.arrived(arrivals.map { ($0.stored, nil) }) }
-            if let renderings = service.renderings {
-                renderings.onArrived { arrivals in
-                    guard listened.yes else { return }
-                    let dates = InboxListing.dateFormatter()
-                    let now = Date()
-                    events.publish(
-                        arrivals.map { arrival in
-                            let row = arrival.stored
-                            let shown = arrival.rendering?.delivering(row.delivery, receivedAt: row.receivedAt, now: now)
-                            return ("notification", item(row, shown, dates: dates, now: now))
-                        })
-                }
-                renderings.onRendered { batch in
-                    guard listened.yes else { return }
-                    events.publish(
-                        batch.renderings.sorted { $0.key < $1.key }.map { id, r in
-                            (
-                                "rendered",
-                                .object(
-                                    JSONObject([
-                                        ("cursor", .string(String(id))), ("lang", .string(batch.languageKey)),
-                                        ("language", .optionalString(r.language)),
-                                        ("title", .optionalString(r.title)), ("subtitle", .optionalString(r.subtitle)),
-                                        ("body", .optionalString(r.body)),
-                                    ]))
-                            )
-                        })
-                }
-            } else {
-                service.arrivals.subscribe { arrivals in
-                    guard listened.yes else { return }
-                    let dates = InboxListing.dateFormatter()
-                    events.publish(arrivals.map { ("notification", item($0.stored, nil, dates: dates, now: Date())) })
-                }
+            InboxListing.onStored(service) { stored in
+                guard listened.yes else { return }
+                let dates = InboxListing.dateFormatter()
+                events.publish(stored.map { ("notification", InboxListing.item($0.row, shown: $0.shown, dates: dates)) })
+            }
+            service.renderings?.onRendered { batch in
+                guard listened.yes else { return }
+                events.publish(
+                    batch.renderings.sorted { $0.key < $1.key }.map { id, r in
+                        (
+                            "rendered",
+                            .object(
+                                JSONObject([
+                                    ("cursor", .string(String(id))), ("lang", .string(batch.languageKey)),
+                                    ("language", .optionalString(r.language)),
+                                    ("title", .optionalString(r.title)), ("subtitle", .optionalString(r.subtitle)),
+                                    ("body", .optionalString(r.body)),
+                                ]))
+                        )
+                    })
             }
             service.store.onChange { change in
                 guard listened.yes else { return }
@@ -77,13 +63,6 @@ enum APIEvents {
                 }
             }
         }
-    }
-
-    /// A notification as an event: the listing's item with its rendering, and its cursor.
-    static func item(_ row: StoredNotification, _ shown: RenderedNotification?, dates: ISO8601DateFormatter, now: Date) -> JSONValue {
-        var o = InboxListing.json(row, rendered: shown, dates: dates, now: now).objectValue ?? JSONObject()
-        o["cursor"] = .string(String(row.id))
-        return .object(o)
     }
 
     /// The events a change of the store makes.

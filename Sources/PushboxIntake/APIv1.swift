@@ -33,14 +33,14 @@ public enum APIv1 {
             route("api-notifications", .exact("/api/v1/notifications"), doc: APIDocs.notifications) { request in
                 request.method == "DELETE" ? delete(request, service) : list(request, service)
             },
-            route("api-attachment", .matching(APIAttachments.matches), doc: APIDocs.attachment) { request in
-                APIAttachments.attachment(request, service)
+            route("api-attachment", .matching(APIOnePush.matches), doc: APIDocs.attachment) { request in
+                APIOnePush.attachment(request, service)
             },
-            route("api-response", .matching(APIAttachments.isResponse), doc: APIDocs.response) { request in
-                APIAttachments.response(request, service)
+            route("api-response", .matching(APIOnePush.isResponse), doc: APIDocs.response) { request in
+                APIOnePush.response(request, service)
             },
             route("api-notification", .matching { $0.hasPrefix("/api/v1/notifications/") && $0.count > 22 }, doc: APIDocs.notification) { request in
-                request.method == "DELETE" ? APIAttachments.delete(request, service) : one(request, service)
+                request.method == "DELETE" ? APIOnePush.delete(request, service) : one(request, service)
             },
             route("api-wait", .exact("/api/v1/wait"), doc: APIDocs.wait) { request in wait(request, service, requests: requests) },
             route("api-events", .exact("/api/v1/events"), doc: APIDocs.events) { request in APIEvents.stream(request, service, requests: requests) },
@@ -122,9 +122,7 @@ public enum APIv1 {
 
     /// One notification as the API gives it: the inbox's listing, and its rendering in `languages`.
     static func item(_ row: StoredNotification, _ service: IntakeService, languages: [String]?, dates: ISO8601DateFormatter) -> JSONValue {
-        var o = InboxListing.json(row, rendered: service.renderings?.shown(row, languages: languages), dates: dates).objectValue ?? JSONObject()
-        o["cursor"] = .string(String(row.id))
-        return .object(o)
+        InboxListing.item(row, shown: service.renderings?.shown(row, languages: languages), dates: dates)
     }
 
     static func languages(_ request: HTTPRequest) -> [String]? {

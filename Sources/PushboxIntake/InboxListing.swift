@@ -86,6 +86,30 @@ public enum InboxListing {
     }
     private static let zoneFormatters = Locked<[TimeZone: ISO8601DateFormatter]>([:])
 
+    /// One notification as the API for tests gives it (a page, an event, a webhook): its listing
+    /// with `shown` (its rendering as the device has it), and its `cursor`.
+    public static func item(_ row: StoredNotification, shown: RenderedNotification?, dates: ISO8601DateFormatter, now: Date = Date()) -> JSONValue {
+        var o = json(row, rendered: shown, dates: dates, now: now).objectValue ?? JSONObject()
+        o["cursor"] = .string(String(row.id))
+        return .object(o)
+    }
+
+    /// Calls `listener` with every burst of stored notifications, each with its rendering as the
+    /// device has it (made before it is handed on when the intake renders; nil when it does not).
+    public static func onStored(
+        _ service: IntakeService, _ listener: @escaping @Sendable ([(row: StoredNotification, shown: RenderedNotification?)]) -> Void
+    ) {
+        guard let renderings = service.renderings else {
+            service.arrivals.subscribe { arrivals in listener(arrivals.map { ($0.stored, nil) }) }
+            return
+        }
+        renderings.onArrived { arrivals in
+            let now = Date()
+            listener(
+                arrivals.map { a in (a.stored, a.rendering?.delivering(a.stored.delivery, receivedAt: a.stored.receivedAt, now: now)) })
+        }
+    }
+
     /// One notification as `GET /inbox` and `list --json` show it: the stored row's fields, then
     /// its rendering's listed fields as the rendering's one field list writes them (a row refused
     /// at intake has no rendering and is listed as rejected).

@@ -5,11 +5,11 @@ import PushboxJSON
 import PushboxPayload
 import PushboxStore
 
-/// `GET /api/v1/notifications/{apns-id}/attachments/{index | android}`: an attachment's bytes as the
-/// rendering recorded them (the attachment cache, or the request's own file), served with the type
-/// read from its bytes and only when that is an image, audio or video type; and
-/// `DELETE /api/v1/notifications/{apns-id}`: every delivery of that push leaves the inbox.
-enum APIAttachments {
+/// What the API does to one push, by its apns-id: its attachments' bytes
+/// (`GET …/{apns-id}/attachments/{index | android}`, as the rendering recorded them, served with the
+/// type read from their bytes and only for images, audio and video), what the app receives when it
+/// is tapped (`GET …/{apns-id}/response`), and its deletion (`DELETE …/{apns-id}`).
+enum APIOnePush {
     /// The largest attachment served (the fetcher's own caps are lower).
     static let maxBytes = 50 * 1024 * 1024
 
