@@ -47,6 +47,7 @@ enum ManExamples {
         "snapshot": [
             ("--golden notifications --record --lang en-US,ko-KR pushes", "record the cards as golden files"),
             ("--golden notifications --lang en-US,ko-KR --junit snapshot.xml pushes", "verify them in CI"),
+            ("--golden notifications --record --png --lang en-US pushes", "also each card as a PNG, drawn in headless Chromium"),
         ],
         "activities": [("--json", "the device's Live Activities, each push applied or dropped with why")],
         "activity": [("start --type MatchActivity --attributes match.json", "start a Live Activity as Activity.request does")],

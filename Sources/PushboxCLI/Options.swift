@@ -88,6 +88,11 @@ enum Options {
     // Golden files (snapshot)
     static let golden = OptionSpec("--golden", value: "DIR", help: "The folder of golden files (required).")
     static let record = OptionSpec("--record", help: "Write the golden files instead of verifying them; says how many changed.")
+    static let png = OptionSpec(
+        "--png",
+        help:
+            "Also each card as a PNG (NAME.png), drawn by the browser inbox's page in headless Chromium (PUSHBOX_CHROMIUM, else chromium or chromium-browser); verified within 0.1% of pixels. Skipped with a message when there is no Chromium."
+    )
     static let allLanguages = OptionSpec(
         "--all-languages", help: "Every language of the app (its iOS localizations and Android folders) instead of --lang.")
     static let width = OptionSpec("--width", value: "N", help: "The card's width in columns. Default 44.")

@@ -1,5 +1,6 @@
 import Foundation
 import PushboxDevice
+import PushboxFetch
 import PushboxJSON
 import PushboxLocalization
 import PushboxPayload
@@ -16,7 +17,7 @@ enum SnapshotCommand {
             "Golden files of notifications: for each payload × language × platform, the card as the inbox draws it (plain text), the preview's truncation and the findings, and a JSON sidecar of the rendered fields. Verifies by default (a unified diff per changed file, exit 1 on any difference, missing or extra golden); --record writes them.",
         operands: "PAYLOAD…|PAYLOAD_DIR",
         options: [
-            Options.golden, Options.record, Options.app, Options.lang, Options.allLanguages, Options.platform,
+            Options.golden, Options.record, Options.png, Options.app, Options.lang, Options.allLanguages, Options.platform,
             Options.width, Options.previewProfile, Options.junit, Options.fromInbox, Options.database, Options.noExtension,
         ],
         run: run)
@@ -26,6 +27,8 @@ enum SnapshotCommand {
         var name: String
         var text: String
         var json: String
+        /// The card for its picture (`--png`).
+        var card: CardPictures.Card
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -38,8 +41,20 @@ enum SnapshotCommand {
             io.err("pushbox snapshot: \(error)")
             return 2
         }
-        if args.flag(Options.record) { return record(goldens, folder: folder, io: &io) }
-        return verify(goldens, folder: folder, args: args, io: &io)
+        var pictures: [[UInt8]]? = nil
+        if args.flag(Options.png) {
+            if let chromium = CardPictures.browser(io.environment) {
+                do { pictures = try CardPictures.draw(goldens.map(\.card), with: chromium) } catch {
+                    io.err("pushbox snapshot: --png: \(error)")
+                    return 2
+                }
+            } else {
+                io.err(
+                    "pushbox snapshot: --png needs Chromium (Debian's chromium package, or PUSHBOX_CHROMIUM=PATH): no picture drawn or verified")
+            }
+        }
+        if args.flag(Options.record) { return record(goldens, pictures: pictures, folder: folder, io: &io) }
+        return verify(goldens, pictures: pictures, folder: folder, args: args, io: &io)
     }
 
     /// Every golden pair the arguments ask for.
@@ -115,6 +130,8 @@ enum SnapshotCommand {
         -> Golden
     {
         let android = phone == "android"
+        let card = CardPictures.Card(
+            phone: phone, language: language, app: appName, profile: profile, rendering: android ? n.android?.json ?? .null : n.json)
         var lines = ["\(payload) · \(phone) · \(language) · \(profile.name) · \(width) columns", ""]
         lines += InboxView.cardText(n, appName: appName, language: language, width: width, preview: nil, android: android)
         lines.append("")
@@ -147,7 +164,8 @@ enum SnapshotCommand {
         object.entries.insert(("languageRequested", .string(language)), at: 0)
         let safe = language.replacingOccurrences(of: "/", with: "_")
         return Golden(
-            name: "\(payload).\(phone).\(safe)", text: lines.joined(separator: "\n") + "\n", json: JSONWriter.pretty(.object(object)) + "\n")
+            name: "\(payload).\(phone).\(safe)", text: lines.joined(separator: "\n") + "\n", json: JSONWriter.pretty(.object(object)) + "\n",
+            card: card)
     }
 
     static func relativePath(_ value: JSONValue) -> JSONValue {
@@ -157,11 +175,11 @@ enum SnapshotCommand {
         return .object(o)
     }
 
-    static func record(_ goldens: [Golden], folder: String, io: inout CommandIO) -> Int32 {
+    static func record(_ goldens: [Golden], pictures: [[UInt8]]?, folder: String, io: inout CommandIO) -> Int32 {
         var changed = 0
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for g in goldens {
+            for (i, g) in goldens.enumerated() {
                 for (ext, content) in [("txt", g.text), ("json", g.json)] {
                     let path = "\(folder)/\(g.name).\(ext)"
                     if (try? String(contentsOfFile: path, encoding: .utf8)) != content {
@@ -169,19 +187,55 @@ enum SnapshotCommand {
                         changed += 1
                     }
                 }
+                // A picture within the tolerance of the one recorded is kept: no churn from a shade.
+                if let png = pictures?[i], pictureDifference(png, recordedAt: "\(folder)/\(g.name).png")?.within(CardPictures.tolerance) != true {
+                    try Data(png).write(to: URL(fileURLWithPath: "\(folder)/\(g.name).png"))
+                    changed += 1
+                }
             }
         } catch {
             io.err("pushbox snapshot: cannot write \(folder): \(FileErrorText.describe(error))")
             return 1
         }
-        io.out("recorded \(goldens.count * 2) file(s) in \(folder), \(changed) changed")
+        io.out("recorded \(goldens.count * (pictures == nil ? 2 : 3)) file(s) in \(folder), \(changed) changed")
         return 0
     }
 
-    static func verify(_ goldens: [Golden], folder: String, args: ParsedArguments, io: inout CommandIO) -> Int32 {
+    /// How a drawn picture differs from the PNG recorded at `path`; nil when there is none.
+    static func pictureDifference(_ png: [UInt8], recordedAt path: String) -> Picture.Difference? {
+        guard let recorded = FileManager.default.contents(atPath: path).flatMap({ Picture(png: Array($0)) }), let now = Picture(png: png) else {
+            return nil
+        }
+        return now.difference(from: recorded)
+    }
+
+    static func verify(_ goldens: [Golden], pictures: [[UInt8]]?, folder: String, args: ParsedArguments, io: inout CommandIO) -> Int32 {
         var cases: [(name: String, failure: String?)] = []
         var expected: Set<String> = []
-        for g in goldens {
+        var drawnFolder: String? = nil
+        for (i, g) in goldens.enumerated() {
+            if let png = pictures?[i] {
+                let file = "\(g.name).png"
+                expected.insert(file)
+                let difference = pictureDifference(png, recordedAt: "\(folder)/\(file)")
+                if difference?.within(CardPictures.tolerance) == true {
+                    cases.append((file, nil))
+                } else {
+                    // The picture drawn now, where a reviewer can open it beside the recorded one.
+                    let now =
+                        drawnFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-snapshot-\(UUID().uuidString)").path
+                    drawnFolder = now
+                    try? FileManager.default.createDirectory(atPath: now, withIntermediateDirectories: true)
+                    try? Data(png).write(to: URL(fileURLWithPath: "\(now)/\(file)"))
+                    let why =
+                        difference.map {
+                            $0.sameSize
+                                ? String(format: "%.2f%% of its pixels differ (tolerance %.1f%%)", $0.fraction * 100, CardPictures.tolerance * 100)
+                                : "its size differs"
+                        } ?? "no picture is recorded (run pushbox snapshot --png --record)"
+                    cases.append((file, "\(folder)/\(file): \(why); the picture drawn now is \(now)/\(file)"))
+                }
+            }
             for (ext, content) in [("txt", g.text), ("json", g.json)] {
                 let file = "\(g.name).\(ext)"
                 expected.insert(file)
@@ -197,7 +251,10 @@ enum SnapshotCommand {
                 }
             }
         }
-        let present = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".txt") || $0.hasSuffix(".json") }
+        // Pictures are checked only when drawn (--png and Chromium): a text-only run leaves them be.
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasSuffix(".txt") || $0.hasSuffix(".json") || (pictures != nil && $0.hasSuffix(".png"))
+        }
         for extra in present.sorted() where !expected.contains(extra) {
             cases.append((extra, "golden \(folder)/\(extra) has no payload: remove it, or give its payload"))
         }

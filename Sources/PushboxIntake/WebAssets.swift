@@ -34,13 +34,18 @@ main { display: grid; grid-template-columns: minmax(18rem, 28rem) 1fr; min-heigh
 .item-meta { font-size: 0.8rem; color: var(--muted); }
 .refused .item-meta { color: var(--refused); }
 .detail { padding: 1.5rem; }
-.card { max-width: 22rem; background: var(--card); border-radius: 22px; padding: 0.8rem 1rem; box-shadow: 0 2px 12px rgba(0, 0, 0, 0.15); }
+.card { max-width: 100%; box-sizing: border-box; background: var(--card); border-radius: 22px; padding: 0.8rem 1rem; box-shadow: 0 2px 12px rgba(0, 0, 0, 0.15); }
 .card-head { display: flex; align-items: center; gap: 0.45rem; font-size: 0.8rem; color: var(--muted); }
 .app-icon { width: 1.25rem; height: 1.25rem; border-radius: 5px; background: linear-gradient(135deg, #5ac8fa, #0a60d0); }
 .app { flex: 1; text-transform: uppercase; letter-spacing: 0.02em; }
 .title { font-weight: 600; margin-top: 0.35rem; unicode-bidi: plaintext; }
 .subtitle { font-weight: 600; unicode-bidi: plaintext; }
-.body { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; overflow: hidden; unicode-bidi: plaintext; white-space: pre-wrap; }
+.body { unicode-bidi: plaintext; white-space: pre-wrap; }
+/* The preview profile's lines (PreviewProfile, from /web/profiles.json): none is every line. */
+.card .title, .card .body { display: -webkit-box; -webkit-box-orient: vertical; overflow: hidden; overflow-wrap: anywhere; }
+.card .title { -webkit-line-clamp: var(--title-lines, 1); }
+.card .body { -webkit-line-clamp: var(--body-lines, 4); }
+.card .title:empty, .card .subtitle:empty { display: none; }
 .approximate { font-size: 0.7rem; color: var(--muted); margin: 0.5rem 0 0; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin-top: 1.5rem; font-size: 0.9rem; }
 .facts dt { color: var(--muted); }
@@ -77,6 +82,14 @@ details { margin-top: 1rem; }
 .activities .phase { font-size: 0.8rem; color: var(--muted); }
 .activities ol { font-size: 0.8rem; padding-left: 1.2rem; }
 .activities .dropped { color: var(--refused); }
+#device-name, #profile { padding: 0.2rem 0.4rem; }
+.hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+.show-device { padding: 0.1rem 0.5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--accent); cursor: pointer; }
+/* pushbox snapshot --png: the cards alone, in one column, on the inbox's background. */
+body.pictures { background: var(--bg); }
+.picture-column { display: flex; flex-direction: column; align-items: flex-start; gap: 16px; padding: 16px; }
+.picture-column .android { margin-top: 0; box-sizing: border-box; }
+.matrix .approximate, .matrix .card-head { display: none; }
 """####
         ),
         "app.js": (
@@ -87,7 +100,7 @@ details { margin-top: 1rem; }
 // (textContent), never parsed as HTML.
 "use strict";
 
-const state = { items: [], selected: null, query: "", device: null };
+const state = { items: [], selected: null, query: "", device: null, shown: null, deviceName: "", profiles: [], rendering: null };
 const $ = (id) => document.getElementById(id);
 
 async function api(method, path, body) {
@@ -146,14 +159,7 @@ function select(cursor) {
   const item = state.items.find((i) => i.cursor === cursor);
   $("none").hidden = !!item;
   $("card").hidden = !item;
-  $("facts").hidden = !item;
-  $("delete").hidden = !item;
-  $("trace-section").hidden = !item;
-  $("raw-section").hidden = !item;
-  $("matrix-button").hidden = !item;
-  $("tap").hidden = !item;
-  $("card-lang").hidden = !item;
-  $("card-lang-label").hidden = !item;
+  for (const id of ["facts", "delete", "trace-section", "raw-section", "matrix-button", "tap", "card-lang", "card-lang-label"]) $(id).hidden = !item;
   if (item) {
     const choose = $("card-lang");
     choose.replaceChildren();
@@ -168,19 +174,11 @@ function select(cursor) {
   $("response-section").hidden = true;
   $("matrix-section").hidden = true;
   $("android").hidden = true;
-  $("android-picture").hidden = true;
-  $("card-thumb").hidden = true;
-  $("card-image").hidden = true;
-  $("card-actions").replaceChildren();
   $("trace").replaceChildren();
   if (!item) return;
+  state.rendering = null;
   showDetail(item);
-  text($("card-app"), state.device?.bundleID ?? "app");
-  text($("card-time"), new Date(item.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
-  text($("card-title"), shownTitle(item));
-  text($("card-subtitle"), item.subtitle ?? item.intended?.subtitle ?? "");
-  text($("card-body"), shownBody(item));
-  $("card").lang = item.language ?? "";
+  drawSelected(item, { title: item.title, subtitle: item.subtitle, body: item.body, intended: item.intended, language: item.language });
   const facts = $("facts");
   facts.replaceChildren();
   for (const [name, value] of [
@@ -197,6 +195,96 @@ function select(cursor) {
   for (const li of $("notifications").children) li.classList.toggle("selected", li.dataset.cursor === cursor);
 }
 
+// The selected push's iPhone card, from its rendering, under the chosen preview profile.
+function drawSelected(item, rendering) {
+  const images = (rendering.attachments ?? []).map((a, index) => ({ ...a, index })).filter((a) => String(a.type).startsWith("image/"));
+  fillCard($("card"), rendering, {
+    app: state.device?.bundleID ?? "app",
+    time: new Date(item.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+    image: images.length > 0 ? `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}` : null,
+    profile: chosenProfile(),
+    onAction: (identifier) => respond(item, identifier),
+  });
+}
+
+// The preview profile the card is drawn under (pushbox's own, from /web/profiles.json).
+function chosenProfile() {
+  return state.profiles.find((p) => p.name === $("profile").value) ?? state.profiles[1] ?? null;
+}
+
+// The iPhone card's parts, made once for the live page (ids "card-…") and for each picture.
+function buildCard(article, prefix) {
+  const part = (tag, className, name) => {
+    const element = document.createElement(tag);
+    if (className) element.className = className;
+    if (prefix && name) element.id = prefix + name;
+    return element;
+  };
+  article.classList.add("card");
+  const head = part("div", "card-head");
+  const icon = part("span", "app-icon");
+  icon.setAttribute("aria-hidden", "true");
+  head.append(icon, part("span", "app", "app"), part("time", null, "time"));
+  const main = part("div", "card-main");
+  const words = part("div", "card-text");
+  words.append(part("div", "title", "title"), part("div", "subtitle", "subtitle"), part("div", "body", "body"));
+  const thumb = part("button", "thumb", "thumb");
+  thumb.type = "button";
+  thumb.setAttribute("aria-label", "Show the attachment");
+  const thumbImage = part("img", null, "thumb-image");
+  thumbImage.alt = "the attachment";
+  thumb.append(thumbImage);
+  main.append(words, thumb);
+  const image = part("img", "expanded", "image");
+  image.alt = "the attachment, at its size";
+  const actions = part("div", "actions", "actions");
+  actions.setAttribute("aria-label", "Actions");
+  article.append(head, main, image, actions, part("p", "approximate", "approximate"));
+  thumb.addEventListener("click", () => {
+    image.hidden = !image.hidden;
+  });
+}
+
+// One iPhone card as iOS draws it: app, time, bold title, subtitle, the body cut to the profile's
+// lines, the image as a thumbnail (the whole image when expanded), the actions the profile shows.
+function fillCard(article, rendering, { app, time, image, profile, onAction }) {
+  const part = (selector) => article.querySelector(selector);
+  text(part(".app"), app);
+  text(part("time"), time);
+  text(part(".title"), rendering.title ?? rendering.intended?.title ?? "");
+  text(part(".subtitle"), rendering.subtitle ?? rendering.intended?.subtitle ?? "");
+  text(part(".body"), rendering.body ?? rendering.intended?.body ?? "");
+  // As the terminal's card says it: nothing to show is said, not drawn as an empty card.
+  const silent = ![".title", ".subtitle", ".body"].some((selector) => part(selector).textContent);
+  part(".body").classList.toggle("muted", silent);
+  if (silent) text(part(".body"), "(no alert text: a background or badge/sound-only push)");
+  article.lang = rendering.language ?? "";
+  article.dataset.profile = profile?.name ?? "";
+  article.style.setProperty("--title-lines", String(profile?.titleLines ?? "none"));
+  article.style.setProperty("--body-lines", String(profile?.bodyLines ?? "none"));
+  if (profile?.cardWidth) article.style.width = profile.cardWidth + "px";
+  const expanded = profile?.name === "expanded";
+  part(".thumb").hidden = !image || expanded;
+  part(".expanded").hidden = !image || !expanded;
+  if (image) {
+    part(".thumb img").src = image;
+    part(".expanded").src = image;
+  }
+  const actions = part(".actions");
+  actions.replaceChildren();
+  const shown = rendering.actions ?? [];
+  for (const action of profile?.actions == null ? shown : shown.slice(0, profile.actions)) {
+    const button = document.createElement("button");
+    button.type = "button";
+    text(button, action.title);
+    if ((action.options ?? []).includes("destructive")) button.classList.add("destructive");
+    if (onAction) button.addEventListener("click", () => onAction(action.identifier));
+    actions.append(button);
+  }
+  actions.hidden = actions.children.length === 0;
+  text(part(".approximate"), `${profile?.summary ?? "approximate"}; drawn with this browser's system font.`);
+}
+
 // The push's delivery with its rendering: attachments, actions and the trace.
 async function showDetail(item) {
   let detail;
@@ -208,6 +296,7 @@ async function showDetail(item) {
   if (state.selected !== item.cursor) return;
   const delivery = detail.deliveries.find((d) => d.cursor === item.cursor) ?? detail.deliveries[0];
   const rendering = delivery?.rendering ?? {};
+  state.rendering = rendering;
   showAndroid(item, rendering.android ?? item.android);
   let payload = delivery?.payload ?? "";
   try {
@@ -217,21 +306,7 @@ async function showDetail(item) {
   }
   const headers = (delivery?.headers ?? []).map(([name, value]) => `${name}: ${value}`).join("\n");
   text($("raw"), (headers ? headers + "\n\n" : "") + payload);
-  const images = (rendering.attachments ?? []).map((a, index) => ({ ...a, index })).filter((a) => String(a.type).startsWith("image/"));
-  if (images.length > 0) {
-    const url = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}`;
-    $("card-thumb-image").src = url;
-    $("card-image").src = url;
-    $("card-thumb").hidden = false;
-  }
-  for (const action of rendering.actions ?? []) {
-    const button = document.createElement("button");
-    button.type = "button";
-    text(button, action.title);
-    if ((action.options ?? []).includes("destructive")) button.classList.add("destructive");
-    button.addEventListener("click", () => respond(item, action.identifier));
-    $("card-actions").append(button);
-  }
+  drawSelected(item, rendering);
   for (const entry of rendering.trace ?? []) {
     const li = document.createElement("li");
     const outcome = document.createElement("span");
@@ -264,16 +339,40 @@ function showAndroid(item, android) {
   }
   $("card").hidden = true;
   $("android").hidden = false;
-  text($("android-app"), android.appName ?? "");
-  text($("android-channel"), android.channel?.name ? "· " + android.channel.name : "");
-  text($("android-title"), android.title ?? "");
-  text($("android-body"), android.body ?? "");
-  $("android").lang = android.locale ?? "";
-  $("android-icon").style.backgroundColor = /^#[0-9a-fA-F]{6}$/.test(android.color ?? "") ? android.color : "";
-  if (android.imageAttachment) {
-    $("android-picture").src = `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/android`;
-    $("android-picture").hidden = false;
-  }
+  fillAndroid($("android"), android, android.imageAttachment ? `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/android` : null);
+}
+
+// The Android card's parts, made once for the live page (ids "android-…") and for each picture.
+function buildAndroid(article, prefix) {
+  const part = (tag, className, name) => {
+    const element = document.createElement(tag);
+    if (className) element.className = className;
+    if (prefix && name) element.id = prefix + name;
+    return element;
+  };
+  article.classList.add("android");
+  article.setAttribute("aria-label", "The Android notification");
+  const head = part("div", "android-head");
+  const icon = part("span", "android-icon", "icon");
+  icon.setAttribute("aria-hidden", "true");
+  head.append(icon, part("span", "android-app", "app"), part("span", "muted android-channel", "channel"));
+  const picture = part("img", "expanded", "picture");
+  picture.alt = "the notification's big picture";
+  article.append(head, part("div", "title", "title"), part("div", "body", "body"), picture);
+}
+
+// One Android card as the FCM SDK builds it: the small icon in its tint, app, channel, title,
+// body and the big picture.
+function fillAndroid(article, android, picture) {
+  const part = (selector) => article.querySelector(selector);
+  text(part(".android-app"), android.appName ?? "");
+  text(part(".android-channel"), android.channel?.name ? "· " + android.channel.name : "");
+  text(part(".title"), android.title ?? "");
+  text(part(".body"), android.body ?? "");
+  article.lang = android.locale ?? "";
+  part(".android-icon").style.backgroundColor = /^#[0-9a-fA-F]{6}$/.test(android.color ?? "") ? android.color : "";
+  part(".expanded").hidden = !picture;
+  if (picture) part(".expanded").src = picture;
 }
 
 const rightToLeft = new Set(["ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"]);
@@ -295,21 +394,17 @@ async function showMatrix() {
     }
   }));
   if (state.selected !== item.cursor) return;
+  const profile = { ...chosenProfile(), cardWidth: null };
   for (const [tag, rendering] of cells) {
     const cell = document.createElement("article");
-    cell.className = "card";
+    buildCard(cell, null);
+    fillCard(cell, rendering ?? {}, { app: state.device?.bundleID ?? "app", time: "", image: null, profile });
     cell.lang = rendering?.language ?? tag;
     cell.dir = rightToLeft.has(tag.split("-")[0]) ? "rtl" : "ltr";
     const lang = document.createElement("div");
     lang.className = "lang";
     text(lang, rendering?.language && rendering.language !== tag ? `${tag} → ${rendering.language}` : tag);
-    const title = document.createElement("div");
-    title.className = "title";
-    text(title, rendering?.title ?? rendering?.intended?.title ?? "");
-    const body = document.createElement("div");
-    body.className = "body";
-    text(body, rendering?.body ?? rendering?.intended?.body ?? "");
-    cell.append(lang, title, body);
+    cell.prepend(lang);
     matrix.append(cell);
   }
 }
@@ -317,7 +412,8 @@ async function showMatrix() {
 // The device's Live Activities now, each with its timeline of pushes (applied, or dropped and why).
 async function loadActivities() {
   if (!$("activities-section").open) return;
-  const answer = await api("GET", "/api/v1/activities").catch(() => ({ activities: [] }));
+  const which = state.deviceName ? "?device=" + encodeURIComponent(state.deviceName) : "";
+  const answer = await api("GET", "/api/v1/activities" + which).catch(() => ({ activities: [] }));
   const box = $("activities");
   box.replaceChildren();
   if (answer.activities.length === 0) {
@@ -349,12 +445,11 @@ async function loadActivities() {
   }
 }
 
-// The fleet: every device of the inbox, its platform, languages and state.
+// The fleet: every device of the inbox, its platform, languages and state; Show picks one.
 function showFleet() {
   const rows = $("fleet");
   rows.replaceChildren();
-  const devices = [{ name: state.device?.name ?? "phone", platform: "ios", languages: state.device?.languages, state: state.device }, ...(state.device?.devices ?? [])];
-  for (const d of devices) {
+  for (const d of fleet()) {
     const tr = document.createElement("tr");
     const online = d.state?.online !== false ? "online" : "offline";
     const installed = d.state?.installed !== false ? "" : ", app uninstalled";
@@ -363,8 +458,40 @@ function showFleet() {
       text(td, value);
       tr.append(td);
     }
+    const td = document.createElement("td");
+    const show = document.createElement("button");
+    show.type = "button";
+    show.className = "show-device";
+    text(show, "Show");
+    show.setAttribute("aria-label", "Show the device " + d.name);
+    show.addEventListener("click", () => chooseDevice(d.name));
+    td.append(show);
+    tr.append(td);
     rows.append(tr);
   }
+  const choose = $("device-name");
+  choose.replaceChildren();
+  for (const [value, label] of [["", "every device"], ...fleet().map((d) => [d.name, d.name])]) {
+    const option = document.createElement("option");
+    option.value = value;
+    text(option, label);
+    option.selected = value === state.deviceName;
+    choose.append(option);
+  }
+}
+
+// The inbox's own device and every device added to its fleet.
+function fleet() {
+  const own = { name: state.device?.name ?? "phone", platform: "ios", languages: state.device?.languages, state: { online: state.device?.online, installed: state.device?.installed } };
+  return [own, ...(state.device?.devices ?? [])];
+}
+
+// Shows one device of the fleet (or every one): the list holds its notifications, and the
+// language and online switches change it.
+function chooseDevice(name) {
+  state.deviceName = name;
+  loadDevice().then(load);
+  loadActivities();
 }
 
 let requestsPending = false;
@@ -393,7 +520,8 @@ async function loadRequests() {
 
 async function load() {
   const params = new URLSearchParams({ limit: "200" });
-  if (state.query) params.set("query", state.query);
+  const query = [state.deviceName ? "device:" + state.deviceName : "", state.query].filter(Boolean).join(" ");
+  if (query) params.set("query", query);
   try {
     const page = await api("GET", "/api/v1/notifications?" + params);
     state.items = page.notifications;
@@ -407,8 +535,10 @@ async function load() {
 
 async function loadDevice() {
   state.device = await api("GET", "/api/v1/device");
+  if (state.deviceName && !fleet().some((d) => d.name === state.deviceName)) state.deviceName = "";
+  state.shown = state.deviceName ? await api("GET", "/api/v1/device?device=" + encodeURIComponent(state.deviceName)) : state.device;
   const select = $("language");
-  const current = (state.device.languages ?? state.device.renderingLanguages ?? [])[0] ?? "en";
+  const current = (state.shown.languages ?? state.shown.renderingLanguages ?? [])[0] ?? "en";
   const choices = new Set([current, "en-US", "ko-KR", "ja-JP", "de-DE", "fr-FR", "es-ES", "ar", "zh-Hans-CN", "pt-BR", "ru-RU"]);
   select.replaceChildren();
   for (const tag of choices) {
@@ -418,7 +548,7 @@ async function loadDevice() {
     option.selected = tag === current;
     select.append(option);
   }
-  $("online").checked = state.device.online !== false;
+  $("online").checked = (state.shown.state ?? state.shown).online !== false;
   showFleet();
 }
 
@@ -430,7 +560,7 @@ function listen() {
   events.addEventListener("notification", (event) => {
     const item = JSON.parse(event.data);
     if (item.liveActivity) loadActivities();
-    if (state.query) { load(); return; }
+    if (state.query || state.deviceName) { load(); return; }
     state.items.unshift(item);
     renderList();
   });
@@ -440,14 +570,73 @@ function listen() {
   events.addEventListener("request", () => loadRequests());
 }
 
+// The device the switches change: the one shown, or the inbox's own when every device is.
+function shownDevice() {
+  return state.deviceName ? { device: state.deviceName } : {};
+}
+
+// The preview profiles, named in the picker; the lock screen's first.
+async function loadProfiles() {
+  state.profiles = await api("GET", "/web/profiles.json").catch(() => []);
+  const choose = $("profile");
+  for (const profile of state.profiles) {
+    const option = document.createElement("option");
+    option.value = profile.name;
+    text(option, profile.name);
+    option.selected = profile.name === "lock-screen";
+    choose.append(option);
+  }
+}
+
+// pushbox snapshot --png: the page holds its cards' renderings (no server); each is drawn as the
+// live page draws it, in one column, and when fonts and images are ready their places are written
+// into the page (#rects) for pushbox to cut the screenshot by.
+function drawPictures(pictures) {
+  document.body.className = "pictures";
+  const column = document.createElement("div");
+  column.className = "picture-column";
+  const cards = pictures.map((picture) => {
+    const article = document.createElement("article");
+    if (picture.phone === "android") {
+      buildAndroid(article, null);
+      fillAndroid(article, picture.rendering, picture.image);
+      article.style.width = picture.profile.cardWidth + "px";
+    } else {
+      buildCard(article, null);
+      fillCard(article, picture.rendering, { app: picture.app, time: "now", image: picture.image, profile: picture.profile });
+    }
+    article.dir = rightToLeft.has(String(picture.language).split("-")[0]) ? "rtl" : "ltr";
+    column.append(article);
+    return article;
+  });
+  document.body.append(column);
+  const images = [...column.querySelectorAll("img")].filter((i) => !i.closest("[hidden]") && !i.hidden && i.src);
+  Promise.all([document.fonts.ready, ...images.map((i) => i.decode().catch(() => null))]).then(() => {
+    const rects = $("rects") ?? document.createElement("pre");
+    rects.id = "rects";
+    const whole = document.documentElement;
+    rects.textContent = JSON.stringify({
+      width: whole.scrollWidth, height: whole.scrollHeight,
+      cards: cards.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].map(Math.round); }),
+    });
+    document.body.append(rects);
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  if ($("pictures")) {
+    drawPictures(JSON.parse($("pictures").textContent));
+    return;
+  }
+  buildCard($("card"), "card-");
+  buildAndroid($("android"), "android-");
   $("search").addEventListener("submit", (event) => {
     event.preventDefault();
     state.query = $("query").value.trim();
     load();
   });
   $("language").addEventListener("change", async (event) => {
-    await api("PUT", "/api/v1/device", { languages: [event.target.value] });
+    await api("PUT", "/api/v1/device", { ...shownDevice(), languages: [event.target.value] });
     load();
   });
   $("matrix-button").addEventListener("click", () => showMatrix());
@@ -458,10 +647,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const one = await api("GET", `/api/v1/notifications/${encodeURIComponent(item.apnsId)}?lang=${encodeURIComponent(event.target.value)}`);
     const rendering = one.deliveries.find((d) => d.cursor === item.cursor)?.rendering ?? one.deliveries[0]?.rendering;
     if (!rendering || state.selected !== item.cursor) return;
-    text($("card-title"), rendering.title ?? rendering.intended?.title ?? "");
-    text($("card-subtitle"), rendering.subtitle ?? rendering.intended?.subtitle ?? "");
-    text($("card-body"), rendering.body ?? rendering.intended?.body ?? "");
-    $("card").lang = rendering.language ?? event.target.value;
+    state.rendering = rendering;
+    drawSelected(item, rendering);
   });
   $("tap").addEventListener("click", () => {
     const item = state.items.find((i) => i.cursor === state.selected);
@@ -469,8 +656,10 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("requests-section").addEventListener("toggle", () => loadRequests());
   $("activities-section").addEventListener("toggle", () => loadActivities());
-  $("card-thumb").addEventListener("click", () => {
-    $("card-image").hidden = !$("card-image").hidden;
+  $("device-name").addEventListener("change", (event) => chooseDevice(event.target.value));
+  $("profile").addEventListener("change", () => {
+    const item = state.items.find((i) => i.cursor === state.selected);
+    if (item) drawSelected(item, state.rendering ?? item);
   });
   $("delete").addEventListener("click", async () => {
     const item = state.items.find((i) => i.cursor === state.selected);
@@ -485,9 +674,9 @@ document.addEventListener("DOMContentLoaded", () => {
     select(null);
   });
   $("online").addEventListener("change", async (event) => {
-    await api("PUT", "/api/v1/device", { online: event.target.checked });
+    await api("PUT", "/api/v1/device", { ...shownDevice(), online: event.target.checked });
   });
-  loadDevice().then(load).then(listen);
+  loadProfiles().then(loadDevice).then(load).then(listen);
 });
 """####
         ),
@@ -518,6 +707,8 @@ document.addEventListener("DOMContentLoaded", () => {
     <input id="query" name="query" type="search" placeholder="title:Order lang:ko -delivery:delivered" autocomplete="off">
   </form>
   <div class="device" aria-label="Device">
+    <label for="device-name">Device</label>
+    <select id="device-name"></select>
     <label for="language">Language</label>
     <select id="language"></select>
     <label class="toggle"><input id="online" type="checkbox"> Online</label>
@@ -532,23 +723,11 @@ document.addEventListener("DOMContentLoaded", () => {
   </section>
   <section class="detail" aria-label="The notification as the phone shows it">
     <p id="none" class="empty">Choose a notification.</p>
-    <article id="card" class="card" hidden>
-      <div class="card-head"><span class="app-icon" aria-hidden="true"></span><span id="card-app" class="app"></span><time id="card-time"></time></div>
-      <div id="card-title" class="title"></div>
-      <div id="card-subtitle" class="subtitle"></div>
-      <div class="card-main"><div class="card-text"><div id="card-body" class="body"></div></div><button id="card-thumb" class="thumb" type="button" hidden aria-label="Show the attachment"><img id="card-thumb-image" alt="the attachment"></button></div>
-      <img id="card-image" class="expanded" alt="the attachment, at its size" hidden>
-      <div id="card-actions" class="actions" aria-label="Actions"></div>
-      <p class="approximate">Drawn with this browser's system font: approximate.</p>
-    </article>
-    <article id="android" class="android" hidden aria-label="The Android notification">
-      <div class="android-head"><span id="android-icon" class="android-icon" aria-hidden="true"></span><span id="android-app"></span><span id="android-channel" class="muted"></span></div>
-      <div id="android-title" class="title"></div>
-      <div id="android-body" class="body"></div>
-      <img id="android-picture" class="expanded" alt="the notification's big picture" hidden>
-    </article>
+    <article id="card" class="card" hidden></article>
+    <article id="android" class="android" hidden></article>
     <p class="tools"><button id="tap" type="button" hidden>Tap the notification</button> <button id="matrix-button" type="button" hidden>Every language</button>
-      <label id="card-lang-label" for="card-lang" hidden>Show in</label> <select id="card-lang" hidden></select></p>
+      <label id="card-lang-label" for="card-lang" hidden>Show in</label> <select id="card-lang" hidden></select>
+      <label for="profile">As a</label> <select id="profile"></select></p>
     <section id="response-section" hidden aria-label="What the app receives"><h2>What the app receives</h2><pre id="response" class="raw"></pre></section>
     <section id="matrix-section" hidden aria-label="The notification in every language"><h2>In every language</h2><div id="matrix" class="matrix"></div></section>
     <dl id="facts" class="facts" hidden></dl>
@@ -556,7 +735,7 @@ document.addEventListener("DOMContentLoaded", () => {
     <p><button id="delete" type="button" hidden>Delete this notification</button></p>
     <section id="trace-section" hidden aria-label="Trace"><h2>Trace</h2><ol id="trace" class="trace"></ol></section>
     <details id="activities-section"><summary>Live Activities</summary><div id="activities" class="activities"></div></details>
-    <details id="fleet-section"><summary>Devices</summary><table class="requests"><thead><tr><th scope="col">device</th><th scope="col">platform</th><th scope="col">languages</th><th scope="col">state</th></tr></thead><tbody id="fleet"></tbody></table></details>
+    <details id="fleet-section"><summary>Devices</summary><table class="requests"><thead><tr><th scope="col">device</th><th scope="col">platform</th><th scope="col">languages</th><th scope="col">state</th><th scope="col"><span class="hidden-label">show</span></th></tr></thead><tbody id="fleet"></tbody></table></details>
     <details id="requests-section"><summary>Requests</summary><table class="requests"><thead><tr><th scope="col">time</th><th scope="col">request</th><th scope="col">status</th></tr></thead><tbody id="requests"></tbody></table></details>
   </section>
 </main>

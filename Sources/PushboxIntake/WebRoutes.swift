@@ -1,4 +1,6 @@
 import PushboxInbox
+import PushboxJSON
+import PushboxPayload
 import PushboxSystem
 
 /// Where the browser inbox is served (`host:port` of the TCP port), once the port is bound; nil
@@ -25,6 +27,10 @@ enum WebRoutes {
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+    /// `/web/profiles.json`: the preview profiles the page clamps a card by (`PreviewProfile`'s,
+    /// so the browser and the goldens' judgement never disagree on a number).
+    static var profilesJSON: JSONValue { .array(PreviewProfile.all.map(\.json)) }
+
     static func routes() -> [Route] {
         [
             Route(
@@ -35,7 +41,10 @@ enum WebRoutes {
                 }, refusal: APNsEndpoint.refusalWithoutID,
                 handle: { request in
                     let name = request.path.hasPrefix("/web/") ? String(request.path.dropFirst("/web/".count)) : "index.html"
-                    guard let file = WebAssets.files[name] else { return APIv1.failure(404, "NotFound", "no file \(name) in the browser inbox") }
+                    let profiles = ("application/json", JSONWriter.compact(profilesJSON))
+                    guard let file = name == "profiles.json" ? profiles : WebAssets.files[name] else {
+                        return APIv1.failure(404, "NotFound", "no file \(name) in the browser inbox")
+                    }
                     return HTTPResponse(
                         status: 200,
                         headers: [

@@ -2,8 +2,9 @@
 page loads with no console error; pushes sent with curl appear without a reload; an image
 attachment is shown at its size; a hostile payload is shown as text and runs nothing; the language
 switch renders in Korean; the search; delete; every control reachable by keyboard and labelled;
-the text's contrast.
-   web_inbox_selenium.py BASE_URL SOCKET IMAGE"""
+the text's contrast; the fleet's devices one at a time; the preview profiles' line limits; the card
+and the matrix as pictures (PICTURES/card.png, matrix.png) for the test to compare with recorded ones.
+   web_inbox_selenium.py BASE_URL SOCKET IMAGE PICTURES"""
 import functools, http.server, json, os, subprocess, sys, threading
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -12,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-base, socket, image = sys.argv[1], sys.argv[2], sys.argv[3]
+base, socket, image, pictures = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 token = "5e1ec7ed" + "0" * 56
 # The image's own server, as a backend's CDN would be: the service extension downloads it.
 handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=os.path.dirname(image))
@@ -97,6 +98,21 @@ try:
     Select(driver.find_element(By.ID, "card-lang")).select_by_value("de-DE")
     wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Spieleinladung")
     print("card in German", driver.execute_script("return fetch('/api/v1/device').then(r => r.json()).then(j => j.languages[0])"))
+    # The pictures: the time is the one thing that changes from run to run, so it is set as
+    # Apple's own screenshots set it.
+    # A window tall enough for the whole matrix: a picture holds all of it, wherever it scrolled.
+    driver.execute_script("document.getElementById('card-time').textContent = '09:41'")
+    driver.set_window_size(1200, 3200)
+    driver.find_element(By.ID, "card").screenshot(os.path.join(pictures, "card.png"))
+    driver.find_element(By.ID, "matrix").screenshot(os.path.join(pictures, "matrix.png"))
+    driver.set_window_size(1200, 900)
+    # The preview profiles: a banner shows two body lines and two actions, expanded every line.
+    clamp = "return [getComputedStyle(document.getElementById('card-body')).webkitLineClamp, document.querySelectorAll('#card-actions button').length]"
+    profiles = []
+    for name in ("banner", "expanded", "lock-screen"):
+        Select(driver.find_element(By.ID, "profile")).select_by_value(name)
+        profiles.append(driver.execute_script(clamp))
+    print("profiles", profiles)
     # What the app receives: the Accept button, then a tap.
     click(By.XPATH, "//div[@id='card-actions']/button[1]")
     wait.until(lambda d: d.find_element(By.ID, "response").text.startswith("{"))
@@ -123,6 +139,17 @@ try:
     # The fleet, and a Live Activity started by a push-to-start push, with its timeline.
     driver.find_element(By.CSS_SELECTOR, "#fleet-section summary").click()
     print("fleet", [r.text.split(" ")[:2] for r in driver.find_elements(By.CSS_SELECTOR, "#fleet tr")])
+    # One device of the fleet: its notifications only, and the language switch changes it alone.
+    Select(driver.find_element(By.ID, "device-name")).select_by_value("pixel")
+    wait.until(lambda d: "Order shipped" not in listed(d) and "pixel" in listed(d))
+    Select(driver.find_element(By.ID, "language")).select_by_value("fr-FR")
+    device_language = "return fetch('/api/v1/device' + arguments[0]).then(r => r.json()).then(j => j.languages[0])"
+    wait.until(lambda d: d.execute_script(device_language, "?device=pixel") == "fr-FR")
+    print("pixel", len(driver.find_elements(By.CSS_SELECTOR, "#notifications li")), driver.execute_script(device_language, ""))
+    click(By.CSS_SELECTOR, "#fleet tr:first-child .show-device")
+    wait.until(lambda d: "Order shipped" in listed(d))
+    Select(driver.find_element(By.ID, "device-name")).select_by_value("")
+    wait.until(lambda d: "pixel" in listed(d))
     driver.find_element(By.CSS_SELECTOR, "#activities-section summary").click()
     start = json.load(open(os.path.join(os.path.dirname(image), "..", "13-match-live-start.json")))
     to_start = driver.execute_script("return fetch('/api/v1/activities').then(r => r.json()).then(j => j.pushToStartToken)")
@@ -146,7 +173,7 @@ try:
         names.append(driver.execute_script(
             "const e = document.activeElement; return e.closest('#notifications') ? 'a list item' : (e.id || e.tagName)"))
     focused = [n for n in names if n != "BODY"]
-    print("tab order", focused[:5])
+    print("tab order", focused[:6])
     unlabelled = driver.execute_script(
         "return [...document.querySelectorAll('input, select, button')].filter(e => !e.hidden && e.offsetParent !== null"
         " && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).length")

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxFetch
 import PushboxJSON
 import PushboxTestSupport
 import Testing
@@ -18,11 +19,11 @@ struct SnapshotCommandTests {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: ProjectPaths.sampleApp, toPath: app)
         }
-        func run(_ extra: [String]) -> CLIRun {
+        func run(_ extra: [String], environment: [String: String] = [:]) -> CLIRun {
             CLIRun(
                 ["snapshot", "--golden", golden, "--app", app, "--lang", "en-US,ko-KR", "--no-extension"] + extra + [
                     ProjectPaths.samples + "/01-game-invite.json", ProjectPaths.samples + "/12-fcm-invite-both.json",
-                ])
+                ], environment: environment.merging(["XDG_CACHE_HOME": CLIRun.cacheHome, "XDG_DATA_HOME": CLIRun.dataHome]) { a, _ in a })
         }
         deinit { try? FileManager.default.removeItem(atPath: dir) }
     }
@@ -127,6 +128,70 @@ struct SnapshotCommandTests {
         #expect(text.contains("Your order shipped"))
         let verify = CLIRun(["snapshot", "--golden", golden, "--from-inbox", "--db", f.db, "--lang", "en-US"], environment: f.environment)
         #expect(verify.status == 0, "\(verify.out)")
+    }
+
+    static var chromiumReady: Bool { CardPictures.browser(ProcessInfo.processInfo.environment) != nil }
+
+    /// Pictures recorded on this kind of machine (Debian's Chromium and Noto fonts), which the
+    /// ones drawn now must match; `PUSHBOX_RECORD_PICTURES=1` records them anew.
+    static let recordedPictures = ProjectPaths.projectRoot + "/Tests/Pictures"
+
+    @Test(
+        "--png: a picture per golden, drawn by the browser inbox's page in Chromium, matching the recorded ones; a changed translation fails its picture",
+        .enabled(if: chromiumReady, "needs Debian's chromium (make test installs it)"))
+    func pictures() throws {
+        let c = try Copy()
+        let recorded = c.run(["--record", "--png"])
+        #expect(recorded.status == 0, "\(recorded.err)")
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: c.golden).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(
+            pictures == [
+                "01-game-invite.ios.en-US.png", "01-game-invite.ios.ko-KR.png", "12-fcm-invite-both.android.en-US.png",
+                "12-fcm-invite-both.android.ko-KR.png", "12-fcm-invite-both.ios.en-US.png", "12-fcm-invite-both.ios.ko-KR.png",
+            ])
+        for name in pictures {
+            let picture = try #require(FileManager.default.contents(atPath: c.golden + "/" + name).flatMap { Picture(png: Array($0)) })
+            // The lock screen's card on a regular iPhone: 393 points less its margins.
+            #expect(picture.width == 377 && picture.height > 60, "\(name)")
+            let reference = Self.recordedPictures + "/" + name
+            if ProcessInfo.processInfo.environment["PUSHBOX_RECORD_PICTURES"] == "1" {
+                try FileManager.default.createDirectory(atPath: Self.recordedPictures, withIntermediateDirectories: true)
+                try Data(picture.png).write(to: URL(fileURLWithPath: reference))
+                Issue.record("recorded \(reference): run again without PUSHBOX_RECORD_PICTURES")
+                continue
+            }
+            let expected = try #require(FileManager.default.contents(atPath: reference).flatMap { Picture(png: Array($0)) }, "\(reference)")
+            let difference = picture.difference(from: expected)
+            #expect(difference.within(CardPictures.tolerance), "\(name): \(difference)")
+        }
+        #expect(c.run(["--png"]).status == 0)
+        #expect(c.run(["--record", "--png"]).out.hasSuffix(", 0 changed\n"))
+        // The Korean invitation made longer: the Korean iPhone cards' text and pictures differ; the
+        // Android card (its own strings) only gains a finding, so its picture stays; English is as it was.
+        let strings = c.app + "/Resources/ko.lproj/Localizable.strings"
+        let text = try String(contentsOfFile: strings, encoding: .utf8).replacingOccurrences(
+            of: "모노폴리 게임에 초대했습니다", with: "모노폴리 게임에 초대했습니다. 지금 바로 참여하세요")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: strings))
+        let junit = c.dir + "/junit.xml"
+        #expect(c.run(["--png", "--junit", junit]).status == 1)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        let failed = xml.components(separatedBy: "<testcase ").filter { $0.contains("<failure") }.compactMap { testcase in
+            testcase.components(separatedBy: " name=\"").dropFirst().first?.components(separatedBy: "\"").first
+        }
+        let korean = ["01-game-invite.ios.ko-KR", "12-fcm-invite-both.ios.ko-KR"]
+        var expected: [String] = korean.flatMap { name in ["json", "png", "txt"].map { name + "." + $0 } }
+        expected += ["12-fcm-invite-both.android.ko-KR.json", "12-fcm-invite-both.android.ko-KR.txt"]
+        expected.sort()
+        #expect(failed.sorted() == expected, "\(xml)")
+    }
+
+    @Test("--png without Chromium: the text goldens are written as ever, no picture, and a message")
+    func picturesWithoutChromium() throws {
+        let c = try Copy()
+        let r = c.run(["--record", "--png"], environment: ["PUSHBOX_CHROMIUM": ""])
+        #expect(r.status == 0 && !r.err.isEmpty)
+        let files = try FileManager.default.contentsOfDirectory(atPath: c.golden)
+        #expect(files.count == 12 && !files.contains { $0.hasSuffix(".png") })
     }
 
     @Test("the unified diff: context, hunks with line numbers, additions and removals")

@@ -1,4 +1,5 @@
 import Foundation
+import PushboxFetch
 import PushboxIntake
 import PushboxJSON
 import PushboxTestSupport
@@ -81,17 +82,31 @@ struct WebInboxTests {
             ProviderLibraryTests.venvPython("web"),
             [
                 ProviderLibraryTests.clients + "/web_inbox_selenium.py", "http://127.0.0.1:\(s.port)", s.dir + "/s.sock",
-                ProjectPaths.samples + "/media/lighthouse.png",
+                ProjectPaths.samples + "/media/lighthouse.png", s.dir,
             ], timeout: 120)
         #expect(
             r.out.split(separator: "\n").map(String.init) == [
                 "appeared True", "image [320, 200]", "hostile True", "no stray image True", "deleted True", "korean True", "matrix True True",
-                "card in German ko-KR",
+                "card in German ko-KR", "profiles [['2', 2], ['none', 2], ['4', 2]]",
                 "accept ACCEPT True 12345678 pushboxsample://game/12345678",
                 "tap com.apple.UNNotificationDefaultActionIdentifier",
                 "payload True True", "android Breaking False rgb(255, 0, 0)",
-                "fleet [['phone', 'ios'], ['pixel', 'android']]", "activity True True", "search 1",
-                "tab order ['query', 'language', 'online', 'clear', 'a list item']", "unlabelled 0", "contrast AA True", "console errors 0 []",
+                "fleet [['phone', 'ios'], ['pixel', 'android']]", "pixel 1 ko-KR", "activity True True", "search 1",
+                "tab order ['query', 'device-name', 'language', 'online', 'clear', 'a list item']", "unlabelled 0", "contrast AA True",
+                "console errors 0 []",
             ], "\(r.out) \(r.err)")
+        // The card in German and the matrix, as pictures, against those recorded on this kind of machine.
+        for name in ["card", "matrix"] {
+            let drawn = try #require(FileManager.default.contents(atPath: s.dir + "/\(name).png").flatMap { Picture(png: Array($0)) })
+            let reference = SnapshotCommandTests.recordedPictures + "/web-\(name).png"
+            if ProcessInfo.processInfo.environment["PUSHBOX_RECORD_PICTURES"] == "1" {
+                try Data(drawn.png).write(to: URL(fileURLWithPath: reference))
+                Issue.record("recorded \(reference): run again without PUSHBOX_RECORD_PICTURES")
+                continue
+            }
+            let expected = try #require(FileManager.default.contents(atPath: reference).flatMap { Picture(png: Array($0)) }, "\(reference)")
+            let difference = drawn.difference(from: expected)
+            #expect(difference.within(0.001), "\(name): \(difference)")
+        }
     }
 }

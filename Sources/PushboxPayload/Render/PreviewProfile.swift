@@ -15,6 +15,15 @@ public struct PreviewProfile: Sendable, Equatable {
         /// iPhone Plus, Pro Max: 430 points.
         case large
 
+        /// The iPhone's width in points (a browser draws its card at this width less its margins).
+        public var points: Int {
+            switch self {
+            case .small: return 375
+            case .regular: return 393
+            case .large: return 430
+            }
+        }
+
         /// Extra columns over the regular width (a column is about 9 points of body text).
         var extraColumns: Int {
             switch self {
@@ -68,6 +77,18 @@ public struct PreviewProfile: Sendable, Equatable {
         var out = self
         out.sizeClass = size
         return out
+    }
+
+    /// The profile as the browser inbox draws by it: its name, lines and actions (null: all),
+    /// the card's width in points on its size class, and its summary.
+    public var json: JSONValue {
+        func count(_ n: Int?) -> JSONValue { n.map { .number(String($0)) } ?? .null }
+        return .object(
+            JSONObject([
+                ("name", .string(name)), ("version", .string(version)), ("sizeClass", .string(sizeClass.rawValue)),
+                ("titleLines", count(titleLines)), ("bodyLines", count(bodyLines)), ("actions", count(actions)),
+                ("cardWidth", .number(String(sizeClass.points - 16))), ("summary", .string(summary)),
+            ]))
     }
 
     /// "lock-screen (approximate, 2026.1): title 1 line, body 4 lines at 40 columns".
