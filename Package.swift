@@ -130,7 +130,7 @@ let package = Package(
             name: "PushboxFuzzTargets",
             dependencies: [
                 "PushboxPayload", "PushboxJSON", "PushboxLocalization", "PushboxDevice", "PushboxIntake", "PushboxStore", "PushboxRendering",
-                "PushboxInbox",
+                "PushboxInbox", "PushboxFetch",
             ]),
         // The fuzz targets in one executable: libFuzzer's with -DPUSHBOX_FUZZ, a replayer otherwise.
         .executableTarget(name: "pushbox-fuzz", dependencies: ["PushboxFuzzTargets"]),

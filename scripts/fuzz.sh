@@ -8,13 +8,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 seconds="${FUZZ_SECONDS:-60}"
-targets="${FUZZ_TARGETS:-json payload fcm-condition strings stringsdict xcstrings format schedule profile http provider-token oauth port-sniff strings-xml java-format live-activity}"
 # SwiftPM's --sanitize=fuzzer instruments only the executable's own module for coverage
 # (libFuzzer then sees ~100 counters and finds nothing): the coverage flags are passed to
 # every module explicitly (~52,000 counters).
 "$SWIFT" build --scratch-path .build/fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -DPUSHBOX_FUZZ \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp --product pushbox-fuzz >/dev/null || exit 1
 binary=.build/fuzz/debug/pushbox-fuzz
+# Every target the binary has (its usage names them), unless FUZZ_TARGETS picks some.
+targets="${FUZZ_TARGETS:-$("$binary" 2>&1 | sed -n 's/.*(targets: \(.*\)).*/\1/p' | tr -d ,)}"
+[ -n "$targets" ] || { echo "fuzz: pushbox-fuzz names no targets" >&2; exit 1; }
 work=.build/fuzz-corpus
 seed() {  # seed TARGET FILE [PREFIX]: copy FILE into the target's generated seeds, PREFIX line first
     local dir="$work/$1/generated"; mkdir -p "$dir"

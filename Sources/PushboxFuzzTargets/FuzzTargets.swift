@@ -1,5 +1,6 @@
 import Foundation
 import PushboxDevice
+import PushboxFetch
 import PushboxInbox
 import PushboxIntake
 import PushboxJSON
@@ -17,7 +18,7 @@ public enum FuzzTargets {
         ("json", json), ("payload", payload), ("fcm-condition", condition), ("strings", strings), ("stringsdict", stringsdict),
         ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),
         ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff), ("strings-xml", stringsXML),
-        ("java-format", javaFormat), ("live-activity", liveActivity), ("query", query),
+        ("java-format", javaFormat), ("live-activity", liveActivity), ("query", query), ("image", image),
     ]
 
     /// The target called `name`, if there is one.
@@ -133,6 +134,18 @@ public enum FuzzTargets {
         subject.language = "ko"
         subject.status = 200
         _ = q.matches(subject, now: Date(timeIntervalSince1970: 1_800_000_600))
+    }
+
+    /// An attachment's or a screenshot's bytes: the header read, decoded within the pixel cap,
+    /// cut, written back as PNG and compared with itself.
+    static func image(_ data: [UInt8]) {
+        // What the header says is checked first, as the attachment path does; decoding is kept
+        // to 4 megapixels here, under libFuzzer's 256 MB for one allocation.
+        guard let size = ImageInfo.size(of: data), size.width * size.height <= 4_000_000, let picture = Picture(png: data) else { return }
+        guard let cut = picture.cropped(x: 1, y: 1, width: picture.width / 2 + 1, height: picture.height / 2 + 1) else { return }
+        guard let again = Picture(png: cut.png), again.difference(from: cut).differingPixels == 0 else {
+            fatalError("a PNG written by Picture does not decode to its pixels")
+        }
     }
 
     static func schedule(_ data: [UInt8]) {
