@@ -16,7 +16,7 @@ enum ExecCommand {
         summary:
             "Run CMD unchanged where api.push.apple.com, api.sandbox.push.apple.com, fcm.googleapis.com, oauth2.googleapis.com (and the rest of the push hosts) are pushbox on ports 443 and 2197 (and 2195/2196, the broadcast channel API's), trusted through pushbox's CA, and no other address exists (Linux network and mount namespaces; the host's files and network are never changed). The running pushbox shows every push live; with none running, exec takes them in itself into the usual inbox. At the end: a summary on stderr; the exit status is CMD's.",
         operands: "-- CMD [ARGS…]",
-        options: [Options.check, Options.failOn, Options.jsonSummary, Options.socket, Options.database]
+        options: [Options.check, Options.failOn, Options.jsonSummary, Options.socket, Options.database, Options.chaos]
             + [Options.tlsCert, Options.tlsKey, Options.providerKey, Options.teamID, Options.fcmTokens, Options.apnsTokens, Options.apnsEnvironment]
             + ClockOptions.options
             + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
@@ -33,6 +33,11 @@ enum ExecCommand {
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
         let failOn: [ExecSummary.Failing]
         do { failOn = try ExecSummary.parseFailOn(args.value(Options.failOn)) } catch {
+            io.err("pushbox exec: \(error)")
+            return 2
+        }
+        let chaos: [ChaosRule]
+        do { chaos = try ChaosOptions.rules(args) } catch {
             io.err("pushbox exec: \(error)")
             return 2
         }
@@ -59,6 +64,7 @@ enum ExecCommand {
         defer { files.remove() }
         for note in files.notes { io.err("pushbox exec: warning: \(note)") }
         let before = target.latestID(args, io)
+        let chaosIDs = target.addChaos(chaos, args, io)
         let child: SandboxedCommand
         switch Sandbox.start(command: args.operands, environment: environment(io.environment, files), files: files, ports: ports) {
         case .failure(let failure):
@@ -83,6 +89,8 @@ enum ExecCommand {
             command: args.operands, commandStatus: status, tally: target.tally(args, io), failOn: failOn, unreachable: relay.counts.unreachable,
             servedBy: target.description)
         summary.findings = target.findings(after: before, args, io)
+        summary.retries = target.retries(args, io)
+        target.removeChaos(chaosIDs, args, io)
         if summary.tally.requests == 0, relay.counts.relayed > 0 {
             // A pushbox older than the summary route: the relayed connections are all it knows.
             summary.servedBy += " (no summary from it)"

@@ -14,11 +14,19 @@ struct ExecSummary {
         case discarded
         /// The fleet's findings (`pushbox device add`): a device got the run's campaign twice,
         /// none of it, or in another language.
+        /// `duplicate` is also a message delivered twice after a failure answered for it (retries).
         case duplicate, missed
         case wrongLanguage = "wrong-language"
+        /// The verdict on the command's retries (`RetryVerdict`).
+        case retriedPermanent = "retried-permanent"
+        case noBackoff = "no-backoff"
+        case ignoredRetryAfter = "ignored-retry-after"
+        case gaveUp = "gave-up"
 
         /// The kind of fleet finding it names; nil for a request count.
         var finding: FleetFinding.Kind? { FleetFinding.Kind(rawValue: rawValue) }
+        /// The retry finding it names.
+        var retry: RetryVerdict.Finding? { RetryVerdict.Finding(rawValue: rawValue) }
     }
 
     /// The exit status of a run whose command succeeded but sent what `--fail-on` names.
@@ -35,6 +43,8 @@ struct ExecSummary {
     var servedBy: String
     /// The fleet's findings in the run's pushes, taken as one campaign (none without added devices).
     var findings: [FleetFinding] = []
+    /// The verdict on the run's retries (nil: the pushbox that took them gave none).
+    var retries: RetryVerdict? = nil
 
     /// `--fail-on rejected,refused`: the names, or the usage error.
     static func parseFailOn(_ text: String?) throws(UsageError) -> [Failing] {
@@ -56,7 +66,9 @@ struct ExecSummary {
         case .refused: tally.refused.values.reduce(0, +)
         case .notTargeted: tally.count(.notTargeted)
         case .discarded: tally.count(.discarded)
-        case .duplicate, .missed, .wrongLanguage: findings.filter { $0.kind == kind.finding }.count
+        case .duplicate: findings.filter { $0.kind == kind.finding }.count + (retries?.count(.duplicate) ?? 0)
+        case .missed, .wrongLanguage: findings.filter { $0.kind == kind.finding }.count
+        case .retriedPermanent, .noBackoff, .ignoredRetryAfter, .gaveUp: kind.retry.map { retries?.count($0) ?? 0 } ?? 0
         }
     }
 
@@ -96,6 +108,10 @@ struct ExecSummary {
             lines.append("  fleet findings \(findings.count)\(reasons(kinds))")
             for f in findings { lines.append("    \(f.kind.rawValue): \(TerminalText.sanitize(f.detail))") }
         }
+        if let retries, !retries.messages.isEmpty {
+            lines.append("  retries        " + retries.lines[0])
+            lines += retries.lines.dropFirst().map { "  " + $0 }
+        }
         if unreachable > 0 {
             lines.append("  \(unreachable) connection\(unreachable == 1 ? "" : "s") closed: no pushbox answered on the port socket")
         }
@@ -116,6 +132,7 @@ struct ExecSummary {
         fields.append(("failedOn", .array(failedOn.map { .string($0.rawValue) })))
         fields.append(("unreachableConnections", .number(String(unreachable))))
         fields.append(("findings", .array(findings.map(\.json))))
+        fields.append(("retries", retries?.json ?? .null))
         return .object(JSONObject(fields))
     }
 }

@@ -53,6 +53,41 @@ enum ExecTarget: CustomStringConvertible {
     /// This process's connections, as the port socket names them: `unix PATH (pid N)`.
     var listenerPrefix: String { "unix \(portSocket) (pid \(getpid()))" }
 
+    /// Adds the run's `--chaos` rules to the intake that takes its pushes; their numbers, to
+    /// remove them when the run ends (a running pushbox keeps its own rules).
+    func addChaos(_ rules: [ChaosRule], _ args: ParsedArguments, _ io: CommandIO) -> [Int] {
+        guard !rules.isEmpty else { return [] }
+        switch self {
+        case .own(let running, _): return rules.map { running.server.router.chaos.add($0) }
+        case .running:
+            let body = JSONWriter.compact(.object(JSONObject([("add", .array(rules.map { .string($0.text) }))])))
+            guard case .success(let state) = LocalClient.call("PUT", "/api/v1/chaos", body: Array(body.utf8), headers: [], args, io) else {
+                return []
+            }
+            let ids = (state["rules"]?.arrayValue ?? []).compactMap { $0.objectValue?["id"]?.intValue }
+            return Array(ids.suffix(rules.count))
+        }
+    }
+
+    /// Removes the run's rules from a running pushbox.
+    func removeChaos(_ ids: [Int], _ args: ParsedArguments, _ io: CommandIO) {
+        guard !ids.isEmpty, case .running = self else { return }
+        let body = JSONWriter.compact(.object(JSONObject([("remove", .array(ids.map { .number(String($0)) }))])))
+        _ = LocalClient.call("PUT", "/api/v1/chaos", body: Array(body.utf8), headers: [], args, io)
+    }
+
+    /// The verdict on this run's retries.
+    func retries(_ args: ParsedArguments, _ io: CommandIO) -> RetryVerdict? {
+        switch self {
+        case .own(let running, _): return RetryVerdict.judge(running.server.router.requests.recent().filter { $0.listener.hasPrefix(listenerPrefix) })
+        case .running:
+            let query = listenerPrefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            guard case .success(let value) = LocalClient.callJSON("GET", "/requests/retries?listener=" + query, body: [], headers: [], args, io)
+            else { return nil }
+            return RetryVerdict(json: value)
+        }
+    }
+
     /// What this run's requests came to (a running pushbox is asked on the socket of `args`).
     func tally(_ args: ParsedArguments, _ io: CommandIO) -> RequestTally {
         switch self {

@@ -42,7 +42,10 @@ enum ManExamples {
             ("offline", "the device goes offline: pushes are kept as APNs keeps them"),
             ("subscribe news", "the app subscribes the device to the FCM topic news"),
         ],
-        "requests": [("--refused", "the running pushbox's recent refused requests, each with why")],
+        "requests": [
+            ("--retries", "the verdict on the backend's retries after the failures it met"),
+            ("--refused", "the running pushbox's recent refused requests, each with why"),
+        ],
         "exec": [("--fail-on rejected,refused -- npm test", "run a backend's tests with the push hosts pointing at pushbox")],
         "snapshot": [
             ("--golden notifications --record --lang en-US,ko-KR pushes", "record the cards as golden files"),
@@ -51,6 +54,17 @@ enum ManExamples {
         ],
         "activities": [("--json", "the device's Live Activities, each push applied or dropped with why")],
         "activity": [("start --type MatchActivity --attributes match.json", "start a Live Activity as Activity.request does")],
+        "chaos": [
+            ("add 'fcm 503 UNAVAILABLE retry-after=5 next=2'", "FCM answers the next two messages 503 with Retry-After: 5"),
+            (
+                "add 'apns 500 InternalServerError probability=0.3 seed=7'",
+                "APNs fails about a third of the pushes, the same ones on every run with seed 7"
+            ),
+            ("add 'goaway Shutdown' 'max-streams 1'", "GOAWAY instead of an answer; one stream at a time on every HTTP/2 connection"),
+            ("add 'fcm 503 UNAVAILABLE accepted next=1'", "delivered, then answered 503: does the backend's retry make a duplicate?"),
+            ("list", "the rules, each with how often it fired"),
+            ("clear", "answer as the services do again"),
+        ],
         "clear": [
             ("", "empty the inbox; a running inbox follows within a second"),
             ("device:ja", "delete only what the query matches (quote a query of several terms)"),

@@ -88,6 +88,16 @@ enum Options {
     // Golden files (snapshot)
     static let golden = OptionSpec("--golden", value: "DIR", help: "The folder of golden files (required).")
     static let record = OptionSpec("--record", help: "Write the golden files instead of verifying them; says how many changed.")
+    static let retries = OptionSpec(
+        "--retries",
+        help:
+            "Instead of the requests: the verdict on the backend's retries — each message that met a failure, its attempts and their spacing against Retry-After, and retried-permanent, no-backoff, ignored-retry-after, gave-up, duplicate."
+    )
+    static let chaos = OptionSpec(
+        "--chaos", value: "RULE", repeatable: true,
+        help:
+            "Start with this chaos rule (see pushbox chaos --help): e.g. --chaos 'fcm 503 UNAVAILABLE next=2'. Repeatable; the rules live as long as this pushbox."
+    )
     static let png = OptionSpec(
         "--png",
         help:
@@ -108,7 +118,7 @@ enum Options {
     static let failOn = OptionSpec(
         "--fail-on", value: "WHAT,…",
         help:
-            "Exit 3 when the command succeeded but sent pushes APNs or FCM would refuse: rejected (refused for what they are), refused (credentials), not-targeted (FCM messages for other devices), discarded (dropped for an offline device); and, with devices added to the inbox (pushbox device add), the fleet's findings in the run taken as one campaign: duplicate (a device got two of its notifications), missed (a device got none while others did), wrong-language (a device was shown a message in another language than its own)."
+            "Exit 3 when the command succeeded but sent pushes APNs or FCM would refuse: rejected (refused for what they are), refused (credentials), not-targeted (FCM messages for other devices), discarded (dropped for an offline device); and, with devices added to the inbox (pushbox device add), the fleet's findings in the run taken as one campaign: duplicate (a device got two of its notifications), missed (a device got none while others did), wrong-language (a device was shown a message in another language than its own); and the verdict on the command's retries (pushbox requests --retries): retried-permanent, no-backoff, ignored-retry-after, gave-up, and duplicate (a message delivered twice after a failure answered for it)."
     )
     static let jsonSummary = OptionSpec("--json-summary", value: "FILE", help: "Also write the summary as JSON to FILE, for scripts.")
 

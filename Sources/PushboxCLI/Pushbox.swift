@@ -18,7 +18,7 @@ public enum Pushbox {
         ExportCommand.spec, ScheduleCommand.spec, PendingCommand.spec, CancelCommand.spec, CryptoCommands.keygen, CryptoCommands.encrypt,
         CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec, DeviceCommand.spec, RequestsCommand.spec,
         ExecCommand.spec, SnapshotCommand.spec, ActivitiesCommand.spec, ActivityCommand.spec, ClearCommand.spec, WaitCommand.spec, HealthCommand.spec,
-        WebCommand.spec,
+        WebCommand.spec, ChaosCommand.spec,
         ManCommand.spec,
         CompletionsCommand.spec,
     ]

@@ -18,7 +18,8 @@ enum ServeCommand {
             Options.quiet,
             Options.schedule,
         ]
-            + PortOptions.options + Webhooks.options + ClockOptions.options + RenderCommand.deviceOptions + RenderCommand.extensionOptions,
+            + PortOptions.options + Webhooks.options + ChaosOptions.options + ClockOptions.options + RenderCommand.deviceOptions
+            + RenderCommand.extensionOptions,
         run: run)
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -31,6 +32,7 @@ enum ServeCommand {
         signal(SIGPIPE, SIG_IGN)
         let running: RunningIntake
         var hooks: Webhooks?
+        var chaos: [ChaosRule] = []
         do {
             running = try RunningIntake.start(
                 args, io, command: "serve",
@@ -53,6 +55,7 @@ enum ServeCommand {
                 },
                 configure: { options, profile throws(UsageError) in
                     hooks = try Webhooks.configured(args, profile: profile)
+                    chaos = try ChaosOptions.rules(args)
                     try PortOptions.apply(args, profile: profile, io: io, to: &options)
                     options.watch = args.all(Options.watch)
                     options.forcePolling = args.flag(Options.poll)
@@ -65,6 +68,7 @@ enum ServeCommand {
         let server = running.server
         let store = running.store
         hooks?.start(server.service, router: server.router)
+        ChaosOptions.apply(chaos, to: server.router)
         var listening = "listening on \(server.options.socketPath)"
         if let address = server.tcpAddress {
             listening += " and \(address) (TLS\(server.options.tls == nil ? " off" : "") · HTTP/2 · HTTP/1.1)"

@@ -187,6 +187,17 @@ public final class IntakeService: Sendable {
         return raw
     }
 
+    /// Keeps a push chaos refused (its arrival names the rule) as the inbox keeps every refusal:
+    /// stored with the status and reason the sender heard, never judged or delivered. The
+    /// apns-id is the request's, else a new one; the arrival to publish once the answer is sent.
+    public func receiveInjectedRefusal(_ raw: RawPayload, status: Int, reason: String, detail: String) -> (apnsID: String, PendingArrival?) {
+        let apnsID = raw.envelope.headers[PushHeaders.id] ?? FastUUID.make()
+        let topic = raw.envelope.headers[PushHeaders.topic]
+        let (result, arrival) = commit(
+            raw, apnsID: apnsID, verdict: Verdict(status: status, reason: reason, detail: detail, topic: topic), report: nil)
+        return (result.apnsID, arrival)
+    }
+
     /// Commits the raw bytes with their verdict; gives the answer (500 InternalServerError when
     /// the inbox could not store it, and nothing to publish) and the arrival to publish.
     private func commit(_ raw: RawPayload, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (

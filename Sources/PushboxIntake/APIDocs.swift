@@ -105,6 +105,21 @@ enum APIDocs {
                 responses: [(200, "The device"), (400, "BadDeviceChange"), (404, "NoSuchDevice"), refused]),
         ])
 
+    static let chaos = RouteDoc(
+        path: "/api/v1/chaos",
+        operations: [
+            .init(
+                method: "GET", summary: "The chaos rules: {armed, rules: [{id, rule, fault, active, spent, matched, fired}]}",
+                responses: [(200, "The rules"), refused]),
+            .init(
+                method: "PUT",
+                summary:
+                    "Changes the chaos rules: rules (replacing), add, remove, on, off; {} clears them. Nothing changes when a rule cannot be read",
+                body: "{rules?: [rule], add?: [rule], remove?: [id], on?: [id], off?: [id]}",
+                responses: [(200, "The rules"), (400, "BadChaosRule, BadChaosChange"), refused]),
+            .init(method: "DELETE", summary: "Removes every chaos rule", responses: [(200, "The rules (none)"), refused]),
+        ])
+
     static let requests = RouteDoc(
         path: "/api/v1/requests",
         operations: [

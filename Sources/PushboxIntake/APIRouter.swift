@@ -93,6 +93,9 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     public let requests = RequestLog()
     /// Where the browser inbox is served, once the TCP port is bound.
     public let web = WebAddress()
+    /// The chaos rules: faults injected into push requests while any is on.
+    public let chaos = ChaosBook()
+    public var chaosRules: ChaosBook? { chaos }
 
     /// pushbox's API in front of `service`: APNs' `POST /3/device/<token>`, FCM's and OAuth's
     /// routes, `GET /inbox` and the scheduler's `/pushbox/…` routes.
@@ -108,9 +111,9 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         routes =
             apns.routes + BroadcastEndpoint(service: service, authenticator: authenticator).routes + (fcm ?? FCMEndpoint(service: service)).routes + [
                 InboxListing.route(service), InboxListing.deviceRoute(service), FleetRoute.route(service), RequestLog.route(requests),
-                RequestLog.summaryRoute(requests),
+                RequestLog.summaryRoute(requests), RequestLog.retriesRoute(requests),
             ]
-            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests, web: web) + WebRoutes.routes()
+            + ScheduleEndpoint.routes(scheduler) + APIv1.routes(service, requests: requests, web: web, chaos: chaos) + WebRoutes.routes()
     }
 
     /// The route that takes `path`, if any.
@@ -158,12 +161,17 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
     /// Answers a whole request `early` let through.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard let route = route(for: request.path) else { return Self.notFound(headers: request.headers, listener: request.arrival?.listener ?? "") }
-        return route.handle(request)
+        guard let name = ChaosAnswers.service(ofRoute: route.name) else { return route.handle(request) }
+        var response = chaos.isArmed ? handleWithChaos(request, route: route, service: name) : route.handle(request)
+        response.messageKey = ChaosAnswers.messageKey(request, service: name)
+        return response
     }
 
     /// Answers requests that arrived together, in order: a route's requests in one batch where
     /// it takes batches (pushes: one transaction), the others one by one.
     public func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] {
+        // While chaos is on, each push meets the rules on its own.
+        if chaos.isArmed { return requests.map(handle) }
         var responses = [HTTPResponse?](repeating: nil, count: requests.count)
         // Request indexes by the route (its index in the table) that takes them as a batch.
         var byRoute: [Int: [Int]] = [:]
@@ -176,7 +184,13 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         }
         for (r, indexes) in byRoute {
             guard let batch = routes[r].handleBatch else { continue }
-            for (i, response) in zip(indexes, batch(indexes.map { requests[$0] })) { responses[i] = response }
+            for (i, response) in zip(indexes, batch(indexes.map { requests[$0] })) {
+                var response = response
+                if let name = ChaosAnswers.service(ofRoute: routes[r].name) {
+                    response.messageKey = ChaosAnswers.messageKey(requests[i], service: name)
+                }
+                responses[i] = response
+            }
         }
         return responses.enumerated().map { $0.element ?? handle(requests[$0.offset]) }
     }

@@ -14,7 +14,7 @@ public enum APIv1 {
     /// The longest `wait`, in seconds.
     static let maxWait = 120.0
 
-    static func routes(_ service: IntakeService, requests: RequestLog, web: WebAddress) -> [Route] {
+    static func routes(_ service: IntakeService, requests: RequestLog, web: WebAddress, chaos: ChaosBook) -> [Route] {
         let refusal = APNsEndpoint.refusalWithoutID
         let guarded: @Sendable (RequestHead) -> Result<Arrival.Authentication, Refusal> = { head in
             if let why = crossSite(head) { return .failure(Refusal(failure(403, "Forbidden", why))) }
@@ -49,6 +49,7 @@ public enum APIv1 {
             },
             route("api-requests", .exact("/api/v1/requests"), doc: APIDocs.requests) { request in APIDevice.requests(request, requests) },
             route("api-activities", .exact("/api/v1/activities"), doc: APIDocs.activities) { request in APIDevice.activities(request, service) },
+            route("api-chaos", .exact("/api/v1/chaos"), maxBody: APIChaos.maxBody, doc: APIDocs.chaos) { request in APIChaos.handle(request, chaos) },
             route("api-health", .exact("/api/v1/health"), doc: APIDocs.health) { _ in
                 json(
                     200,

@@ -220,9 +220,7 @@ public final class FCMEndpoint: Sendable {
         guard message.objectValue != nil else {
             return Self.invalidArgument("Invalid value at 'message': \(message.typeDescription)", field: "message", description: "must be an object")
         }
-        var arrival = request.arrival
-        arrival?.fcmProject = project
-        let raw = RawPayload(bytes: request.body, envelope: Envelope(source: .fcm, arrival: arrival))
+        let raw = Self.raw(request, project: project)
         if body["validate_only"] == .bool(true) {
             // A dry run is judged by the device as the real send would be, and changes nothing.
             let judgement = service.phone.judge(raw, mode: .dryRun)
@@ -238,6 +236,13 @@ public final class FCMEndpoint: Sendable {
         if result.status == 200 { response.acceptance = result.acceptance }
         if let pending { response.afterSent = { pending.publish() } }
         return response
+    }
+
+    /// The message as a payload with its envelope: the request's body, its arrival in `project`.
+    static func raw(_ request: HTTPRequest, project: String) -> RawPayload {
+        var arrival = request.arrival
+        arrival?.fcmProject = project
+        return RawPayload(bytes: request.body, envelope: Envelope(source: .fcm, arrival: arrival))
     }
 
     /// FCM's answer to a judged message, the same for a send and its dry run: the message's

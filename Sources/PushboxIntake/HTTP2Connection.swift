@@ -35,6 +35,11 @@ final class HTTP2Connection: @unchecked Sendable {
     private var outputOffset = 0
     /// Requests whose bodies completed in the bytes just read, waiting to be handled.
     private var ready: [(Int32, HTTPRequest, RequestHead)] = []
+    /// The chaos rules' version this connection's settings follow, and the stream limit it announced.
+    private var chaosVersion = -1
+    private var announcedMaxStreams = HTTP2Connection.maxConcurrentStreams
+    /// A chaos fault ended the connection: `reset` closes it with a TCP RST.
+    private var endedByChaos: ConnectionFault?
     /// Later answers given (on any thread), and streams with more to send: for the connection's thread.
     private let late = Locked<(answers: [(Int32, RequestHead, HTTPResponse)], resumable: Set<Int32>)>(([], []))
 
@@ -87,8 +92,15 @@ final class HTTP2Connection: @unchecked Sendable {
 
     deinit { if let session { nghttp2_session_del(session) } }
 
-    /// Serves the connection until it closes; `initial` holds bytes already read from it.
-    func run(initial: [UInt8]) {
+    /// Serves the connection until it closes; `initial` holds bytes already read from it. True
+    /// when chaos reset it (its socket then closes with a TCP RST, nothing more sent).
+    @discardableResult
+    func run(initial: [UInt8]) -> Bool {
+        serve(initial: initial)
+        return endedByChaos == .reset
+    }
+
+    private func serve(initial: [UInt8]) {
         // Whoever writes a stream or waits to answer hears that the connection is gone.
         defer { endLongAnswers() }
         guard makeSession() else { return }
@@ -117,16 +129,29 @@ final class HTTP2Connection: @unchecked Sendable {
                 goAway(reason: .shutdown)
                 endLongAnswers()
             }
+            followChaosSettings()
+            if let fault = endedByChaos {
+                if fault != .reset { flush(deadlineMs: 1000) }
+                resetIfAsked()
+                return
+            }
             guard flushOutput() else { return }
             let idle = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
             if (idle || goingAway) && !batchInFlight && outputOffset == output.count { return }
             var ready: Int16 = 0
             if stream.buffered == 0 {
-                let remaining = Int64(listener.idleTimeoutMs) - Int64(monotonicMilliseconds() - lastActivity)
+                let idleClose = handler.chaosRules?.idleClose
+                let remaining = Int64(min(listener.idleTimeoutMs, idleClose?.milliseconds ?? Int.max)) - Int64(monotonicMilliseconds() - lastActivity)
                 let events = Int16(POLLIN) | (outputOffset < output.count ? Int16(POLLOUT) : 0)
                 ready = waitReady(fd, events: events, wakeup: wakeup, timeout: goingAway ? 100 : Int32(max(0, min(remaining, 1000))))
                 if ready == 0 {
                     if remaining <= 0 && !batchInFlight && !goingAway && !streams.values.contains(where: \.isLong) {
+                        if idleClose?.reset == true, idleClose!.milliseconds < listener.idleTimeoutMs {
+                            // Chaos: an idle connection reset, as APNs' are after hours, without GOAWAY.
+                            endedByChaos = .reset
+                            resetIfAsked()
+                            return
+                        }
                         goingAway = true
                         goAway(reason: .idleTimeout)
                     }
@@ -163,8 +188,11 @@ final class HTTP2Connection: @unchecked Sendable {
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, Self.onFrame)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, Self.onStreamClose)
         guard nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0 else { return false }
+        // A new connection is told chaos's stream limit at once; a running one when it changes.
+        chaosVersion = handler.chaosRules?.version ?? -1
+        announcedMaxStreams = handler.chaosRules?.maxStreams ?? Self.maxConcurrentStreams
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: Self.maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: announcedMaxStreams),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(Self.maxHeaderBytes)),
         ]
         return nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count) == 0
@@ -242,6 +270,13 @@ final class HTTP2Connection: @unchecked Sendable {
             return
         }
         state.later = nil
+        if let fault = response.connectionFault {
+            var head = head
+            head.bodyBytes = state.received
+            handler.answered(head, response)
+            inject(fault, on: id)
+            return
+        }
         state.responseStream = response.stream
         state.response = response.body
         state.responseOffset = 0
@@ -272,6 +307,41 @@ final class HTTP2Connection: @unchecked Sendable {
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
             nghttp2_submit_response(session, id, nvs, nvs.count, &provider)
         }
+    }
+
+    /// A chaos fault instead of an answer on stream `id`.
+    private func inject(_ fault: ConnectionFault, on id: Int32) {
+        switch fault {
+        case .refuseStream:
+            nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_REFUSED_STREAM.rawValue)
+        case .goAway(let code, let debug, let processed):
+            // The last stream processed: this one, or the one before it (the client sends it again).
+            let last = processed ? id : max(0, id - 2)
+            let data = Array(debug.utf8)
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code, data, data.count)
+            endedByChaos = fault
+        case .reset:
+            endedByChaos = fault
+        }
+    }
+
+    /// Makes the socket's close a TCP RST (SO_LINGER 0) when chaos asked for a reset: the
+    /// listener closes it when the connection ends.
+    private func resetIfAsked() {
+        guard endedByChaos == .reset else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
+    /// Announces chaos's `max-streams` (or the usual limit again) when the rules changed.
+    private func followChaosSettings() {
+        guard let rules = handler.chaosRules, rules.version != chaosVersion else { return }
+        chaosVersion = rules.version
+        let limit = rules.maxStreams ?? Self.maxConcurrentStreams
+        guard limit != announcedMaxStreams else { return }
+        announcedMaxStreams = limit
+        var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
     }
 
     /// The request's head is complete: the handler may answer at once (refusals, 413).

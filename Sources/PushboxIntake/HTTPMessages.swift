@@ -55,12 +55,39 @@ public struct HTTPResponse: Sendable {
     public var later: LaterAnswer? = nil
     /// The body is written as it comes, after this response's status and headers are sent.
     public var stream: ResponseStream? = nil
+    /// The chaos rule that made this answer (`#3 fcm 503 UNAVAILABLE`): on record, never sent.
+    public var chaos: String? = nil
+    /// Instead of an answer, what the connection does (chaos): GOAWAY, RST_STREAM, a reset.
+    public var connectionFault: ConnectionFault? = nil
+    /// Which message a push request carries, the same for its retries (`RetryVerdict`).
+    public var messageKey: String? = nil
 
     /// A response.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+}
+
+/// What a connection does instead of answering one request, when chaos says so. On HTTP/1.1
+/// (no streams, no GOAWAY) each of them is the connection closed without an answer.
+public enum ConnectionFault: Sendable, Equatable {
+    /// GOAWAY with this error code and debug data; `processed`: the request's stream is the last
+    /// one processed, otherwise the one before it (the client may send it again).
+    case goAway(errorCode: UInt32, debug: String, processed: Bool)
+    /// `RST_STREAM` with `REFUSED_STREAM`.
+    case refuseStream
+    /// The TCP connection reset.
+    case reset
+
+    /// The name the request log gives it as a reason.
+    public var name: String {
+        switch self {
+        case .goAway: "GOAWAY"
+        case .refuseStream: "REFUSED_STREAM"
+        case .reset: "CONNECTION_RESET"
+        }
     }
 }
 
@@ -180,9 +207,13 @@ public protocol HTTPRequestHandler: AnyObject, Sendable {
     func tooLarge(_ head: RequestHead) -> HTTPResponse
     /// Told of every answer sent (the access log).
     func answered(_ head: RequestHead, _ response: HTTPResponse)
+    /// The chaos rules whose connection settings (`max-streams`, `idle-close`) connections follow.
+    var chaosRules: ChaosBook? { get }
 }
 
 extension HTTPRequestHandler {
     /// One by one, by default.
     public func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] { requests.map(handle) }
+    /// No chaos, by default.
+    public var chaosRules: ChaosBook? { nil }
 }

@@ -214,6 +214,8 @@ public final class HTTPServer: @unchecked Sendable {
         state.afterSent = response.afterSent
         state.head.bodyBytes = state.received
         context.handler.answered(state.head, response)
+        // Chaos on HTTP/1.1 (no streams, no GOAWAY): the connection closed without an answer.
+        if response.connectionFault != nil { return .NO }
         return queue(context, state, connection, response)
     }
 

@@ -128,6 +128,8 @@ public enum InboxListing {
             ("collapseId", .optionalString(n.collapseID)),
             ("arrival", n.arrival?.json ?? .null),
         ])
+        // Never mistaken for the service's answer: the chaos rule that made it, when one did.
+        if let chaos = n.arrival?.chaos { object["chaos"] = .string(chaos) }
         var unrendered = RenderedNotification(delivered: .rejected)
         unrendered.intended = n.reason == nil ? nil : AlertContent.literal(of: n.raw)
         for field in RenderedNotification.fields where field.listed {

@@ -198,13 +198,16 @@ public final class PortListener: @unchecked Sendable {
         }
     }
 
+    /// Serves HTTP/2 on the connection; true when chaos reset it (no close_notify is sent then:
+    /// the close is the TCP RST).
+    @discardableResult
     private func serveHTTP2(
         _ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
         initial: [UInt8], wakeup: Wakeup, origin: Origin
-    ) {
+    ) -> Bool {
         let info = ConnectionInfo(
             listener: origin.name, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate, connectTarget: origin.tunnel)
-        HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
+        return HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
     }
 
     /// The description of HTTP/1.1 over TLS: the server's own, unless a tunnel, a client
@@ -313,7 +316,9 @@ public final class PortListener: @unchecked Sendable {
         let certificate = stream.clientCertificate
         switch stream.alpn {
         case "h2":
-            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, origin: origin)
+            if serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, origin: origin) {
+                return
+            }
         case "http/1.1":
             TLSBridge(
                 stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
@@ -334,7 +339,11 @@ public final class PortListener: @unchecked Sendable {
                 }
             }
             if initial.starts(with: Self.h2Preface) {
-                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, origin: origin)
+                if serveHTTP2(
+                    stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, origin: origin)
+                {
+                    return
+                }
             } else {
                 TLSBridge(
                     stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,

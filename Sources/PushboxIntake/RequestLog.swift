@@ -33,6 +33,17 @@ public struct RequestRecord: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body's size in bytes.
     public var bodyBytes: Int
+    /// The chaos rule that made the answer, when one did.
+    public var chaos: String?
+    /// Which message the push carries, the same for each of its retries.
+    public var messageKey: String?
+    /// `Retry-After` answered, in seconds (an HTTP date counted from the answer).
+    public var retryAfter: Double?
+    /// A push answered with a failure although it was stored and delivered (chaos `accepted`).
+    public var deliveredDespiteFailure: Bool
+
+    /// The reason of an answer that never came: what the connection did instead.
+    static let noAnswer = "NO_ANSWER"
 
     /// Headers never kept.
     static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-goog-api-key"]
@@ -57,6 +68,22 @@ public struct RequestRecord: Sendable {
         acceptance = response.acceptance
         headers = head.headers.filter { !Self.secretHeaders.contains($0.name) }
         bodyBytes = head.bodyBytes
+        chaos = response.chaos
+        messageKey = response.messageKey
+        if let fault = response.connectionFault { reason = fault.name }
+        if response.status == 0, reason == nil { reason = Self.noAnswer }
+        retryAfter = response.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Self.seconds(retryAfter: $0.1, at: time) }
+        deliveredDespiteFailure = response.status >= 400 && response.acceptance != nil
+    }
+
+    /// `Retry-After` in seconds: a number, or an HTTP date counted from `time`.
+    static func seconds(retryAfter value: String, at time: Date) -> Double? {
+        if let s = Double(value.trimmingCharacters(in: .whitespaces)) { return s }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return f.date(from: value).map { max(0, $0.timeIntervalSince(time)) }
     }
 
     /// FCM's own error code in a Google error's details (`UNREGISTERED` for a 404 `NOT_FOUND`),
@@ -83,7 +110,8 @@ public struct RequestRecord: Sendable {
                 ("tls", .bool(tls)), ("method", .string(method)), ("path", .string(path)), ("status", .number(String(status))),
                 ("reason", .optionalString(reason)), ("cause", .optionalString(cause)), ("apnsId", .optionalString(apnsID)),
                 ("outcome", .string(outcome.name)),
-                ("bodyBytes", .number(String(bodyBytes))),
+                ("bodyBytes", .number(String(bodyBytes))), ("chaos", .optionalString(chaos)),
+                ("retryAfter", retryAfter.map { .number(String(format: "%g", $0)) } ?? .null),
                 ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
             ]))
     }

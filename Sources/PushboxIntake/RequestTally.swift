@@ -43,6 +43,8 @@ extension RequestRecord {
             || (Self.tokenPaths.contains(path) && status == 400)
         if refusedCredentials { return .refused(reason ?? String(status)) }
         guard isPush else { return .other }
+        // No answer at all (GOAWAY, RST_STREAM, a reset): what the connection did is the reason.
+        if status == 0 { return .rejected(reason ?? Self.noAnswer) }
         if status < 300 { return .accepted(acceptance ?? .delivered) }
         return .rejected(reason ?? String(status))
     }

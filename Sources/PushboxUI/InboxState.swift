@@ -117,6 +117,8 @@ public enum Overlay: Sendable, Equatable {
     case activities
     /// The selected push on every device of the fleet, side by side.
     case fleet
+    /// The chaos rules: each with how often it fired; switched on and off, added, removed.
+    case chaos
 }
 
 /// What the footer says after an action, as a value; the view words it.
@@ -197,6 +199,8 @@ public struct InboxState: Sendable {
     public var requests: [RequestLine] = []
     /// The device's Live Activities as the runtime last reported them (nil: none kept).
     public var activities: ActivitiesInfo?
+    /// The chaos rules as the runtime last reported them; the header says "chaos on" while any is.
+    public var chaos = ChaosPanel()
     /// Whether the device's app is installed (`U` uninstalls and installs it: APNs then answers
     /// 410 Unregistered, FCM 404 UNREGISTERED).
     public var appInstalled = true
@@ -332,6 +336,41 @@ public struct ScheduledInfo: Sendable, Equatable {
 }
 
 /// One HTTP request as the Requests view lists it.
+/// The chaos view's content: the rules, the one selected, a rule being typed.
+public struct ChaosPanel: Sendable, Equatable {
+    /// One rule as the view shows it.
+    public struct Rule: Sendable, Equatable {
+        public var id: Int
+        public var text: String
+        public var active: Bool
+        public var spent: Bool
+        public var matched: Int
+        public var fired: Int
+
+        public init(id: Int, text: String, active: Bool, spent: Bool, matched: Int, fired: Int) {
+            self.id = id
+            self.text = text
+            self.active = active
+            self.spent = spent
+            self.matched = matched
+            self.fired = fired
+        }
+    }
+
+    public var rules: [Rule] = []
+    /// Whether any rule is on (pushes meet chaos).
+    public var armed = false
+    /// The selected rule's index.
+    public var selection = 0
+    /// A rule being typed (`a`); nil while none is.
+    public var typed: String?
+
+    public init(rules: [Rule] = [], armed: Bool = false) {
+        self.rules = rules
+        self.armed = armed
+    }
+}
+
 public struct RequestLine: Sendable, Equatable {
     /// When it was answered (`12:40:01`).
     public var time: String
@@ -345,15 +384,18 @@ public struct RequestLine: Sendable, Equatable {
     public var via: String
     /// pushbox's cause for a refusal.
     public var cause: String?
+    /// The chaos rule that made the answer, when one did.
+    public var chaos: String? = nil
 
     /// A line of the view.
-    public init(time: String, status: Int, reason: String?, request: String, via: String, cause: String?) {
+    public init(time: String, status: Int, reason: String?, request: String, via: String, cause: String?, chaos: String? = nil) {
         self.time = time
         self.status = status
         self.reason = reason
         self.request = request
         self.via = via
         self.cause = cause
+        self.chaos = chaos
     }
 
     /// Whether pushbox refused it.

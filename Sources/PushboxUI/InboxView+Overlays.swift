@@ -33,6 +33,8 @@ extension InboxView {
             box(&s, title: "Live Activities", lines: activityLines(state, width: s.width - 6), scroll: state.overlayScroll)
         case .fleet?:
             fleetView(&s, state)
+        case .chaos?:
+            box(&s, title: "Chaos", lines: chaosLines(state), showing: state.chaos.rules.isEmpty ? nil : state.chaos.selection + 2)
         case .search?, nil:
             break
         }
@@ -107,6 +109,33 @@ extension InboxView {
         return lines
     }
 
+    /// The chaos rules, each on or off with how often it fired, the selected one marked; the
+    /// rule being typed last.
+    static func chaosLines(_ state: InboxState) -> [(String, Role)] {
+        let panel = state.chaos
+        var lines: [(String, Role)] = [
+            (
+                panel.armed
+                    ? "pushes meet these faults · injected answers are marked chaos in Requests"
+                    : "no rule on: pushes are answered as the services answer them", .muted
+            ),
+            ("", .overlay),
+        ]
+        if panel.rules.isEmpty {
+            lines.append(("no rule · a adds one: fcm 503 UNAVAILABLE next=2, apns 429 TooManyRequests retry-after=30, goaway Shutdown", .muted))
+        }
+        for (i, rule) in panel.rules.enumerated() {
+            let mark = i == panel.selection ? "▶ " : "  "
+            let state = rule.spent ? "spent" : rule.active ? "on   " : "off  "
+            let text = "\(mark)#\(rule.id) \(state) fired \(rule.fired) of \(rule.matched)  \(DisplayText.clean(rule.text))"
+            lines.append((text, i == panel.selection ? .selected : rule.active && !rule.spent ? .warning : .overlay))
+        }
+        if let typed = panel.typed { lines.append(("add: " + DisplayText.clean(typed) + "▏", .selected)) }
+        lines.append(("", .overlay))
+        lines.append((Keymap.footer(Keymap.chaos), .muted))
+        return lines
+    }
+
     /// The requests on record, newest first; a refused one marked ×, with its reason and why.
     static func requestLines(_ state: InboxState, height: Int) -> [(String, Role)] {
         var lines: [(String, Role)] = [
@@ -118,7 +147,8 @@ extension InboxView {
             let mark = r.refused ? "×" : " "
             var text = "\(mark) \(r.time) \(r.status)\(r.reason.map { " " + $0 } ?? "") \(r.request) · \(r.via)"
             if let cause = r.cause { text += " — \(cause)" }
-            lines.append((DisplayText.clean(text), r.refused ? .warning : .overlay))
+            if let chaos = r.chaos { text = "chaos " + text.dropFirst(2) + " [\(chaos)]" }
+            lines.append((DisplayText.clean(text), r.refused || r.chaos != nil ? .warning : .overlay))
         }
         return lines
     }

@@ -62,6 +62,8 @@ public enum InboxView {
         // What narrows the list matters more than where the socket is: it comes first.
         if state.list.filter != .all { parts.append("filter: \(state.list.filter.label)") }
         if !state.list.search.isEmpty { parts.append("search: \(DisplayText.clean(state.list.search))") }
+        // Never mistaken for the real services: while a chaos rule is on, the header says so first.
+        if state.chaos.armed { parts.insert("chaos on", at: 1) }
         // A device that refuses every push is the first thing to know.
         if !state.appInstalled { parts.append("app uninstalled") }
         if !state.deviceOnline { parts.append("device offline") }

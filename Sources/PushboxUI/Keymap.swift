@@ -35,6 +35,7 @@ public enum Action: String, Sendable, CaseIterable {
     case scheduledView, fastForward, jumpClock, requestsView, toggleInstalled, toggleOnline, deviceView, undoDelete, clearSearch
     case activitiesView, clearInbox
     case nextDevice, previousDevice, fleetView
+    case chaosView, toggleChaosRule, addChaosRule, removeChaosRule, clearChaos
 }
 
 /// Why an action cannot be done now; the footer says it (the view words it).
@@ -121,6 +122,7 @@ public enum Keymap {
         KeyBinding([.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
         KeyBinding([.char("A")], .activitiesView, "Live Activities: phase, Dynamic Island order, content, pushes applied or dropped"),
         KeyBinding([.char("R")], .requestsView, "requests: every HTTP request on record, refused ones marked with why"),
+        KeyBinding([.char("C")], .chaosView, "chaos: APNs and FCM failing on purpose — the rules, on and off, added and removed"),
         KeyBinding([.char("D")], .deviceView, "the device shown: its tokens, whether it is online, its FCM topics and who subscribed it"),
         KeyBinding([.char("v")], .nextDevice, "show the next device of the fleet: its notifications, in its languages", unavailable: needsFleet),
         KeyBinding([.char("V")], .previousDevice, "show the previous device of the fleet", unavailable: needsFleet),
@@ -177,6 +179,17 @@ public enum Keymap {
                 [.char(">")], .jumpClock, "jump the device clock to the next pending local notification", unavailable: needsScheduler),
         ] + overlay.map { b in b.action == .close ? KeyBinding(b.keys + [.char("A")], .close, b.description, footer: b.footer) : b }
 
+    /// Keys in the chaos view: choose a rule, switch it, add one, remove it, clear them.
+    public static let chaos: [KeyBinding] = [
+        KeyBinding([.char("j"), .down], .moveDown, "next rule"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous rule"),
+        KeyBinding([.char(" ")], .toggleChaosRule, "switch the rule on or off", footer: "on/off"),
+        KeyBinding([.char("a")], .addChaosRule, "add a rule: type it (fcm 503 UNAVAILABLE next=2), Enter adds it", footer: "add"),
+        KeyBinding([.char("d")], .removeChaosRule, "remove the rule", footer: "remove"),
+        KeyBinding([.char("X")], .clearChaos, "remove every rule"),
+        KeyBinding([.escape, .char("q"), .char("C")], .close, "close", footer: "close"),
+    ]
+
     /// The table that has the keys in this state: the open overlay's, or the inbox's.
     public static func table(for overlay: Overlay?) -> [KeyBinding] {
         switch overlay {
@@ -184,6 +197,7 @@ public enum Keymap {
         case .scheduled?: return scheduled
         case .activities?: return activities
         case .languagePicker?: return picker
+        case .chaos?: return chaos
         default: return Self.overlay
         }
     }

@@ -31,6 +31,8 @@ public enum Message: Sendable {
     case fleetReady(FleetSummary)
     /// The requests on record, newest first.
     case requests([RequestLine])
+    /// The chaos rules changed (here, from a shell, or from the API).
+    case chaos(ChaosPanel)
     /// The device's registration as its file now says (installed, online).
     case registration(DeviceRegistration)
     /// Where notifications now stand in delivery, by id.
@@ -69,6 +71,12 @@ public enum Command: Sendable, Equatable {
     case loadRaw(id: Int64)
     /// Read the requests on record (for the Requests view).
     case loadRequests
+    /// Chaos: the rules read again, one added from its text, switched, removed, all cleared.
+    case loadChaos
+    case addChaosRule(String)
+    case setChaosRule(id: Int, active: Bool)
+    case removeChaosRule(id: Int)
+    case clearChaos
     /// Read the device's Live Activities (for their view).
     case loadActivities
     /// Install or uninstall the device's app.
@@ -129,6 +137,11 @@ extension InboxState {
         case .activities(let info): activities = info
         case .fleetReady(let summary): fleet = summary
         case .requests(let lines): requests = lines
+        case .chaos(let panel):
+            let (selection, typed) = (chaos.selection, chaos.typed)
+            chaos = panel
+            chaos.selection = min(selection, max(0, panel.rules.count - 1))
+            chaos.typed = typed
         case .registration(let registration):
             self.registration = registration
             // A device removed meanwhile: back to the default one.
@@ -174,6 +187,7 @@ extension InboxState {
             return []
         }
         if case .languagePicker? = overlay, let typed = typedLanguage { return editTypedLanguage(key, typed) }
+        if overlay == .chaos, let typed = chaos.typed { return editTypedChaosRule(key, typed) }
         let binding = Keymap.binding(for: key, in: Keymap.table(for: overlay))
         // Clearing asks once: only a second X confirms it.
         let confirmed = clearAsked && binding?.action == .clearInbox
@@ -186,9 +200,40 @@ extension InboxState {
             return []
         }
         if overlay == .scheduled { return performScheduled(binding.action) }
+        if overlay == .chaos { return performChaos(binding.action) }
         if overlay == .activities, [.fastForward, .jumpClock].contains(binding.action) { return perform(binding.action) }
         if let overlay { return handleOverlay(binding.action, overlay) }
         return perform(binding.action)
+    }
+
+    /// The chaos view's keys: move, switch, add (typed), remove, clear, close.
+    private mutating func performChaos(_ action: Action) -> [Command] {
+        let selected = chaos.rules.indices.contains(chaos.selection) ? chaos.rules[chaos.selection] : nil
+        switch action {
+        case .moveDown: chaos.selection = min(chaos.selection + 1, max(0, chaos.rules.count - 1))
+        case .moveUp: chaos.selection = max(0, chaos.selection - 1)
+        case .toggleChaosRule: return selected.map { [.setChaosRule(id: $0.id, active: !$0.active)] } ?? []
+        case .addChaosRule: chaos.typed = ""
+        case .removeChaosRule: return selected.map { [.removeChaosRule(id: $0.id)] } ?? []
+        case .clearChaos: return [.clearChaos]
+        default: overlay = nil
+        }
+        return []
+    }
+
+    /// Typing a chaos rule: Enter adds it (the runtime reads it and says what is wrong), Esc forgets it.
+    private mutating func editTypedChaosRule(_ key: Key, _ typed: String) -> [Command] {
+        switch key {
+        case .enter:
+            chaos.typed = nil
+            let rule = typed.trimmingCharacters(in: .whitespaces)
+            return rule.isEmpty ? [] : [.addChaosRule(rule)]
+        case .escape: chaos.typed = nil
+        case .backspace: chaos.typed = String(typed.dropLast())
+        case .char(let c): chaos.typed = typed + String(c)
+        default: break
+        }
+        return []
     }
 
     /// The Scheduled view's keys: the device clock, and closing it.
@@ -263,6 +308,9 @@ extension InboxState {
             overlay = .activities
             overlayScroll = 0
             return [.loadActivities]
+        case .chaosView:
+            overlay = .chaos
+            return [.loadChaos]
         case .requestsView:
             overlay = .requests
             return [.loadRequests]
@@ -308,7 +356,7 @@ extension InboxState {
         case .replay, .delete, .export: return selectedItem.map { itemCommand(action, $0) } ?? []
         case .help: overlay = .help
         case .quit: return [.quit]
-        case .close:
+        case .close, .toggleChaosRule, .addChaosRule, .removeChaosRule, .clearChaos:
             break
         }
         return []

@@ -20,7 +20,7 @@ enum InteractiveInbox {
             Options.noSocket,
             Options.text,
             Options.schedule,
-        ] + PortOptions.options + Webhooks.options + ClockOptions.options + RenderCommand.extensionOptions
+        ] + PortOptions.options + Webhooks.options + ChaosOptions.options + ClockOptions.options + RenderCommand.extensionOptions
 
     // Long on purpose: the start-up order is the point (store, hooks, scheduler, intake, terminal).
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) -> Int32 {
@@ -83,6 +83,7 @@ enum InteractiveInbox {
             let (started, problem) = try startIntake(args, io: io, device: device, service: service, scheduler: scheduler, app: app)
             server = started
             app.requestLog.withLock { $0 = started?.router.requests }
+            if let router = started?.router { app.followChaos(router.chaos) }
             if let problem { startStatus = problem }
             let (found, name, themeProblem) = try chooseTheme(args, saved: config.theme, environment: env)
             (themes, chosen) = (found, name)
@@ -153,6 +154,7 @@ enum InteractiveInbox {
         try PortOptions.apply(args, profile: device.profile, io: io, to: &options)
         if !options.socket && args.value(Options.listen) == nil { options.tcp = nil }
         let hooks = try Webhooks.configured(args, profile: device.profile)
+        let chaos = try ChaosOptions.rules(args)
         let server: IntakeServer
         do {
             server = try IntakeServer(
@@ -161,6 +163,7 @@ enum InteractiveInbox {
             return (nil, "intake not started: \(error)")
         }
         hooks?.start(service, router: server.router)
+        ChaosOptions.apply(chaos, to: server.router)
         return (server, nil)
     }
 

@@ -23,6 +23,8 @@ final class TUIApp: Sendable {
     let scheduler: LocalScheduler?
     /// The intake's record of requests, once it listens (none with --no-socket).
     let requestLog = Locked<RequestLog?>(nil)
+    /// The intake's chaos rules, once it listens.
+    let chaosBook = Locked<ChaosBook?>(nil)
     /// What the keys do to the inbox and its device (`U`, `O`, the picker, delete, replay, the clock).
     let actions: InboxActions
     init(
@@ -48,6 +50,13 @@ final class TUIApp: Sendable {
                 if let t = ThumbnailMaker.make(request) { queue.post(.thumbnailReady(request, t)) }
             }
         case .loadRequests: postRequests()
+        case .loadChaos: postChaos()
+        case .addChaosRule(let text):
+            guard let book = chaosBook.withLock({ $0 }) else { return queue.post(.status("no intake runs here: chaos needs one")) }
+            do { book.add(try ChaosRule.parse(text)) } catch { queue.post(.status(TerminalText.sanitize("\(error)"))) }
+        case .setChaosRule(let id, let active): chaosBook.withLock { $0 }?.setActive(id, active)
+        case .removeChaosRule(let id): chaosBook.withLock { $0 }?.remove(id)
+        case .clearChaos: chaosBook.withLock { $0 }?.clear()
         case .loadActivities: work.async { [self] in postActivities(of: state.shownDevice) }
         case .setAppInstalled(let installed):
             work.async { [self] in
@@ -196,6 +205,23 @@ final class TUIApp: Sendable {
     }
 
     /// Tells the UI the requests on record, newest first.
+    /// Follows the intake's chaos rules: every change (here, from `pushbox chaos`, from the API)
+    /// reaches the view, and the header says "chaos on" while any rule is.
+    func followChaos(_ book: ChaosBook) {
+        chaosBook.withLock { $0 = book }
+        book.onChange { [weak self] in self?.postChaos() }
+        postChaos()
+    }
+
+    /// Tells the UI the chaos rules now.
+    func postChaos() {
+        guard let book = chaosBook.withLock({ $0 }) else { return }
+        let rules = book.entries.map {
+            ChaosPanel.Rule(id: $0.id, text: $0.rule.text, active: $0.active, spent: $0.spent, matched: $0.matched, fired: $0.fired)
+        }
+        queue.post(.chaos(ChaosPanel(rules: rules, armed: book.isArmed)))
+    }
+
     func postRequests() {
         guard let log = requestLog.withLock({ $0 }) else { return queue.post(.requests([])) }
         let time = DateFormatter()
@@ -203,7 +229,7 @@ final class TUIApp: Sendable {
         let lines = log.recent(limit: 200).map { r in
             RequestLine(
                 time: time.string(from: r.time), status: r.status, reason: r.reason, request: "\(r.method) \(r.path)",
-                via: "\(r.protocolName) \(r.listener)", cause: r.cause)
+                via: "\(r.protocolName) \(r.listener)", cause: r.cause, chaos: r.chaos)
         }
         queue.post(.requests(lines))
     }

@@ -43,6 +43,9 @@ public struct Arrival: Sendable, Equatable {
     /// The host the request was addressed to: a tunnel's CONNECT target, else `:authority` or
     /// `Host` (`api.push.apple.com`), without the port; nil when it named none (the socket).
     public var host: String?
+    /// The chaos rule that answered this push instead of the service (`#3 fcm 503 UNAVAILABLE`):
+    /// the answer the sender heard was injected, not APNs' or FCM's.
+    public var chaos: String?
 
     /// The one-line account the trace shows.
     public var summary: String {
@@ -64,6 +67,7 @@ public struct Arrival: Sendable, Equatable {
         }
         if let fcmProject { text += "; FCM project \(fcmProject)" }
         if let host { text += "; addressed to \(host)" }
+        if let chaos { text += "; answered by chaos rule \(chaos), not by the service" }
         return text
     }
 
@@ -89,7 +93,7 @@ public struct Arrival: Sendable, Equatable {
                     ("listener", .string(listener)), ("protocol", .string(protocolName)), ("tls", .bool(tls)),
                     ("userAgent", userAgent.map(JSONValue.string) ?? .null), ("authentication", .object(JSONObject(auth))),
                     ("fcmProject", fcmProject.map(JSONValue.string) ?? .null),
-                ] + (host.map { [("host", JSONValue.string($0))] } ?? [])))
+                ] + (host.map { [("host", JSONValue.string($0))] } ?? []) + (chaos.map { [("chaos", JSONValue.string($0))] } ?? [])))
     }
 
     /// An arrival read back from the store.
@@ -114,5 +118,6 @@ public struct Arrival: Sendable, Equatable {
             authentication: authentication)
         fcmProject = o["fcmProject"]?.stringValue
         host = o["host"]?.stringValue
+        chaos = o["chaos"]?.stringValue
     }
 }
