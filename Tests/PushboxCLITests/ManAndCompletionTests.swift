@@ -91,7 +91,8 @@ struct ManAndCompletionTests {
         #expect(
             r.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(10).map(String.init) == [
                 "render", "--platform", "ios android both", "high-contrast",
-                "rejected refused not-targeted discarded duplicate missed wrong-language", "ko",
+                "rejected refused not-targeted discarded duplicate missed wrong-language retried-permanent no-backoff ignored-retry-after gave-up",
+                "ko",
                 "offline", "uninstall unregister unsubscribe", "zsh", "render",
             ], "\(r.out)")
     }

@@ -86,7 +86,7 @@ struct ReadmeRecipeTests {
             paths == [
                 "/api/v1/notifications", "/api/v1/notifications/{key}", "/api/v1/notifications/{key}/attachments/{index}",
                 "/api/v1/notifications/{key}/response", "/api/v1/wait",
-                "/api/v1/events", "/api/v1/device", "/api/v1/requests", "/api/v1/activities",
+                "/api/v1/events", "/api/v1/device", "/api/v1/requests", "/api/v1/activities", "/api/v1/chaos",
                 "/api/v1/health", "/api/v1/openapi.json",
             ])
         let device = document["paths"]?.objectValue?["/api/v1/device"]?.objectValue
