@@ -19,6 +19,7 @@ public enum FuzzTargets {
         ("xcstrings", xcstrings), ("format", format), ("schedule", schedule), ("profile", profile), ("http", http),
         ("provider-token", providerToken), ("oauth", oauth), ("port-sniff", portSniff), ("strings-xml", stringsXML),
         ("java-format", javaFormat), ("live-activity", liveActivity), ("query", query), ("image", image),
+        ("chaos-rule", chaosRule),
     ]
 
     /// The target called `name`, if there is one.
@@ -134,6 +135,23 @@ public enum FuzzTargets {
         subject.language = "ko"
         subject.status = 200
         _ = q.matches(subject, now: Date(timeIntervalSince1970: 1_800_000_600))
+    }
+
+    /// A chaos rule as `pushbox chaos add`, `--chaos` and `PUT /api/v1/chaos` take it: read,
+    /// written back and read again to the same rule, and judged against a request.
+    static func chaosRule(_ data: [UInt8]) {
+        guard let rule = try? ChaosRule.parse(String(decoding: data, as: UTF8.self), randomSeed: { 1 }) else { return }
+        guard let again = try? ChaosRule.parse(rule.text), again == rule else {
+            fatalError("a chaos rule written back does not read the same: \(rule.text)")
+        }
+        let book = ChaosBook()
+        book.add(rule)
+        var request = ChaosRequest(service: "fcm")
+        request.token = "t"
+        request.topic = "news"
+        _ = book.decide(request)
+        request.service = "apns"
+        _ = book.decide(request)
     }
 
     /// An attachment's or a screenshot's bytes: the header read, decoded within the pixel cap,

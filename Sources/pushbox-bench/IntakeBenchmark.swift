@@ -22,7 +22,12 @@ enum IntakeBenchmark {
     /// prints every round and the medians: one run of either server moves by a tenth on this kind
     /// of machine, so a ratio read from a single pair says little.
     /// `readme`: the file whose `intake` block (`BenchReport`) gets the medians.
-    static func run(total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil, readme: String? = nil) {
+    /// `variants`: more pushbox serves measured beside them, each named, with extra arguments
+    /// (a chaos rule, for `pushbox-bench chaos`).
+    static func run(
+        total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil, readme: String? = nil,
+        variants: [(name: String, arguments: [String])] = []
+    ) {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let pushbox = bin + "/pushbox"
         let anchor = bin + "/pushbox-anchor"
@@ -44,6 +49,9 @@ enum IntakeBenchmark {
                 ("anchor", { socket, db in try Subprocess.Child(anchor, [socket, db, String(IntakeServer.Options.defaultThreads)]) }),
                 ("pushbox serve", { socket, db in try serve(pushbox, socket: socket, db: db) }),
             ]
+            for variant in variants {
+                servers.append((variant.name, { socket, db in try serve(pushbox, socket: socket, db: db, extra: variant.arguments) }))
+            }
             if let other { servers.append(("other", { socket, db in try serve(other, socket: socket, db: db) })) }
             var figures = Array(repeating: [Figures](), count: servers.count)
             for round in 1...rounds {
@@ -91,12 +99,12 @@ enum IntakeBenchmark {
     }
 
     /// A pushbox serve on the socket and database, with data and cache folders of its own.
-    static func serve(_ pushbox: String, socket: String, db: String) throws -> Subprocess.Child {
+    static func serve(_ pushbox: String, socket: String, db: String, extra: [String] = []) throws -> Subprocess.Child {
         var env = ProcessInfo.processInfo.environment
         let dir = (db as NSString).deletingLastPathComponent
         env["XDG_DATA_HOME"] = dir + "/data"
         env["XDG_CACHE_HOME"] = dir + "/cache"
-        return try Subprocess.Child(pushbox, ["serve", "--socket", socket, "--db", db, "--listen", "off", "--quiet"], environment: env)
+        return try Subprocess.Child(pushbox, ["serve", "--socket", socket, "--db", db, "--listen", "off", "--quiet"] + extra, environment: env)
     }
 
     static func printRow(clients: Int, name: String, _ f: Figures, ratio: Double) {

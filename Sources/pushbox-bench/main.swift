@@ -110,6 +110,15 @@ case "intake":
     let rounds = args.count > 3 ? max(1, Int(args[3]) ?? 3) : 3
     IntakeBenchmark.run(
         total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil, readme: readme)
+case "chaos":
+    // What chaos costs the intake: pushbox with no rule, and with a rule on that matches no push
+    // (every push is judged), beside the anchor and OTHER (a build without chaos in the path).
+    let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
+    let rounds = args.count > 2 ? max(1, Int(args[2]) ?? 3) : 3
+    print("pushbox-bench chaos: \"pushbox serve\" has no chaos rule; \"serve, rule on\" judges every push against a rule no push matches")
+    IntakeBenchmark.run(
+        total: count, clientCounts: [1, 16], rounds: rounds, other: args.count > 3 ? args[3] : nil,
+        variants: [("serve, rule on", ["--chaos", "apns 500 InternalServerError token=no-such-token"])])
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     let shape = args.count > 2 ? args[2].split(separator: "x").compactMap { Int($0) } : []
@@ -153,6 +162,8 @@ default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
     print("       pushbox-bench intake [COUNT] [CLIENTS] [ROUNDS] [OTHER]  (default 50000 payloads per run: pushbox serve against pushbox-anchor,")
     print("                                        clients 1,16,64, 3 rounds, medians; OTHER: another pushbox binary measured beside them)")
+    print("       pushbox-bench chaos [COUNT] [ROUNDS] [OTHER]  (default 20000: the intake with no chaos rule, with a rule on that")
+    print("                                        matches nothing, the anchor, and OTHER, a build without chaos in the path)")
     print("       pushbox-bench h2 [COUNT] [SHAPE]  (default 20000 POSTs per run: h2load against pushbox's port and nghttpd, and the socket,")
     print("                                        3 rounds, medians; SHAPE, e.g. 1x100: that shape against pushbox alone, for a profiler)")
     print("       … --readme FILE                  (intake, h2, request, render: write the figures into FILE's generated block; make bench-readme)")

@@ -126,4 +126,35 @@ struct ChaosCommandTests {
         let other = try send("/v1/projects/shop/messages:send", #"{"message":{"token":"another-device","notification":{"title":"x"}}}"#)
         #expect(other.status == 200)
     }
+
+    @Test(
+        "on the TLS port: a provider token older than token-expiry is 403 ExpiredProviderToken; idle connections closed with GOAWAY, or reset (Node's http2)",
+        .enabled(if: ExecTests.tool("node") != nil, "needs node"))
+    func connectionsOnThePort() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        try s.start()
+        let socket = s.dir + "/s.sock"
+        let token = try ProviderLibraryTests().makeToken(s)
+        let device = String(repeating: "0", count: 64)
+        sleep(2)
+        #expect(CLIRun(["chaos", "--socket", socket, "add", "token-expiry 1s next=1"]).status == 0)
+        let expired = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-s", "--http2", "--cacert", s.ca, "-H", "authorization: bearer \(token)", "-H", "apns-topic: dev.pushbox.sample",
+                "-d", #"{"aps":{"alert":"old token"}}"#, "-w", "\n%{http_code}", "https://localhost:\(s.port)/3/device/\(device)",
+            ])
+        #expect(expired.out.hasSuffix("\n403") && expired.out.contains("ExpiredProviderToken"), "\(expired.out)")
+        func idle(_ rule: String) throws -> [String] {
+            #expect(CLIRun(["chaos", "--socket", socket, "clear"]).status == 0)
+            #expect(CLIRun(["chaos", "--socket", socket, "add", rule]).status == 0)
+            let r = try Subprocess.run(
+                try #require(ExecTests.tool("node")), [ExecTests.clients + "/chaos_node_idle.js", "127.0.0.1:\(s.port)", s.ca, token, device],
+                timeout: 20)
+            return r.out.split(separator: "\n").map(String.init)
+        }
+        #expect(try idle("idle-close 1s") == ["200", "goaway 0", "closed"])
+        let reset = try idle("idle-close 1s reset")
+        #expect(reset.first == "200" && reset.contains("error ECONNRESET") && !reset.contains { $0.hasPrefix("goaway") }, "\(reset)")
+    }
 }

@@ -15,6 +15,9 @@ public struct ChaosRequest: Sendable {
     public var tokenAgeSeconds: Int?
     /// The device of the fleet a token belongs to (asked only when a rule matches on a device).
     public var device: @Sendable (String) -> String? = { _ in nil }
+
+    /// A request to `service` (`apns`, `fcm`, `oauth`); the rest as it is known.
+    public init(service: String) { self.service = service }
 }
 
 /// A rule that fired on a request: its number and the rule.
