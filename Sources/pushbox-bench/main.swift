@@ -115,10 +115,10 @@ case "chaos":
     // (every push is judged), beside the anchor and OTHER (a build without chaos in the path).
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     let rounds = args.count > 2 ? max(1, Int(args[2]) ?? 3) : 3
-    print("pushbox-bench chaos: \"pushbox serve\" has no chaos rule; \"serve, rule on\" judges every push against a rule no push matches")
+    print("pushbox-bench chaos: \"pushbox serve\" has no chaos rule; \"rule on\" judges every push against a rule no push matches")
     IntakeBenchmark.run(
         total: count, clientCounts: [1, 16], rounds: rounds, other: args.count > 3 ? args[3] : nil,
-        variants: [("serve, rule on", ["--chaos", "apns 500 InternalServerError token=no-such-token"])])
+        variants: [("rule on", ["--chaos", "apns 500 InternalServerError token=no-such-token"])])
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     let shape = args.count > 2 ? args[2].split(separator: "x").compactMap { Int($0) } : []
