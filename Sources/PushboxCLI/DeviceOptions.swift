@@ -137,6 +137,7 @@ struct Device {
         context.fcmTokens = fcmTokens ?? profile?.fcmTokens ?? .any
         context.apnsTokens = apnsTokens ?? .any
         context.fcmProject = profile?.fcmProject
+        context.capabilities = profile?.capabilities
         context.apnsEnvironment = apnsEnvironment ?? profile?.apsEnvironment ?? .development
         return context
     }

@@ -469,15 +469,23 @@ function showFleet() {
     tr.append(td);
     rows.append(tr);
   }
-  const choose = $("device-name");
-  choose.replaceChildren();
-  for (const [value, label] of [["", "every device"], ...fleet().map((d) => [d.name, d.name])]) {
-    const option = document.createElement("option");
-    option.value = value;
-    text(option, label);
-    option.selected = value === state.deviceName;
-    choose.append(option);
+  setOptions($("device-name"), [["", "every device"], ...fleet().map((d) => [d.name, d.name])], state.deviceName);
+}
+
+// A select's options as [value, label] pairs, the one chosen selected; left as they are when
+// they did not change, so a select the user has open is not closed by a refresh.
+function setOptions(select, pairs, chosen) {
+  const same = select.options.length === pairs.length && pairs.every(([value, label], i) => select.options[i].value === value && select.options[i].textContent === label);
+  if (!same) {
+    select.replaceChildren();
+    for (const [value, label] of pairs) {
+      const option = document.createElement("option");
+      option.value = value;
+      text(option, label);
+      select.append(option);
+    }
   }
+  select.value = chosen;
 }
 
 // The inbox's own device and every device added to its fleet.
@@ -539,15 +547,10 @@ async function loadDevice() {
   state.shown = state.deviceName ? await api("GET", "/api/v1/device?device=" + encodeURIComponent(state.deviceName)) : state.device;
   const select = $("language");
   const current = (state.shown.languages ?? state.shown.renderingLanguages ?? [])[0] ?? "en";
-  const choices = new Set([current, "en-US", "ko-KR", "ja-JP", "de-DE", "fr-FR", "es-ES", "ar", "zh-Hans-CN", "pt-BR", "ru-RU"]);
-  select.replaceChildren();
-  for (const tag of choices) {
-    const option = document.createElement("option");
-    option.value = tag;
-    text(option, tag);
-    option.selected = tag === current;
-    select.append(option);
-  }
+  // A fixed order (the matrix follows it), the device's own language first when it is none of them.
+  const usual = ["en-US", "ko-KR", "ja-JP", "de-DE", "fr-FR", "es-ES", "ar", "zh-Hans-CN", "pt-BR", "ru-RU"];
+  const choices = usual.includes(current) ? usual : [current, ...usual];
+  setOptions(select, choices.map((tag) => [tag, tag]), current);
   $("online").checked = (state.shown.state ?? state.shown).online !== false;
   showFleet();
 }

@@ -272,8 +272,8 @@ public struct Renderer: Sendable {
         }
         out.category = aps["category"]?.stringValue
         out.threadId = aps["thread-id"]?.stringValue
-        let level = aps["interruption-level"]?.stringValue
-        out.interruptionLevel = PayloadRules.interruptionLevels.contains(level ?? "") ? level : "active"
+        // The level iOS presents at: one the app may not use is delivered as active (PresentationRules).
+        out.interruptionLevel = PresentationRules.level(aps, capabilities: context.capabilities)
     }
 }
 

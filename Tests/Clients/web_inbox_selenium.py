@@ -40,6 +40,17 @@ def click(by, selector):
     wait.until(attempt)
 
 
+def choose(element_id, value):
+    """Chooses an option, again if the select was drawn anew in between; until it holds it."""
+    def attempt(d):
+        try:
+            Select(d.find_element(By.ID, element_id)).select_by_value(value)
+            return d.find_element(By.ID, element_id).get_attribute("value") == value
+        except StaleElementReferenceException:
+            return False
+    wait.until(attempt)
+
+
 def listed(d):
     return d.find_element(By.ID, "notifications").text
 
@@ -81,7 +92,7 @@ try:
     wait.until(lambda d: hostile not in listed(d))
     print("deleted", "Order shipped" in listed(driver))
 
-    Select(driver.find_element(By.ID, "language")).select_by_value("ko-KR")
+    choose("language", "ko-KR")
     wait.until(lambda d: d.execute_script("return fetch('/api/v1/device').then(r => r.json()).then(j => j.languages[0])") == "ko-KR")
     push({"alert": {"title-loc-key": "GAME_PLAY_REQUEST_TITLE", "loc-key": "GAME_PLAY_REQUEST_FORMAT", "loc-args": ["Shelly", "Rick"]},
           "category": "GAME_INVITATION"}, gameID="12345678", link="pushboxsample://game/12345678")
@@ -95,7 +106,7 @@ try:
     arabic = driver.find_element(By.CSS_SELECTOR, '#matrix .card[dir="rtl"]')
     print("matrix", "دعوة إلى لعبة" in arabic.text, "Spieleinladung" in driver.find_element(By.ID, "matrix").text)
     # The card alone in another language; the device keeps its own.
-    Select(driver.find_element(By.ID, "card-lang")).select_by_value("de-DE")
+    choose("card-lang", "de-DE")
     wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Spieleinladung")
     print("card in German", driver.execute_script("return fetch('/api/v1/device').then(r => r.json()).then(j => j.languages[0])"))
     # The pictures: the time is the one thing that changes from run to run, so it is set as
@@ -110,7 +121,7 @@ try:
     clamp = "return [getComputedStyle(document.getElementById('card-body')).webkitLineClamp, document.querySelectorAll('#card-actions button').length]"
     profiles = []
     for name in ("banner", "expanded", "lock-screen"):
-        Select(driver.find_element(By.ID, "profile")).select_by_value(name)
+        choose("profile", name)
         profiles.append(driver.execute_script(clamp))
     print("profiles", profiles)
     # What the app receives: the Accept button, then a tap.
@@ -140,15 +151,15 @@ try:
     driver.find_element(By.CSS_SELECTOR, "#fleet-section summary").click()
     print("fleet", [r.text.split(" ")[:2] for r in driver.find_elements(By.CSS_SELECTOR, "#fleet tr")])
     # One device of the fleet: its notifications only, and the language switch changes it alone.
-    Select(driver.find_element(By.ID, "device-name")).select_by_value("pixel")
+    choose("device-name", "pixel")
     wait.until(lambda d: "Order shipped" not in listed(d) and "pixel" in listed(d))
-    Select(driver.find_element(By.ID, "language")).select_by_value("fr-FR")
+    choose("language", "fr-FR")
     device_language = "return fetch('/api/v1/device' + arguments[0]).then(r => r.json()).then(j => j.languages[0])"
     wait.until(lambda d: d.execute_script(device_language, "?device=pixel") == "fr-FR")
     print("pixel", len(driver.find_elements(By.CSS_SELECTOR, "#notifications li")), driver.execute_script(device_language, ""))
     click(By.CSS_SELECTOR, "#fleet tr:first-child .show-device")
     wait.until(lambda d: "Order shipped" in listed(d))
-    Select(driver.find_element(By.ID, "device-name")).select_by_value("")
+    choose("device-name", "")
     wait.until(lambda d: "pixel" in listed(d))
     driver.find_element(By.CSS_SELECTOR, "#activities-section summary").click()
     start = json.load(open(os.path.join(os.path.dirname(image), "..", "13-match-live-start.json")))

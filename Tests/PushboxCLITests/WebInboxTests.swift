@@ -106,7 +106,12 @@ struct WebInboxTests {
             }
             let expected = try #require(FileManager.default.contents(atPath: reference).flatMap { Picture(png: Array($0)) }, "\(reference)")
             let difference = drawn.difference(from: expected)
-            #expect(difference.within(0.001), "\(name): \(difference)")
+            if !difference.within(0.001) {
+                // The picture drawn now, to look at beside the recorded one.
+                let now = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-web-\(name).png").path
+                try? Data(drawn.png).write(to: URL(fileURLWithPath: now))
+                Issue.record("\(name): \(difference); drawn now: \(now), recorded: \(reference)")
+            }
         }
     }
 }

@@ -40,6 +40,9 @@ public struct AppProfile: Sendable, Equatable {
     public var android = AndroidProfile()
     /// The `liveActivities` section: the app's ActivityAttributes types and the device's budgets.
     public var liveActivities = LiveActivityProfile()
+    /// The app's capabilities and entitlements (`"capabilities": ["time-sensitive", …]`); nil
+    /// when the profile does not list them, and what needs one is not judged.
+    public var capabilities: Set<AppCapability>?
     /// URLs each stored notification is posted to (`"webhooks": ["http://127.0.0.1:9000/push"]`),
     /// beside those `--webhook` gives.
     public var webhooks: [String] = []
@@ -111,7 +114,7 @@ public struct AppProfile: Sendable, Equatable {
         let known = [
             "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "fcmProject", "apsEnvironment", "categories", "extension",
             "providerKeys", "android",
-            "liveActivities", "webhooks",
+            "liveActivities", "webhooks", "capabilities",
         ]
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
@@ -129,6 +132,21 @@ public struct AppProfile: Sendable, Equatable {
                 }
                 profile.fcmTopics.append(name)
             }
+        }
+        if let list = root["capabilities"] {
+            guard let items = list.arrayValue else {
+                throw LoadError(file: file, path: "capabilities", message: "must be an array, not \(list.typeDescription)")
+            }
+            var capabilities = Set<AppCapability>()
+            for (i, item) in items.enumerated() {
+                guard let capability = item.stringValue.flatMap(AppCapability.init(rawValue:)) else {
+                    throw LoadError(
+                        file: file, path: "capabilities[\(i)]",
+                        message: "must be one of \(AppCapability.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                capabilities.insert(capability)
+            }
+            profile.capabilities = capabilities
         }
         if let hooks = root["webhooks"] {
             guard let array = hooks.arrayValue else {

@@ -18,6 +18,9 @@ public struct ValidationContext: Sendable, Equatable {
     /// How APNs device tokens no device owns are taken: `any` (the default device's) or
     /// `strict` (400 BadDeviceToken, as APNs answers a token it does not know).
     public var apnsTokens: FCMTokenMode = .any
+    /// The app's capabilities and entitlements (`"capabilities"` in its profile); nil when the
+    /// profile does not say, and what needs one is then not judged.
+    public var capabilities: Set<AppCapability>?
 
     /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
@@ -216,6 +219,7 @@ public enum Validator {
         }
 
         warnings += PayloadRules.warnings(payload: payload, aps: aps, pushType: pushType, priority: headers[PushHeaders.priority])
+        if pushType != .liveactivity { warnings += PresentationRules.warnings(aps, capabilities: context.capabilities) }
         if let fcm { warnings += FCMRules.warnings(fcm, aps: aps) }
         let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
         var report = ValidationReport(rejection: nil, warnings: warnings, validated: validated, targeting: targeting)
