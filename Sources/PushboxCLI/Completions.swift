@@ -48,7 +48,9 @@ enum Completions {
         let words = text.split(separator: "|").map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let isWord = { (w: String) in w.contains { $0.isLetter } && w.allSatisfy { $0.isLowercase || $0 == "-" } }
         guard !words.isEmpty, words.allSatisfy(isWord) else { return nil }
-        return words
+        // `focus on|focus off`: the verb once.
+        var seen = Set<String>()
+        return words.filter { seen.insert($0).inserted }
     }
 
     /// The bash completion function `_pushbox`, registered with `complete`.

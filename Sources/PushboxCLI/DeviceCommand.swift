@@ -14,11 +14,14 @@ enum DeviceCommand {
     static let spec = CommandSpec(
         name: "device",
         summary:
-            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would), language TAGS (the user changes the device's languages: its language topic follows the first). A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
+            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would), language TAGS (the user changes the device's languages: its language topic follows the first), focus on|off (a Focus: --allow-apps, --allow-time-sensitive), summary on|off (the app in the scheduled summary, at --times), previews always|when-unlocked|never, ring, silent (the ring/silent switch): how a notification interrupts, judged as each arrives. A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
         operands:
-            "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|language TAGS|add NAME|remove NAME|list]",
+            "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|language TAGS|focus on|focus off|summary on|summary off|previews always|previews when-unlocked|previews never|ring|silent|add NAME|remove NAME|list]",
         options: [Options.database, Options.json.with(help: "Print the state as one JSON object (list: one per device, one per line).")]
-            + RenderCommand.deviceOptions + [Options.apnsEnvironment, Options.device] + FleetCommands.addOptions,
+            + RenderCommand.deviceOptions + [
+                Options.apnsEnvironment, Options.device, Options.allowApps, Options.allowTimeSensitive, Options.summaryTimes,
+            ]
+            + FleetCommands.addOptions,
         run: run)
 
     /// The token a file or test names when it gives none: this device's APNs token.
@@ -62,7 +65,7 @@ enum DeviceCommand {
                 return 1
             }
         } else if !operands.isEmpty {
-            guard let change = change(operands, io: &io) else { return 2 }
+            guard let change = change(operands, args: args, attention: registration.attention, io: &io) else { return 2 }
             if case .language(let tags) = change { device.languages = tags }
             do { registration = try file.apply(change, baseTopics: base, at: Date(timeIntervalSince1970: Double(now) / 1000)) } catch {
                 io.err("pushbox device: \(error)")
@@ -76,9 +79,14 @@ enum DeviceCommand {
     }
 
     /// The change an action names (`offline`, `subscribe TOPIC`, …); nil, said on `io`, when it names none.
-    static func change(_ operands: [String], io: inout CommandIO) -> DeviceChange? {
+    static func change(
+        _ operands: [String], args: ParsedArguments? = nil, attention: DeviceAttention = DeviceAttention(), io: inout CommandIO
+    ) -> DeviceChange? {
         guard let action = operands.first else { return nil }
         let value = operands.count == 2 ? operands[1] : ""
+        if ["focus", "summary", "previews", "ring", "silent"].contains(action) {
+            return attentionChange(operands, args: args, attention: attention, io: &io).map { .attention($0) }
+        }
         switch (action, operands.count) {
         case ("offline", 1): return .offline
         case ("uninstall", 1): return .uninstall
@@ -109,6 +117,49 @@ enum DeviceCommand {
             )
             return nil
         }
+    }
+
+    /// `focus on|off`, `summary on|off`, `previews always|when-unlocked|never`, `ring`, `silent`:
+    /// the device's attention settings after the change; nil, said on `io`, when it cannot be made.
+    static func attentionChange(_ operands: [String], args: ParsedArguments?, attention: DeviceAttention, io: inout CommandIO) -> DeviceAttention? {
+        var out = attention
+        func list(_ option: OptionSpec) -> [String]? {
+            args?.value(option).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        }
+        switch (operands.first ?? "", operands.count > 1 ? operands[1] : "", operands.count) {
+        case ("focus", "on", 2):
+            var focus = out.focus ?? DeviceAttention.Focus()
+            if let apps = list(Options.allowApps) { focus.allowApps = apps }
+            if let allow = args?.value(Options.allowTimeSensitive) {
+                guard allow == "yes" || allow == "no" else {
+                    io.err("pushbox device: --allow-time-sensitive takes yes or no")
+                    return nil
+                }
+                focus.allowTimeSensitive = allow == "yes"
+            }
+            out.focus = focus
+        case ("focus", "off", 2): out.focus = nil
+        case ("summary", "on", 2):
+            let times = list(Options.summaryTimes) ?? out.summaryTimes ?? DeviceAttention.defaultSummaryTimes
+            guard !times.isEmpty, times.allSatisfy(DeviceAttention.isTime) else {
+                io.err("pushbox device: --times takes times on the device clock, HH:MM, e.g. 08:00,18:00")
+                return nil
+            }
+            out.summaryTimes = times.sorted()
+        case ("summary", "off", 2): out.summaryTimes = nil
+        case ("previews", let value, 2):
+            guard let previews = DeviceAttention.Previews(rawValue: value) else {
+                io.err("pushbox device: previews takes always, when-unlocked or never")
+                return nil
+            }
+            out.previews = previews
+        case ("ring", _, 1): out.silent = false
+        case ("silent", _, 1): out.silent = true
+        default:
+            io.err("pushbox device: give focus on|off, summary on|off, previews always|when-unlocked|never, ring or silent")
+            return nil
+        }
+        return out
     }
 
     /// The device as text or as one JSON object: the app and languages it runs with (the
@@ -160,6 +211,18 @@ enum DeviceCommand {
             "app                     "
                 + (registration.uninstalledAt.map { "uninstalled at \(date($0)): APNs answers 410 Unregistered, FCM 404 UNREGISTERED" } ?? "installed")
         )
+        let a = registration.attention
+        io.out(
+            TerminalText.sanitize(
+                "focus                   "
+                    + (a.focus.map {
+                        "on: allows \($0.allowApps.isEmpty ? "no app" : $0.allowApps.joined(separator: ", "))\($0.allowTimeSensitive ? " and time-sensitive notifications" : "")"
+                    } ?? "off")))
+        io.out(
+            "scheduled summary       "
+                + (a.summaryTimes.map { "the app is in it, at \($0.joined(separator: ", "))" } ?? "off (the app delivers immediately)"))
+        io.out("previews                \(a.previews.rawValue)")
+        io.out("ring switch             \(a.silent ? "silent" : "ring")")
         for (token, at) in registration.unregistered.sorted(by: { $0.key < $1.key }) {
             io.out("unregistered            \(TerminalText.sanitize(token)) since \(date(at))")
         }

@@ -54,7 +54,7 @@ enum FleetCommands {
                     io.out("discarded — expired     \(back.discarded)")
                 }
             default:
-                guard let change = DeviceCommand.change(operands, io: &io) else { return 2 }
+                guard let change = DeviceCommand.change(operands, args: args, attention: member.state.attention, io: &io) else { return 2 }
                 _ = try file.apply(change, device: name, baseTopics: base, at: now)
             }
         } catch {

@@ -88,6 +88,12 @@ enum Options {
     // Golden files (snapshot)
     static let golden = OptionSpec("--golden", value: "DIR", help: "The folder of golden files (required).")
     static let record = OptionSpec("--record", help: "Write the golden files instead of verifying them; says how many changed.")
+    static let allowApps = OptionSpec(
+        "--allow-apps", value: "BUNDLE,…", help: "With focus on: the apps the Focus lets through (bundle ids).")
+    static let allowTimeSensitive = OptionSpec(
+        "--allow-time-sensitive", value: "yes|no", help: "With focus on: whether time-sensitive notifications break through (iOS's default: yes).")
+    static let summaryTimes = OptionSpec(
+        "--times", value: "HH:MM,…", help: "With summary on: when the scheduled summary is shown, on the device clock. Default 08:00,18:00.")
     static let retries = OptionSpec(
         "--retries",
         help:

@@ -115,7 +115,7 @@ enum RenderCommand {
             case .success(let raw):
                 // Judged as the inbox's phone would take it now, a dry run: nothing is changed.
                 let judged = phone.judge(raw, mode: .dryRun)
-                var note = renderer.render(raw, validated: judged.report).judged(under: profile)
+                var note = renderer.render(raw, validated: judged.report).judged(under: profile).presenting(judged.verdict.presentation)
                     .delivering(judged.delivery(receivedAt: raw.envelope.receivedAt), receivedAt: raw.envelope.receivedAt, now: Date())
                 note.warnings = languageProblems + note.warnings
                 if note.status != 200 { status = 1 }

@@ -153,9 +153,27 @@ public final class Phone: Sendable {
             collapseID: report.ok ? collapse : nil, topic: topic, storage: device?.storage(of: report, receivedAt: raw.envelope.receivedAt),
             targeting: TargetingRecord(report))
         verdict.listing = report.listing
+        verdict.presentation = presentation(
+            report, raw: raw, attention: device?.attention ?? DeviceAttention(), context: context, storage: verdict.storage)
         var judgement = Judgement(apnsID: apnsID, report: report, verdict: verdict)
         Self.applyLiveActivity(&judgement, raw: raw, mode: mode, to: liveActivities)
         return judgement
+    }
+
+    /// How an iPhone presents an alert push it receives now (`DeviceAttention.decide`), at the
+    /// level its app may use, on the device clock; nil for what it does not show now (refused,
+    /// not targeted, kept while offline, background, Live Activity).
+    func presentation(
+        _ report: ValidationReport, raw: RawPayload, attention: DeviceAttention, context: ValidationContext, storage: OfflineStorage.Decision?
+    ) -> Presentation? {
+        guard report.ok, report.targeting == .device, storage == nil, let payload = report.validated,
+            payload.pushType != .liveactivity, payload.pushType != .background
+        else { return nil }
+        let zone = raw.envelope.deviceZone.flatMap(TimeZone.init(identifier:)) ?? clock?.timeZone ?? .current
+        let at = raw.envelope.deviceAt ?? clock.map { $0.isSimulated ? $0.now : raw.envelope.receivedAt } ?? raw.envelope.receivedAt
+        return attention.decide(
+            aps: payload.aps, level: PresentationRules.level(payload.aps, capabilities: context.capabilities), bundleID: context.bundleID, at: at,
+            zone: zone)
     }
 
     /// A Live Activity push the device receives now applied to `activities` (or dropped) before

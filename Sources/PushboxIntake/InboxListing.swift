@@ -128,6 +128,8 @@ public enum InboxListing {
             ("collapseId", .optionalString(n.collapseID)),
             ("arrival", n.arrival?.json ?? .null),
         ])
+        // How the device presented it when it arrived (Focus, the scheduled summary, the level).
+        if let presentation = n.verdict?.presentation { object["presentation"] = presentation.json }
         // Never mistaken for the service's answer: the chaos rule that made it, when one did.
         if let chaos = n.arrival?.chaos { object["chaos"] = .string(chaos) }
         var unrendered = RenderedNotification(delivered: .rejected)

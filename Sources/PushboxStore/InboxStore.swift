@@ -58,8 +58,8 @@ public final class InboxStore: @unchecked Sendable {
             INSERT INTO notifications (apns_id, received_at, source, file, content_hash, device_token, headers, raw,
                                        status, reason, detail, collapse_id, topic, arrival, delivery, delivery_at, expires_at, hold_key,
                                        targeting, live_activity, listed_title, listed_body, listed_thread, listed_fired_at, listed_flags,
-                                       device_at, device_zone, device)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       device_at, device_zone, device, presentation)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         replaceStatement = try db.prepare(Self.replaceSQL)
         beginStatement = try db.prepare("BEGIN IMMEDIATE")
@@ -189,7 +189,10 @@ public final class InboxStore: @unchecked Sendable {
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
             ] + Self.listingValues(verdict?.listing)
-                + [raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone), opt(verdict?.device)],
+                + [
+                    raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone), opt(verdict?.device),
+                    opt(verdict?.presentation.map { JSONWriter.compact($0.json) }),
+                ],
             replacing: holdKey.map { ($0, received) })
     }
 
@@ -306,7 +309,7 @@ public final class InboxStore: @unchecked Sendable {
         """
         SELECT id, apns_id, received_at, source, file, content_hash, device_token, headers, raw, status, reason, detail, collapse_id, topic, arrival,
                delivery, delivery_at, expires_at, targeting, live_activity,
-               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags, device_at, device_zone, device
+               listed_title, listed_body, listed_thread, listed_fired_at, listed_flags, device_at, device_zone, device, presentation
         FROM notifications \(clause)\(limit.map { " LIMIT \($0)" } ?? (offset > 0 ? " LIMIT -1" : ""))\(offset > 0 ? " OFFSET \(offset)" : "")
         """
     }
@@ -325,6 +328,7 @@ public final class InboxStore: @unchecked Sendable {
                         liveActivity: row.text(19).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(LiveActivityOutcome.init(json:)),
                         listing: Self.listing(row, from: 20))
                 verdict?.device = row.text(27)
+                verdict?.presentation = row.text(28).flatMap { try? JSONParser.parse(Array($0.utf8)) }.flatMap(Presentation.init(json:))
                 return StoredNotification(
                     id: row.int(0), apnsID: row.text(1) ?? "", receivedAt: Date(timeIntervalSince1970: row.real(2)),
                     source: PayloadSource(rawValue: row.text(3) ?? "") ?? .replay, file: row.text(4), contentHash: row.text(5) ?? "",

@@ -97,6 +97,11 @@ enum Schema {
         """
         ALTER TABLE notifications ADD COLUMN device TEXT;
         """,
+        // 11: how the device presented it when it arrived (Presentation JSON: shown, quietly,
+        // held for the scheduled summary, silenced by Focus; NULL: it showed nothing then).
+        """
+        ALTER TABLE notifications ADD COLUMN presentation TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

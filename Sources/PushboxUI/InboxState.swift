@@ -233,7 +233,8 @@ public struct InboxState: Sendable {
     /// The rendering of `item` as the device has it now: with where it stands in delivery
     /// (stored while offline, delivered from storage, discarded) applied.
     public func shown(_ item: InboxItem) -> RenderedNotification? {
-        guard let r = renders[item.id] else { return nil }
+        guard let found = renders[item.id] else { return nil }
+        let r = found.presenting(item.verdict.presentation)
         guard let delivery = item.delivery else { return r }
         return r.delivering(delivery, receivedAt: item.receivedAt, now: now ?? item.receivedAt)
     }

@@ -62,6 +62,11 @@ extension InboxView {
             if let level = r.interruptionLevel { facts.append(level) }
             s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width)
             row += 1
+            // How the phone presented it when it arrived: only when it was not simply shown.
+            if let p = r.presentation, p.outcome != .shown || p.sound != "plays" && p.sound != "none" || p.preview != "shown" {
+                s.put(p.line, x: x, y: row, role: p.outcome == .shown ? .muted : .warning, maxWidth: width)
+                row += 1
+            }
             if let preview = state.card.preview {
                 let cuts = preview.cuts(r, language: r.language)
                 s.put("preview " + preview.summary, x: x, y: row, role: .muted, maxWidth: width)

@@ -135,7 +135,10 @@ struct ManAndCompletionTests {
         let zsh = Completions.zsh
         let fish = Completions.fish
         // device's actions, not file names, as its first operand.
-        #expect(zsh.contains("'1:action:(online offline install uninstall unregister register subscribe unsubscribe language add remove list)'"))
+        #expect(
+            zsh.contains(
+                "'1:action:(online offline install uninstall unregister register subscribe unsubscribe language focus summary previews ring silent add remove list)'"
+            ))
         #expect(Completions.operandWords(RenderCommand.spec) == nil)
         for command in Pushbox.commands {
             #expect(zsh.contains("'\(command.name):"), "zsh \(command.name)")

@@ -130,6 +130,9 @@ extension Phone {
             targeting: TargetingRecord(report))
         verdict.listing = report.listing
         verdict.device = device.name
+        if device.platform == .ios {
+            verdict.presentation = presentation(report, raw: raw, attention: device.state.attention, context: context, storage: verdict.storage)
+        }
         var judgement = Judgement(apnsID: apnsID, report: report, verdict: verdict)
         // Its own activities, not the default device's.
         Self.applyLiveActivity(&judgement, raw: raw, mode: mode, to: liveActivities(of: device))

@@ -21,6 +21,8 @@ public enum DeviceChange: Sendable, Equatable {
     case unsubscribe(String)
     /// The user sets the device's preferred languages (its language topic follows the first).
     case language([String])
+    /// The user changes Focus, the scheduled summary, previews or the ring switch.
+    case attention(DeviceAttention)
 
     /// Applies the change to `registration` at `now` (milliseconds since 1970); `baseTopics` are
     /// the device's own topics (the profile's and its language's).
@@ -38,6 +40,7 @@ public enum DeviceChange: Sendable, Equatable {
         case .subscribe(let topic): registration.subscribe(topic, base: baseTopics, at: now, by: "app")
         case .unsubscribe(let topic): registration.unsubscribe(topic, base: baseTopics, at: now, by: "app")
         case .language(let tags): registration.languages = tags
+        case .attention(let attention): registration.attention = attention
         }
     }
 }

@@ -38,6 +38,8 @@ public struct DeviceRegistration: Sendable, Equatable {
     public var apnsEnvironment: APNsEnvironment?
     /// How many times the file was changed: a view that saw another count reads the device again.
     public var changes: Int = 0
+    /// Focus, the scheduled summary, previews and the ring switch: how notifications interrupt.
+    public var attention = DeviceAttention()
     /// The devices added beside this one (`pushbox device add`), in the order they were added;
     /// empty for a device of the fleet itself.
     public var devices: [FleetDevice] = []
@@ -182,6 +184,7 @@ public struct DeviceRegistration: Sendable, Equatable {
             ("fcmProject", .optionalString(fcmProject)), ("apnsEnvironment", .optionalString(apnsEnvironment?.rawValue)),
             ("changes", .number(String(changes))),
         ])
+        if !attention.isDefault { object["attention"] = attention.json }
         if !devices.isEmpty { object["devices"] = .array(devices.map(\.json)) }
         return .object(object)
     }
@@ -212,6 +215,7 @@ public struct DeviceRegistration: Sendable, Equatable {
         apnsEnvironment = o?["apnsEnvironment"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:))
         languages = o?["languages"]?.arrayValue.map { $0.compactMap(\.stringValue) }.flatMap { $0.isEmpty ? nil : $0 }
         self.changes = o?["changes"]?.intValue ?? 0
+        attention = DeviceAttention(json: o?["attention"])
         var seen: Set<String> = []
         devices = (o?["devices"]?.arrayValue ?? []).compactMap(FleetDevice.init(json:)).filter { seen.insert($0.name).inserted }
     }

@@ -27,17 +27,23 @@ public struct Verdict: Sendable, Equatable {
     /// What the push service does with it because the device is offline (nil: online).
     public var storage: OfflineStorage.Decision? {
         get { rare?.storage }
-        set { rare = Rare(storage: newValue, targeting: targeting, liveActivity: liveActivity) }
+        set { rare = Rare(storage: newValue, targeting: targeting, liveActivity: liveActivity, presentation: presentation) }
     }
     /// An accepted FCM message's targeting, as judged now.
     public var targeting: TargetingRecord? {
         get { rare?.targeting }
-        set { rare = Rare(storage: storage, targeting: newValue, liveActivity: liveActivity) }
+        set { rare = Rare(storage: storage, targeting: newValue, liveActivity: liveActivity, presentation: presentation) }
     }
     /// What the device did with a Live Activity push.
     public var liveActivity: LiveActivityOutcome? {
         get { rare?.liveActivity }
-        set { rare = Rare(storage: storage, targeting: targeting, liveActivity: newValue) }
+        set { rare = Rare(storage: storage, targeting: targeting, liveActivity: newValue, presentation: presentation) }
+    }
+
+    /// How the device presented it when it arrived (shown, quietly, held for the summary, silenced by Focus).
+    public var presentation: Presentation? {
+        get { rare?.presentation }
+        set { rare = Rare(storage: storage, targeting: targeting, liveActivity: liveActivity, presentation: newValue) }
     }
 
     /// The out-of-line parts; nil when it has none of them.
@@ -45,16 +51,18 @@ public struct Verdict: Sendable, Equatable {
         let storage: OfflineStorage.Decision?
         let targeting: TargetingRecord?
         let liveActivity: LiveActivityOutcome?
+        let presentation: Presentation?
 
-        init?(storage: OfflineStorage.Decision?, targeting: TargetingRecord?, liveActivity: LiveActivityOutcome?) {
-            guard storage != nil || targeting != nil || liveActivity != nil else { return nil }
+        init?(storage: OfflineStorage.Decision?, targeting: TargetingRecord?, liveActivity: LiveActivityOutcome?, presentation: Presentation? = nil) {
+            guard storage != nil || targeting != nil || liveActivity != nil || presentation != nil else { return nil }
             self.storage = storage
             self.targeting = targeting
             self.liveActivity = liveActivity
+            self.presentation = presentation
         }
 
         static func == (a: Rare, b: Rare) -> Bool {
-            a.storage == b.storage && a.targeting == b.targeting && a.liveActivity == b.liveActivity
+            a.storage == b.storage && a.targeting == b.targeting && a.liveActivity == b.liveActivity && a.presentation == b.presentation
         }
     }
 

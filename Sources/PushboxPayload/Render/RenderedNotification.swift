@@ -305,6 +305,8 @@ public struct RenderedNotification: Sendable {
     public var android: AndroidRendering?
     /// For a Live Activity push: what the device did with it.
     public var liveActivity: LiveActivityOutcome?
+    /// How the device presented it when it arrived (Focus, the scheduled summary, the level).
+    public var presentation: Presentation?
 
     /// An empty notification delivered as `delivered`; the renderer fills it.
     public init(delivered: Delivery) {

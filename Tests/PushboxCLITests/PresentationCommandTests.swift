@@ -1,0 +1,49 @@
+import Foundation
+import PushboxJSON
+import PushboxTestSupport
+import Testing
+
+/// How the phone presented a notification, set from a shell (`pushbox device focus|summary|
+/// previews|silent`) and said by `render --json`, `list --json` and the trace.
+@Suite("Presentation from the command line", .serialized)
+struct PresentationCommandTests {
+    @Test("device focus on: the sample game invite is silenced, the time-sensitive alarm breaks through; the device says what is set")
+    func focusFromTheShell() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        #expect(CLIRun(["device", "focus", "on", "--allow-apps", "com.example.chat", "--db", s.db]).status == 0)
+        #expect(CLIRun(["device", "silent", "--db", s.db]).status == 0)
+        let device = CLIRun(["device", "--db", s.db, "--json"])
+        let attention = try JSONParser.parse(Array(device.out.utf8)).objectValue?["attention"]?.objectValue
+        #expect(attention?["focus"]?.objectValue?["allowApps"] == .array(["com.example.chat"]) && attention?["silent"] == .bool(true))
+        #expect(CLIRun(["device", "previews", "sometimes", "--db", s.db]).status == 2)
+        #expect(CLIRun(["device", "summary", "on", "--times", "25:00", "--db", s.db]).status == 2)
+        func rendered(_ file: String) throws -> JSONObject {
+            let r = CLIRun(["render", "--db", s.db, "--json", "--no-extension", ProjectPaths.samples + "/" + file])
+            return try #require(try JSONParser.parse(Array(r.out.utf8)).objectValue, "\(r.err)")
+        }
+        let invite = try rendered("01-game-invite.json")
+        #expect(invite["presentation"]?.objectValue?["outcome"] == "silenced")
+        #expect(invite["trace"]?.arrayValue?.last?.objectValue?["step"] == "present")
+        let alarm = try rendered("06-alarm.json")
+        #expect(alarm["presentation"]?.objectValue?["outcome"] == "shown" && alarm["presentation"]?.objectValue?["sound"] == "vibrates")
+        // What a running pushbox stores keeps how it was presented then, whatever is set after.
+        try s.start()
+        let sent = CLIRun(["send", "--socket", s.dir + "/s.sock", ProjectPaths.samples + "/01-game-invite.json"])
+        #expect(sent.status == 0, "\(sent.err)")
+        #expect(CLIRun(["device", "focus", "off", "--db", s.db]).status == 0)
+        let listed = CLIRun(["list", "--db", s.db, "--json", "--no-extension"])
+        let row = try #require(
+            try listed.lines.map { try JSONParser.parse(Array($0.utf8)).objectValue }.first { $0?["title"] == "Game invite" } ?? nil)
+        #expect(row["presentation"]?.objectValue?["outcome"] == "silenced")
+    }
+
+    @Test("device summary on: held for a summary time (the next on the device clock, which DeviceAttentionTests pins)")
+    func summaryFromTheShell() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        #expect(CLIRun(["device", "summary", "on", "--times", "08:00,18:00", "--db", s.db]).status == 0)
+        let r = CLIRun(["render", "--db", s.db, "--json", "--no-extension", ProjectPaths.samples + "/01-game-invite.json"])
+        let presentation = try JSONParser.parse(Array(r.out.utf8)).objectValue?["presentation"]?.objectValue
+        #expect(presentation?["outcome"] == "summary", "\(r.out) \(r.err)")
+        #expect(["08:00", "18:00"].contains(presentation?["summaryAt"]?.stringValue ?? ""))
+    }
+}

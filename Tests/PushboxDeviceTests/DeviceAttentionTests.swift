@@ -1,0 +1,80 @@
+import Foundation
+import PushboxJSON
+import Testing
+
+@testable import PushboxDevice
+@testable import PushboxPayload
+
+/// How the device presents a notification, from what the user set (Focus, the scheduled summary,
+/// previews, the ring switch) and the level the app may use. Apple, UNNotificationInterruptionLevel:
+/// passive "adds the notification to the notification list without lighting up the screen or
+/// playing a sound"; timeSensitive "can break through system controls such as Notification
+/// Summary and Focus"; critical plays its sound through the ring switch and Do Not Disturb.
+@Suite("Presentation: Focus, the scheduled summary, levels")
+struct DeviceAttentionTests {
+    static let zone = TimeZone(identifier: "Asia/Seoul")!
+    /// 2026-12-07 12:30 in Seoul.
+    static let noon = Date(timeIntervalSince1970: 1_796_614_200)
+
+    func decide(_ aps: String, level: String = "active", _ set: (inout DeviceAttention) -> Void = { _ in }) throws -> Presentation? {
+        var attention = DeviceAttention()
+        set(&attention)
+        let object = try #require(try JSONParser.parse(Array(aps.utf8)).objectValue)
+        return attention.decide(aps: object, level: level, bundleID: "dev.pushbox.sample", at: Self.noon, zone: Self.zone)
+    }
+
+    @Test("iOS's defaults: an active alert is shown with its sound; a passive one goes quietly to the list; a background push shows nothing")
+    func defaults() throws {
+        let shown = try #require(try decide(#"{"alert":"x","sound":"default"}"#))
+        #expect(shown.outcome == .shown && shown.sound == "plays" && shown.screenLit)
+        let passive = try #require(try decide(#"{"alert":"x","sound":"default"}"#, level: "passive"))
+        #expect(passive.outcome == .quiet && passive.sound == "none" && !passive.screenLit)
+        #expect(try decide(#"{"content-available":1}"#) == nil)
+    }
+
+    @Test("a Focus silences what it does not allow; an allowed app and (by default) time-sensitive break through; critical always does")
+    func focus() throws {
+        let on: (inout DeviceAttention) -> Void = { $0.focus = .init() }
+        #expect(try decide(#"{"alert":"x"}"#, on)?.outcome == .silenced)
+        #expect(try decide(#"{"alert":"x"}"#, level: "time-sensitive", on)?.outcome == .shown)
+        #expect(try decide(#"{"alert":"x"}"#, level: "time-sensitive") { $0.focus = .init(allowTimeSensitive: false) }?.outcome == .silenced)
+        #expect(try decide(#"{"alert":"x"}"#) { $0.focus = .init(allowApps: ["dev.pushbox.sample"]) }?.outcome == .shown)
+        let critical = try #require(
+            try decide(#"{"alert":"x","sound":{"critical":1}}"#, level: "critical") {
+                $0.focus = .init()
+                $0.silent = true
+            })
+        #expect(critical.outcome == .shown && critical.sound == "critical")
+    }
+
+    @Test(
+        "the app in the scheduled summary: held for the next time on the device clock (the next day's first when none is left); time-sensitive breaks through"
+    )
+    func summary() throws {
+        #expect(try decide(#"{"alert":"x"}"#) { $0.summaryTimes = ["08:00", "18:00"] }?.summaryAt == "18:00")
+        #expect(try decide(#"{"alert":"x"}"#) { $0.summaryTimes = ["08:00", "12:00"] }?.summaryAt == "08:00")
+        #expect(try decide(#"{"alert":"x"}"#) { $0.summaryTimes = ["08:00"] }?.outcome == .summary)
+        #expect(try decide(#"{"alert":"x"}"#, level: "time-sensitive") { $0.summaryTimes = ["08:00"] }?.outcome == .shown)
+    }
+
+    @Test("the ring switch on silent: a sound vibrates; previews hidden or when unlocked are said")
+    func switchAndPreviews() throws {
+        #expect(try decide(#"{"alert":"x","sound":"default"}"#) { $0.silent = true }?.sound == "vibrates")
+        #expect(try decide(#"{"alert":"x"}"#) { $0.previews = .never }?.preview == "hidden")
+        #expect(try decide(#"{"alert":"x"}"#) { $0.previews = .whenUnlocked }?.preview == "when-unlocked")
+    }
+
+    @Test("the settings are kept in the registration's JSON and read back; defaults write nothing")
+    func kept() {
+        var r = DeviceRegistration()
+        #expect(r.json.objectValue?["attention"] == nil)
+        r.attention.focus = .init(allowApps: ["a.b"], allowTimeSensitive: false)
+        r.attention.summaryTimes = ["07:30"]
+        r.attention.previews = .never
+        r.attention.silent = true
+        #expect(DeviceRegistration(json: r.json).attention == r.attention)
+        #expect(
+            Presentation(json: Presentation(outcome: .summary, summaryAt: "07:30", sound: "none", screenLit: false, rule: "r").json)?.summaryAt
+                == "07:30")
+    }
+}
