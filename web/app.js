@@ -81,7 +81,7 @@ function select(cursor) {
   if (!item) return;
   state.rendering = null;
   showDetail(item);
-  drawSelected(item, { title: item.title, subtitle: item.subtitle, body: item.body, intended: item.intended, language: item.language });
+  drawSelected(item, { title: item.title, subtitle: item.subtitle, body: item.body, intended: item.intended, language: item.language, presentation: item.presentation });
   const facts = $("facts");
   facts.replaceChildren();
   for (const [name, value] of [
@@ -115,14 +115,19 @@ function chosenProfile() {
   return state.profiles.find((p) => p.name === $("profile").value) ?? state.profiles[1] ?? null;
 }
 
-// The iPhone card's parts, made once for the live page (ids "card-…") and for each picture.
-function buildCard(article, prefix) {
-  const part = (tag, className, name) => {
+// Makes a card's parts: an element with its class, and its id ("card-title") when the card has a prefix.
+function partMaker(prefix) {
+  return (tag, className, name) => {
     const element = document.createElement(tag);
     if (className) element.className = className;
     if (prefix && name) element.id = prefix + name;
     return element;
   };
+}
+
+// The iPhone card's parts, made once for the live page (ids "card-…") and for each picture.
+function buildCard(article, prefix) {
+  const part = partMaker(prefix);
   article.classList.add("card");
   const head = part("div", "card-head");
   const icon = part("span", "app-icon");
@@ -142,7 +147,9 @@ function buildCard(article, prefix) {
   image.alt = "the attachment, at its size";
   const actions = part("div", "actions", "actions");
   actions.setAttribute("aria-label", "Actions");
-  article.append(head, main, image, actions, part("p", "approximate", "approximate"));
+  const presented = part("p", "presented", "presented");
+  presented.hidden = true;
+  article.append(head, main, image, actions, presented, part("p", "approximate", "approximate"));
   thumb.addEventListener("click", () => {
     image.hidden = !image.hidden;
   });
@@ -186,6 +193,14 @@ function fillCard(article, rendering, { app, time, image, profile, onAction }) {
   }
   actions.hidden = actions.children.length === 0;
   text(part(".approximate"), `${profile?.summary ?? "approximate"}; drawn with this browser's system font.`);
+  // How the phone presented it when it arrived, when it was not simply shown.
+  const p = rendering.presentation;
+  const presented = part(".presented");
+  presented.hidden = !p || (p.outcome === "shown" && p.preview === "shown" && p.sound !== "vibrates" && p.sound !== "critical");
+  if (p) text(presented, [
+    { shown: "shown now", quiet: "quietly in Notification Center", summary: `held for the summary at ${p.summaryAt}`, silenced: "silenced by Focus" }[p.outcome] ?? p.outcome,
+    `sound ${p.sound}`, p.preview === "shown" ? null : `preview ${p.preview}`,
+  ].filter(Boolean).join(" · ") + ` — ${p.rule}`);
 }
 
 // The push's delivery with its rendering: attachments, actions and the trace.
@@ -199,7 +214,7 @@ async function showDetail(item) {
   if (state.selected !== item.cursor) return;
   const delivery = detail.deliveries.find((d) => d.cursor === item.cursor) ?? detail.deliveries[0];
   const rendering = delivery?.rendering ?? {};
-  state.rendering = rendering;
+  state.rendering = { ...rendering, presentation: rendering.presentation ?? item.presentation };
   showAndroid(item, rendering.android ?? item.android);
   let payload = delivery?.payload ?? "";
   try {
@@ -209,7 +224,7 @@ async function showDetail(item) {
   }
   const headers = (delivery?.headers ?? []).map(([name, value]) => `${name}: ${value}`).join("\n");
   text($("raw"), (headers ? headers + "\n\n" : "") + payload);
-  drawSelected(item, rendering);
+  drawSelected(item, state.rendering);
   for (const entry of rendering.trace ?? []) {
     const li = document.createElement("li");
     const outcome = document.createElement("span");
@@ -247,12 +262,7 @@ function showAndroid(item, android) {
 
 // The Android card's parts, made once for the live page (ids "android-…") and for each picture.
 function buildAndroid(article, prefix) {
-  const part = (tag, className, name) => {
-    const element = document.createElement(tag);
-    if (className) element.className = className;
-    if (prefix && name) element.id = prefix + name;
-    return element;
-  };
+  const part = partMaker(prefix);
   article.classList.add("android");
   article.setAttribute("aria-label", "The Android notification");
   const head = part("div", "android-head");

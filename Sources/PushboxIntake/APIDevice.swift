@@ -10,7 +10,10 @@ enum APIDevice {
     /// The largest `PUT` body read.
     static let maxBody = 16 * 1024
     /// The keys a `PUT` takes.
-    static let keys = ["device", "languages", "online", "installed", "subscribe", "unsubscribe", "register", "unregister"]
+    static let keys = [
+        "device", "languages", "online", "installed", "subscribe", "unsubscribe", "register", "unregister", "focus", "summary", "previews",
+        "silent",
+    ]
 
     /// The device as `GET /pushbox/device` gives it, with the languages it renders in now.
     static func json(_ service: IntakeService, device name: String? = nil) -> JSONValue {
@@ -52,10 +55,16 @@ enum APIDevice {
             return APIv1.failure(404, "NoSuchDevice", "no device \(name) in the fleet")
         }
         let member = name == FleetDevice.defaultName ? nil : name
-        let changes: [DeviceChange]
+        var changes: [DeviceChange]
         switch deviceChanges(body) {
         case .failure(let bad): return APIv1.failure(400, "BadDeviceChange", bad.why)
         case .success(let read): changes = read
+        }
+        let current = member.flatMap { file.current().device(named: $0)?.state.attention } ?? file.current().attention
+        switch attentionChange(body, current: current) {
+        case .failure(let bad): return APIv1.failure(400, "BadDeviceChange", bad.why)
+        case .success(let attention?): changes.append(.attention(attention))
+        case .success(nil): break
         }
         let now = Date()
         do throws(any Error) {
@@ -128,6 +137,50 @@ enum APIDevice {
             }
         }
         return .success(changes)
+    }
+
+    /// `focus` (`{"allowApps": [BUNDLE…], "allowTimeSensitive": bool}` or null: off), `summary`
+    /// (`["08:00", …]`, `true` for iOS's times, or null/false: off), `previews`
+    /// (`always`/`when-unlocked`/`never`), `silent` (bool): the device's attention after them; nil
+    /// when the body names none of them.
+    static func attentionChange(_ body: JSONObject, current: DeviceAttention) -> Result<DeviceAttention?, BadChange> {
+        guard ["focus", "summary", "previews", "silent"].contains(where: { body[$0] != nil }) else { return .success(nil) }
+        var out = current
+        if let focus = body["focus"] {
+            if focus == .null || focus == .bool(false) {
+                out.focus = nil
+            } else if let o = focus.objectValue {
+                out.focus = DeviceAttention.Focus(
+                    allowApps: o["allowApps"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                    allowTimeSensitive: o["allowTimeSensitive"] != .bool(false))
+            } else if focus == .bool(true) {
+                out.focus = out.focus ?? DeviceAttention.Focus()
+            } else {
+                return .failure(BadChange("focus takes {\"allowApps\": [...], \"allowTimeSensitive\": bool}, true, or null"))
+            }
+        }
+        if let summary = body["summary"] {
+            if summary == .null || summary == .bool(false) {
+                out.summaryTimes = nil
+            } else if summary == .bool(true) {
+                out.summaryTimes = out.summaryTimes ?? DeviceAttention.defaultSummaryTimes
+            } else if let times = summary.arrayValue?.compactMap(\.stringValue), !times.isEmpty, times.allSatisfy(DeviceAttention.isTime) {
+                out.summaryTimes = times.sorted()
+            } else {
+                return .failure(BadChange("summary takes times on the device clock, [\"08:00\", \"18:00\"], true, or null"))
+            }
+        }
+        if let previews = body["previews"] {
+            guard let value = previews.stringValue.flatMap(DeviceAttention.Previews.init(rawValue:)) else {
+                return .failure(BadChange("previews takes always, when-unlocked or never"))
+            }
+            out.previews = value
+        }
+        if let silent = body["silent"] {
+            guard let yes = bool(silent) else { return .failure(BadChange("silent takes true or false")) }
+            out.silent = yes
+        }
+        return .success(out)
     }
 
     /// Why a `PUT` body was refused.

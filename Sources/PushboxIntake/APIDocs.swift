@@ -101,7 +101,7 @@ enum APIDocs {
             .init(
                 method: "PUT", summary: "Changes the device as pushbox device does; the device as it then is",
                 body:
-                    "{device?, languages?: [tag], online?: bool, installed?: bool, subscribe?: [topic], unsubscribe?: [topic], register?: [token], unregister?: [token]}",
+                    "{device?, languages?: [tag], online?: bool, installed?: bool, subscribe?: [topic], unsubscribe?: [topic], register?: [token], unregister?: [token], focus?: {allowApps, allowTimeSensitive}|null, summary?: [HH:MM]|null, previews?: always|when-unlocked|never, silent?: bool}",
                 responses: [(200, "The device"), (400, "BadDeviceChange"), (404, "NoSuchDevice"), refused]),
         ])
 

@@ -52,6 +52,20 @@ extension InboxView {
             ("Firebase installation   " + (member?.installationID ?? DeviceIdentity.installationID), .overlay),
             ("device                  " + (r.online ? "online" : "offline (O brings it back)"), r.online ? .overlay : .warning),
             ("app                     " + (r.installed ? "installed" : "uninstalled (U installs it)"), r.installed ? .overlay : .warning),
+        ]
+        // How notifications interrupt (pushbox device focus|summary|previews|silent).
+        let a = r.attention
+        let focus = a.focus.map { f in
+            "on: allows " + (f.allowApps.isEmpty ? "no app" : f.allowApps.map { DisplayText.clean($0) }.joined(separator: ", "))
+                + (f.allowTimeSensitive ? " and time-sensitive" : "")
+        }
+        lines += [
+            ("focus                   " + (focus ?? "off"), a.focus == nil ? .overlay : .warning),
+            (
+                "scheduled summary       " + (a.summaryTimes.map { "at " + $0.joined(separator: ", ") } ?? "off"),
+                a.summaryTimes == nil ? .overlay : .warning
+            ),
+            ("previews                " + a.previews.rawValue, .overlay), ("ring switch             " + (a.silent ? "silent" : "ring"), .overlay),
             ("", .overlay), ("FCM topics", .title),
         ]
         let zone = state.timeZone

@@ -124,6 +124,15 @@ try:
         choose("profile", name)
         profiles.append(driver.execute_script(clamp))
     print("profiles", profiles)
+    # A Focus that allows nothing, set through the API: the next push is silenced, and its card says so.
+    driver.execute_script("return fetch('/api/v1/device', {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({focus: {allowApps: [], allowTimeSensitive: false}})})")
+    push({"alert": {"title": "During Focus", "body": "quietly"}})
+    wait.until(lambda d: "During Focus" in listed(d))
+    click(By.XPATH, "//ol[@id='notifications']/li[.//span[contains(., 'During Focus')]]/button")
+    wait.until(lambda d: d.find_element(By.ID, "card-presented").is_displayed())
+    print("focus", d_text := driver.find_element(By.ID, "card-presented").text.split(" — ")[0])
+    driver.execute_script("return fetch('/api/v1/device', {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({focus: null})})")
+    click(By.XPATH, "//ol[@id='notifications']/li[.//span[contains(., 'Spieleinladung') or contains(., '게임 초대')]]/button")
     # What the app receives: the Accept button, then a tap.
     click(By.XPATH, "//div[@id='card-actions']/button[1]")
     wait.until(lambda d: d.find_element(By.ID, "response").text.startswith("{"))

@@ -44,6 +44,17 @@ struct ChaosClientTests {
         return (r.status, r.out.split(separator: "\n").map(String.init), try f.summary(file), r.err)
     }
 
+    /// A running pushbox and a Google-shaped service account for firebase-admin.
+    static func firebaseFixture() throws -> (Fixture, String) {
+        let f = try Fixture()
+        try f.startServe()
+        let account = f.dir + "/service-account.json"
+        let made = try Subprocess.run(
+            ProviderLibraryTests.venvPython("firebase"), [Self.clients + "/make_service_account.py", account, "pushbox-sample"])
+        try #require(made.status == 0, "\(made.err)")
+        return (f, account)
+    }
+
     static let fcmRules = [
         "fcm 503 UNAVAILABLE retry-after=2 next=1 topic=retry-a", "fcm 500 INTERNAL next=2 topic=retry-b",
         "fcm 429 QUOTA_EXCEEDED retry-after=1 next=1 topic=retry-c",
@@ -54,12 +65,7 @@ struct ChaosClientTests {
         .enabled(if: ExecTests.available, ExecTests.reason),
         .enabled(if: ProviderLibraryTests.venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
     func firebaseSync() throws {
-        let f = try Fixture()
-        try f.startServe()
-        let account = f.dir + "/service-account.json"
-        try #require(
-            try Subprocess.run(ProviderLibraryTests.venvPython("firebase"), [Self.clients + "/make_service_account.py", account, "pushbox-sample"])
-                .status == 0)
+        let (f, account) = try Self.firebaseFixture()
         let r = try Self.run(f, Self.fcmRules, [ProviderLibraryTests.venvPython("firebase"), Self.clients + "/chaos_firebase.py", "sync", account])
         #expect(r.lines == ["retry-a ok", "retry-b ok", "retry-c ok"], "\(r.err)")
         let (counts, failed) = Self.retries(r.summary)
@@ -77,12 +83,7 @@ struct ChaosClientTests {
         .enabled(if: ExecTests.available, ExecTests.reason),
         .enabled(if: ProviderLibraryTests.venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
     func firebaseAsync() throws {
-        let f = try Fixture()
-        try f.startServe()
-        let account = f.dir + "/service-account.json"
-        try #require(
-            try Subprocess.run(ProviderLibraryTests.venvPython("firebase"), [Self.clients + "/make_service_account.py", account, "pushbox-sample"])
-                .status == 0)
+        let (f, account) = try Self.firebaseFixture()
         let r = try Self.run(
             f, Self.fcmRules, [ProviderLibraryTests.venvPython("firebase"), Self.clients + "/chaos_firebase.py", "async", account],
             failOn: "gave-up,retried-permanent")

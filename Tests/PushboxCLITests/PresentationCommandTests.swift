@@ -35,6 +35,17 @@ struct PresentationCommandTests {
         let row = try #require(
             try listed.lines.map { try JSONParser.parse(Array($0.utf8)).objectValue }.first { $0?["title"] == "Game invite" } ?? nil)
         #expect(row["presentation"]?.objectValue?["outcome"] == "silenced")
+        // The same settings through the API; a value that cannot be read changes nothing.
+        let socket = s.dir + "/s.sock"
+        let bad = try APIv1Tests.curl([
+            "--unix-socket", socket, "-X", "PUT", "-d", #"{"summary": ["09:00"], "previews": "sometimes"}"#, "http://localhost/api/v1/device",
+        ])
+        #expect(bad.status == 400 && bad.body["error"] == "BadDeviceChange")
+        let good = try APIv1Tests.curl([
+            "--unix-socket", socket, "-X", "PUT", "-d", #"{"summary": ["21:00", "09:00"], "silent": false}"#, "http://localhost/api/v1/device",
+        ])
+        let kept = good.body["attention"]?.objectValue
+        #expect(good.status == 200 && kept?["summaryTimes"] == .array(["09:00", "21:00"]) && kept?["silent"] == .bool(false))
     }
 
     @Test("device summary on: held for a summary time (the next on the device clock, which DeviceAttentionTests pins)")
