@@ -66,7 +66,7 @@ fuzz: deps
 
 bench: deps
 	$(SWIFT) build -c release
-	for b in validate localize extension request render query wait intake h2 tui web; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
+	for b in validate localize extension request render query wait intake chaos h2 tui web; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
 
 # The README's intake, HTTP/2, request and render tables, measured again and written between their markers.
 bench-readme: deps

@@ -55,8 +55,11 @@ extension IntakeService {
             } else {
                 state = mine.delivery.map { $0.state.phrase } ?? "delivered"
             }
+            // How that phone presented it (its own Focus and summary), beside where it stands.
+            let presented = mine.verdict?.presentation.map { $0.outcome == .shown ? "" : "; \($0.line)" } ?? ""
             return FleetShare.Part(
-                member: member, rendering: reached ? renderings?.shown(mine) : nil, state: state, reached: reached, findings: theirs)
+                member: member, rendering: reached ? renderings?.shown(mine)?.presenting(mine.verdict?.presentation) : nil, state: state + presented,
+                reached: reached, findings: theirs)
         }
         return FleetShare(push: push, parts: parts)
     }

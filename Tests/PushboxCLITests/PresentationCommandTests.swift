@@ -57,4 +57,28 @@ struct PresentationCommandTests {
         #expect(presentation?["outcome"] == "summary", "\(r.out) \(r.err)")
         #expect(["08:00", "18:00"].contains(presentation?["summaryAt"]?.stringValue ?? ""))
     }
+
+    @Test("each phone of the fleet presents a push by its own settings: the Japanese iPhone's Focus silences what the inbox's own phone shows")
+    func fleet() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        #expect(CLIRun(["device", "add", "ja", "--lang", "ja-JP", "--db", s.db]).status == 0)
+        #expect(CLIRun(["device", "focus", "on", "--device", "ja", "--db", s.db]).status == 0)
+        try s.start()
+        let message = #"{"message":{"topic":"NewsApp","notification":{"title":"Breaking","body":"news"}}}"#
+        let sent = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", s.dir + "/s.sock", "-d", message,
+                "http://localhost/v1/projects/shop/messages:send",
+            ])
+        #expect(sent.out == "200")
+        let rows = try CLIRun(["list", "--db", s.db, "--json", "--no-extension"]).lines.compactMap {
+            try JSONParser.parse(Array($0.utf8)).objectValue
+        }
+        let outcome = Dictionary(
+            uniqueKeysWithValues: rows.compactMap { r in
+                r["device"]?.stringValue.map { ($0, r["presentation"]?.objectValue?["outcome"]?.stringValue ?? "-") }
+            })
+        #expect(outcome == ["phone": "shown", "ja": "silenced"], "\(rows)")
+    }
 }
