@@ -54,6 +54,13 @@ struct ChaosRuleTests {
         }
     }
 
+    @Test("a combining mark after = stays the value's (found by the fuzz target): the rule written back reads the same")
+    func combiningMarkAfterEquals() throws {
+        let rule = try ChaosRule.parse("goaway debug=\u{0367}x error=ENHANCE_YOUR_CALM")
+        #expect(rule.fault == .goAway(errorCode: 11, debug: "\u{0367}x", processed: false))
+        #expect(try ChaosRule.parse(rule.text) == rule)
+    }
+
     @Test("a probability without a seed gets one, shown in the rule, so a run is replayed")
     func seedIsShown() throws {
         let rule = try ChaosRule.parse("apns 500 probability=0.5", randomSeed: { 777 })

@@ -95,7 +95,9 @@ extension ChaosRule {
         func fail(_ code: String, _ at: Int, _ message: String) -> ChaosRuleError { ChaosRuleError(code: code, offset: at, message: message) }
         /// The next word when it is an argument (no `=`).
         func argument() -> (text: String, offset: Int)? {
-            guard let next = rest.first, !next.text.contains("="), next.text != "accepted", next.text != "processed" else { return nil }
+            guard let next = rest.first, !next.text.unicodeScalars.contains("="), next.text != "accepted", next.text != "processed" else {
+                return nil
+            }
             rest.removeFirst()
             return next
         }
@@ -185,10 +187,14 @@ extension ChaosRule {
                 rule.fault = .goAway(errorCode: code, debug: debug, processed: true)
                 continue
             }
-            let parts = word.text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[1].isEmpty else { throw fail("bad-value", word.offset, "\(word.text): options are key=value") }
-            let (key, value) = (parts[0], parts[1])
-            let bad = fail("bad-value", word.offset + key.count + 1, "\(key)=\(value) cannot be read")
+            // Split on the scalar: a combining mark after "=" would make one character of them.
+            let scalars = word.text.unicodeScalars
+            guard let equals = scalars.firstIndex(of: "="), scalars.index(after: equals) != scalars.endIndex else {
+                throw fail("bad-value", word.offset, "\(word.text): options are key=value")
+            }
+            let key = String(String.UnicodeScalarView(scalars[..<equals]))
+            let value = String(String.UnicodeScalarView(scalars[scalars.index(after: equals)...]))
+            let bad = fail("bad-value", word.offset + key.unicodeScalars.count + 1, "\(key)=\(value) cannot be read")
             switch key {
             case "next":
                 guard let n = Int(value), n > 0 else { throw bad }
