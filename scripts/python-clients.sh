@@ -28,6 +28,8 @@ make_venv() {
 }
 make_venv aioapns "aioapns==4.0"
 make_venv apns2 "apns2==0.7.2"
+# apns2-up, PyAPNs2's maintained fork (the same apns2 module), for the chaos tests.
+make_venv apns2up "apns2-up==0.9.0"
 make_venv firebase "firebase-admin==7.7.0"
 make_venv pyfcm "pyfcm==2.1.1"
 make_venv pyapns_client "pyapns_client==2.0.6"

@@ -1,4 +1,4 @@
-"""aioapns or PyAPNs2 (apns2), unchanged, under `pushbox exec --chaos …`: sends two pushes one
+"""aioapns or PyAPNs2 (apns2, or its fork apns2-up), unchanged, under `pushbox exec --chaos …`: sends two pushes one
 after the other, each with its own apns-id, and prints what each came to (the status and
 reason, or the exception the library raised).
    chaos_apns.py aioapns|apns2 KEY_FILE KEY_ID TEAM_ID"""

@@ -102,11 +102,11 @@ struct ChaosClientTests {
     }
 
     @Test(
-        "aioapns and PyAPNs2: neither retries a 503; after a GOAWAY aioapns sends the push again on a new connection, PyAPNs2 raises",
+        "aioapns, PyAPNs2 and apns2-up: none retries a 503; after a GOAWAY aioapns sends the push again on a new connection, PyAPNs2 and apns2-up raise",
         .enabled(if: ExecTests.available, ExecTests.reason),
         .enabled(
-            if: ProviderLibraryTests.venvReady("aioapns") && ProviderLibraryTests.venvReady("apns2"),
-            "needs the aioapns and apns2 venvs that make pyclients installs from PyPI"))
+            if: ProviderLibraryTests.venvReady("aioapns") && ProviderLibraryTests.venvReady("apns2") && ProviderLibraryTests.venvReady("apns2up"),
+            "needs the aioapns, apns2 and apns2up venvs that make pyclients installs from PyPI"))
     func apnsLibraries() throws {
         let f = try Fixture()
         try f.startServe()
@@ -115,9 +115,13 @@ struct ChaosClientTests {
             ("aioapns", "goaway Shutdown next=1", ["0 200 -", "1 200 -"], [[0, 200]], [[]]),
             ("apns2", "apns 503 ServiceUnavailable next=1", ["0 ServiceUnavailable", "1 200 -"], [[503]], [["gave-up"]]),
             ("apns2", "goaway Shutdown next=1", ["0 StreamResetError", "1 200 -"], [[0]], [["gave-up"]]),
+            ("apns2up", "apns 503 ServiceUnavailable next=1", ["0 ServiceUnavailable", "1 200 -"], [[503]], [["gave-up"]]),
+            ("apns2up", "goaway Shutdown next=1", ["0 StreamResetError", "1 200 -"], [[0]], [["gave-up"]]),
         ]
         for (library, rule, lines, statuses, findings) in cases {
-            let r = try Self.run(f, [rule], [ProviderLibraryTests.venvPython(library), Self.clients + "/chaos_apns.py", library] + Self.key)
+            // apns2-up is PyAPNs2's fork: the same module, the same script.
+            let module = library == "apns2up" ? "apns2" : library
+            let r = try Self.run(f, [rule], [ProviderLibraryTests.venvPython(library), Self.clients + "/chaos_apns.py", module] + Self.key)
             #expect(r.lines == lines, "\(library) \(rule): \(r.err)")
             let (_, failed) = Self.retries(r.summary)
             #expect(failed.map(\.statuses) == statuses && failed.map(\.findings) == findings, "\(library) \(rule): \(r.err)")
