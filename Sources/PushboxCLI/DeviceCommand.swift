@@ -14,7 +14,7 @@ enum DeviceCommand {
     static let spec = CommandSpec(
         name: "device",
         summary:
-            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would), language TAGS (the user changes the device's languages: its language topic follows the first), focus on|off (a Focus: --allow-apps, --allow-time-sensitive), summary on|off (the app in the scheduled summary, at --times), previews always|when-unlocked|never, ring, silent (the ring/silent switch): how a notification interrupts, judged as each arrives. A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
+            "The simulated device: print its APNs device token, its FCM registration token and installation id, its FCM topics (and who subscribed it) and its state; or change it: offline (the push service answers as usual and keeps what it accepted: APNs the latest per app, FCM per ttl and collapse key), online (what was kept is delivered from storage, or discarded as expired), uninstall (APNs answers 410 Unregistered, FCM 404 UNREGISTERED), install, unregister TOKEN, register TOKEN (the token is this device's again, and also in strict mode), subscribe TOPIC, unsubscribe TOPIC (as the app's SDK would), language TAGS (the user changes the device's languages: its language topic follows the first), focus on|off (a Focus: --allow-apps, --allow-people, --allow-time-sensitive), summary on|off (the app in the scheduled summary, at --times), previews always|when-unlocked|never, ring, silent (the ring/silent switch): how a notification interrupts, judged as each arrives. A running pushbox applies the change from its next push. The inbox can hold a fleet: add NAME adds a device with its own tokens, languages, time zone and state (--platform, --lang, --tz, --apns-environment, --fcm-project), list lists them, remove NAME removes one, and --device NAME makes every other action its own; the inbox's own device is phone.",
         operands:
             "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|language TAGS|focus on|focus off|summary on|summary off|previews always|previews when-unlocked|previews never|ring|silent|add NAME|remove NAME|list]",
         options: [Options.database, Options.json.with(help: "Print the state as one JSON object (list: one per device, one per line).")]
@@ -130,6 +130,7 @@ enum DeviceCommand {
         case ("focus", "on", 2):
             var focus = out.focus ?? DeviceAttention.Focus()
             if let apps = list(Options.allowApps) { focus.allowApps = apps }
+            if let people = list(Options.allowPeople) { focus.allowPeople = people }
             if let allow = args?.value(Options.allowTimeSensitive) {
                 guard allow == "yes" || allow == "no" else {
                     io.err("pushbox device: --allow-time-sensitive takes yes or no")
@@ -216,7 +217,7 @@ enum DeviceCommand {
             TerminalText.sanitize(
                 "focus                   "
                     + (a.focus.map {
-                        "on: allows \($0.allowApps.isEmpty ? "no app" : $0.allowApps.joined(separator: ", "))\($0.allowTimeSensitive ? " and time-sensitive notifications" : "")"
+                        "on: allows \($0.allowApps.isEmpty ? "no app" : $0.allowApps.joined(separator: ", "))\($0.allowPeople.isEmpty ? "" : ", people \($0.allowPeople.joined(separator: ", "))")\($0.allowTimeSensitive ? " and time-sensitive notifications" : "")"
                     } ?? "off")))
         io.out(
             "scheduled summary       "

@@ -90,6 +90,9 @@ enum Options {
     static let record = OptionSpec("--record", help: "Write the golden files instead of verifying them; says how many changed.")
     static let allowApps = OptionSpec(
         "--allow-apps", value: "BUNDLE,…", help: "With focus on: the apps the Focus lets through (bundle ids).")
+    static let allowPeople = OptionSpec(
+        "--allow-people", value: "HANDLE,…",
+        help: "With focus on: the people the Focus lets through (a communication notification's sender, by handle or name).")
     static let allowTimeSensitive = OptionSpec(
         "--allow-time-sensitive", value: "yes|no", help: "With focus on: whether time-sensitive notifications break through (iOS's default: yes).")
     static let summaryTimes = OptionSpec(

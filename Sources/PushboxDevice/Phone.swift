@@ -171,9 +171,14 @@ public final class Phone: Sendable {
         else { return nil }
         let zone = raw.envelope.deviceZone.flatMap(TimeZone.init(identifier:)) ?? clock?.timeZone ?? .current
         let at = raw.envelope.deviceAt ?? clock.map { $0.isSimulated ? $0.now : raw.envelope.receivedAt } ?? raw.envelope.receivedAt
+        // The sender a communication step would donate, read from the payload as it came (a
+        // sender inside encrypted content is not known here).
+        let sender =
+            context.capabilities?.contains(.communicationNotifications) == false
+            ? [] : (context.communicationSender ?? []).compactMap { payload.payload.value(atPath: $0)?.stringValue }
         return attention.decide(
-            aps: payload.aps, level: PresentationRules.level(payload.aps, capabilities: context.capabilities), bundleID: context.bundleID, at: at,
-            zone: zone)
+            aps: payload.aps, level: PresentationRules.level(payload.aps, capabilities: context.capabilities), bundleID: context.bundleID,
+            sender: sender, at: at, zone: zone)
     }
 
     /// A Live Activity push the device receives now applied to `activities` (or dropped) before

@@ -21,6 +21,8 @@ public struct ExtensionEnvironment: Sendable {
     public var keyFile: String?
     /// The payload file's folder, for media paths written without a scheme.
     public var payloadDirectory: String?
+    /// The app's capabilities (nil: not known, not judged): a communication intent needs its own.
+    public var capabilities: Set<AppCapability>? = nil
 
     /// Everything a run of the extension can use.
     public init(
@@ -49,6 +51,10 @@ public struct ExtensionOutcome: Sendable {
     public var trace: [TraceEntry]
     /// What the steps warned about.
     public var warnings: [Diagnostic]
+    /// The communication intent the content was updated from, when one was donated.
+    public var communication: Communication? = nil
+    /// Its avatar, when it was had within the budget.
+    public var avatar: FetchedAttachment? = nil
 }
 
 /// The work in progress, shared between the extension's worker and the deadline: once the
@@ -58,6 +64,8 @@ final class ExtensionAttempt: Sendable {
         var content: AlertContent
         var payload: JSONObject
         var attachments: [FetchedAttachment] = []
+        var communication: Communication?
+        var avatar: FetchedAttachment?
         var trace: [TraceEntry] = []
         var warnings: [Diagnostic] = []
         var criticalFailure: String?
@@ -180,7 +188,7 @@ public enum ExtensionPipeline {
         let finished = completed && state.cutByBudget.isEmpty
         let elapsed = milliseconds(clock.now - start)
         var delivered: Delivery
-        let changed = state.content != content || !state.attachments.isEmpty
+        let changed = state.content != content || !state.attachments.isEmpty || state.communication != nil
         if !finished {
             let unfinished = state.running.union(state.cutByBudget).sorted().joined(separator: ", ")
             delivered = recipe.fallback == .bestAttempt ? .bestAttempt : .original
@@ -209,7 +217,8 @@ public enum ExtensionPipeline {
             return ExtensionOutcome(content: content, attachments: [], delivered: .original, trace: state.trace, warnings: state.warnings)
         }
         return ExtensionOutcome(
-            content: state.content, attachments: state.attachments, delivered: delivered, trace: state.trace, warnings: state.warnings)
+            content: state.content, attachments: state.attachments, delivered: delivered, trace: state.trace, warnings: state.warnings,
+            communication: state.communication, avatar: state.avatar)
     }
 
     static func formatSeconds(_ s: Double) -> String {

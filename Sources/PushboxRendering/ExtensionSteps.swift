@@ -1,5 +1,6 @@
 import Foundation
 import PushboxCrypto
+import PushboxFetch
 import PushboxJSON
 import PushboxLocalization
 import PushboxPayload
@@ -31,8 +32,11 @@ enum ExtensionSteps {
     /// Whether the step may wait on something outside (a download or a file to copy): only an
     /// attach step whose payload has a media URL.
     static func mayWait(_ step: ExtensionRecipe.Step, payload: JSONObject) -> Bool {
-        guard case .attach(let candidates) = step else { return false }
-        return candidates.contains { payload.value(atPath: $0)?.stringValue != nil }
+        switch step {
+        case .attach(let candidates): return candidates.contains { payload.value(atPath: $0)?.stringValue != nil }
+        case .communicate(let spec): return spec.avatar.flatMap { payload.value(atPath: $0)?.stringValue } != nil
+        default: return false
+        }
     }
 
     static func perform(_ step: ExtensionRecipe.Step, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (
@@ -46,6 +50,8 @@ enum ExtensionSteps {
             return localize(spec, attempt: attempt, env: env)
         case .attach(let candidates):
             return attach(candidates, attempt: attempt, env: env, remainingMs: remainingMs)
+        case .communicate(let spec):
+            return communicate(spec, attempt: attempt, env: env, remainingMs: remainingMs)
         }
     }
 
@@ -198,6 +204,91 @@ enum ExtensionSteps {
             }
             return (false, outcome, "\(path) \(value): \(failure)")
         }
+    }
+}
+
+extension ExtensionSteps {
+    /// The communication step (Apple, "Implementing communication notifications"): an
+    /// `INSendMessageIntent` from the payload's sender, group and avatar, donated, and the content
+    /// updated from it — the sender as the title, the group as the subtitle, the avatar badged
+    /// with the app's icon. Without the Communication Notifications capability the notification
+    /// stays as it was (home-assistant/iOS #5570); an avatar from a `file://` URL does not persist
+    /// (use image data); an avatar download the budget cuts leaves the intent undonated
+    /// (bluesky-social/social-app #10326); a group name for a one-to-one conversation is a mistake.
+    static func communicate(_ spec: ExtensionRecipe.CommunicateStep, attempt: ExtensionAttempt, env: ExtensionEnvironment, remainingMs: Int) -> (
+        Bool, TraceEntry.Outcome, StepNote
+    ) {
+        let payload = attempt.read().payload
+        func text(_ path: String?) -> String? {
+            guard let path, let value = payload.value(atPath: path) else { return nil }
+            return value.stringValue ?? value.intValue.map(String.init)
+        }
+        guard let sender = text(spec.sender), !sender.isEmpty else { return (true, .skipped, "no sender at \(spec.sender)") }
+        if let capabilities = env.capabilities, !capabilities.contains(.communicationNotifications) {
+            attempt.update {
+                $0.warnings.append(
+                    Diagnostic(
+                        .communicationCapability,
+                        "the extension donates a communication intent, but pushbox.json's capabilities lack communication-notifications: iOS shows the notification as it was, without the sender's avatar",
+                        field: spec.sender))
+            }
+            return (false, .failed, "the app lacks the Communication Notifications capability: the content stays as it was")
+        }
+        var communication = Communication(sender: sender, handle: text(spec.handle), group: text(spec.group), conversation: text(spec.conversation))
+        var warnings: [Diagnostic] = []
+        if communication.group != nil, let path = spec.recipients, let value = payload.value(atPath: path),
+            let count = value.arrayValue?.count ?? value.intValue, count <= 1
+        {
+            warnings.append(
+                Diagnostic(
+                    .communicationGroupOneToOne,
+                    "a group name (speakableGroupName) for a conversation with \(count) recipient: iOS shows it as a group's; leave it out for one-to-one",
+                    field: spec.group))
+        }
+        var notes = ["from \(sender)" + (communication.group.map { " in \($0)" } ?? "")]
+        var avatar: FetchedAttachment? = nil
+        if let path = spec.avatar, let url = text(path) {
+            let scheme = URL(string: url)?.scheme?.lowercased()
+            if scheme == "http" || scheme == "https" {
+                guard let fetcher = env.fetcher else { return (false, .failed, "avatars are not fetched in this run") }
+                switch fetcher.fetch(url, timeoutMs: remainingMs, cancel: attempt.cancel) {
+                case .success(let a):
+                    avatar = a
+                    notes.append("avatar \(a.width.map { "\($0)×\(a.height ?? 0)" } ?? a.type.mime)")
+                case .failure(.download(.timedOut)):
+                    attempt.update {
+                        $0.cutByBudget.insert("communicate")
+                        $0.warnings.append(
+                            Diagnostic(
+                                .communicationAvatarFailed,
+                                "the avatar \(url) was still downloading when the extension's time ran out: the intent was never donated, so the notification is no communication notification",
+                                field: path))
+                    }
+                    return (false, .timeout, "the avatar download outlived the extension's budget; no intent donated")
+                case .failure(let failure):
+                    warnings.append(
+                        Diagnostic(.communicationAvatarFailed, "the avatar \(url) could not be had (\(failure)): shown without it", field: path))
+                    notes.append("no avatar")
+                }
+            } else {
+                warnings.append(
+                    Diagnostic(
+                        .communicationAvatarFileURL,
+                        "the avatar is \(url): an INImage made from a file URL does not persist once the extension ends; give it the image's data",
+                        field: path))
+                notes.append("no avatar (a file URL)")
+            }
+        }
+        communication.avatar = nil
+        let donated = communication
+        attempt.update {
+            $0.communication = donated
+            $0.avatar = avatar
+            $0.content.title = donated.sender
+            if let group = donated.group { $0.content.subtitle = group }
+            $0.warnings += warnings
+        }
+        return (true, .ok, "INSendMessageIntent donated, content updated from it: \(notes.joined(separator: ", "))")
     }
 }
 

@@ -172,10 +172,11 @@ public struct Renderer: Sendable {
             return
         }
         let payloadDirectory = payloadFile.flatMap { $0 == "-" ? nil : ($0 as NSString).deletingLastPathComponent }
-        let env = ExtensionEnvironment(
+        var env = ExtensionEnvironment(
             recipe: setup.recipe, localizer: localizer, preferredLanguages: preferredLanguages,
             fetcher: setup.fetcher, appDirectory: setup.appDirectory, keyFile: setup.keyFile,
             payloadDirectory: payloadDirectory.map { $0.isEmpty ? "." : $0 })
+        env.capabilities = context.capabilities
         out.trace.append(
             TraceEntry(
                 step: .`extension`, ms: 0, outcome: .started,
@@ -190,9 +191,14 @@ public struct Renderer: Sendable {
         out.delivered = outcome.delivered
         out.trace += outcome.trace
         out.warnings += outcome.warnings
-        out.attachments = outcome.attachments.map {
+        let rendered = { (a: FetchedAttachment) in
             RenderedAttachment(
-                path: $0.path, type: $0.type.mime, bytes: $0.bytes, width: $0.width, height: $0.height, source: $0.sourceURL, fromCache: $0.fromCache)
+                path: a.path, type: a.type.mime, bytes: a.bytes, width: a.width, height: a.height, source: a.sourceURL, fromCache: a.fromCache)
+        }
+        out.attachments = outcome.attachments.map(rendered)
+        if var communication = outcome.communication {
+            communication.avatar = outcome.avatar.map(rendered)
+            out.communication = communication
         }
     }
 

@@ -62,6 +62,14 @@ extension InboxView {
             if let level = r.interruptionLevel { facts.append(level) }
             s.put(facts.joined(separator: " · "), x: x, y: row, role: .muted, maxWidth: width)
             row += 1
+            // A communication notification: who sent it, in which group, with what avatar.
+            if let c = r.communication {
+                let avatar = c.avatar.map { a in "avatar " + (a.width.map { "\($0)×\(a.height ?? 0)" } ?? a.type) } ?? "no avatar"
+                let from =
+                    "from \(c.sender)\(c.handle.map { " (\($0))" } ?? "")\(c.group.map { " in \($0)" } ?? "") · \(avatar), badged with the app's icon"
+                s.put(DisplayText.line(from), x: x, y: row, role: .muted, maxWidth: width)
+                row += 1
+            }
             // How the phone presented it when it arrived: only when it was not simply shown.
             if let p = r.presentation, p.outcome != .shown || p.sound != "plays" && p.sound != "none" || p.preview != "shown" {
                 s.put(p.line, x: x, y: row, role: p.outcome == .shown ? .muted : .warning, maxWidth: width)

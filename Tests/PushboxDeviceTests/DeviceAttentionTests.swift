@@ -78,3 +78,24 @@ struct DeviceAttentionTests {
                 == "07:30")
     }
 }
+
+/// A Focus's allowed people: a communication notification from one of them breaks through
+/// (Apple, "Implementing communication notifications").
+@Suite("Presentation: allowed people")
+struct AllowedPeopleTests {
+    @Test("a sender the Focus allows (by handle or name) is shown; another is silenced; without a sender the app's rule stands")
+    func people() throws {
+        var attention = DeviceAttention()
+        attention.focus = .init(allowPeople: ["mina@example.com"])
+        let aps = try #require(try JSONParser.parse(Array(#"{"alert":"x"}"#.utf8)).objectValue)
+        func outcome(_ sender: [String]) -> Presentation.Outcome? {
+            attention.decide(
+                aps: aps, level: "active", bundleID: "dev.pushbox.sample", sender: sender, at: DeviceAttentionTests.noon,
+                zone: DeviceAttentionTests.zone)?
+                .outcome
+        }
+        #expect(outcome(["mina@example.com", "Mina"]) == .shown)
+        #expect(outcome(["jun@example.com", "Jun"]) == .silenced)
+        #expect(outcome([]) == .silenced)
+    }
+}

@@ -44,7 +44,7 @@ struct SupportTests {
             (#"{"name": "x",}"#, "line 1, column 14"),
             (#"[]"#, "must be a JSON object"),
             (#"{"extension": {"steps": [{"type": "attach"}]}}"#, "extension.steps[0].urls: is required"),
-            (#"{"extension": {"steps": [{"type": "unzip"}]}}"#, "extension.steps[0].type: \"unzip\" is not decrypt, localize or attach"),
+            (#"{"extension": {"steps": [{"type": "unzip"}]}}"#, "extension.steps[0].type: \"unzip\" is not decrypt, localize, attach or communicate"),
             (#"{"extension": {"steps": [{"type": "decrypt", "keyfile": "k"}]}}"#, "extension.steps[0].keyfile: unknown key"),
             (#"{"extension": {"steps": [{"type": "localize", "args": "a"}]}}"#, "needs titleKey, subtitleKey or bodyKey"),
             (#"{"extension": {"fallback": "later"}}"#, "extension.fallback: must be"),

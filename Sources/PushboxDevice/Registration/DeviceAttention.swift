@@ -13,10 +13,13 @@ public struct DeviceAttention: Sendable, Equatable {
         public var allowApps: [String]
         /// Whether it lets time-sensitive notifications through (iOS's default: yes).
         public var allowTimeSensitive: Bool
+        /// People it lets through (a communication notification's sender: handle or name).
+        public var allowPeople: [String]
 
-        public init(allowApps: [String] = [], allowTimeSensitive: Bool = true) {
+        public init(allowApps: [String] = [], allowTimeSensitive: Bool = true, allowPeople: [String] = []) {
             self.allowApps = allowApps
             self.allowTimeSensitive = allowTimeSensitive
+            self.allowPeople = allowPeople
         }
     }
 
@@ -54,6 +57,7 @@ public struct DeviceAttention: Sendable, Equatable {
                         .object(
                             JSONObject([
                                 ("allowApps", .array($0.allowApps.map { .string($0) })), ("allowTimeSensitive", .bool($0.allowTimeSensitive)),
+                                ("allowPeople", .array($0.allowPeople.map { .string($0) })),
                             ]))
                     } ?? .null
                 ),
@@ -67,7 +71,8 @@ public struct DeviceAttention: Sendable, Equatable {
         let o = json?.objectValue
         if let f = o?["focus"]?.objectValue {
             focus = Focus(
-                allowApps: f["allowApps"]?.arrayValue?.compactMap(\.stringValue) ?? [], allowTimeSensitive: f["allowTimeSensitive"] != .bool(false))
+                allowApps: f["allowApps"]?.arrayValue?.compactMap(\.stringValue) ?? [], allowTimeSensitive: f["allowTimeSensitive"] != .bool(false),
+                allowPeople: f["allowPeople"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         }
         summaryTimes = o?["summaryTimes"]?.arrayValue?.compactMap(\.stringValue)
         previews = o?["previews"]?.stringValue.flatMap(Previews.init(rawValue:)) ?? .always
@@ -92,7 +97,10 @@ public struct DeviceAttention: Sendable, Equatable {
     /// summary, and what a Focus allows, is the user's choice (here, this struct). pushbox's
     /// choices where Apple is silent: a Focus that allows time-sensitive notifications lets them
     /// through; a held notification waits for the next summary time on the device clock.
-    public func decide(aps: JSONObject, level: String, bundleID: String?, at time: Date, zone: TimeZone) -> Presentation? {
+    /// `sender`: a communication notification's sender (handle and name), which a Focus's
+    /// allowed people are matched against ("Implementing communication notifications": such
+    /// notifications break through a Focus that allows the person).
+    public func decide(aps: JSONObject, level: String, bundleID: String?, sender: [String] = [], at time: Date, zone: TimeZone) -> Presentation? {
         let alert = aps["alert"]
         guard alert != nil || aps["sound"] != nil || aps["badge"] != nil else { return nil }
         let preview: String = previews == .always ? "shown" : previews == .whenUnlocked ? "when-unlocked" : "hidden"
@@ -111,6 +119,9 @@ public struct DeviceAttention: Sendable, Equatable {
                 return shown("time-sensitive: breaks through the Focus, which allows time-sensitive notifications")
             }
             if let bundleID, focus.allowApps.contains(bundleID) { return shown("the Focus allows \(bundleID)") }
+            if let person = sender.first(where: focus.allowPeople.contains) {
+                return shown("a communication notification from \(person), whom the Focus allows")
+            }
             return Presentation(
                 outcome: .silenced, sound: "none", screenLit: false, preview: preview,
                 rule:

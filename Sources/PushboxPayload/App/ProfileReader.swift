@@ -97,7 +97,9 @@ struct ProfileReader {
         guard let list = steps.arrayValue else { throw fail("extension.steps", "must be an array of steps") }
         for (i, item) in list.enumerated() {
             let p = "extension.steps[\(i)]"
-            guard let type = item.objectValue?["type"]?.stringValue else { throw fail("\(p).type", "is required: decrypt, localize or attach") }
+            guard let type = item.objectValue?["type"]?.stringValue else {
+                throw fail("\(p).type", "is required: decrypt, localize, attach or communicate")
+            }
             let step: ExtensionRecipe.Step
             switch type {
             case "decrypt":
@@ -126,10 +128,21 @@ struct ProfileReader {
                     throw fail("\(p).urls", "is required: key paths of media URLs, first found wins")
                 }
                 step = .attach(candidates: urls)
+            case "communicate":
+                let keys = ["type", "critical", "sender", "handle", "avatar", "group", "conversation", "recipients"]
+                let o = try object(item, p, known: keys) ?? JSONObject()
+                guard let sender = try string(o["sender"], "\(p).sender") else {
+                    throw fail("\(p).sender", "is required: the key path of the sender's display name")
+                }
+                step = .communicate(
+                    ExtensionRecipe.CommunicateStep(
+                        sender: sender, handle: try string(o["handle"], "\(p).handle"), avatar: try string(o["avatar"], "\(p).avatar"),
+                        group: try string(o["group"], "\(p).group"), conversation: try string(o["conversation"], "\(p).conversation"),
+                        recipients: try string(o["recipients"], "\(p).recipients")))
             default:
-                throw fail("\(p).type", "\"\(type)\" is not decrypt, localize or attach")
+                throw fail("\(p).type", "\"\(type)\" is not decrypt, localize, attach or communicate")
             }
-            let critical = try bool(item.objectValue?["critical"], "\(p).critical") ?? (type != "attach")
+            let critical = try bool(item.objectValue?["critical"], "\(p).critical") ?? (type != "attach" && type != "communicate")
             recipe.steps.append(ExtensionRecipe.PlannedStep(step, critical: critical))
         }
         return recipe

@@ -16,6 +16,9 @@ public struct ExtensionRecipe: Sendable, Equatable {
         case localize(LocalizeStep)
         /// Attach the first media URL found among the candidate key paths.
         case attach(candidates: [String])
+        /// Donate a communication intent (`INSendMessageIntent`) from the payload and update the
+        /// content from it: the sender as the title, the group as the subtitle, the avatar.
+        case communicate(CommunicateStep)
 
         /// The step's name as recipes and traces write it.
         public var name: String {
@@ -23,6 +26,7 @@ public struct ExtensionRecipe: Sendable, Equatable {
             case .decrypt: return "decrypt"
             case .localize: return "localize-custom"
             case .attach: return "attach"
+            case .communicate: return "communicate"
             }
         }
     }

@@ -115,6 +115,9 @@ extension RenderedNotification {
         RenderingField(
             key: "liveActivity", listed: true, write: { $0.liveActivity?.json ?? .null },
             read: { n, v in n.liveActivity = LiveActivityOutcome(json: v) }, omittedWhenNull: true),
+        RenderingField(
+            key: "communication", listed: true, write: { $0.communication?.json ?? .null },
+            read: { n, v in n.communication = Communication(json: v) }, omittedWhenNull: true),
         // The row keeps it (decided when the push arrived), not the rendering of one language.
         RenderingField(
             key: "presentation", listed: false, write: { $0.presentation?.json ?? .null },

@@ -307,6 +307,8 @@ public struct RenderedNotification: Sendable {
     public var liveActivity: LiveActivityOutcome?
     /// How the device presented it when it arrived (Focus, the scheduled summary, the level).
     public var presentation: Presentation?
+    /// A communication notification's sender, group and avatar (the extension's `communicate` step).
+    public var communication: Communication?
 
     /// An empty notification delivered as `delivered`; the renderer fills it.
     public init(delivered: Delivery) {

@@ -21,6 +21,9 @@ public struct ValidationContext: Sendable, Equatable {
     /// The app's capabilities and entitlements (`"capabilities"` in its profile); nil when the
     /// profile does not say, and what needs one is then not judged.
     public var capabilities: Set<AppCapability>?
+    /// Where the app's communication step finds the sender's handle and name (key paths), so a
+    /// Focus can let allowed people through; nil when the recipe donates no communication intent.
+    public var communicationSender: [String]?
 
     /// What validation knows of the device: its app's bundle id and its FCM topics.
     public init(bundleID: String? = nil, deviceTopics: Set<String>? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
