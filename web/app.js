@@ -105,6 +105,7 @@ function drawSelected(item, rendering) {
     app: state.device?.bundleID ?? "app",
     time: new Date(item.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
     image: images.length > 0 ? `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/${images[0].index}` : null,
+    avatar: rendering.communication?.avatar ? `/api/v1/notifications/${encodeURIComponent(item.apnsId)}/attachments/avatar` : null,
     profile: chosenProfile(),
     onAction: (identifier) => respond(item, identifier),
   });
@@ -132,7 +133,15 @@ function buildCard(article, prefix) {
   const head = part("div", "card-head");
   const icon = part("span", "app-icon");
   icon.setAttribute("aria-hidden", "true");
-  head.append(icon, part("span", "app", "app"), part("time", null, "time"));
+  // A communication notification: the sender's avatar, badged with the app's icon.
+  const avatar = part("span", "avatar", "avatar");
+  avatar.hidden = true;
+  const avatarImage = part("img", null, "avatar-image");
+  avatarImage.alt = "the sender's avatar";
+  const badge = part("span", "avatar-badge");
+  badge.setAttribute("aria-hidden", "true");
+  avatar.append(avatarImage, badge);
+  head.append(icon, avatar, part("span", "app", "app"), part("time", null, "time"));
   const main = part("div", "card-main");
   const words = part("div", "card-text");
   words.append(part("div", "title", "title"), part("div", "subtitle", "subtitle"), part("div", "body", "body"));
@@ -157,8 +166,11 @@ function buildCard(article, prefix) {
 
 // One iPhone card as iOS draws it: app, time, bold title, subtitle, the body cut to the profile's
 // lines, the image as a thumbnail (the whole image when expanded), the actions the profile shows.
-function fillCard(article, rendering, { app, time, image, profile, onAction }) {
+function fillCard(article, rendering, { app, time, image, avatar, profile, onAction }) {
   const part = (selector) => article.querySelector(selector);
+  part(".avatar").hidden = !avatar;
+  part(".app-icon").hidden = !!avatar;
+  if (avatar) part(".avatar img").src = avatar;
   text(part(".app"), app);
   text(part("time"), time);
   text(part(".title"), rendering.title ?? rendering.intended?.title ?? "");
@@ -519,7 +531,7 @@ function drawPictures(pictures) {
       article.style.width = picture.profile.cardWidth + "px";
     } else {
       buildCard(article, null);
-      fillCard(article, picture.rendering, { app: picture.app, time: "now", image: picture.image, profile: picture.profile });
+      fillCard(article, picture.rendering, { app: picture.app, time: "now", image: picture.image, avatar: picture.avatar, profile: picture.profile });
     }
     article.dir = rightToLeft.has(String(picture.language).split("-")[0]) ? "rtl" : "ltr";
     column.append(article);

@@ -40,11 +40,15 @@ enum CardPictures {
             return attachments.lazy.compactMap(\.objectValue).first { ($0["type"]?.stringValue ?? "").hasPrefix("image/") }?["path"]?.stringValue
         }
 
+        /// A communication notification's avatar.
+        var avatar: String? { rendering.objectValue?["communication"]?.objectValue?["avatar"]?.objectValue?["path"]?.stringValue }
+
         var json: JSONValue {
-            .object(
+            func file(_ path: String?) -> JSONValue { path.map { .string(URL(fileURLWithPath: $0).absoluteString) } ?? .null }
+            return .object(
                 JSONObject([
                     ("phone", .string(phone)), ("language", .string(language)), ("app", .string(app)), ("profile", profile.json),
-                    ("rendering", rendering), ("image", image.map { .string(URL(fileURLWithPath: $0).absoluteString) } ?? .null),
+                    ("rendering", rendering), ("image", file(image)), ("avatar", file(avatar)),
                 ]))
         }
     }

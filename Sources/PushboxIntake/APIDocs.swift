@@ -44,7 +44,10 @@ enum APIDocs {
                 method: "GET", summary: "An attachment's bytes, with the type read from them (images, audio and video only)",
                 parameters: [
                     P(name: "key", location: "path", description: "An apns-id"),
-                    P(name: "index", location: "path", description: "0 for the first attachment, or android for the Android big picture"),
+                    P(
+                        name: "index", location: "path",
+                        description:
+                            "0 for the first attachment, android for the Android big picture, or avatar for a communication notification's sender"),
                 ],
                 responses: [
                     (200, "The bytes"), (404, "NotFound"), (410, "Gone: the file is no longer there"), (415, "UnsupportedMediaType"), refused,

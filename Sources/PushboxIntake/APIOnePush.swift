@@ -17,7 +17,7 @@ enum APIOnePush {
     static func matches(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 7 && path.hasPrefix("/api/v1/notifications/") && parts[5] == "attachments"
-            && (Int(parts[6]) != nil || parts[6] == "android")
+            && (Int(parts[6]) != nil || parts[6] == "android" || parts[6] == "avatar")
     }
 
     static func attachment(_ request: HTTPRequest, _ service: IntakeService) -> HTTPResponse {
@@ -32,6 +32,12 @@ enum APIOnePush {
                 return APIv1.failure(404, "NotFound", "no Android picture of \(key)")
             }
             attachment = picture
+        } else if parts[6] == "avatar" {
+            // A communication notification's sender's avatar, as the extension downloaded it.
+            guard let avatar = rows.lazy.compactMap({ service.renderings?.shown($0)?.communication?.avatar }).first else {
+                return APIv1.failure(404, "NotFound", "no avatar for \(key)")
+            }
+            attachment = avatar
         } else {
             let index = Int(parts[6]) ?? -1
             let attachments = service.renderings?.shown(rows[rows.count - 1])?.attachments ?? []

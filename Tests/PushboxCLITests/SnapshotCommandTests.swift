@@ -1,6 +1,7 @@
 import Foundation
 import PushboxFetch
 import PushboxJSON
+import PushboxLoopback
 import PushboxTestSupport
 import Testing
 
@@ -198,5 +199,42 @@ struct SnapshotCommandTests {
     func diff() {
         let d = UnifiedDiff.make("a\nb\nc\nd\ne\nf\ng\nh\n", "a\nb\nc\nD\ne\nf\ng\nh\n", from: "old", to: "new")
         #expect(d == "--- old\n+++ new\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g")
+    }
+
+    @Test(
+        "a chat app's communication step: the golden's card is from the sender in the group with the avatar, its JSON says communication, and --png draws it",
+        .enabled(if: chromiumReady, "needs Debian's chromium (make test installs it)"))
+    func communicationCard() throws {
+        let c = try Copy()
+        let server = try LoopbackHTTPServer { _ in
+            .init(
+                headers: [("Content-Type", "image/png")],
+                body: Array(FileManager.default.contents(atPath: ProjectPaths.samples + "/media/lighthouse.png") ?? Data()))
+        }
+        defer { server.stop() }
+        // The sample app, made a chat app: the capability and the communicate step.
+        let profilePath = c.app + "/pushbox.json"
+        var profile = try String(contentsOfFile: profilePath, encoding: .utf8)
+        profile = profile.replacingOccurrences(
+            of: #"{ "type": "attach""#,
+            with:
+                #"{ "type": "communicate", "sender": "sender.name", "handle": "sender.id", "avatar": "sender.avatar", "group": "chat.name" }, { "type": "attach""#
+        )
+        try Data(profile.utf8).write(to: URL(fileURLWithPath: profilePath))
+        let payload = c.dir + "/chat.json"
+        try Data(
+            #"{"aps":{"alert":{"title":"New message","body":"Dinner at 7?"},"mutable-content":1},"sender":{"name":"Mina","id":"mina@example.com","avatar":"\#(server.baseURL)/mina.png"},"chat":{"name":"Family"}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: payload))
+        let r = CLIRun(["snapshot", "--golden", c.golden, "--app", c.app, "--lang", "en-US", "--record", "--png", payload])
+        #expect(r.status == 0, "\(r.err)")
+        let json = try JSONParser.parse(Array(try String(contentsOfFile: c.golden + "/chat.ios.en-US.json", encoding: .utf8).utf8)).objectValue
+        let communication = json?["communication"]?.objectValue
+        #expect(json?["title"] == "Mina" && json?["subtitle"] == "Family")
+        #expect(communication?["sender"] == "Mina" && communication?["avatar"]?.objectValue?["width"]?.intValue == 320)
+        let text = try String(contentsOfFile: c.golden + "/chat.ios.en-US.txt", encoding: .utf8)
+        #expect(text.contains("from Mina (mina@example.com) in Family · av"), "\(text)")
+        let picture = try #require(FileManager.default.contents(atPath: c.golden + "/chat.ios.en-US.png").flatMap { Picture(png: Array($0)) })
+        #expect(picture.width == 377)
     }
 }
