@@ -93,6 +93,11 @@ enum Options {
     static let allowPeople = OptionSpec(
         "--allow-people", value: "HANDLE,…",
         help: "With focus on: the people the Focus lets through (a communication notification's sender, by handle or name).")
+    static let focusFilter = OptionSpec(
+        "--filter", value: "NAME",
+        help:
+            "With focus on: the app's Focus filter in effect (SetFocusFilterIntent); of an allowed app, only notifications whose filter-criteria is NAME show. Empty: none."
+    )
     static let allowTimeSensitive = OptionSpec(
         "--allow-time-sensitive", value: "yes|no", help: "With focus on: whether time-sensitive notifications break through (iOS's default: yes).")
     static let summaryTimes = OptionSpec(

@@ -99,3 +99,28 @@ struct AllowedPeopleTests {
         #expect(outcome([]) == .silenced)
     }
 }
+
+/// filter-criteria (iOS 16): with an allowed app's Focus filter in effect, only its notifications
+/// whose criteria match it show (Apple, UNNotificationContent.filterCriteria, "the criteria the
+/// system evaluates to determine if it displays the notification in the current Focus").
+@Suite("Presentation: Focus filters")
+struct FocusFilterTests {
+    @Test("an allowed app with a Focus filter: matching filter-criteria shows, another or none is silenced; no filter: the app's rule")
+    func filter() throws {
+        func outcome(_ aps: String, filter: String?) throws -> Presentation.Outcome? {
+            var attention = DeviceAttention()
+            attention.focus = .init(allowApps: ["dev.pushbox.sample"], filter: filter)
+            let object = try #require(try JSONParser.parse(Array(aps.utf8)).objectValue)
+            return attention.decide(
+                aps: object, level: "active", bundleID: "dev.pushbox.sample", at: DeviceAttentionTests.noon, zone: DeviceAttentionTests.zone)?
+                .outcome
+        }
+        #expect(try outcome(#"{"alert":"x","filter-criteria":"work"}"#, filter: "work") == .shown)
+        #expect(try outcome(#"{"alert":"x","filter-criteria":"personal"}"#, filter: "work") == .silenced)
+        #expect(try outcome(#"{"alert":"x"}"#, filter: "work") == .silenced)
+        #expect(try outcome(#"{"alert":"x","filter-criteria":"personal"}"#, filter: nil) == .shown)
+        var kept = DeviceRegistration()
+        kept.attention.focus = .init(filter: "work")
+        #expect(DeviceRegistration(json: kept.json).attention.focus?.filter == "work")
+    }
+}

@@ -15,11 +15,15 @@ public struct DeviceAttention: Sendable, Equatable {
         public var allowTimeSensitive: Bool
         /// People it lets through (a communication notification's sender: handle or name).
         public var allowPeople: [String]
+        /// The app's Focus filter in effect (`SetFocusFilterIntent`): of an allowed app, only
+        /// notifications whose `filter-criteria` is this one are shown.
+        public var filter: String?
 
-        public init(allowApps: [String] = [], allowTimeSensitive: Bool = true, allowPeople: [String] = []) {
+        public init(allowApps: [String] = [], allowTimeSensitive: Bool = true, allowPeople: [String] = [], filter: String? = nil) {
             self.allowApps = allowApps
             self.allowTimeSensitive = allowTimeSensitive
             self.allowPeople = allowPeople
+            self.filter = filter
         }
     }
 
@@ -57,7 +61,7 @@ public struct DeviceAttention: Sendable, Equatable {
                         .object(
                             JSONObject([
                                 ("allowApps", .array($0.allowApps.map { .string($0) })), ("allowTimeSensitive", .bool($0.allowTimeSensitive)),
-                                ("allowPeople", .array($0.allowPeople.map { .string($0) })),
+                                ("allowPeople", .array($0.allowPeople.map { .string($0) })), ("filter", .optionalString($0.filter)),
                             ]))
                     } ?? .null
                 ),
@@ -72,7 +76,7 @@ public struct DeviceAttention: Sendable, Equatable {
         if let f = o?["focus"]?.objectValue {
             focus = Focus(
                 allowApps: f["allowApps"]?.arrayValue?.compactMap(\.stringValue) ?? [], allowTimeSensitive: f["allowTimeSensitive"] != .bool(false),
-                allowPeople: f["allowPeople"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                allowPeople: f["allowPeople"]?.arrayValue?.compactMap(\.stringValue) ?? [], filter: f["filter"]?.stringValue)
         }
         summaryTimes = o?["summaryTimes"]?.arrayValue?.compactMap(\.stringValue)
         previews = o?["previews"]?.stringValue.flatMap(Previews.init(rawValue:)) ?? .always
@@ -118,7 +122,18 @@ public struct DeviceAttention: Sendable, Equatable {
             if level == "time-sensitive" && focus.allowTimeSensitive {
                 return shown("time-sensitive: breaks through the Focus, which allows time-sensitive notifications")
             }
-            if let bundleID, focus.allowApps.contains(bundleID) { return shown("the Focus allows \(bundleID)") }
+            if let bundleID, focus.allowApps.contains(bundleID) {
+                // filter-criteria (iOS 16): with the app's Focus filter in effect, only what matches it shows.
+                let criteria = aps["filter-criteria"]?.stringValue
+                if let filter = focus.filter, criteria != filter {
+                    return Presentation(
+                        outcome: .silenced, sound: "none", screenLit: false, preview: preview,
+                        rule:
+                            "the Focus allows \(bundleID), but its Focus filter \(filter) lets through only notifications whose filter-criteria is \(filter) (this one's is \(criteria ?? "absent"))"
+                    )
+                }
+                return shown("the Focus allows \(bundleID)" + (focus.filter.map { ", and its filter-criteria matches the Focus filter \($0)" } ?? ""))
+            }
             if let person = sender.first(where: focus.allowPeople.contains) {
                 return shown("a communication notification from \(person), whom the Focus allows")
             }
