@@ -142,12 +142,12 @@ enum DeviceCommand {
             out.focus = focus
         case ("focus", "off", 2): out.focus = nil
         case ("summary", "on", 2):
-            let times = list(Options.summaryTimes) ?? out.summaryTimes ?? DeviceAttention.defaultSummaryTimes
-            guard !times.isEmpty, times.allSatisfy(DeviceAttention.isTime) else {
+            guard let times = DeviceAttention.summaryTimes(list(Options.summaryTimes) ?? out.summaryTimes ?? DeviceAttention.defaultSummaryTimes)
+            else {
                 io.err("pushbox device: --times takes times on the device clock, HH:MM, e.g. 08:00,18:00")
                 return nil
             }
-            out.summaryTimes = times.sorted()
+            out.summaryTimes = times
         case ("summary", "off", 2): out.summaryTimes = nil
         case ("previews", let value, 2):
             guard let previews = DeviceAttention.Previews(rawValue: value) else {

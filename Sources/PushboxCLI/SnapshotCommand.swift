@@ -221,9 +221,9 @@ enum SnapshotCommand {
                 if difference?.within(CardPictures.tolerance) == true {
                     cases.append((file, nil))
                 } else {
-                    // The picture drawn now, where a reviewer can open it beside the recorded one.
-                    let now =
-                        drawnFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-snapshot-\(UUID().uuidString)").path
+                    // The picture drawn now, where a reviewer can open it beside the recorded one (under TMPDIR).
+                    let temporary = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.temporaryDirectory.path
+                    let now = drawnFolder ?? (temporary as NSString).appendingPathComponent("pushbox-snapshot-\(UUID().uuidString)")
                     drawnFolder = now
                     try? FileManager.default.createDirectory(atPath: now, withIntermediateDirectories: true)
                     try? Data(png).write(to: URL(fileURLWithPath: "\(now)/\(file)"))

@@ -164,8 +164,8 @@ enum APIDevice {
                 out.summaryTimes = nil
             } else if summary == .bool(true) {
                 out.summaryTimes = out.summaryTimes ?? DeviceAttention.defaultSummaryTimes
-            } else if let times = summary.arrayValue?.compactMap(\.stringValue), !times.isEmpty, times.allSatisfy(DeviceAttention.isTime) {
-                out.summaryTimes = times.sorted()
+            } else if let times = summary.arrayValue.flatMap({ DeviceAttention.summaryTimes($0.compactMap(\.stringValue)) }) {
+                out.summaryTimes = times
             } else {
                 return .failure(BadChange("summary takes times on the device clock, [\"08:00\", \"18:00\"], true, or null"))
             }

@@ -39,9 +39,16 @@ public struct APNsEndpoint: Sendable {
 
     /// `{"reason": …}` with APNs' status for it, and an apns-id when given.
     static func reasonResponse(_ reason: APNsReason, apnsID: String? = nil) -> HTTPResponse {
+        reasonResponse(status: reason.status, reason: reason.rawValue, apnsID: apnsID)
+    }
+
+    /// `{"reason": …}` with a status of its own (a chaos rule may name any reason), escaped.
+    static func reasonResponse(status: Int, reason: String, apnsID: String? = nil) -> HTTPResponse {
         var headers = [("Content-Type", "application/json")]
         if let apnsID { headers.append(("apns-id", apnsID)) }
-        return HTTPResponse(status: reason.status, headers: headers, body: Array("{\"reason\":\"\(reason.rawValue)\"}".utf8))
+        var body = "{\"reason\":"
+        JSONWriter.writeString(reason, into: &body)
+        return HTTPResponse(status: status, headers: headers, body: Array((body + "}").utf8))
     }
 
     /// The id APNs echoes on every answer: the one sent when it is a canonical UUID, else a new one.

@@ -269,10 +269,11 @@ public final class FCMEndpoint: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=UTF-8")], body: Array(JSONWriter.compact(value).utf8))
     }
 
-    /// Google's API error shape, with FCM's own error code in the details.
-    static func googleError(_ code: Int, _ status: String, _ message: String, fcmCode: String? = nil, violation: (String, String)? = nil)
-        -> HTTPResponse
-    {
+    /// Google's API error shape, with FCM's own error code in the details, then a field
+    /// violation, then `details` (`QuotaFailure`, `RetryInfo`).
+    static func googleError(
+        _ code: Int, _ status: String, _ message: String, fcmCode: String? = nil, violation: (String, String)? = nil, details extra: [JSONValue] = []
+    ) -> HTTPResponse {
         var details: [JSONValue] = []
         if let fcmCode {
             details.append(
@@ -286,6 +287,7 @@ public final class FCMEndpoint: Sendable {
                         ("fieldViolations", .array([.object(JSONObject([("field", .string(field)), ("description", .string(description))]))])),
                     ])))
         }
+        details += extra
         var error: [(key: String, value: JSONValue)] = [("code", .number(String(code))), ("message", .string(message)), ("status", .string(status))]
         if !details.isEmpty { error.append(("details", .array(details))) }
         return json(code, .object(JSONObject([("error", .object(JSONObject(error)))])))

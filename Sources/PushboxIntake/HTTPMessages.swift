@@ -217,3 +217,21 @@ extension HTTPRequestHandler {
     /// No chaos, by default.
     public var chaosRules: ChaosBook? { nil }
 }
+
+/// HTTP's dates (RFC 9110's IMF-fixdate, `Wed, 21 Oct 2026 07:28:00 GMT`), as `Retry-After` carries them.
+enum HTTPDate {
+    /// A formatter in GMT with the POSIX locale; made per use (DateFormatter is not to be shared across threads).
+    private static func formatter(_ format: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = format
+        return f
+    }
+
+    /// `date` as an IMF-fixdate.
+    static func string(_ date: Date) -> String { formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'").string(from: date) }
+
+    /// The date `text` says (its zone read, GMT as HTTP writes it); nil when it is none.
+    static func date(_ text: String) -> Date? { formatter("EEE, dd MMM yyyy HH:mm:ss zzz").date(from: text) }
+}

@@ -79,11 +79,7 @@ public struct RequestRecord: Sendable {
     /// `Retry-After` in seconds: a number, or an HTTP date counted from `time`.
     static func seconds(retryAfter value: String, at time: Date) -> Double? {
         if let s = Double(value.trimmingCharacters(in: .whitespaces)) { return s }
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "GMT")
-        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return f.date(from: value).map { max(0, $0.timeIntervalSince(time)) }
+        return HTTPDate.date(value).map { max(0, $0.timeIntervalSince(time)) }
     }
 
     /// FCM's own error code in a Google error's details (`UNREGISTERED` for a 404 `NOT_FOUND`),

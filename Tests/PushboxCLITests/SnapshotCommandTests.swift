@@ -174,7 +174,9 @@ struct SnapshotCommandTests {
             of: "모노폴리 게임에 초대했습니다", with: "모노폴리 게임에 초대했습니다. 지금 바로 참여하세요")
         try Data(text.utf8).write(to: URL(fileURLWithPath: strings))
         let junit = c.dir + "/junit.xml"
-        #expect(c.run(["--png", "--junit", junit]).status == 1)
+        // The pictures drawn now go under TMPDIR: the copy's own folder, removed with it.
+        #expect(c.run(["--png", "--junit", junit], environment: ["TMPDIR": c.dir]).status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: c.dir).contains { $0.hasPrefix("pushbox-snapshot-") })
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         let failed = xml.components(separatedBy: "<testcase ").filter { $0.contains("<failure") }.compactMap { testcase in
             testcase.components(separatedBy: " name=\"").dropFirst().first?.components(separatedBy: "\"").first

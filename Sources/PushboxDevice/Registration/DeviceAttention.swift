@@ -83,6 +83,12 @@ public struct DeviceAttention: Sendable, Equatable {
         silent = o?["silent"] == .bool(true)
     }
 
+    /// Summary times as the device keeps them (in order); nil when there are none or one is no `HH:MM`.
+    public static func summaryTimes(_ times: [String]) -> [String]? {
+        guard !times.isEmpty, times.allSatisfy(isTime) else { return nil }
+        return times.sorted()
+    }
+
     /// `HH:MM` on a 24-hour clock.
     public static func isTime(_ text: String) -> Bool {
         let parts = text.split(separator: ":")

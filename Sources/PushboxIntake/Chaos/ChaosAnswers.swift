@@ -92,10 +92,7 @@ enum ChaosAnswers {
     }
 
     static func apns(_ status: Int, _ reason: String, _ request: HTTPRequest) -> HTTPResponse {
-        let body = JSONWriter.compact(.object(JSONObject([("reason", .string(reason))])))
-        return HTTPResponse(
-            status: status, headers: [("Content-Type", "application/json"), ("apns-id", APNsEndpoint.answerID(request.headers))],
-            body: Array(body.utf8))
+        APNsEndpoint.reasonResponse(status: status, reason: reason, apnsID: APNsEndpoint.answerID(request.headers))
     }
 
     /// Google's message for a status, as its front end words it.
@@ -114,10 +111,6 @@ enum ChaosAnswers {
         _ status: Int, _ name: String, _ message: String, code: String?, retryAfter: String?, quotaSubject: String? = nil
     ) -> HTTPResponse {
         var details: [JSONValue] = []
-        if let code {
-            details.append(
-                .object(JSONObject([("@type", .string("type.googleapis.com/google.firebase.fcm.v1.FcmError")), ("errorCode", .string(code))])))
-        }
         if status == 429 {
             let violation = JSONObject([("subject", .string(quotaSubject ?? "project")), ("description", .string(message))])
             details.append(
@@ -128,9 +121,7 @@ enum ChaosAnswers {
             details.append(
                 .object(JSONObject([("@type", .string("type.googleapis.com/google.rpc.RetryInfo")), ("retryDelay", .string("\(seconds)s"))])))
         }
-        var error: [(key: String, value: JSONValue)] = [("code", .number(String(status))), ("message", .string(message)), ("status", .string(name))]
-        if !details.isEmpty { error.append(("details", .array(details))) }
-        return FCMEndpoint.json(status, .object(JSONObject([("error", .object(JSONObject(error)))])))
+        return FCMEndpoint.googleError(status, name, message, fcmCode: code, details: details)
     }
 
     /// The page Google's front end answers a failed request with (not JSON: a client that

@@ -159,7 +159,7 @@ public final class ChaosBook: Sendable {
     /// The first rule on that concerns `request` and fires now; nil when none does.
     public func decide(_ request: ChaosRequest, now: Date = Date()) -> ChaosHit? {
         guard isArmed else { return nil }
-        let hit: ChaosHit? = state.withLock { s in
+        let (hit, spent): (ChaosHit?, Bool) = state.withLock { s in
             for i in s.entries.indices where s.entries[i].active && !s.entries[i].spent {
                 let rule = s.entries[i].rule
                 guard !rule.fault.isConnectionSetting, Self.concerns(rule, request) else { continue }
@@ -176,14 +176,12 @@ public final class ChaosBook: Sendable {
                     continue
                 }
                 s.entries[i].fired += 1
-                return ChaosHit(id: s.entries[i].id, rule: rule, quotaRetryAfter: quotaRetryAfter)
+                return (ChaosHit(id: s.entries[i].id, rule: rule, quotaRetryAfter: quotaRetryAfter), s.entries[i].spent)
             }
-            return nil
+            return (nil, false)
         }
         // A next=N rule just spent may leave nothing on.
-        if let hit, case .next(let n) = hit.rule.trigger, state.withLock({ s in s.entries.first { $0.id == hit.id }?.fired ?? n }) >= n {
-            change { _ in }
-        }
+        if spent { change { _ in } }
         return hit
     }
 

@@ -119,12 +119,7 @@ public struct ChaosRule: Sendable, Equatable {
         public func value(at now: Date) -> String {
             switch self {
             case .seconds(let s): return String(s)
-            case .dateIn(let s):
-                let f = DateFormatter()
-                f.locale = Locale(identifier: "en_US_POSIX")
-                f.timeZone = TimeZone(identifier: "GMT")
-                f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-                return f.string(from: now.addingTimeInterval(Double(s)))
+            case .dateIn(let s): return HTTPDate.string(now.addingTimeInterval(Double(s)))
             }
         }
     }
