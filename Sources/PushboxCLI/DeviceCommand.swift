@@ -19,7 +19,8 @@ enum DeviceCommand {
             "[online|offline|install|uninstall|unregister TOKEN|register TOKEN|subscribe TOPIC|unsubscribe TOPIC|language TAGS|focus on|focus off|summary on|summary off|previews always|previews when-unlocked|previews never|ring|silent|add NAME|remove NAME|list]",
         options: [Options.database, Options.json.with(help: "Print the state as one JSON object (list: one per device, one per line).")]
             + RenderCommand.deviceOptions + [
-                Options.apnsEnvironment, Options.device, Options.allowApps, Options.allowTimeSensitive, Options.summaryTimes,
+                Options.apnsEnvironment, Options.device, Options.allowApps, Options.allowPeople, Options.focusFilter, Options.allowTimeSensitive,
+                Options.summaryTimes,
             ]
             + FleetCommands.addOptions,
         run: run)

@@ -35,6 +35,8 @@ enum LintCommand {
         let table = args.value(Options.table) ?? "Localizable"
         let app = AppLocalizations(directory: profile.directory, developmentRegion: profile.developmentRegion)
         var findings = LocalizationLinter(app: app, table: table).lint()
+        // The categories' summary formats and placeholders, and what the profile says iOS presents.
+        findings += CategoryLinter(profile: profile, app: app, table: table).lint()
         if let payloads = args.value(Options.payloads) {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: payloads, isDirectory: &isDir), isDir.boolValue else {

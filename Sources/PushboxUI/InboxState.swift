@@ -232,9 +232,16 @@ public struct InboxState: Sendable {
 
     /// The rendering of `item` as the device has it now: with where it stands in delivery
     /// (stored while offline, delivered from storage, discarded) applied.
+    /// With previews hidden (never, or when unlocked while the card shows the lock screen), the
+    /// category's placeholder stands for the content, as the phone shows it.
     public func shown(_ item: InboxItem) -> RenderedNotification? {
         guard let found = renders[item.id] else { return nil }
-        let r = found.presenting(item.verdict.presentation)
+        var r = found.presenting(item.verdict.presentation)
+        if let preview = r.presentation?.preview, preview == "hidden" || (preview == "when-unlocked" && card.lockScreen) {
+            let inThread = item.threadKey == 0 ? 1 : list.items.reduce(0) { $0 + ($1.threadKey == item.threadKey ? 1 : 0) }
+            r = (stackWording ?? StackWording(appName: appName, categories: [], localizer: nil)).hidingPreview(
+                r, count: inThread, preferred: device.languages)
+        }
         guard let delivery = item.delivery else { return r }
         return r.delivering(delivery, receivedAt: item.receivedAt, now: now ?? item.receivedAt)
     }
@@ -247,6 +254,9 @@ public struct InboxState: Sendable {
     public var ownLanguages: [String]?
     /// The fleet view's content (nil while it is being made).
     public var fleet: FleetSummary?
+    /// How the app's stacks and hidden previews are worded (its categories and strings); nil:
+    /// iOS's own wording.
+    public var stackWording: StackWording?
 
     public init(appName: String, languages: [String], languageChoices: [String]) {
         self.appName = appName

@@ -50,7 +50,9 @@ public enum InboxView {
         let shown = state.rows.reduce(0) { total, row in
             switch row {
             case .item: return total + 1
-            case .thread(_, let count, let collapsed): return total + (collapsed ? count : 0)
+            // A collapsed thread lists its newest; a collapsed summary, none.
+            case .thread(_, let count, let collapsed): return total + (collapsed ? count - 1 : 0)
+            case .summary(_, _, let count, let collapsed): return total + (collapsed ? count : 0)
             }
         }
         // With a fleet, the shown device's notifications are the whole it is counted against.
@@ -105,10 +107,11 @@ public enum InboxView {
             let base: Role = isSelected ? .selected : .normal
             if isSelected { s.fill(x: x, y: line, width: width, height: 1, role: .selected) }
             switch row {
-            case .thread(let id, let count, let collapsed):
+            case .thread, .summary:
                 s.put(
-                    "\(collapsed ? "▸" : "▾") \(DisplayText.clean(id)) (\(count))", x: x + 1, y: line, role: isSelected ? .selected : .accent,
-                    maxWidth: width - 2)
+                    DisplayText.fitted(groupHeader(row, after: state.list.top + offset, in: rows, state), width: width - 2, bidi: state.bidi),
+                    x: x + 1,
+                    y: line, role: isSelected ? .selected : .accent, maxWidth: width - 2)
             case .item(let i):
                 let item = state.list.items[i]
                 let r = state.shown(item)
@@ -142,7 +145,29 @@ public enum InboxView {
         }
     }
 
+    /// A group's header: a thread's id and size, or, collapsed, "N more …" in the category's
+    /// summary format (the newest notification's, shown under it); a summary's time and
+    /// whether it came yet on the device clock.
+    static func groupHeader(_ row: Row, after index: Int, in rows: [Row], _ state: InboxState) -> String {
+        switch row {
+        case .thread(let id, let count, let collapsed):
+            guard collapsed else { return "▾ \(DisplayText.clean(id)) (\(count))" }
+            var category: String?
+            if index + 1 < rows.count, case .item(let i) = rows[index + 1] { category = state.renders[state.list.items[i].id]?.category }
+            let more =
+                state.stackWording?.summary(category: category, count: count, preferred: state.device.languages).text
+                ?? StackWording.defaultSummary(more: count - 1)
+            return "▸ \(DisplayText.clean(id)) · \(DisplayText.clean(more))"
+        case .summary(let at, let due, let count, let collapsed):
+            // Before its time it waits in Notification Center as the upcoming summary.
+            let came = due.map { $0 <= (state.now ?? .distantFuture) } ?? true
+            return "\(collapsed ? "▸" : "▾") \(came ? "Scheduled Summary" : "Upcoming Summary") · \(at) (\(count))"
+        case .item: return ""
+        }
+    }
+
     static func isInThread(_ item: InboxItem, _ rows: [Row]) -> Bool {
+        if item.verdict.presentation?.outcome == .summary { return true }
         guard let t = item.threadID else { return false }
         return rows.contains { if case .thread(let id, _, _) = $0 { return id == t } else { return false } }
     }

@@ -48,6 +48,47 @@ struct PresentationCommandTests {
         #expect(good.status == 200 && kept?["summaryTimes"] == .array(["09:00", "21:00"]) && kept?["silent"] == .bool(false))
     }
 
+    @Test(
+        "the README's chat example: the sample message through the communicate step, shown with Focus off, shown under a Focus that allows Mina, silenced under one that allows nobody (Apple, Implementing communication notifications)"
+    )
+    func chatUnderFocus() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        func rendered() throws -> JSONObject {
+            let r = CLIRun(["render", "--db", s.db, "--json", ProjectPaths.samples + "/17-chat-message.json"])
+            return try #require(try JSONParser.parse(Array(r.out.utf8)).objectValue, "\(r.err)")
+        }
+        let off = try rendered()
+        #expect(off["title"] == "Mina" && off["subtitle"] == "Family" && off["communication"]?.objectValue?["handle"] == "mina@example.com")
+        #expect(off["presentation"]?.objectValue?["outcome"] == "shown")
+        #expect(CLIRun(["device", "focus", "on", "--allow-people", "mina@example.com", "--db", s.db]).status == 0)
+        let allowed = try rendered()["presentation"]?.objectValue
+        #expect(allowed?["outcome"] == "shown" && allowed?["rule"]?.stringValue?.contains("mina@example.com") == true)
+        #expect(CLIRun(["device", "focus", "on", "--allow-people", "", "--db", s.db]).status == 0)
+        #expect(try rendered()["presentation"]?.objectValue?["outcome"] == "silenced")
+        // The Focus filter option is the device command's too.
+        #expect(CLIRun(["device", "focus", "on", "--allow-apps", "dev.pushbox.sample", "--filter", "work", "--db", s.db]).status == 0)
+        #expect(try rendered()["presentation"]?.objectValue?["outcome"] == "silenced")
+    }
+
+    @Test(
+        "an FCM chat message: the iPhone's communicate step makes it a communication card, the Android card says the FCM SDK shows no conversation style (no MessagingStyle for notification messages)"
+    )
+    func androidConversation() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        let file = s.dir + "/chat-fcm.json"
+        try Data(
+            #"{"message":{"topic":"NewsApp","notification":{"title":"New message","body":"Dinner at 7?"},"apns":{"payload":{"aps":{"mutable-content":1},"sender":{"name":"Mina","id":"mina@example.com"}}}}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let r = CLIRun(["render", "--db", s.db, "--json", file])
+        let cards = try r.lines.compactMap { try JSONParser.parse(Array($0.utf8)).objectValue }
+        let ios = try #require(cards.first { $0["platform"] == "ios" }, "\(r.out) \(r.err)")
+        let android = try #require(cards.first { $0["platform"] == "android" })
+        func codes(_ card: JSONObject) -> [String] { card["diagnostics"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? [] }
+        #expect(ios["title"] == "Mina" && !codes(ios).contains("android-conversation"))
+        #expect(android["title"] == "New message" && codes(android).contains("android-conversation"))
+    }
+
     @Test("device summary on: held for a summary time (the next on the device clock, which DeviceAttentionTests pins)")
     func summaryFromTheShell() throws {
         let s = try ProviderLibraryTests.PortServed()

@@ -77,16 +77,21 @@ struct SampleTests {
         }
     }
 
-    @Test("the sample app has Localizable.strings in its ten languages, each with the same keys")
+    @Test("the sample app has Localizable.strings (and .stringsdict where plurals need it) in its ten languages, each with the same keys")
     func sampleApp() throws {
         let languages = ["en", "ko", "ja", "es", "fr", "de", "ar", "ru", "zh-Hans", "pt-BR"]
         var keySets: [Set<String>] = []
         for lang in languages {
-            let path = ProjectPaths.samples + "/SampleApp/Resources/\(lang).lproj/Localizable.strings"
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            // Foundation reads old-style plists: the oracle until pushbox has its own reader.
+            let path = ProjectPaths.samples + "/SampleApp/Resources/\(lang).lproj/Localizable"
+            let data = try Data(contentsOf: URL(fileURLWithPath: path + ".strings"))
+            // Foundation reads old-style and XML plists: the oracle until pushbox has its own reader.
             let table = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String])
-            keySets.append(Set(table.keys))
+            var keys = Set(table.keys)
+            if let plurals = FileManager.default.contents(atPath: path + ".stringsdict") {
+                let dict = try #require(try PropertyListSerialization.propertyList(from: plurals, format: nil) as? [String: Any])
+                keys.formUnion(dict.keys)
+            }
+            keySets.append(keys)
         }
         #expect(Set(keySets).count == 1)
         #expect(keySets[0].contains("GAME_PLAY_REQUEST_FORMAT"))

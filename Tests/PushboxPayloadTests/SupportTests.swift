@@ -23,8 +23,9 @@ struct SupportTests {
     func sampleProfile() throws {
         let p = try AppProfile.load(directory: ProjectPaths.samples + "/SampleApp")
         #expect(p.category("ALARM")?.actions.map(\.identifier) == ["STOP", "SNOOZE"])
-        #expect(p.recipe?.steps.map(\.step.name) == ["decrypt", "localize-custom", "attach"])
-        #expect(p.recipe?.steps.map(\.critical) == [true, true, false])
+        #expect(p.category("MESSAGE")?.summaryFormat == "CHAT_SUMMARY_FORMAT")
+        #expect(p.recipe?.steps.map(\.step.name) == ["decrypt", "localize-custom", "communicate", "attach"])
+        #expect(p.recipe?.steps.map(\.critical) == [true, true, false, false])
         #expect(p.recipe?.fallback == .bestAttempt)
         #expect(p.bundleID == "dev.pushbox.sample")
         #expect(p.fcmTopics == ["NewsApp"])

@@ -107,6 +107,7 @@ enum InteractiveInbox {
             port: server?.tcpAddress)
         state.themes = [chosen] + themes.keys.sorted().filter { $0 != chosen }
         state.profileTopics = device.profile?.fcmTopics ?? []
+        state.stackWording = StackWording(appName: state.appName, categories: device.profile?.categories ?? [], localizer: base.localizer)
         state.bidi = bidi
         state.status = startStatus.map(StatusNote.message)
         app.load()

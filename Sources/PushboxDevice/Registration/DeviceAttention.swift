@@ -153,10 +153,15 @@ public struct DeviceAttention: Sendable, Equatable {
             if level == "time-sensitive" {
                 return shown("time-sensitive: breaks through the scheduled summary (UNNotificationInterruptionLevel.timeSensitive)")
             }
-            let at = Self.nextTime(after: time, times: times.isEmpty ? Self.defaultSummaryTimes : times, zone: zone)
-            return Presentation(
+            let (at, due) = Self.nextTime(after: time, times: times.isEmpty ? Self.defaultSummaryTimes : times, zone: zone)
+            // relevanceScore: "the highest score gets featured in the notification summary".
+            let relevance = aps["relevance-score"]?.doubleValue.flatMap { (0...1).contains($0) ? $0 : nil }
+            var held = Presentation(
                 outcome: .summary, summaryAt: at, sound: "none", screenLit: false, preview: preview,
                 rule: "the app is in the scheduled summary: delivered quietly, shown in the summary at \(at)")
+            held.summaryDue = due
+            held.relevance = relevance
+            return held
         }
         if level == "passive" {
             return Presentation(
@@ -169,16 +174,23 @@ public struct DeviceAttention: Sendable, Equatable {
                 : "active: a banner, the screen lit\(hasSound ? (silent ? ", vibrating (the ring switch is on silent)" : ", its sound played") : "")")
     }
 
-    /// The first of `times` (`HH:MM`) after `time` on the device clock, the next day's first when none is left today.
-    static func nextTime(after time: Date, times: [String], zone: TimeZone) -> String {
+    /// The first of `times` (`HH:MM`) after `time` on the device clock, the next day's first
+    /// when none is left today: as the clock shows it, and the moment it comes.
+    static func nextTime(after time: Date, times: [String], zone: TimeZone) -> (String, Date) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let now = calendar.dateComponents([.hour, .minute], from: time)
         let minutes = (now.hour ?? 0) * 60 + (now.minute ?? 0)
         let sorted = times.filter(isTime).sorted()
-        return sorted.first { t in
+        func minutesOf(_ t: String) -> Int {
             let p = t.split(separator: ":").compactMap { Int($0) }
-            return p[0] * 60 + p[1] > minutes
-        } ?? sorted.first ?? "08:00"
+            return p[0] * 60 + p[1]
+        }
+        let today = sorted.first { minutesOf($0) > minutes }
+        let at = today ?? sorted.first ?? "08:00"
+        let startOfDay = calendar.startOfDay(for: time)
+        let day = today != nil ? startOfDay : calendar.date(byAdding: .day, value: 1, to: startOfDay) ?? startOfDay
+        let due = calendar.date(bySettingHour: minutesOf(at) / 60, minute: minutesOf(at) % 60, second: 0, of: day) ?? time
+        return (at, due)
     }
 }

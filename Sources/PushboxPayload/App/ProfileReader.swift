@@ -40,7 +40,9 @@ struct ProfileReader {
         return b
     }
 
-    /// `categories`: identifier → { actions: [{identifier, title | title-loc-key, options}] }.
+    /// `categories`: identifier → { actions: [{identifier, title | title-loc-key, options}],
+    /// categorySummaryFormat, hiddenPreviewsBodyPlaceholder, hiddenPreviewsShowTitle,
+    /// hiddenPreviewsShowSubtitle } (UNNotificationCategory's names).
     func categories(_ value: JSONValue?) throws(AppProfile.LoadError) -> [NotificationCategory] {
         guard let value else { return [] }
         guard let dict = value.objectValue else {
@@ -49,7 +51,13 @@ struct ProfileReader {
         var out: [NotificationCategory] = []
         for (identifier, body) in dict.entries {
             let path = "categories.\(identifier)"
-            let category = try object(body, path, known: ["actions"]) ?? JSONObject()
+            let category =
+                try object(
+                    body, path,
+                    known: [
+                        "actions", "categorySummaryFormat", "hiddenPreviewsBodyPlaceholder", "hiddenPreviewsShowTitle", "hiddenPreviewsShowSubtitle",
+                    ])
+                ?? JSONObject()
             var actions: [NotificationAction] = []
             guard let list = category["actions"]?.arrayValue ?? (category["actions"] == nil ? [] : nil) else {
                 throw fail("\(path).actions", "must be an array of actions")
@@ -72,7 +80,13 @@ struct ProfileReader {
                 }
                 actions.append(NotificationAction(identifier: id, title: title, titleLocKey: key, options: typed))
             }
-            out.append(NotificationCategory(identifier: identifier, actions: actions))
+            out.append(
+                NotificationCategory(
+                    identifier: identifier, actions: actions,
+                    summaryFormat: try string(category["categorySummaryFormat"], "\(path).categorySummaryFormat"),
+                    hiddenPreviewsBodyPlaceholder: try string(category["hiddenPreviewsBodyPlaceholder"], "\(path).hiddenPreviewsBodyPlaceholder"),
+                    hiddenPreviewsShowTitle: try bool(category["hiddenPreviewsShowTitle"], "\(path).hiddenPreviewsShowTitle") ?? false,
+                    hiddenPreviewsShowSubtitle: try bool(category["hiddenPreviewsShowSubtitle"], "\(path).hiddenPreviewsShowSubtitle") ?? false))
         }
         return out
     }

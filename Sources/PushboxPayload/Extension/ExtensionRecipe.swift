@@ -130,10 +130,34 @@ public enum ActionOption: String, Sendable, CaseIterable {
     case authenticationRequired
 }
 
-/// A category: the actions a notification with `aps.category` offers.
+/// A category: the actions a notification with `aps.category` offers, and how iOS words its
+/// stack and its hidden previews (`UNNotificationCategory`).
 public struct NotificationCategory: Sendable, Equatable {
     /// The category's identifier (`aps.category`).
     public var identifier: String
     /// Its buttons, in order.
     public var actions: [NotificationAction]
+    /// `categorySummaryFormat`: a key of the app's strings (or the text itself) with `%u` for the
+    /// count and, optionally, `%@` ("%u more messages from %@"), the line under a collapsed stack.
+    public var summaryFormat: String? = nil
+    /// `hiddenPreviewsBodyPlaceholder`: a key of the app's strings (or the text), shown instead of
+    /// the body when previews are hidden; `%u` is the number in the thread.
+    public var hiddenPreviewsBodyPlaceholder: String? = nil
+    /// `hiddenPreviewsShowTitle`: the title stays when previews are hidden.
+    public var hiddenPreviewsShowTitle = false
+    /// `hiddenPreviewsShowSubtitle`: the subtitle stays when previews are hidden.
+    public var hiddenPreviewsShowSubtitle = false
+
+    /// A category with its buttons; the stack and hidden-preview wording are optional.
+    public init(
+        identifier: String, actions: [NotificationAction], summaryFormat: String? = nil, hiddenPreviewsBodyPlaceholder: String? = nil,
+        hiddenPreviewsShowTitle: Bool = false, hiddenPreviewsShowSubtitle: Bool = false
+    ) {
+        self.identifier = identifier
+        self.actions = actions
+        self.summaryFormat = summaryFormat
+        self.hiddenPreviewsBodyPlaceholder = hiddenPreviewsBodyPlaceholder
+        self.hiddenPreviewsShowTitle = hiddenPreviewsShowTitle
+        self.hiddenPreviewsShowSubtitle = hiddenPreviewsShowSubtitle
+    }
 }

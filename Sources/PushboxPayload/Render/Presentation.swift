@@ -1,3 +1,4 @@
+import Foundation
 import PushboxJSON
 
 /// How the device presented a notification when it arrived: shown now (a banner, the screen
@@ -28,6 +29,10 @@ public struct Presentation: Sendable, Equatable {
     public var preview: String
     /// The rule that decided it, in words.
     public var rule: String
+    /// For `summary`: the moment the summary comes (the device clock's next `summaryAt`).
+    public var summaryDue: Date?
+    /// For `summary`: `aps.relevance-score` (0–1), which orders the summary (the highest featured).
+    public var relevance: Double?
 
     public init(outcome: Outcome, summaryAt: String? = nil, sound: String, screenLit: Bool, preview: String = "shown", rule: String) {
         self.outcome = outcome
@@ -53,10 +58,13 @@ public struct Presentation: Sendable, Equatable {
     /// As `render --json`, `list --json` and the store write it.
     public var json: JSONValue {
         .object(
-            JSONObject([
-                ("outcome", .string(outcome.rawValue)), ("summaryAt", .optionalString(summaryAt)), ("sound", .string(sound)),
-                ("screenLit", .bool(screenLit)), ("preview", .string(preview)), ("rule", .string(rule)),
-            ]))
+            JSONObject(
+                [
+                    ("outcome", .string(outcome.rawValue)), ("summaryAt", .optionalString(summaryAt)), ("sound", .string(sound)),
+                    ("screenLit", .bool(screenLit)), ("preview", .string(preview)), ("rule", .string(rule)),
+                ]
+                    + (summaryDue.map { [("summaryDue", .string(Self.iso8601($0)))] } ?? [])
+                    + (relevance.map { [("relevance", .number(String($0)))] } ?? [])))
     }
 
     /// One read back from its JSON.
@@ -65,7 +73,15 @@ public struct Presentation: Sendable, Equatable {
         self.init(
             outcome: outcome, summaryAt: o["summaryAt"]?.stringValue, sound: o["sound"]?.stringValue ?? "none",
             screenLit: o["screenLit"] == .bool(true), preview: o["preview"]?.stringValue ?? "shown", rule: o["rule"]?.stringValue ?? "")
+        summaryDue = o["summaryDue"]?.stringValue.flatMap(Self.date(iso8601:))
+        relevance = o["relevance"]?.doubleValue
     }
+
+    /// `2026-12-05T18:00:00Z`.
+    static func iso8601(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+    /// A date read from `iso8601(_:)`'s form.
+    static func date(iso8601 text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
 }
 
 extension TraceEntry.Step {

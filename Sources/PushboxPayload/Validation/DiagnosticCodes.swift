@@ -95,6 +95,8 @@ extension Diagnostic.Code {
     public static let androidImage = Self(rawValue: "android-image")
     /// The iPhone and the Android phone show this message differently.
     public static let platformDivergence = Self(rawValue: "platform-divergence")
+    /// The iPhone shows a communication card; Android shows the FCM SDK's plain notification.
+    public static let androidConversation = Self(rawValue: "android-conversation")
 }
 
 extension TraceEntry.Step {

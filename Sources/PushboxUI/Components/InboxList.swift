@@ -6,8 +6,24 @@ import PushboxPayload
 public enum Row: Sendable, Equatable {
     /// A notification, by index into `items`.
     case item(Int)
-    /// A thread (`thread-id`) holding several notifications.
+    /// A thread (`thread-id`) holding several notifications; collapsed, its newest stays in
+    /// the list under it, as iOS's stack shows its newest card.
     case thread(id: String, count: Int, collapsed: Bool)
+    /// The scheduled summary at `at` (`18:00`, coming at `due`): the notifications held for it,
+    /// the most relevant first.
+    case summary(at: String, due: Date?, count: Int, collapsed: Bool)
+
+    /// The key a collapsed group is kept under (a thread's id, a summary's time).
+    var groupKey: String? {
+        switch self {
+        case .item: nil
+        case .thread(let id, _, _): id
+        case .summary(let at, let due, _, _): Self.summaryKey(at: at, due: due)
+        }
+    }
+
+    /// The key of the summary at `at`, coming at `due` (never a `thread-id`: it starts with NUL).
+    static func summaryKey(at: String, due: Date?) -> String { "\u{0}summary \(at) \(due.map { Int($0.timeIntervalSince1970) } ?? 0)" }
 }
 
 /// Which notifications the list shows.
@@ -171,15 +187,21 @@ public struct InboxList: Sendable {
     mutating func toggleSelectedThread(renders: [Int64: RenderedNotification], rendersVersion: Int, appName: String) {
         let r = rows(renders: renders, rendersVersion: rendersVersion, appName: appName)
         guard selected < r.count else { return }
-        let thread: String?
+        let group: String?
         switch r[selected] {
-        case .thread(let id, _, _): thread = id
-        case .item(let i): thread = items[i].threadID
+        case .item(let i):
+            // A held notification belongs to its summary's group, another to its thread.
+            if let p = items[i].verdict.presentation, p.outcome == .summary {
+                group = Row.summaryKey(at: p.summaryAt ?? "?", due: p.summaryDue)
+            } else {
+                group = items[i].threadID
+            }
+        case let header: group = header.groupKey
         }
-        guard let thread else { return }
-        if collapsedThreads.remove(thread) == nil { collapsedThreads.insert(thread) }
+        guard let group else { return }
+        if collapsedThreads.remove(group) == nil { collapsedThreads.insert(group) }
         let after = computeRows(renders: renders, appName: appName)
-        selected = after.firstIndex { if case .thread(let id, _, _) = $0 { return id == thread } else { return false } } ?? selected
+        selected = after.firstIndex { $0.groupKey == group } ?? selected
     }
 
     /// Keeps the selection on one of `count` rows and the list scrolled to it, `visible` rows high.
@@ -262,8 +284,9 @@ public struct InboxList: Sendable {
         rowComputations += 1
     }
 
-    /// The list's lines: notifications newest first, a thread with several members under one
-    /// header (its members hidden when collapsed).
+    /// The list's lines: the scheduled summaries first (their notifications by relevance), then
+    /// notifications newest first, a thread with several members under one header (only its
+    /// newest when collapsed).
     func computeRows(renders: [Int64: RenderedNotification], appName: String) -> [Row] {
         // One pass to group, one to emit, by interned thread number: linear in the inbox's size
         // with no string hashing, and each item read in place (a copy retains all its strings).
@@ -273,15 +296,21 @@ public struct InboxList: Sendable {
         var visible: [Int] = []
         visible.reserveCapacity(items.count)
         var members = [[Int]](repeating: [], count: ThreadKeys.count + 1)
+        var held: [Int] = []
         items.withUnsafeBufferPointer { buffer in
             for i in buffer.indices where everything || matches(buffer[i], renders[buffer[i].id], appName: appName, query: query) {
+                if buffer[i].verdict.presentation?.outcome == .summary {
+                    held.append(i)
+                    continue
+                }
                 visible.append(i)
                 let key = buffer[i].threadKey
                 if key > 0, key < members.count { members[key].append(i) }
             }
         }
         var out: [Row] = []
-        out.reserveCapacity(visible.count)
+        out.reserveCapacity(visible.count + held.count)
+        if !held.isEmpty { out += summaryRows(held) }
         var emitted = [Bool](repeating: false, count: members.count)
         for i in visible {
             let key = items[i].threadKey
@@ -293,7 +322,33 @@ public struct InboxList: Sendable {
             emitted[key] = true
             let collapsed = collapsedThreads.contains(thread)
             out.append(.thread(id: thread, count: members[key].count, collapsed: collapsed))
-            if !collapsed { out += members[key].map { .item($0) } }
+            out += (collapsed ? members[key].prefix(1) : members[key][...]).map { .item($0) }
+        }
+        return out
+    }
+
+    /// The scheduled summaries holding `held` (indices, newest first): the latest summary
+    /// first, each with its notifications by `relevance-score` (the highest featured; none
+    /// counts as 0, ties newest first).
+    func summaryRows(_ held: [Int]) -> [Row] {
+        var groups: [String: (at: String, due: Date?, members: [Int])] = [:]
+        for i in held {
+            let p = items[i].verdict.presentation
+            let at = p?.summaryAt ?? "?"
+            let key = Row.summaryKey(at: at, due: p?.summaryDue)
+            groups[key, default: (at, p?.summaryDue, [])].members.append(i)
+        }
+        var out: [Row] = []
+        let ordered = groups.sorted { ($0.value.due ?? .distantPast, $0.key) > ($1.value.due ?? .distantPast, $1.key) }
+        for (key, group) in ordered {
+            let collapsed = collapsedThreads.contains(key)
+            out.append(.summary(at: group.at, due: group.due, count: group.members.count, collapsed: collapsed))
+            if collapsed { continue }
+            let byRelevance = group.members.enumerated().sorted { a, b in
+                let (x, y) = (items[a.element].verdict.presentation?.relevance ?? 0, items[b.element].verdict.presentation?.relevance ?? 0)
+                return x != y ? x > y : a.offset < b.offset
+            }
+            out += byRelevance.map { .item($0.element) }
         }
         return out
     }
