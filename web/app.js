@@ -30,10 +30,44 @@ function shownBody(item) {
   return item.body ?? item.intended?.body ?? "";
 }
 
+// The list as the phone's Notification Center orders it: what the scheduled summary holds
+// first, one group per summary (the latest first), by relevance-score (none counts as 0; ties
+// newest first), then everything else newest first.
+function listOrder(items) {
+  const groups = new Map();
+  const rest = [];
+  for (const item of items) {
+    const p = item.presentation;
+    if (p?.outcome !== "summary") {
+      rest.push(item);
+      continue;
+    }
+    const key = `${p.summaryDue ?? ""} ${p.summaryAt ?? ""}`;
+    if (!groups.has(key)) groups.set(key, { at: p.summaryAt ?? "?", due: p.summaryDue ? Date.parse(p.summaryDue) : null, items: [] });
+    groups.get(key).items.push(item);
+  }
+  const ordered = [...groups.values()].sort((a, b) => (b.due ?? 0) - (a.due ?? 0));
+  const out = [];
+  for (const group of ordered) {
+    const came = group.due == null || group.due <= Date.now();
+    out.push({ header: `${came ? "Scheduled Summary" : "Upcoming Summary"} · ${group.at} (${group.items.length})` });
+    const byRelevance = group.items.map((item, i) => [item, i]).sort(([a, i], [b, j]) => (b.presentation.relevance ?? 0) - (a.presentation.relevance ?? 0) || i - j);
+    out.push(...byRelevance.map(([item]) => item));
+  }
+  return out.concat(rest);
+}
+
 function renderList() {
   const list = $("notifications");
   list.replaceChildren();
-  for (const item of state.items) {
+  for (const item of listOrder(state.items)) {
+    if (item.header) {
+      const li = document.createElement("li");
+      li.className = "summary-header";
+      text(li, item.header);
+      list.append(li);
+      continue;
+    }
     const li = document.createElement("li");
     li.dataset.cursor = item.cursor;
     if (item.status != null && item.status !== 200) li.classList.add("refused");

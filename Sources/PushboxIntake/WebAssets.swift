@@ -29,6 +29,7 @@ main { display: grid; grid-template-columns: minmax(18rem, 28rem) 1fr; min-heigh
 #notifications li button { display: block; width: 100%; text-align: start; padding: 0.55rem 0.9rem; border: 0; border-bottom: 1px solid var(--line); background: none; font: inherit; color: inherit; cursor: pointer; }
 #notifications li button:hover, #notifications li button:focus-visible { background: #e8f0fe; outline: 2px solid var(--accent); outline-offset: -2px; }
 #notifications li.selected button { background: #dbe7fb; }
+#notifications li.summary-header { padding: 0.4rem 0.6rem; font-weight: 600; color: #555; background: #f1f1f4; }
 .item-title { font-weight: 600; display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; unicode-bidi: plaintext; }
 .item-body { color: var(--muted); display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; unicode-bidi: plaintext; }
 .item-meta { font-size: 0.8rem; color: var(--muted); }
@@ -131,10 +132,44 @@ function shownBody(item) {
   return item.body ?? item.intended?.body ?? "";
 }
 
+// The list as the phone's Notification Center orders it: what the scheduled summary holds
+// first, one group per summary (the latest first), by relevance-score (none counts as 0; ties
+// newest first), then everything else newest first.
+function listOrder(items) {
+  const groups = new Map();
+  const rest = [];
+  for (const item of items) {
+    const p = item.presentation;
+    if (p?.outcome !== "summary") {
+      rest.push(item);
+      continue;
+    }
+    const key = `${p.summaryDue ?? ""} ${p.summaryAt ?? ""}`;
+    if (!groups.has(key)) groups.set(key, { at: p.summaryAt ?? "?", due: p.summaryDue ? Date.parse(p.summaryDue) : null, items: [] });
+    groups.get(key).items.push(item);
+  }
+  const ordered = [...groups.values()].sort((a, b) => (b.due ?? 0) - (a.due ?? 0));
+  const out = [];
+  for (const group of ordered) {
+    const came = group.due == null || group.due <= Date.now();
+    out.push({ header: `${came ? "Scheduled Summary" : "Upcoming Summary"} · ${group.at} (${group.items.length})` });
+    const byRelevance = group.items.map((item, i) => [item, i]).sort(([a, i], [b, j]) => (b.presentation.relevance ?? 0) - (a.presentation.relevance ?? 0) || i - j);
+    out.push(...byRelevance.map(([item]) => item));
+  }
+  return out.concat(rest);
+}
+
 function renderList() {
   const list = $("notifications");
   list.replaceChildren();
-  for (const item of state.items) {
+  for (const item of listOrder(state.items)) {
+    if (item.header) {
+      const li = document.createElement("li");
+      li.className = "summary-header";
+      text(li, item.header);
+      list.append(li);
+      continue;
+    }
     const li = document.createElement("li");
     li.dataset.cursor = item.cursor;
     if (item.status != null && item.status !== 200) li.classList.add("refused");

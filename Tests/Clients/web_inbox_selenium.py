@@ -132,6 +132,16 @@ try:
     wait.until(lambda d: d.find_element(By.ID, "card-presented").is_displayed())
     print("focus", d_text := driver.find_element(By.ID, "card-presented").text.split(" — ")[0])
     driver.execute_script("return fetch('/api/v1/device', {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({focus: null})})")
+    # The app in the scheduled summary: two pushes held for it, listed first under the summary's
+    # header, the higher relevance-score first though it came second.
+    driver.execute_script("return fetch('/api/v1/device', {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({summary: ['00:00']})})")
+    push({"alert": {"title": "Held low", "body": "later"}, "relevance-score": 0.2})
+    push({"alert": {"title": "Held high", "body": "featured"}, "relevance-score": 0.9})
+    wait.until(lambda d: "Held high" in listed(d))
+    driver.execute_script("return fetch('/api/v1/device', {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({summary: null})})")
+    # Read in one script: the list may be drawn again between two element reads.
+    rows = driver.execute_script("return [...document.querySelectorAll('#notifications > li')].slice(0, 3).map((li) => li.innerText.split('\\n')[0])")
+    print("summary", rows)
     click(By.XPATH, "//ol[@id='notifications']/li[.//span[contains(., 'Spieleinladung') or contains(., '게임 초대')]]/button")
     # What the app receives: the Accept button, then a tap.
     click(By.XPATH, "//div[@id='card-actions']/button[1]")

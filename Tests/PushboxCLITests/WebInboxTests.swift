@@ -89,6 +89,7 @@ struct WebInboxTests {
                 "appeared True", "image [320, 200]", "hostile True", "no stray image True", "deleted True", "korean True", "matrix True True",
                 "card in German ko-KR", "profiles [['2', 2], ['none', 2], ['4', 2]]",
                 "focus silenced by Focus · sound none",
+                "summary ['Upcoming Summary · 00:00 (2)', 'Held high', 'Held low']",
                 "accept ACCEPT True 12345678 pushboxsample://game/12345678",
                 "tap com.apple.UNNotificationDefaultActionIdentifier",
                 "payload True True", "android Breaking False rgb(255, 0, 0)",
