@@ -174,7 +174,7 @@ let package = Package(
             dependencies: [
                 "PushboxSystem", "PushboxDevice", "PushboxPayload", "PushboxJSON", "PushboxLocalization", "PushboxRendering", "PushboxTestSupport",
             ]),
-        .testTarget(name: "PushboxLintTests", dependencies: ["PushboxLint", "PushboxLocalization", "PushboxPayload"]),
+        .testTarget(name: "PushboxLintTests", dependencies: ["PushboxLint", "PushboxLocalization", "PushboxPayload", "PushboxJSON"]),
         .testTarget(name: "PushboxSandboxTests", dependencies: ["PushboxSandbox"]),
         .testTarget(name: "PushboxTerminalTests", dependencies: ["PushboxTerminal", "PushboxUI", "PushboxLocalization"]),
         .testTarget(

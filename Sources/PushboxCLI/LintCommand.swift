@@ -43,7 +43,7 @@ enum LintCommand {
                 io.err("pushbox lint: --payloads \(payloads): no such folder")
                 return 2
             }
-            findings += PayloadKeyLinter(app: app, table: table).lint(folder: payloads)
+            findings += PayloadKeyLinter(app: app, table: table, profile: profile).lint(folder: payloads)
         }
         // The Android build beside the iOS one: its strings.xml, and the payloads' keys on both.
         var androidFolders: [String]?

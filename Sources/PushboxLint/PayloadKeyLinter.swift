@@ -13,11 +13,33 @@ public struct PayloadKeyLinter {
     /// The table the keys are looked up in.
     public let table: String
 
+    /// The app's capabilities (`pushbox.json`); nil: not judged.
+    public var capabilities: Set<AppCapability>?
+    /// Whether the app's extension donates a communication intent (a `communicate` step).
+    public var communicates = true
+
     /// Checks payloads' keys against `table` of `app`.
     public init(app: AppLocalizations, table: String = "Localizable") {
         self.app = app
         self.table = table
     }
+
+    /// The same linter judging also what the payloads ask of iOS against `profile`'s
+    /// capabilities and extension.
+    public init(app: AppLocalizations, table: String = "Localizable", profile: AppProfile) {
+        self.init(app: app, table: table)
+        capabilities = profile.capabilities
+        communicates = profile.recipe?.steps.contains { if case .communicate = $0.step { true } else { false } } ?? false
+    }
+
+    /// Validation's findings about what the app may ask of iOS: a critical alert without the
+    /// entitlement, time-sensitive without the capability, a sound's volume outside 0–1, the
+    /// summary arguments iOS ignores.
+    static let presentationCodes: Set<Diagnostic.Code> = [.criticalAlertEntitlement, .timeSensitiveCapability, .soundType, .summaryArgIgnored]
+
+    /// Top-level keys a chat backend names its sender with: with one, and no `communicate`
+    /// step, the notification cannot become a communication notification.
+    static let senderKeys = ["sender", "from", "author"]
 
     /// Lints the `.json` and `.apns` files at the top of a folder (headers from `NAME.headers`).
     public func lint(folder: String) -> [LintFinding] {
@@ -37,15 +59,29 @@ public struct PayloadKeyLinter {
     }
 
     func lint(_ raw: RawPayload, text: String, file: String) -> [LintFinding] {
-        let report = Validator.validate(raw)
+        var context = ValidationContext()
+        context.capabilities = capabilities
+        let report = Validator.validate(raw, context: context)
         guard let validated = report.validated else {
             guard let r = report.rejection else { return [] }
             return [LintFinding(.warning, .payloadRejected, file: file, message: "\(r.status) \(r.reason): \(r.detail); its keys are not checked")]
         }
-        guard let alert = validated.aps["alert"]?.objectValue else { return [] }
+        var findings = report.warnings.filter { Self.presentationCodes.contains($0.code) }.map { w in
+            LintFinding(w, file: file, line: w.field.flatMap { $0.split(separator: ".").last }.flatMap { Self.line(of: "\"\($0)\"", in: text) })
+        }
+        if !communicates, validated.aps["mutable-content"]?.intValue == 1,
+            let key = Self.senderKeys.first(where: { validated.payload[$0] != nil })
+        {
+            findings.append(
+                LintFinding(
+                    .warning, .communicationNoIntent, file: file, line: Self.line(of: "\"\(key)\"", in: text),
+                    message:
+                        "the payload names its sender (\(key)) but the app's extension has no communicate step: no INSendMessageIntent is donated, so iOS shows an ordinary notification (the app's icon, the payload's title)"
+                ))
+        }
+        guard let alert = validated.aps["alert"]?.objectValue else { return findings }
         let dev = LocalizationLinter(app: app, table: table).developmentLocalization
         let devTable = app.table(table, localization: dev)
-        var findings: [LintFinding] = []
         for (literal, keyName, argsName) in [
             ("title", "title-loc-key", "title-loc-args"), ("subtitle", "subtitle-loc-key", "subtitle-loc-args"), ("body", "loc-key", "loc-args"),
         ] {

@@ -31,6 +31,8 @@ struct InstallTests {
         var env = ProcessInfo.processInfo.environment
         env["PUSHBOX_SAMPLES"] = nil
         env["XDG_CACHE_HOME"] = prefix + "/cache"
+        // Its own inbox and device, not the one of whoever runs the tests.
+        env["XDG_DATA_HOME"] = prefix + "/data"
         let version = try Subprocess.run(prefix + "/bin/pushbox", ["--version"], environment: env, directory: "/")
         #expect(version.status == 0 && version.out.hasPrefix("pushbox "), "\(version.err)")
         #expect(version.out.contains("SQLite ") && version.out.contains("ICU "))

@@ -207,8 +207,8 @@ struct TUIEndToEndTests {
         let s = try Session(arguments: ["--lang", "ko-KR"])
         #expect(s.waitFor("한국어 (ko-KR)"), "\(s.screen)")
         try send(s.socket, ProjectPaths.samples + "/12-fcm-invite-both.json")
-        // The seeded samples hold a 게임 초대 of their own: the one sent is in once there are 16.
-        #expect(s.waitFor("16 notifications"), "\(s.screen)")
+        // The seeded samples hold a 게임 초대 of their own: the one sent is in once there are 17.
+        #expect(s.waitFor("17 notifications"), "\(s.screen)")
         try s.keys("g")
         try s.keys("P")
         #expect(s.waitFor("◉ Pushbox Sample"), "\(s.screen)")

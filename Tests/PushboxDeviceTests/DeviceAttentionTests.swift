@@ -57,6 +57,19 @@ struct DeviceAttentionTests {
         #expect(try decide(#"{"alert":"x"}"#, level: "time-sensitive") { $0.summaryTimes = ["08:00"] }?.outcome == .shown)
     }
 
+    @Test(
+        "a held notification knows when its summary comes on the device clock and its relevance-score, which orders the summary (Apple, relevanceScore: the highest is featured); both survive the row's JSON"
+    )
+    func summaryDueAndRelevance() throws {
+        let today = try #require(try decide(#"{"alert":"x","relevance-score":0.7}"#) { $0.summaryTimes = ["08:00", "18:00"] })
+        // 12:30 in Seoul: the 18:00 summary the same day, 09:00 UTC.
+        #expect(today.summaryDue == Date(timeIntervalSince1970: 1_796_634_000) && today.relevance == 0.7)
+        let tomorrow = try #require(try decide(#"{"alert":"x","relevance-score":3}"#) { $0.summaryTimes = ["08:00"] })
+        #expect(tomorrow.summaryDue == Date(timeIntervalSince1970: 1_796_684_400) && tomorrow.relevance == nil)
+        let read = try #require(Presentation(json: today.json))
+        #expect(read == today)
+    }
+
     @Test("the ring switch on silent: a sound vibrates; previews hidden or when unlocked are said")
     func switchAndPreviews() throws {
         #expect(try decide(#"{"alert":"x","sound":"default"}"#) { $0.silent = true }?.sound == "vibrates")

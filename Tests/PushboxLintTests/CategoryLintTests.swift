@@ -1,4 +1,5 @@
 import Foundation
+import PushboxJSON
 import PushboxLocalization
 import PushboxPayload
 import Testing
@@ -39,6 +40,34 @@ struct CategoryLintTests {
         let findings = try Self.lint(#"{"categories": {"M": {"categorySummaryFormat": "%d more from %@ and %@"}}}"#, [:])
         #expect(findings.map(\.code) == [.categoryFormat])
         #expect(findings.first?.file.hasSuffix("/pushbox.json") == true && findings.first?.key == nil)
+    }
+
+    @Test(
+        "lint --payloads judges what each payload asks of iOS against the app's capabilities: a critical sound without the entitlement, a volume outside 0–1, time-sensitive without the capability, summary-arg, a sender without the communicate step (Apple, UNNotificationInterruptionLevel; summaryArgument)"
+    )
+    func payloadsAgainstCapabilities() throws {
+        let folder = try LintTests.Folder([
+            "pushbox.json": #"{"capabilities": ["communication-notifications"]}"#,
+            "en.lproj/Localizable.strings": #""k" = "v";"#,
+            "p/critical.json": "{\"aps\": {\"alert\": \"x\",\n \"sound\": {\"critical\": 1, \"name\": \"a.caf\",\n \"volume\": 1.5}}}",
+            "p/urgent.json": #"{"aps": {"alert": "x", "interruption-level": "time-sensitive"}}"#,
+            "p/stack.json": #"{"aps": {"alert": {"body": "x", "summary-arg": "Mina"}}}"#,
+            "p/chat.json": #"{"aps": {"alert": "x", "mutable-content": 1}, "sender": {"name": "Mina"}}"#,
+            "p/plain.json": #"{"aps": {"alert": "x", "interruption-level": "passive"}}"#,
+        ])
+        let profile = try AppProfile.load(directory: folder.path)
+        let app = AppLocalizations(directory: folder.path, developmentRegion: "en")
+        let findings = PayloadKeyLinter(app: app, profile: profile).lint(folder: folder.path + "/p")
+        func codes(_ name: String) -> Set<Diagnostic.Code> { Set(findings.filter { $0.file.hasSuffix("/" + name) }.map(\.code)) }
+        #expect(codes("critical.json") == [.criticalAlertEntitlement, .soundType], "\(findings)")
+        #expect(findings.first { $0.code == .soundType }?.line == 3)
+        #expect(codes("urgent.json") == [.timeSensitiveCapability])
+        #expect(codes("stack.json") == [.summaryArgIgnored])
+        #expect(codes("chat.json") == [.communicationNoIntent])
+        #expect(codes("plain.json").isEmpty)
+        // Without a profile (no capabilities known) only what needs none is judged.
+        let bare = PayloadKeyLinter(app: app).lint(folder: folder.path + "/p")
+        #expect(!bare.contains { $0.code == .criticalAlertEntitlement || $0.code == .communicationNoIntent })
     }
 
     @Test("the Communication Notifications capability without a communicate step is a warning; with one, none")
