@@ -67,12 +67,15 @@ enum CardPictures {
         try Data(html(cards).utf8).write(to: URL(fileURLWithPath: page))
         let width = max(520, cards.map { $0.profile.sizeClass.points - 16 }.max()! + 32)
         let url = URL(fileURLWithPath: page).absoluteString
-        let laidOut = try run(chromium, ["--window-size=\(width),900", "--dump-dom", url])
+        // A profile of its own: two Chromiums on one profile (two snapshot runs at once, a
+        // browser the user has open) make the second exit at once.
+        let profile = "--user-data-dir=" + folder + "/chromium"
+        let laidOut = try run(chromium, [profile, "--window-size=\(width),900", "--dump-dom", url])
         guard let places = places(in: laidOut), places.cards.count == cards.count else {
             throw Failure(description: "Chromium drew the cards but did not say where they are (is \(chromium) Debian's chromium?)")
         }
         let shot = folder + "/cards.png"
-        _ = try run(chromium, ["--window-size=\(width),\(places.height)", "--screenshot=\(shot)", url])
+        _ = try run(chromium, [profile, "--window-size=\(width),\(places.height)", "--screenshot=\(shot)", url])
         guard let data = FileManager.default.contents(atPath: shot), let whole = Picture(png: Array(data)) else {
             throw Failure(description: "Chromium wrote no screenshot of the cards")
         }

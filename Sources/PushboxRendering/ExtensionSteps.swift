@@ -245,6 +245,15 @@ extension ExtensionSteps {
                     "a group name (speakableGroupName) for a conversation with \(count) recipient: iOS shows it as a group's; leave it out for one-to-one",
                     field: spec.group))
         }
+        if text(spec.direction)?.lowercased() == "outgoing" {
+            // Apple's guide donates a received message (INInteraction.direction .incoming).
+            communication.direction = "outgoing"
+            warnings.append(
+                Diagnostic(
+                    .communicationOutgoing,
+                    "the payload marks the message outgoing (the user's own, sent from another device): Apple's guide donates received messages as incoming; what iOS shows for an outgoing interaction is unconfirmed — pushbox updates the content as for an incoming one",
+                    field: spec.direction))
+        }
         var notes = ["from \(sender)" + (communication.group.map { " in \($0)" } ?? "")]
         var avatar: FetchedAttachment? = nil
         if let path = spec.avatar, let url = text(path) {

@@ -25,12 +25,12 @@ final class CommunicationStepTests {
         .communicate(
             .init(
                 sender: "sender.name", handle: "sender.id", avatar: "sender.avatar", group: "chat.name", conversation: "chat.id",
-                recipients: "chat.members")),
+                recipients: "chat.members", direction: "chat.direction")),
         critical: false)
 
     func render(
         _ avatar: String, group: String? = "Family", members: Int = 3, capabilities: Set<AppCapability>? = [.communicationNotifications],
-        timeLimit: Double = 30
+        timeLimit: Double = 30, direction: String? = nil
     )
         -> RenderedNotification
     {
@@ -43,7 +43,9 @@ final class CommunicationStepTests {
             extensionSetup: Renderer.ExtensionSetup(
                 recipe: recipe, fetcher: AttachmentFetcher(cacheDirectory: cache, allowedRoots: []), appDirectory: nil, keyFile: nil))
         let chat =
-            group.map { #","chat":{"name":"\#($0)","id":"c-1","members":\#(Array(repeating: "\"m\"", count: members))}"# } ?? #","chat":{"id":"c-1"}"#
+            group.map {
+                #","chat":{"name":"\#($0)","id":"c-1","members":\#(Array(repeating: "\"m\"", count: members))\#(direction.map { #","direction":"\#($0)""# } ?? "")}"#
+            } ?? #","chat":{"id":"c-1"}"#
         let text =
             #"{"aps":{"alert":{"title":"New message","body":"Dinner at 7?"},"mutable-content":1},"sender":{"name":"Mina","id":"mina@example.com","avatar":"\#(avatar)"}\#(chat)}"#
         return renderer.render(RawPayload(bytes: Array(text.utf8), envelope: Envelope(source: .commandLine)))
@@ -51,6 +53,16 @@ final class CommunicationStepTests {
 
     func codes(_ n: RenderedNotification) -> [String] {
         n.warnings.map(\.code.rawValue).filter { $0.hasPrefix("communication-") }
+    }
+
+    @Test(
+        "a message marked outgoing is donated as outgoing, with a finding: Apple's guide donates received messages as incoming (Implementing communication notifications)"
+    )
+    func outgoing() {
+        let n = render("", direction: "outgoing")
+        #expect(n.communication?.direction == "outgoing" && codes(n).contains("communication-outgoing"))
+        let incoming = render("", direction: "incoming")
+        #expect(incoming.communication?.direction == "incoming" && !codes(incoming).contains("communication-outgoing"))
     }
 
     @Test("donated: the sender is the title, the group the subtitle, the avatar downloaded; render --json says communication")

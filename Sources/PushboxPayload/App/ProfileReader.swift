@@ -143,7 +143,7 @@ struct ProfileReader {
                 }
                 step = .attach(candidates: urls)
             case "communicate":
-                let keys = ["type", "critical", "sender", "handle", "avatar", "group", "conversation", "recipients"]
+                let keys = ["type", "critical", "sender", "handle", "avatar", "group", "conversation", "recipients", "direction"]
                 let o = try object(item, p, known: keys) ?? JSONObject()
                 guard let sender = try string(o["sender"], "\(p).sender") else {
                     throw fail("\(p).sender", "is required: the key path of the sender's display name")
@@ -152,7 +152,7 @@ struct ProfileReader {
                     ExtensionRecipe.CommunicateStep(
                         sender: sender, handle: try string(o["handle"], "\(p).handle"), avatar: try string(o["avatar"], "\(p).avatar"),
                         group: try string(o["group"], "\(p).group"), conversation: try string(o["conversation"], "\(p).conversation"),
-                        recipients: try string(o["recipients"], "\(p).recipients")))
+                        recipients: try string(o["recipients"], "\(p).recipients"), direction: try string(o["direction"], "\(p).direction")))
             default:
                 throw fail("\(p).type", "\"\(type)\" is not decrypt, localize, attach or communicate")
             }

@@ -14,13 +14,20 @@ public struct Communication: Sendable, Equatable {
     public var conversation: String?
     /// The avatar, downloaded within the extension's budget as an attachment is.
     public var avatar: RenderedAttachment?
+    /// The donated interaction's direction: `incoming` (a message received, as Apple's guide
+    /// donates it) or `outgoing` (the user's own, sent from another device).
+    public var direction: String
 
-    public init(sender: String, handle: String? = nil, group: String? = nil, conversation: String? = nil, avatar: RenderedAttachment? = nil) {
+    public init(
+        sender: String, handle: String? = nil, group: String? = nil, conversation: String? = nil, avatar: RenderedAttachment? = nil,
+        direction: String = "incoming"
+    ) {
         self.sender = sender
         self.handle = handle
         self.group = group
         self.conversation = conversation
         self.avatar = avatar
+        self.direction = direction
     }
 
     /// As `render --json` writes it.
@@ -28,7 +35,7 @@ public struct Communication: Sendable, Equatable {
         .object(
             JSONObject([
                 ("sender", .string(sender)), ("handle", .optionalString(handle)), ("group", .optionalString(group)),
-                ("conversation", .optionalString(conversation)), ("avatar", avatar?.json ?? .null),
+                ("conversation", .optionalString(conversation)), ("avatar", avatar?.json ?? .null), ("direction", .string(direction)),
             ]))
     }
 
@@ -37,7 +44,7 @@ public struct Communication: Sendable, Equatable {
         guard let o = json.objectValue, let sender = o["sender"]?.stringValue else { return nil }
         self.init(
             sender: sender, handle: o["handle"]?.stringValue, group: o["group"]?.stringValue, conversation: o["conversation"]?.stringValue,
-            avatar: o["avatar"].flatMap(RenderedAttachment.init(json:)))
+            avatar: o["avatar"].flatMap(RenderedAttachment.init(json:)), direction: o["direction"]?.stringValue ?? "incoming")
     }
 }
 
@@ -50,6 +57,8 @@ extension Diagnostic.Code {
     public static let communicationAvatarFailed = Self(rawValue: "communication-avatar-failed")
     /// A group name given for a conversation with one other person.
     public static let communicationGroupOneToOne = Self(rawValue: "communication-group-one-to-one")
+    /// The payload says the message is the user's own (outgoing); Apple's guide donates received ones.
+    public static let communicationOutgoing = Self(rawValue: "communication-outgoing")
 }
 
 extension ExtensionRecipe {
@@ -65,10 +74,15 @@ extension ExtensionRecipe {
         public var conversation: String?
         /// The recipients (an array, or a number): a group name for one recipient is a finding.
         public var recipients: String?
+        /// The message's direction (`incoming` or `outgoing`); absent: incoming.
+        public var direction: String?
 
         public init(
-            sender: String, handle: String? = nil, avatar: String? = nil, group: String? = nil, conversation: String? = nil, recipients: String? = nil
+            sender: String, handle: String? = nil, avatar: String? = nil, group: String? = nil, conversation: String? = nil,
+            recipients: String? = nil,
+            direction: String? = nil
         ) {
+            self.direction = direction
             self.sender = sender
             self.handle = handle
             self.avatar = avatar
