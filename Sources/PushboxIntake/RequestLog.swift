@@ -64,7 +64,7 @@ public struct RequestRecord: Sendable {
             body?["reason"]?.stringValue ?? Self.fcmErrorCode(body) ?? body?["error"]?.objectValue?["status"]?.stringValue
             ?? body?["error"]?.stringValue
         cause = response.cause
-        apnsID = response.headers.first { $0.0.lowercased() == "apns-id" }?.1
+        apnsID = response.headers.first { PushHeaders.lowered($0.0) == PushHeaders.id }?.1
         acceptance = response.acceptance
         headers = head.headers.filter { !Self.secretHeaders.contains($0.name) }
         bodyBytes = head.bodyBytes
@@ -72,7 +72,7 @@ public struct RequestRecord: Sendable {
         messageKey = response.messageKey
         if let fault = response.connectionFault { reason = fault.name }
         if response.status == 0, reason == nil { reason = Self.noAnswer }
-        retryAfter = response.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Self.seconds(retryAfter: $0.1, at: time) }
+        retryAfter = response.headers.first { PushHeaders.lowered($0.0) == "retry-after" }.flatMap { Self.seconds(retryAfter: $0.1, at: time) }
         deliveredDespiteFailure = response.status >= 400 && response.acceptance != nil
     }
 

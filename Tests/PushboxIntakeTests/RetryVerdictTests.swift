@@ -61,4 +61,16 @@ struct RetryVerdictTests {
         // Its JSON reads back the same.
         #expect(RetryVerdict(json: verdict.json)?.messages.map { $0.findings.map(\.finding) } == verdict.messages.map { $0.findings.map(\.finding) })
     }
+
+    @Test("a message's key: the same body is the same message; a body that differs in any byte, first word or last odd bytes, is another")
+    func messageIdentity() {
+        let body = Array(#"{"aps":{"alert":"Dinner at 7?"},"n":1}"#.utf8)  // 38 bytes: four words and six more
+        #expect(ChaosAnswers.fnv(body) == ChaosAnswers.fnv(Array(body)))
+        var first = body
+        first[0] = UInt8(ascii: "[")
+        var last = body
+        last[body.count - 2] = UInt8(ascii: "2")
+        let keys = Set([body, first, last, []].map(ChaosAnswers.fnv))
+        #expect(keys.count == 4)
+    }
 }

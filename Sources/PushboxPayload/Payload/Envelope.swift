@@ -76,7 +76,10 @@ public struct PushHeaders: Sendable, Equatable {
     /// A header name in lower case, without making a new string when it already is (every name
     /// pushbox asks for, and what HTTP/2 clients send).
     public static func lowered(_ name: String) -> String {
-        name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) ? name.lowercased() : name
+        var name = name
+        // Over the contiguous bytes (no copy for a native string): every request asks for many names.
+        let upper = name.withUTF8 { bytes in bytes.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 } }
+        return upper ? name.lowercased() : name
     }
 
     /// Names given more than once (APNs answers DuplicateHeaders).
