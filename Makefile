@@ -6,7 +6,7 @@ SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 DEB_PACKAGES := aapt g++ default-jdk-headless groff-base zsh fish pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv unicode-data nodejs chromium chromium-driver fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 ARGS ?=
 
-.PHONY: run test test-tsan fuzz deps build bench bench-readme clean pyclients format format-check install install-files uninstall web
+.PHONY: run test test-tsan fuzz deps build bench bench-readme clean pyclients format format-check install install-files uninstall web docs
 
 # make install PREFIX=/usr/local (DESTDIR= for packagers): the binary, man pages, completions in
 # their standard places, themes and the sample app in share/pushbox (found from the binary).
@@ -28,6 +28,10 @@ run: build
 # aioapns, PyAPNs2 and firebase-admin from PyPI, for the tests that deliver to pushbox with real provider libraries.
 pyclients:
 	@scripts/python-clients.sh .build/pyclients
+
+# The reference pages generated from the code's tables (docs/reference/); a test fails when they differ.
+docs:
+	@$(SWIFT) run -q pushbox docs --output docs/reference
 
 # The browser inbox's files (web/) embedded in the binary: Sources/PushboxIntake/WebAssets.swift.
 web:

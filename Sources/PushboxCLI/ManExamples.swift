@@ -73,6 +73,7 @@ enum ManExamples {
         "health": [("", "exit 0 once the running pushbox is ready, as a CI job waits for it")],
         "web": [("--no-open", "print the address of the inbox in a browser, e.g. http://127.0.0.1:2197/")],
         "man": [("render", "the man page of pushbox render, for man -l -")],
+        "docs": [("--output docs/reference", "write the reference pages generated from pushbox's tables (what make docs runs)")],
         "completions": [("bash", "bash's completions: source <(pushbox completions bash)")],
     ]
 

@@ -19,7 +19,7 @@ public enum Pushbox {
         CertCommand.spec, ProviderKeyCommand.spec, ProviderTokenCommand.spec, FCMCredentialsCommand.spec, DeviceCommand.spec, RequestsCommand.spec,
         ExecCommand.spec, SnapshotCommand.spec, ActivitiesCommand.spec, ActivityCommand.spec, ClearCommand.spec, WaitCommand.spec, HealthCommand.spec,
         WebCommand.spec, ChaosCommand.spec,
-        ManCommand.spec,
+        ManCommand.spec, DocsCommand.spec,
         CompletionsCommand.spec,
     ]
 

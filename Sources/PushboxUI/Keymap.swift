@@ -106,7 +106,9 @@ public enum Keymap {
         KeyBinding([.enter], .open, "open the card (narrow screens) / back to the list"),
         KeyBinding([.tab, .char("l"), .right], .nextTab, "next view: card, trace, before/after, raw", footer: "view"),
         KeyBinding([.backTab, .char("h"), .left], .previousTab, "previous view"),
-        KeyBinding([.char("z"), .char(" ")], .toggleThread, "collapse or expand the thread"),
+        KeyBinding(
+            [.char("z"), .char(" ")], .toggleThread,
+            "collapse or expand the thread or the summary"),
         KeyBinding([.char("L")], .pickLanguage, "choose the device language", footer: "language"),
         KeyBinding([.char("]")], .nextLanguage, "next language", footer: "next language"),
         KeyBinding([.char("[")], .previousLanguage, "previous language"),

@@ -43,7 +43,7 @@ public struct RenderingField: Sendable {
     /// Left out of the JSON when it has no value (`android`, for APNs payloads).
     public internal(set) var omittedWhenNull = false
     /// Whether the store keeps it (not what another field repeats, nor a constant).
-    var stored = true
+    public internal(set) var stored = true
 
     /// The field's JSON value for `n`, nil when it is left out.
     public func written(_ n: RenderedNotification) -> JSONValue? {

@@ -17,7 +17,7 @@ public struct Rejection: Error, Sendable, Equatable {
 
     /// The bodies APNs refuses with `PayloadEmpty`: it has no reason of its own for most of them
     /// (the legacy binary API's "missing payload" became PayloadEmpty in HTTP/2).
-    public enum EmptyCause: String, Sendable {
+    public enum EmptyCause: String, Sendable, CaseIterable {
         /// No bytes at all.
         case empty
         /// Only spaces, tabs and line breaks.
