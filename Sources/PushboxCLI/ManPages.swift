@@ -87,17 +87,7 @@ enum ManCommand {
             "Print pushbox's man page in roff (pushbox man render | man -l -), or with --output DIR write every page (pushbox.1, pushbox-render.1, …), generated from the command table.",
         operands: "[COMMAND]", options: [Options.output],
         run: { args, io in
-            if let dir = args.value(Options.output) {
-                do {
-                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                    for page in ManPages.all { try Data(page.text.utf8).write(to: URL(fileURLWithPath: dir + "/" + page.name)) }
-                } catch {
-                    io.err("pushbox man: cannot write \(dir): \(error.localizedDescription)")
-                    return 1
-                }
-                io.out("wrote \(ManPages.all.count) pages to \(dir)")
-                return 0
-            }
+            if let dir = args.value(Options.output) { return PageFiles.write(ManPages.all, to: dir, command: "man", io: &io) }
             var command: CommandSpec?
             if let name = args.operands.first {
                 // A name that is no command fails (it printed pushbox(1) before).
@@ -110,4 +100,20 @@ enum ManCommand {
             io.out(String(ManPages.page(for: command).text.dropLast()))
             return 0
         })
+}
+
+/// Generated pages written into a folder (`man --output`, `docs --output`).
+enum PageFiles {
+    /// Writes each page as `dir/NAME`, making the folder; says how many, or why not (exit 1).
+    static func write(_ pages: [(name: String, text: String)], to dir: String, command: String, io: inout CommandIO) -> Int32 {
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for page in pages { try Data(page.text.utf8).write(to: URL(fileURLWithPath: dir + "/" + page.name)) }
+        } catch {
+            io.err("pushbox \(command): cannot write \(dir): \(error.localizedDescription)")
+            return 1
+        }
+        io.out("wrote \(pages.count) pages to \(dir)")
+        return 0
+    }
 }

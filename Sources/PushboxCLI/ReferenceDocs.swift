@@ -87,14 +87,6 @@ enum DocsCommand {
                 io.err("pushbox docs: give --output DIR")
                 return 2
             }
-            do {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                for page in ReferenceDocs.pages { try Data(page.text.utf8).write(to: URL(fileURLWithPath: dir + "/" + page.name)) }
-            } catch {
-                io.err("pushbox docs: cannot write \(dir): \(error.localizedDescription)")
-                return 1
-            }
-            io.out("wrote \(ReferenceDocs.pages.count) pages to \(dir)")
-            return 0
+            return PageFiles.write(ReferenceDocs.pages, to: dir, command: "docs", io: &io)
         })
 }
