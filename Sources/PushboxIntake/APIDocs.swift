@@ -104,7 +104,7 @@ enum APIDocs {
             .init(
                 method: "PUT", summary: "Changes the device as pushbox device does; the device as it then is",
                 body:
-                    "{device?, languages?: [tag], online?: bool, installed?: bool, subscribe?: [topic], unsubscribe?: [topic], register?: [token], unregister?: [token], focus?: {allowApps, allowTimeSensitive}|null, summary?: [HH:MM]|null, previews?: always|when-unlocked|never, silent?: bool}",
+                    "{device?, languages?: [tag], online?: bool, installed?: bool, subscribe?: [topic], unsubscribe?: [topic], register?: [token], unregister?: [token], focus?: {allowApps, allowPeople, allowTimeSensitive, filter}|null, summary?: [HH:MM]|null, previews?: always|when-unlocked|never, silent?: bool}",
                 responses: [(200, "The device"), (400, "BadDeviceChange"), (404, "NoSuchDevice"), refused]),
         ])
 
@@ -151,7 +151,17 @@ enum APIDocs {
                 responses: [(200, "{status: ready, notifications, web: the browser inbox's address or null}")])
         ])
 
+    /// Every route's own description, in the order the reference page lists them (the route
+    /// table serves the same ones: `GET /api/v1/openapi.json`).
+    static let all = [notifications, notification, attachment, response, wait, events, device, requests, activities, chaos, health, openAPI]
+
     static let openAPI = RouteDoc(
         path: "/api/v1/openapi.json",
         operations: [.init(method: "GET", summary: "This document, made from pushbox's route table", responses: [(200, "OpenAPI 3.1")])])
+}
+
+/// What the API says of itself, for the reference pages (`pushbox docs`).
+public enum APIReference {
+    /// Every `/api/v1/` route's description: path, methods, parameters, body, answers.
+    public static var routes: [RouteDoc] { APIDocs.all }
 }

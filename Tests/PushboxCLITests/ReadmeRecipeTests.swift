@@ -1,4 +1,5 @@
 import Foundation
+import PushboxIntake
 import PushboxJSON
 import PushboxTestSupport
 import Testing
@@ -89,6 +90,8 @@ struct ReadmeRecipeTests {
                 "/api/v1/events", "/api/v1/device", "/api/v1/requests", "/api/v1/activities", "/api/v1/chaos",
                 "/api/v1/health", "/api/v1/openapi.json",
             ])
+        // The reference page (pushbox docs) is made from the same descriptions: none left out.
+        #expect(Set(APIReference.routes.map(\.path)) == paths)
         let device = document["paths"]?.objectValue?["/api/v1/device"]?.objectValue
         #expect(Set(device?.keys ?? []) == ["get", "put"], "each method the route takes")
         try r.out.write(toFile: s.dir + "/openapi.json", atomically: true, encoding: .utf8)

@@ -15,7 +15,7 @@ struct ReferenceDocsTests {
         let r = CLIRun(["docs", "--output", dir])
         #expect(r.status == 0, "\(r.err)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(written == ["commands.md", "keys.md", "reasons.md", "render-json.md"])
+        #expect(written == ["api.md", "commands.md", "keys.md", "reasons.md", "render-json.md"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.committed).sorted() == written)
         for name in written {
             let now = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
@@ -34,6 +34,7 @@ struct ReferenceDocsTests {
         #expect(try page("keys.md").contains("| `z` `space` | collapse or expand the thread"))
         #expect(try page("render-json.md").contains("| `presentation` |  |  | yes |"))
         #expect(try page("reasons.md").contains("| `BadDeviceToken` | 400 |"))
+        #expect(try page("api.md").contains("## `PUT /api/v1/device`"))
         #expect(CLIRun(["docs"]).status == 2)
     }
 }
