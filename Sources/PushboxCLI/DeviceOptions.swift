@@ -138,11 +138,7 @@ struct Device {
         context.apnsTokens = apnsTokens ?? .any
         context.fcmProject = profile?.fcmProject
         context.capabilities = profile?.capabilities
-        context.communicationSender =
-            profile?.recipe?.steps.lazy.compactMap { planned -> [String]? in
-                guard case .communicate(let spec) = planned.step else { return nil }
-                return [spec.handle, spec.sender].compactMap { $0 }
-            }.first
+        context.communicationSender = profile?.recipe?.communicateStep.map { [$0.handle, $0.sender].compactMap { $0 } }
         context.apnsEnvironment = apnsEnvironment ?? profile?.apsEnvironment ?? .development
         return context
     }

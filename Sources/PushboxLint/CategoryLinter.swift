@@ -67,8 +67,7 @@ public struct CategoryLinter {
                 }
             }
         }
-        let communicates = profile.recipe?.steps.contains { if case .communicate = $0.step { return true } else { return false } } ?? false
-        if profile.capabilities?.contains(.communicationNotifications) == true && !communicates {
+        if profile.capabilities?.contains(.communicationNotifications) == true && profile.recipe?.communicateStep == nil {
             out.append(
                 LintFinding(
                     .warning, .communicationNoIntent, file: file,

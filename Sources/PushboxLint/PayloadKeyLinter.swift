@@ -29,7 +29,7 @@ public struct PayloadKeyLinter {
     public init(app: AppLocalizations, table: String = "Localizable", profile: AppProfile) {
         self.init(app: app, table: table)
         capabilities = profile.capabilities
-        communicates = profile.recipe?.steps.contains { if case .communicate = $0.step { true } else { false } } ?? false
+        communicates = profile.recipe?.communicateStep != nil
     }
 
     /// Validation's findings about what the app may ask of iOS: a critical alert without the

@@ -238,9 +238,8 @@ public struct InboxState: Sendable {
         guard let found = renders[item.id] else { return nil }
         var r = found.presenting(item.verdict.presentation)
         if let preview = r.presentation?.preview, preview == "hidden" || (preview == "when-unlocked" && card.lockScreen) {
-            let inThread = item.threadKey == 0 ? 1 : list.items.reduce(0) { $0 + ($1.threadKey == item.threadKey ? 1 : 0) }
             r = (stackWording ?? StackWording(appName: appName, categories: [], localizer: nil)).hidingPreview(
-                r, count: inThread, preferred: device.languages)
+                r, count: list.threadSize(of: item), preferred: device.languages)
         }
         guard let delivery = item.delivery else { return r }
         return r.delivering(delivery, receivedAt: item.receivedAt, now: now ?? item.receivedAt)

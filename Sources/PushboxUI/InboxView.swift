@@ -167,7 +167,7 @@ public enum InboxView {
     }
 
     static func isInThread(_ item: InboxItem, _ rows: [Row]) -> Bool {
-        if item.verdict.presentation?.outcome == .summary { return true }
+        if item.isHeld { return true }
         guard let t = item.threadID else { return false }
         return rows.contains { if case .thread(let id, _, _) = $0 { return id == t } else { return false } }
     }

@@ -120,11 +120,14 @@ struct PresentationViewTests {
     @Test("with previews never, the card shows the category's placeholder counted over the thread, not the message")
     func hiddenPreviews() throws {
         var s = try Self.collapsed(width: 120, height: 40, language: "en")
-        var hidden = Presentation(outcome: .shown, sound: "plays", screenLit: true, preview: "hidden", rule: "active")
-        hidden.preview = "hidden"
+        let hidden = Presentation(outcome: .shown, sound: "plays", screenLit: true, preview: "hidden", rule: "active")
         for i in s.list.items.indices where s.list.items[i].threadID == "chat-family" { s.list.items[i].verdict.presentation = hidden }
         let lines = InboxView.screen(s).lines
         #expect(lines.contains { $0.contains("3 new messages") })
         #expect(!lines.contains { $0.contains("Dinner at 7?") })
+        // The same count once the list's rows (and the threads' sizes counted with them) are cached.
+        _ = s.update(.resize(width: 120, height: 40))
+        #expect(s.list.rowsCache?.threadSizes.isEmpty == false)
+        #expect(InboxView.screen(s).lines.contains { $0.contains("3 new messages") })
     }
 }

@@ -86,6 +86,11 @@ public struct ExtensionRecipe: Sendable, Equatable {
     /// True when no profile gave a recipe.
     public var isDefault = false
 
+    /// The step that donates a communication intent, when the recipe has one.
+    public var communicateStep: CommunicateStep? {
+        steps.lazy.compactMap { if case .communicate(let spec) = $0.step { spec } else { nil } }.first
+    }
+
     /// A recipe: steps in order, the time limit (iOS gives 30 s), and the fallback.
     public init(steps: [PlannedStep], timeLimit: Double = 30, fallback: Fallback = .bestAttempt) {
         self.steps = steps

@@ -77,11 +77,11 @@ public struct Presentation: Sendable, Equatable {
         relevance = o["relevance"]?.doubleValue
     }
 
-    /// `2026-12-05T18:00:00Z`.
-    static func iso8601(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    /// `2026-12-05T18:00:00Z` (a format style: no formatter made for each row written or read).
+    static func iso8601(_ date: Date) -> String { date.formatted(.iso8601) }
 
     /// A date read from `iso8601(_:)`'s form.
-    static func date(iso8601 text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
+    static func date(iso8601 text: String) -> Date? { try? Date(text, strategy: .iso8601) }
 }
 
 extension TraceEntry.Step {

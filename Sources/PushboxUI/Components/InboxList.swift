@@ -64,8 +64,9 @@ public struct InboxList: Sendable {
         /// The renderings' version, when the filter or the search reads renderings.
         var renders: Int?
     }
-    /// The rows and the key they were computed for (an inbox may hold 100,000 notifications).
-    var rowsCache: (key: RowsKey, rows: [Row])?
+    /// The rows and the key they were computed for (an inbox may hold 100,000 notifications),
+    /// with how many notifications each thread holds (by interned key), counted in the same pass.
+    var rowsCache: (key: RowsKey, rows: [Row], threadSizes: [Int])?
     /// The selected row.
     public var selected = 0
     /// The first row on screen.
@@ -191,16 +192,12 @@ public struct InboxList: Sendable {
         switch r[selected] {
         case .item(let i):
             // A held notification belongs to its summary's group, another to its thread.
-            if let p = items[i].verdict.presentation, p.outcome == .summary {
-                group = Row.summaryKey(at: p.summaryAt ?? "?", due: p.summaryDue)
-            } else {
-                group = items[i].threadID
-            }
+            group = items[i].heldFor?.key ?? items[i].threadID
         case let header: group = header.groupKey
         }
         guard let group else { return }
         if collapsedThreads.remove(group) == nil { collapsedThreads.insert(group) }
-        let after = computeRows(renders: renders, appName: appName)
+        let after = computeRows(renders: renders, appName: appName).rows
         selected = after.firstIndex { $0.groupKey == group } ?? selected
     }
 
@@ -269,7 +266,16 @@ public struct InboxList: Sendable {
     /// The list's lines: the cache when its key is current, or computed now.
     func rows(renders: [Int64: RenderedNotification], rendersVersion: Int, appName: String) -> [Row] {
         if let cache = rowsCache, cache.key == rowsKey(rendersVersion: rendersVersion) { return cache.rows }
-        return computeRows(renders: renders, appName: appName)
+        return computeRows(renders: renders, appName: appName).rows
+    }
+
+    /// How many notifications `item`'s thread holds, whatever the list shows (1 without a
+    /// thread): from the rows' pass while it is current, else counted now.
+    func threadSize(of item: InboxItem) -> Int {
+        let key = item.threadKey
+        guard key > 0 else { return 1 }
+        if let cache = rowsCache, cache.key.items == itemsVersion, key < cache.threadSizes.count { return cache.threadSizes[key] }
+        return items.reduce(0) { $0 + ($1.threadKey == key ? 1 : 0) }
     }
 
     /// How many times the rows were computed into the cache (the tests watch it).
@@ -280,14 +286,15 @@ public struct InboxList: Sendable {
     mutating func refreshRows(renders: [Int64: RenderedNotification], rendersVersion: Int, appName: String) {
         let key = rowsKey(rendersVersion: rendersVersion)
         guard rowsCache?.key != key else { return }
-        rowsCache = (key, computeRows(renders: renders, appName: appName))
+        let computed = computeRows(renders: renders, appName: appName)
+        rowsCache = (key, computed.rows, computed.threadSizes)
         rowComputations += 1
     }
 
     /// The list's lines: the scheduled summaries first (their notifications by relevance), then
     /// notifications newest first, a thread with several members under one header (only its
-    /// newest when collapsed).
-    func computeRows(renders: [Int64: RenderedNotification], appName: String) -> [Row] {
+    /// newest when collapsed). `threadSizes`: each thread's notifications, shown or not.
+    func computeRows(renders: [Int64: RenderedNotification], appName: String) -> (rows: [Row], threadSizes: [Int]) {
         // One pass to group, one to emit, by interned thread number: linear in the inbox's size
         // with no string hashing, and each item read in place (a copy retains all its strings).
         let everything = filter == .all && search.isEmpty && device == nil
@@ -296,15 +303,18 @@ public struct InboxList: Sendable {
         var visible: [Int] = []
         visible.reserveCapacity(items.count)
         var members = [[Int]](repeating: [], count: ThreadKeys.count + 1)
+        var sizes = [Int](repeating: 0, count: members.count)
         var held: [Int] = []
         items.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices where everything || matches(buffer[i], renders[buffer[i].id], appName: appName, query: query) {
-                if buffer[i].verdict.presentation?.outcome == .summary {
+            for i in buffer.indices {
+                let key = buffer[i].threadKey
+                if key > 0, key < sizes.count { sizes[key] += 1 }
+                guard everything || matches(buffer[i], renders[buffer[i].id], appName: appName, query: query) else { continue }
+                if buffer[i].isHeld {
                     held.append(i)
                     continue
                 }
                 visible.append(i)
-                let key = buffer[i].threadKey
                 if key > 0, key < members.count { members[key].append(i) }
             }
         }
@@ -324,7 +334,7 @@ public struct InboxList: Sendable {
             out.append(.thread(id: thread, count: members[key].count, collapsed: collapsed))
             out += (collapsed ? members[key].prefix(1) : members[key][...]).map { .item($0) }
         }
-        return out
+        return (out, sizes)
     }
 
     /// The scheduled summaries holding `held` (indices, newest first): the latest summary
@@ -333,10 +343,8 @@ public struct InboxList: Sendable {
     func summaryRows(_ held: [Int]) -> [Row] {
         var groups: [String: (at: String, due: Date?, members: [Int])] = [:]
         for i in held {
-            let p = items[i].verdict.presentation
-            let at = p?.summaryAt ?? "?"
-            let key = Row.summaryKey(at: at, due: p?.summaryDue)
-            groups[key, default: (at, p?.summaryDue, [])].members.append(i)
+            guard let summary = items[i].heldFor else { continue }
+            groups[summary.key, default: (summary.at, summary.due, [])].members.append(i)
         }
         var out: [Row] = []
         let ordered = groups.sorted { ($0.value.due ?? .distantPast, $0.key) > ($1.value.due ?? .distantPast, $1.key) }
@@ -351,5 +359,18 @@ public struct InboxList: Sendable {
             out += byRelevance.map { .item($0.element) }
         }
         return out
+    }
+}
+
+extension InboxItem {
+    /// Held for the scheduled summary when it arrived.
+    var isHeld: Bool { verdict.presentation?.outcome == .summary }
+
+    /// The scheduled summary that holds it: its group's key, its time (`18:00`) and the moment it
+    /// comes; nil when it is not held.
+    var heldFor: (key: String, at: String, due: Date?)? {
+        guard let p = verdict.presentation, p.outcome == .summary else { return nil }
+        let at = p.summaryAt ?? "?"
+        return (Row.summaryKey(at: at, due: p.summaryDue), at, p.summaryDue)
     }
 }
