@@ -625,6 +625,8 @@ function listen() {
     const item = JSON.parse(event.data);
     if (item.liveActivity) loadActivities();
     if (state.query || state.deviceName) { load(); return; }
+    // A page loaded while the event was on its way may hold it already: keep one.
+    if (state.items.some((i) => i.cursor === item.cursor)) return;
     state.items.unshift(item);
     renderList();
   });
