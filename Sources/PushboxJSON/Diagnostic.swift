@@ -15,13 +15,30 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// A stable code, such as `missing-key`: what the UI, tests and `--json` readers match on.
     /// An open set: each module declares the codes of its rules as `static` constants
     /// (`Diagnostic.Code.missingKey`), and a code read back from JSON keeps its name.
+    /// Each declaration carries the code's severity and its one-line meaning, which the reference
+    /// page `docs/reference/diagnostics.md` is generated from (each module lists its codes in a
+    /// catalog, and a test checks the catalogs against the declarations in the sources).
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code as JSON and the README write it (`missing-key`).
         public let rawValue: String
-        /// A code by its name.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The severity it is reported with (at most: a lint may say less where it is harmless).
+        public let severity: Severity
+        /// What it means, in one line (empty for a code read back by name).
+        public let meaning: String
+        /// A code by its name, as read back from JSON.
+        public init(rawValue: String) { self.init(rawValue, .warning, "") }
+        /// A code's declaration: its name, its severity and its meaning.
+        public init(_ name: String, _ severity: Severity, _ meaning: String) {
+            self.rawValue = name
+            self.severity = severity
+            self.meaning = meaning
+        }
         /// The name.
         public var description: String { rawValue }
+        /// Codes are equal when their names are.
+        public static func == (a: Self, b: Self) -> Bool { a.rawValue == b.rawValue }
+        /// Hashes the name.
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 
     /// The stable code (`missing-key`): what the UI, tests and `--json` readers match on.

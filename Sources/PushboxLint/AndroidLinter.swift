@@ -5,19 +5,22 @@ import PushboxPayload
 import PushboxRendering
 
 extension Diagnostic.Code {
-    /// A `strings.xml` the build refuses (unescaped apostrophe, bad `\u`, broken XML, duplicate).
-    public static let androidBrokenFile = Self(rawValue: "android-broken-file")
-    /// Several non-positional substitutions without `formatted="false"` (AAPT2 warns).
-    public static let androidNonPositional = Self(rawValue: "android-non-positional")
-    /// A translation's arguments differ from the default string's.
-    public static let androidArgumentMismatch = Self(rawValue: "android-argument-mismatch")
-    /// A key an FCM message uses exists on one platform only.
-    public static let crossPlatformMissing = Self(rawValue: "cross-platform-missing")
-    /// A key's argument count differs between the iOS string and the Android string.
-    public static let crossPlatformArguments = Self(rawValue: "cross-platform-arguments")
-    /// A folder named with a language's modern code (`values-he`) that Android never reads: the
-    /// framework asks for the legacy code (`iw`).
-    public static let androidUnreadFolder = Self(rawValue: "android-unread-folder")
+    public static let androidBrokenFile = Self(
+        "android-broken-file", .error,
+        "A `strings.xml` the build refuses (unescaped apostrophe, bad `\\u`, broken XML, duplicate).")
+    public static let androidNonPositional = Self(
+        "android-non-positional", .warning,
+        "Several non-positional substitutions without `formatted=\"false\"` (AAPT2 warns).")
+    public static let androidArgumentMismatch = Self(
+        "android-argument-mismatch", .warning,
+        "A translation's arguments differ from the default string's.")
+    public static let crossPlatformMissing = Self("cross-platform-missing", .warning, "A key an FCM message uses exists on one platform only.")
+    public static let crossPlatformArguments = Self(
+        "cross-platform-arguments", .warning,
+        "A key's argument count differs between the iOS string and the Android string.")
+    public static let androidUnreadFolder = Self(
+        "android-unread-folder", .warning,
+        "A folder named with a language's modern code (`values-he`) that Android never reads: the framework asks " + "for the legacy code (`iw`).")
 }
 
 /// `lint` for the Android side: each `strings.xml` as the build reads it, translations against
@@ -164,4 +167,18 @@ public struct AndroidLinter {
     static func describe(_ args: [Int: Character]) -> String {
         args.isEmpty ? "no arguments" : args.sorted { $0.key < $1.key }.map { "%\($0.key)$\($0.value)" }.joined(separator: " ")
     }
+}
+
+/// The Android and category linters' codes, for the reference page (a test checks it holds every code declared in the module).
+extension Diagnostic.Code {
+    public static let lintCatalog: [Self] = [
+        .categoryFormat,
+        .communicationNoIntent,
+        .androidBrokenFile,
+        .androidNonPositional,
+        .androidArgumentMismatch,
+        .crossPlatformMissing,
+        .crossPlatformArguments,
+        .androidUnreadFolder,
+    ]
 }

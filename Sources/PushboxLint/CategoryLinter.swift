@@ -3,12 +3,14 @@ import PushboxLocalization
 import PushboxPayload
 
 extension Diagnostic.Code {
-    /// A category's `categorySummaryFormat` or hidden-previews placeholder, in some language,
-    /// reads arguments iOS does not give it (`%u` the count, and for a summary `%@`).
-    public static let categoryFormat = Self(rawValue: "category-format")
-    /// The app has the Communication Notifications capability but its extension donates no
-    /// intent (no `communicate` step): every notification shows as an ordinary one.
-    public static let communicationNoIntent = Self(rawValue: "communication-no-intent")
+    public static let categoryFormat = Self(
+        "category-format", .error,
+        "A category's `categorySummaryFormat` or hidden-previews placeholder, in some language, reads arguments "
+            + "iOS does not give it (`%u` the count, and for a summary `%@`).")
+    public static let communicationNoIntent = Self(
+        "communication-no-intent", .warning,
+        "The app has the Communication Notifications capability but its extension donates no intent (no "
+            + "`communicate` step): every notification shows as an ordinary one.")
 }
 
 /// Checks what the app profile says iOS will format or present: each category's summary format

@@ -15,7 +15,7 @@ struct ReferenceDocsTests {
         let r = CLIRun(["docs", "--output", dir])
         #expect(r.status == 0, "\(r.err)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(written == ["api.md", "commands.md", "keys.md", "reasons.md", "render-json.md"])
+        #expect(written == ["api.md", "commands.md", "diagnostics.md", "keys.md", "query.md", "reasons.md", "render-json.md"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.committed).sorted() == written)
         for name in written {
             let now = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
@@ -35,6 +35,40 @@ struct ReferenceDocsTests {
         #expect(try page("render-json.md").contains("| `presentation` |  |  | yes |"))
         #expect(try page("reasons.md").contains("| `BadDeviceToken` | 400 |"))
         #expect(try page("api.md").contains("## `PUT /api/v1/device`"))
+        #expect(try page("diagnostics.md").contains("| `android-missing-resource` | warning |"))
+        #expect(try page("diagnostics.md").contains("| `broken-file` | error |"))
+        #expect(try page("query.md").contains("| `delivery:` | what became of it: `delivered`, `stored`,"))
         #expect(CLIRun(["docs"]).status == 2)
+    }
+
+    /// Every `Diagnostic.Code` declared in the sources (`public static let x = Self("code", …)`
+    /// inside `extension Diagnostic.Code`), found by reading them.
+    static func declaredCodes() throws -> Set<String> {
+        let root = ProjectPaths.projectRoot + "/Sources"
+        var found = Set<String>()
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        let declaration = /public static let \w+ = Self\(\s*"([a-z0-9-]+)",\s*\.(?:warning|error),/
+        for file in files {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            for block in text.components(separatedBy: "\nextension ") where block.hasPrefix("Diagnostic.Code ") {
+                let body = block.components(separatedBy: "\n}")[0]
+                for m in body.matches(of: declaration) { found.insert(String(m.1)) }
+            }
+        }
+        return found
+    }
+
+    @Test("diagnostics.md lists every code the sources declare, each with a meaning: a code added without its catalog entry fails")
+    func everyDeclaredCodeIsCatalogued() throws {
+        let declared = try Self.declaredCodes()
+        #expect(declared.count > 100)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-docs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(CLIRun(["docs", "--output", dir]).status == 0)
+        let page = try String(contentsOfFile: dir + "/diagnostics.md", encoding: .utf8)
+        let rows = page.split(separator: "\n").compactMap { $0.firstMatch(of: /^\| `([a-z0-9-]+)` \| (warning|error) \| (.+) \|$/) }
+        #expect(Set(rows.map { String($0.1) }) == declared)
+        #expect(rows.count == declared.count, "a code is listed twice")
+        #expect(rows.allSatisfy { $0.3.count > 10 })
     }
 }

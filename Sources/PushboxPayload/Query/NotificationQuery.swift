@@ -10,6 +10,31 @@ public struct NotificationQuery: Sendable, Equatable {
     public enum Field: String, Sendable, CaseIterable {
         case title, subtitle, body, topic, token, device, platform, lang, category, thread, collapse, status, reason, delivery, source, type,
             has, before, after
+
+        /// What the field matches and an example: the query reference is generated from it.
+        public var meaning: String {
+            switch self {
+            case .title: "the title as the device shows it contains the value (`title:order`)"
+            case .subtitle: "the subtitle as shown contains the value"
+            case .body: "the body as shown contains the value (`body:\"on its way\"`)"
+            case .topic: "the `apns-topic` (or FCM target) contains the value (`topic:dev.pushbox.sample`)"
+            case .token: "the device token contains the value"
+            case .device: "the fleet's device, by name (`device:phone`, the default one)"
+            case .platform: "`ios` or `android`"
+            case .lang: "the rendering's language, the tag or a parent of it (`lang:ko` matches ko-KR)"
+            case .category: "the category identifier contains the value"
+            case .thread: "the thread identifier contains the value"
+            case .collapse: "the collapse identifier contains the value"
+            case .status: "the HTTP status answered, exactly or by class (`status:410`, `-status:200`, `status:4xx`)"
+            case .reason: "the refusal's reason contains the value (`reason:BadDeviceToken`)"
+            case .delivery: "what became of it: `\(NotificationQuery.deliveries.joined(separator: "`, `"))`"
+            case .source: "how it arrived: `\(PayloadSource.allCases.map(\.rawValue).joined(separator: "`, `"))`"
+            case .type: "the push type: `\(PushType.allCases.map(\.rawValue).joined(separator: "`, `"))`"
+            case .has: "`\(NotificationQuery.hasValues.joined(separator: "`, `"))`"
+            case .before: "received before a time (`2026-12-04`, `2026-12-04T09:30`, `…Z`) or an age (`30s`, `10m`, `2h`, `3d`)"
+            case .after: "received after a time or an age (`after:10m`: in the last ten minutes)"
+            }
+        }
     }
 
     /// One term: what it matches, and whether it is negated.
@@ -49,7 +74,7 @@ public struct NotificationQuery: Sendable, Equatable {
     /// Why a query cannot be read, with where: what the API answers 400 for and `list` exits 2 for.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A stable code.
-        public enum Code: String, Sendable {
+        public enum Code: String, Sendable, CaseIterable {
             case unknownField = "unknown-query-field"
             case badValue = "bad-query-value"
             case unterminatedQuote = "unterminated-quote"

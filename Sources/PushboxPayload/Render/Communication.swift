@@ -49,16 +49,21 @@ public struct Communication: Sendable, Equatable {
 }
 
 extension Diagnostic.Code {
-    /// The recipe donates a communication intent, but the app lacks the Communication Notifications capability.
-    public static let communicationCapability = Self(rawValue: "communication-capability")
-    /// The avatar is a `file://` URL, which does not persist once the extension ends.
-    public static let communicationAvatarFileURL = Self(rawValue: "communication-avatar-file-url")
-    /// The avatar could not be had within the extension's budget (or at all).
-    public static let communicationAvatarFailed = Self(rawValue: "communication-avatar-failed")
-    /// A group name given for a conversation with one other person.
-    public static let communicationGroupOneToOne = Self(rawValue: "communication-group-one-to-one")
-    /// The payload says the message is the user's own (outgoing); Apple's guide donates received ones.
-    public static let communicationOutgoing = Self(rawValue: "communication-outgoing")
+    public static let communicationCapability = Self(
+        "communication-capability", .warning,
+        "The recipe donates a communication intent, but the app lacks the Communication Notifications capability.")
+    public static let communicationAvatarFileURL = Self(
+        "communication-avatar-file-url", .warning,
+        "The avatar is a `file://` URL, which does not persist once the extension ends.")
+    public static let communicationAvatarFailed = Self(
+        "communication-avatar-failed", .warning,
+        "The avatar could not be had within the extension's budget (or at all).")
+    public static let communicationGroupOneToOne = Self(
+        "communication-group-one-to-one", .warning,
+        "A group name given for a conversation with one other person.")
+    public static let communicationOutgoing = Self(
+        "communication-outgoing", .warning,
+        "The payload says the message is the user's own (outgoing); Apple's guide donates received ones.")
 }
 
 extension ExtensionRecipe {

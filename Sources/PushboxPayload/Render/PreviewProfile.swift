@@ -119,8 +119,7 @@ public struct PreviewProfile: Sendable, Equatable {
 }
 
 extension Diagnostic.Code {
-    /// Text or actions a presentation profile cuts (the lock screen's four body lines, …).
-    public static let truncated = Self(rawValue: "truncated")
+    public static let truncated = Self("truncated", .warning, "Text or actions a presentation profile cuts (the lock screen's four body lines, …).")
 }
 
 extension TraceEntry.Step {

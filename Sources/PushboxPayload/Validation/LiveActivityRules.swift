@@ -1,18 +1,22 @@
 import PushboxJSON
 
 extension Diagnostic.Code {
-    /// A Live Activity push without `aps.event`, or with one that is not start, update or end.
-    public static let liveActivityEvent = Self(rawValue: "live-activity-event")
-    /// A Live Activity push without `aps.timestamp`.
-    public static let liveActivityTimestamp = Self(rawValue: "live-activity-timestamp")
-    /// A Live Activity date in milliseconds where ActivityKit reads seconds.
-    public static let liveActivityMilliseconds = Self(rawValue: "live-activity-milliseconds")
-    /// A start or update without `content-state`; a start without `attributes-type` or `attributes`.
-    public static let liveActivityMissingField = Self(rawValue: "live-activity-missing-field")
-    /// A key the event ignores (start keys on an update, `dismissal-date` without end, `aps.sound`).
-    public static let liveActivityIgnoredKey = Self(rawValue: "live-activity-ignored-key")
-    /// Live Activity keys in a push whose type is not `liveactivity`.
-    public static let liveActivityKeysWithoutType = Self(rawValue: "live-activity-keys-without-type")
+    public static let liveActivityEvent = Self(
+        "live-activity-event", .warning,
+        "A Live Activity push without `aps.event`, or with one that is not start, update or end.")
+    public static let liveActivityTimestamp = Self("live-activity-timestamp", .warning, "A Live Activity push without `aps.timestamp`.")
+    public static let liveActivityMilliseconds = Self(
+        "live-activity-milliseconds", .warning,
+        "A Live Activity date in milliseconds where ActivityKit reads seconds.")
+    public static let liveActivityMissingField = Self(
+        "live-activity-missing-field", .warning,
+        "A start or update without `content-state`; a start without `attributes-type` or `attributes`.")
+    public static let liveActivityIgnoredKey = Self(
+        "live-activity-ignored-key", .warning,
+        "A key the event ignores (start keys on an update, `dismissal-date` without end, `aps.sound`).")
+    public static let liveActivityKeysWithoutType = Self(
+        "live-activity-keys-without-type", .warning,
+        "Live Activity keys in a push whose type is not `liveactivity`.")
 }
 
 /// What APNs accepts in a Live Activity push but the device will drop or ignore: said on

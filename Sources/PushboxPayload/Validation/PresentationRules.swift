@@ -12,12 +12,15 @@ public enum AppCapability: String, Sendable, CaseIterable {
 }
 
 extension Diagnostic.Code {
-    /// `interruption-level: time-sensitive` from an app without the Time Sensitive Notifications capability.
-    public static let timeSensitiveCapability = Self(rawValue: "time-sensitive-capability")
-    /// A critical alert (`interruption-level: critical` or `sound.critical: 1`) from an app without the entitlement.
-    public static let criticalAlertEntitlement = Self(rawValue: "critical-alert-entitlement")
-    /// `summary-arg` / `summary-arg-count`, which iOS ignores since iOS 15.
-    public static let summaryArgIgnored = Self(rawValue: "summary-arg-ignored")
+    public static let timeSensitiveCapability = Self(
+        "time-sensitive-capability", .warning,
+        "`interruption-level: time-sensitive` from an app without the Time Sensitive Notifications capability.")
+    public static let criticalAlertEntitlement = Self(
+        "critical-alert-entitlement", .warning,
+        "A critical alert (`interruption-level: critical` or `sound.critical: 1`) from an app without the " + "entitlement.")
+    public static let summaryArgIgnored = Self(
+        "summary-arg-ignored", .warning,
+        "`summary-arg` / `summary-arg-count`, which iOS ignores since iOS 15.")
 }
 
 /// How iOS presents a notification given what the app may do: its interruption level as
