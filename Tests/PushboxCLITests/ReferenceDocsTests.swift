@@ -15,7 +15,7 @@ struct ReferenceDocsTests {
         let r = CLIRun(["docs", "--output", dir])
         #expect(r.status == 0, "\(r.err)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(written == ["api.md", "commands.md", "diagnostics.md", "keys.md", "query.md", "reasons.md", "render-json.md"])
+        #expect(written == ["api.md", "commands.md", "diagnostics.md", "keys.md", "profile.md", "query.md", "reasons.md", "render-json.md"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.committed).sorted() == written)
         for name in written {
             let now = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
@@ -37,6 +37,8 @@ struct ReferenceDocsTests {
         #expect(try page("api.md").contains("## `PUT /api/v1/device`"))
         #expect(try page("diagnostics.md").contains("| `android-missing-resource` | warning |"))
         #expect(try page("diagnostics.md").contains("| `broken-file` | error |"))
+        #expect(try page("profile.md").contains("## `extension.steps[type=communicate]`"))
+        #expect(try page("profile.md").contains("| `hiddenPreviewsShowTitle` | bool |"))
         #expect(try page("query.md").contains("| `delivery:` | what became of it: `delivered`, `stored`,"))
         #expect(CLIRun(["docs"]).status == 2)
     }

@@ -48,6 +48,8 @@ struct SupportTests {
             (#"{"extension": {"steps": [{"type": "unzip"}]}}"#, "extension.steps[0].type: \"unzip\" is not decrypt, localize, attach or communicate"),
             (#"{"extension": {"steps": [{"type": "decrypt", "keyfile": "k"}]}}"#, "extension.steps[0].keyfile: unknown key"),
             (#"{"extension": {"steps": [{"type": "localize", "args": "a"}]}}"#, "needs titleKey, subtitleKey or bodyKey"),
+            (#"{"extension": {"steps": [{"type": "communicate", "sender": "s", "urls": ["u"]}]}}"#, "extension.steps[0].urls: unknown key"),
+            (#"{"providerKeys": [{"keyId": "ABCDEFGHIJ", "teamId": "ABCDEFGHIJ", "file": "k.p8", "kid": "x"}]}"#, "providerKeys[0].kid: unknown key"),
             (#"{"extension": {"fallback": "later"}}"#, "extension.fallback: must be"),
             (#"{"extension": {"timeLimit": "30"}}"#, "extension.timeLimit: must be a number"),
             (#"{"webhooks": ["ftp://127.0.0.1/x"]}"#, "webhooks[0]: must be an http:// or https:// URL"),
@@ -69,6 +71,15 @@ struct SupportTests {
             let description = "\(error)"
             return description.contains(message) && description.contains("pushbox.json")
         }
+    }
+
+    @Test("the profile's schema lists each object once, each key once in its object, and every object a key is in")
+    func schemaIsWhole() {
+        let objects = ProfileSchema.objects.map(\.path)
+        #expect(Set(objects).count == objects.count)
+        #expect(Set(ProfileSchema.fields.map(\.object)) == Set(objects))
+        for path in objects { #expect(Set(ProfileSchema.keys(of: path)).count == ProfileSchema.keys(of: path).count, "a key twice in \(path)") }
+        #expect(ProfileSchema.fields.allSatisfy { !$0.meaning.isEmpty && !$0.type.isEmpty })
     }
 
     @Test("a folder without pushbox.json gets the defaults; a missing folder is an error")

@@ -45,14 +45,11 @@ public struct AndroidProfile: Sendable, Equatable {
     /// A profile with nothing declared.
     public init() {}
 
-    static let keys = [
-        "packageName", "channels", "defaultChannel", "defaultIcon", "defaultColor", "foreground", "apkLocales", "resources", "pseudoLocales",
-    ]
     static let importances = ["none", "min", "low", "default", "high"]
 
     /// The section's object, each bad field named by its path.
     init(_ value: JSONValue?, reader: ProfileReader, directory: String) throws(AppProfile.LoadError) {
-        guard let o = try reader.object(value, "android", known: Self.keys) else { return }
+        guard let o = try reader.object(value, "android", known: ProfileSchema.keys(of: "android")) else { return }
         packageName = try reader.string(o["packageName"], "android.packageName")
         defaultChannel = try reader.string(o["defaultChannel"], "android.defaultChannel")
         defaultIcon = try reader.string(o["defaultIcon"], "android.defaultIcon")
@@ -66,7 +63,7 @@ public struct AndroidProfile: Sendable, Equatable {
             guard let array = list.arrayValue else { throw reader.fail("android.channels", "must be an array of {id, name, importance}") }
             for (i, item) in array.enumerated() {
                 let p = "android.channels[\(i)]"
-                let c = try reader.object(item, p, known: ["id", "name", "importance"]) ?? JSONObject()
+                let c = try reader.object(item, p, known: ProfileSchema.keys(of: "android.channels[]")) ?? JSONObject()
                 guard let id = try reader.string(c["id"], "\(p).id"), !id.isEmpty else { throw reader.fail("\(p).id", "is required") }
                 let importance = try reader.string(c["importance"], "\(p).importance") ?? "default"
                 guard Self.importances.contains(importance) else {

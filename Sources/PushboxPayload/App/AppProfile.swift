@@ -7,7 +7,7 @@ import PushboxJSON
 /// { "name": "Sample", "bundleId": "dev.pushbox.sample", "developmentRegion": "en",
 ///   "fcmTopics": ["NewsApp"], "categories": {…}, "extension": {…} }
 /// ```
-/// The README documents every field.
+/// docs/reference/profile.md documents every field (from `ProfileSchema`).
 public struct AppProfile: Sendable, Equatable {
     /// The profile's file name in an app folder.
     public static let fileName = "pushbox.json"
@@ -87,7 +87,7 @@ public struct AppProfile: Sendable, Equatable {
     }
 
     /// Reads a profile's bytes as if they were `pushbox.json` in `directory` (the fuzz target's way in).
-    // Long on purpose: one line per pushbox.json key, in the README's order.
+    // Long on purpose: one line per pushbox.json key, in the schema's order.
     /// A profile from `pushbox.json`'s bytes, errors naming the key's path.
     public static func parse(_ data: [UInt8], directory: String) throws(LoadError) -> AppProfile {
         let folderName = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
@@ -111,11 +111,7 @@ public struct AppProfile: Sendable, Equatable {
             guard let s = v.stringValue else { throw LoadError(file: file, path: key, message: "must be a string, not \(v.typeDescription)") }
             return s
         }
-        let known = [
-            "name", "bundleId", "developmentRegion", "fcmTopics", "fcmTokens", "fcmProject", "apsEnvironment", "categories", "extension",
-            "providerKeys", "android",
-            "liveActivities", "webhooks", "capabilities",
-        ]
+        let known = ProfileSchema.keys(of: "")
         for key in root.keys where !known.contains(key) {
             throw LoadError(file: file, path: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
         }
@@ -177,7 +173,7 @@ public struct AppProfile: Sendable, Equatable {
                 throw LoadError(file: file, path: "providerKeys", message: "must be an array of {keyId, teamId, file}, not \(keys.typeDescription)")
             }
             for (i, entry) in array.enumerated() {
-                let o = entry.objectValue
+                let o = try ProfileReader(file: file).object(entry, "providerKeys[\(i)]", known: ProfileSchema.keys(of: "providerKeys[]"))
                 guard let keyID = o?["keyId"]?.stringValue, keyID.count == 10 else {
                     throw LoadError(file: file, path: "providerKeys[\(i)].keyId", message: "must be the 10-character key id")
                 }

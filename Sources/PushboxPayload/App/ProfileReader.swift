@@ -54,9 +54,7 @@ struct ProfileReader {
             let category =
                 try object(
                     body, path,
-                    known: [
-                        "actions", "categorySummaryFormat", "hiddenPreviewsBodyPlaceholder", "hiddenPreviewsShowTitle", "hiddenPreviewsShowSubtitle",
-                    ])
+                    known: ProfileSchema.keys(of: "categories.ID"))
                 ?? JSONObject()
             var actions: [NotificationAction] = []
             guard let list = category["actions"]?.arrayValue ?? (category["actions"] == nil ? [] : nil) else {
@@ -64,7 +62,7 @@ struct ProfileReader {
             }
             for (i, item) in list.enumerated() {
                 let p = "\(path).actions[\(i)]"
-                let action = try object(item, p, known: ["identifier", "title", "title-loc-key", "options"]) ?? JSONObject()
+                let action = try object(item, p, known: ProfileSchema.keys(of: "categories.ID.actions[]")) ?? JSONObject()
                 guard let id = try string(action["identifier"], "\(p).identifier"), !id.isEmpty else { throw fail("\(p).identifier", "is required") }
                 let title = try string(action["title"], "\(p).title")
                 let key = try string(action["title-loc-key"], "\(p).title-loc-key")
@@ -93,7 +91,7 @@ struct ProfileReader {
 
     /// `extension`: { timeLimit, fallback, steps: [{type, critical, …}] }.
     func recipe(_ value: JSONValue?) throws(AppProfile.LoadError) -> ExtensionRecipe? {
-        guard let ext = try object(value, "extension", known: ["timeLimit", "fallback", "steps"]) else { return nil }
+        guard let ext = try object(value, "extension", known: ProfileSchema.keys(of: "extension")) else { return nil }
         var recipe = ExtensionRecipe(steps: [])
         if let limit = ext["timeLimit"] {
             guard let seconds = limit.doubleValue, seconds > 0, seconds <= 300 else {
@@ -117,7 +115,7 @@ struct ProfileReader {
             let step: ExtensionRecipe.Step
             switch type {
             case "decrypt":
-                let o = try object(item, p, known: ["type", "critical", "field", "keyFile", "replaces"]) ?? JSONObject()
+                let o = try object(item, p, known: ProfileSchema.stepKeys(type)) ?? JSONObject()
                 step = .decrypt(
                     field: try string(o["field"], "\(p).field") ?? "encrypted_data",
                     keyFile: try string(o["keyFile"], "\(p).keyFile"),
@@ -125,7 +123,7 @@ struct ProfileReader {
             case "localize":
                 let o =
                     try object(
-                        item, p, known: ["type", "critical", "titleKey", "subtitleKey", "bodyKey", "args", "titleArgs", "subtitleArgs", "bodyArgs"])
+                        item, p, known: ProfileSchema.stepKeys(type))
                     ?? JSONObject()
                 let s = ExtensionRecipe.LocalizeStep(
                     titleKey: try string(o["titleKey"], "\(p).titleKey"), subtitleKey: try string(o["subtitleKey"], "\(p).subtitleKey"),
@@ -137,14 +135,13 @@ struct ProfileReader {
                 }
                 step = .localize(s)
             case "attach":
-                let o = try object(item, p, known: ["type", "critical", "urls"]) ?? JSONObject()
+                let o = try object(item, p, known: ProfileSchema.stepKeys(type)) ?? JSONObject()
                 guard let urls = try strings(o["urls"], "\(p).urls"), !urls.isEmpty else {
                     throw fail("\(p).urls", "is required: key paths of media URLs, first found wins")
                 }
                 step = .attach(candidates: urls)
             case "communicate":
-                let keys = ["type", "critical", "sender", "handle", "avatar", "group", "conversation", "recipients", "direction"]
-                let o = try object(item, p, known: keys) ?? JSONObject()
+                let o = try object(item, p, known: ProfileSchema.stepKeys(type)) ?? JSONObject()
                 guard let sender = try string(o["sender"], "\(p).sender") else {
                     throw fail("\(p).sender", "is required: the key path of the sender's display name")
                 }

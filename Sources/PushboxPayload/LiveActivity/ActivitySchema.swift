@@ -125,17 +125,14 @@ public struct ActivityTypeSchema: Sendable, Equatable {
 }
 
 extension LiveActivityProfile {
-    static let keys = ["types", "budget"]
-    static let typeKeys = ["attributes", "contentState", "dateDecoding", "template"]
-    static let budgetKeys = ["priority10PerHour", "pushToStartPerHour", "maxRunning"]
 
     /// The section's object (`liveActivities`), each bad field named by its path.
     init(_ value: JSONValue?, reader: ProfileReader) throws(AppProfile.LoadError) {
-        guard let o = try reader.object(value, "liveActivities", known: Self.keys) else { return }
+        guard let o = try reader.object(value, "liveActivities", known: ProfileSchema.keys(of: "liveActivities")) else { return }
         if let types = try reader.object(o["types"], "liveActivities.types", known: o["types"]?.objectValue?.keys ?? []) {
             for (name, body) in types.entries {
                 let p = "liveActivities.types.\(name)"
-                let t = try reader.object(body, p, known: Self.typeKeys) ?? JSONObject()
+                let t = try reader.object(body, p, known: ProfileSchema.keys(of: "liveActivities.types.NAME")) ?? JSONObject()
                 var schema = ActivityTypeSchema(name: name)
                 for (key, path) in [("attributes", \ActivityTypeSchema.attributes), ("contentState", \ActivityTypeSchema.contentState)] {
                     guard let declared = t[key] else { continue }
@@ -154,7 +151,7 @@ extension LiveActivityProfile {
                 self.types[name] = schema
             }
         }
-        if let b = try reader.object(o["budget"], "liveActivities.budget", known: Self.budgetKeys) {
+        if let b = try reader.object(o["budget"], "liveActivities.budget", known: ProfileSchema.keys(of: "liveActivities.budget")) {
             for (key, path) in [
                 ("priority10PerHour", \ActivityBudget.priority10PerHour), ("pushToStartPerHour", \ActivityBudget.pushToStartPerHour),
                 ("maxRunning", \ActivityBudget.maxRunning),
