@@ -6,7 +6,7 @@ SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 DEB_PACKAGES := aapt g++ default-jdk-headless groff-base zsh fish pkg-config libssl-dev openssl libcurl4-openssl-dev libstb-dev libsqlite3-dev libmicrohttpd-dev curl libncursesw5-dev tmux libchafa-dev libglib2.0-dev libnghttp2-dev nghttp2-client nghttp2-server python3-h2 python3-httpx python3-cryptography python3-venv unicode-data nodejs chromium chromium-driver fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 ARGS ?=
 
-.PHONY: run test test-tsan fuzz deps build bench bench-readme clean pyclients format format-check install install-files uninstall web docs
+.PHONY: run test test-tsan fuzz deps build bench bench-markdown clean pyclients format format-check install install-files uninstall web docs
 
 # make install PREFIX=/usr/local (DESTDIR= for packagers): the binary, man pages, completions in
 # their standard places, themes and the sample app in share/pushbox (found from the binary).
@@ -72,13 +72,13 @@ bench: deps
 	$(SWIFT) build -c release
 	for b in validate localize extension request render query wait intake chaos h2 tui web; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
 
-# The README's intake, HTTP/2, request and render tables, measured again and written between their markers.
-bench-readme: deps
+# docs/benchmarks.md's intake, HTTP/2, request and render tables, measured again and written between their markers.
+bench-markdown: deps
 	$(SWIFT) build -c release
-	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" intake 20000 1,16,64 3 --readme README.md
-	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" h2 20000 --readme README.md
-	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" request 20000 --readme README.md
-	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" render 20000 --readme README.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" intake 20000 1,16,64 3 --markdown docs/benchmarks.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" h2 20000 --markdown docs/benchmarks.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" request 20000 --markdown docs/benchmarks.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" render 20000 --markdown docs/benchmarks.md
 
 install: build
 	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c release --show-bin-path)"

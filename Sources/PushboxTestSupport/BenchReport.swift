@@ -1,10 +1,10 @@
 import Foundation
 
-/// A benchmark's figures as a Markdown block that the README keeps between two markers, written
-/// by `pushbox-bench … --readme FILE` (`make bench-readme`) and never typed: a figure in the
-/// README is what the benchmark printed on the day it says.
+/// A benchmark's figures as a Markdown block that `docs/benchmarks.md` keeps between two markers,
+/// written by `pushbox-bench … --markdown` (`make bench-markdown`) and never typed: a figure
+/// there is what the benchmark printed on the day and the machine it says.
 public enum BenchReport {
-    /// The README's blocks, by name, each with its table's header row.
+    /// The page's blocks, by name, each with its table's header row.
     public static let blocks: [(name: String, header: [String])] = [
         ("intake", ["clients", "anchor", "pushbox serve", "ratio", "pushbox CPU / request", "peak memory", "rendered after the burst"]),
         ("h2", ["shape", "nghttpd (static)", "pushbox (validated, token checked, stored)", "ratio"]),
@@ -17,7 +17,7 @@ public enum BenchReport {
 
     /// The line that opens the block named `name`.
     public static func begin(_ name: String) -> String {
-        "<!-- pushbox-bench \(name): written by `make bench-readme`; change the benchmark, not this block -->"
+        "<!-- pushbox-bench \(name): written by `make bench-markdown`; change the benchmark, not this block -->"
     }
 
     /// The line that closes the block named `name`.
@@ -93,11 +93,32 @@ public enum BenchReport {
         "\(whole(perSecond))/s, p99 \(String(format: "%.1f", milliseconds)) ms"
     }
 
-    /// The line above a block's table: when, on how many cores, what of how many runs
-    /// (`medians`, `the best`).
+    /// The page the blocks are in, in the project.
+    public static let page = "docs/benchmarks.md"
+
+    /// The line above a block's table: when, on what machine, what of how many runs (`medians`,
+    /// `the best`).
     public static func provenance(runs: Int, taking statistic: String = "medians", command: String) -> String {
         let day = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        return "`\(command)` on \(day), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(statistic) of \(runs) runs:"
+        return "`\(command)` on \(day), \(machine()), \(statistic) of \(runs) runs:"
+    }
+
+    /// The machine in a few words: its processor, cores, memory and kernel
+    /// (`Intel Xeon … · 2 cores · 24 GiB · Linux 6.1.0`), read from `/proc`.
+    public static func machine() -> String {
+        func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        func field(_ text: String, _ name: String) -> String? {
+            text.split(separator: "\n").first { $0.hasPrefix(name) }.flatMap { $0.split(separator: ":", maxSplits: 1).last }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        var parts: [String] = []
+        if let model = field(read("/proc/cpuinfo"), "model name") { parts.append(model) }
+        parts.append("\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        parts.append("\(Int(memory.rounded())) GiB")
+        let kernel = read("/proc/sys/kernel/osrelease").trimmingCharacters(in: .whitespacesAndNewlines)
+        if !kernel.isEmpty { parts.append("Linux \(kernel)") }
+        return parts.joined(separator: " · ")
     }
 
     /// The middle value (the mean of the two middle ones for an even count); 0 for none.

@@ -12,8 +12,8 @@ import PushboxTestSupport
 /// against nghttpd (nghttp2-server, the reference server, answering a small static file), for
 /// 1 connection × 100 streams and 16 connections × 10 streams; then pushbox's HTTP/2 intake
 /// against its own Unix-socket intake (16 libcurl clients) on the same payload count. Three
-/// rounds of each, alternated; the medians judged against the goals and, with `--readme`,
-/// written into the README.
+/// rounds of each, alternated; the medians judged against the goals and, with `--markdown`,
+/// written into docs/benchmarks.md.
 enum H2Benchmark {
     struct Figures {
         var rate: Double

@@ -76,7 +76,7 @@ func validateBenchmark(count: Int) {
     )
 }
 
-/// Writes a benchmark's block into the README (`--readme`), or stops with the reason.
+/// Writes a benchmark's block into the benchmarks page (`--markdown`), or stops with the reason.
 func writeBlock(
     _ name: String, into readme: String, command: String, runs: Int, taking statistic: String = "medians", rows: [[String]], goals: String
 ) {
@@ -89,12 +89,14 @@ func writeBlock(
     }
 }
 
-// `--readme FILE`, anywhere: intake, h2, request and render write their figures into FILE's block (BenchReport).
+// `--markdown [FILE]`, anywhere: intake, h2, request and render write their figures into FILE's
+// block (BenchReport), docs/benchmarks.md when no FILE follows.
 var args = Array(CommandLine.arguments.dropFirst())
 var readme: String?
-if let at = args.firstIndex(of: "--readme"), at + 1 < args.count {
-    readme = args[at + 1]
-    args.removeSubrange(at...(at + 1))
+if let at = args.firstIndex(of: "--markdown") {
+    let file = at + 1 < args.count && args[at + 1].hasSuffix(".md") ? args[at + 1] : nil
+    readme = file ?? BenchReport.page
+    args.removeSubrange(at...(file == nil ? at : at + 1))
 }
 switch args.first {
 case "validate":
@@ -166,7 +168,9 @@ default:
     print("                                        matches nothing, the anchor, and OTHER, a build without chaos in the path)")
     print("       pushbox-bench h2 [COUNT] [SHAPE]  (default 20000 POSTs per run: h2load against pushbox's port and nghttpd, and the socket,")
     print("                                        3 rounds, medians; SHAPE, e.g. 1x100: that shape against pushbox alone, for a profiler)")
-    print("       … --readme FILE                  (intake, h2, request, render: write the figures into FILE's generated block; make bench-readme)")
+    print(
+        "       … --markdown [FILE]              (intake, h2, request, render: write the figures into FILE's block, docs/benchmarks.md by default; make bench-markdown)"
+    )
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
     print("       pushbox-bench render [COUNT]     (default 20000: what serve's background rendering costs per notification, step by step)")

@@ -2,9 +2,9 @@ import Foundation
 import PushboxTestSupport
 import Testing
 
-/// The README's benchmark figures are written by the benchmarks (`make bench-readme`), between
+/// docs/benchmarks.md's figures are written by the benchmarks (`make bench-markdown`), between
 /// markers, never typed: the blocks are there, filled in the form the benchmarks write.
-@Suite("The README's benchmark blocks")
+@Suite("The benchmark page's blocks")
 struct BenchReportTests {
     @Test("a block's body is replaced between its markers and nothing else changes; a missing block is an error")
     func splice() throws {
@@ -26,11 +26,11 @@ struct BenchReportTests {
         #expect(BenchReport.table(["a", "b"], [["1", "2"]]) == "| a | b |\n| --- | --- |\n| 1 | 2 |")
     }
 
-    @Test("the README holds every block, each filled by its benchmark: the command and day, then its table")
+    @Test("docs/benchmarks.md holds every block, each filled by its benchmark: the command and day, then its table")
     func readmeBlocks() throws {
-        let readme = try String(contentsOfFile: ProjectPaths.projectRoot + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: ProjectPaths.projectRoot + "/" + BenchReport.page, encoding: .utf8)
         for (name, header) in BenchReport.blocks {
-            let body = try #require(BenchReport.block(readme, name: name), "README.md has no \(name) block")
+            let body = try #require(BenchReport.block(readme, name: name), "\(BenchReport.page) has no \(name) block")
             let lines = body.components(separatedBy: "\n")
             #expect(lines.first?.hasPrefix("`pushbox-bench \(name) ") == true, "the \(name) block does not start with its command")
             let table = BenchReport.table(header, []).components(separatedBy: "\n")
