@@ -2,7 +2,7 @@
 # Prepares the APNs provider libraries the tests drive against pushbox's port, each in a venv of
 # its own under DIR (their pinned dependencies conflict): aioapns, PyAPNs2 (apns2), and the
 # Firebase Admin SDK (firebase-admin), pyfcm, pyapns_client, kalyke, apprise and django-push-notifications;
-# and pytest with httpx for the README's test recipe.
+# and pytest with httpx for the testing guide's recipes.
 # Without PyPI the venvs stay absent and the tests that need them say so and skip, except in CI
 # (CI=true), where a venv that cannot be made fails the run: a green CI has run these tests.
 set -uo pipefail
@@ -39,7 +39,7 @@ make_venv kalyke "kalyke-apns==1.5.0"
 make_venv apprise "apprise==2.2.0" "cryptography==50.0.2"
 # django-push-notifications' APNs backend (PyAPNs2 underneath), for `pushbox exec` with no setting changed.
 make_venv django "django-push-notifications[apns]==3.3.0" "Django==5.2.19" "apns2==0.7.2"
-# The README's pytest recipe, run as written, and a validator of the API's OpenAPI document.
+# The testing guide's pytest recipe, run as written, and a validator of the API's OpenAPI document.
 make_venv pytest "pytest==9.2.0" "httpx==0.29.0" "openapi-spec-validator==0.9.0"
 # Selenium, to drive Debian's chromium (chromium-driver) through the inbox in a browser.
 make_venv web "selenium==4.51.0"

@@ -197,7 +197,7 @@ public final class Phone: Sendable {
 
     /// APNs' refusal of a push for the device's token sent to the other environment's host:
     /// `400 BadDeviceToken`. A request that names no APNs host (the socket, `localhost`) is taken
-    /// as addressed to the device's own environment: pushbox's choice, said in the README.
+    /// as addressed to the device's own environment: pushbox's choice, said in docs/guide/backends.md.
     static func environmentMismatch(_ report: ValidationReport, raw: RawPayload, device: APNsEnvironment) -> Rejection? {
         guard report.ok, report.validated?.fcm == nil, raw.envelope.deviceToken != nil, let host = raw.envelope.arrival?.host,
             let addressed = APNsEnvironment.of(host: host), addressed != device

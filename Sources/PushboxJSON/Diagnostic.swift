@@ -19,7 +19,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// page `docs/reference/diagnostics.md` is generated from (each module lists its codes in a
     /// catalog, and a test checks the catalogs against the declarations in the sources).
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code as JSON and the README write it (`missing-key`).
+        /// The code as JSON and the reference pages write it (`missing-key`).
         public let rawValue: String
         /// The severity it is reported with (at most: a lint may say less where it is harmless).
         public let severity: Severity

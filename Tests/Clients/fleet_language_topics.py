@@ -1,6 +1,6 @@
 """A backend's localized campaign, as apps with per-language FCM topics send one: each user's
 registration token subscribed to the topic of the language the user reports, then one message
-per language topic. firebase-admin, unchanged; the README's worked example.
+per language topic. firebase-admin, unchanged; the fleet guide's worked example.
    fleet_language_topics.py SERVICE_ACCOUNT.json LANGUAGE=TOKEN ..."""
 import sys
 import firebase_admin

@@ -6,7 +6,7 @@ import Testing
 @testable import PushboxCLI
 
 /// A fleet of phones driven by the client libraries backends use, unchanged, under `pushbox
-/// exec`: firebase-admin's per-language topics (the README's worked example) and aioapns's
+/// exec`: firebase-admin's per-language topics (the fleet guide's worked example) and aioapns's
 /// per-user pushes, each phone showing its own in its language.
 @Suite("A fleet of phones with real clients", .serialized)
 struct FleetClientTests {
@@ -30,7 +30,7 @@ struct FleetClientTests {
     }
 
     @Test(
-        "the README's worked example: firebase-admin subscribes each phone to its language topic and sends one message per topic; each phone shows exactly its own, then a language change that kept the old topic shows as a duplicate",
+        "the fleet guide's worked example: firebase-admin subscribes each phone to its language topic and sends one message per topic; each phone shows exactly its own, then a language change that kept the old topic shows as a duplicate",
         .enabled(if: ExecTests.available, ExecTests.reason),
         .enabled(if: ProviderLibraryTests.venvReady("firebase"), "needs the firebase venv that make pyclients installs from PyPI"))
     func languageTopicsWithFirebaseAdmin() throws {

@@ -49,7 +49,7 @@ struct PresentationCommandTests {
     }
 
     @Test(
-        "the README's chat example: the sample message through the communicate step, shown with Focus off, shown under a Focus that allows Mina, silenced under one that allows nobody (Apple, Implementing communication notifications)"
+        "the presentation page's chat example: the sample message through the communicate step, shown with Focus off, shown under a Focus that allows Mina, silenced under one that allows nobody (Apple, Implementing communication notifications)"
     )
     func chatUnderFocus() throws {
         let s = try ProviderLibraryTests.PortServed()

@@ -4,15 +4,15 @@ import PushboxJSON
 import PushboxTestSupport
 import Testing
 
-/// The README's test recipes run as written — pytest with httpx, `node --test`, a CI shell job —
+/// The testing guide's recipes (docs/guide/testing.md) run as written — pytest with httpx, `node --test`, a CI shell job —
 /// against `pushbox serve` on the bundled sample app; and the API's OpenAPI document, made from
 /// the route table, checked by a real OpenAPI validator.
-@Suite("The README's test recipes, run as written", .serialized)
+@Suite("The testing guide's recipes, run as written", .serialized)
 struct ReadmeRecipeTests {
-    /// The code block under `<!-- recipe: NAME -->` in the README.
+    /// The code block under `<!-- recipe: NAME -->` in the testing guide.
     static func recipe(_ name: String) throws -> String {
-        let readme = try String(contentsOfFile: ProjectPaths.projectRoot + "/README.md", encoding: .utf8)
-        let marker = try #require(readme.range(of: "<!-- recipe: \(name) -->"), "the README has no \(name) recipe")
+        let readme = try String(contentsOfFile: ProjectPaths.projectRoot + "/docs/guide/testing.md", encoding: .utf8)
+        let marker = try #require(readme.range(of: "<!-- recipe: \(name) -->"), "docs/guide/testing.md has no \(name) recipe")
         let after = readme[marker.upperBound...]
         let open = try #require(after.range(of: "```"))
         let body = after[open.upperBound...].drop { $0 != "\n" }.dropFirst()

@@ -315,7 +315,7 @@ public struct RenderedNotification: Sendable {
         self.delivered = delivered
     }
 
-    /// The object `render --json` prints (README, "pushbox render"): every field of `fields`, in order.
+    /// The object `render --json` prints (docs/reference/render-json.md): every field of `fields`, in order.
     public var json: JSONValue {
         .object(
             JSONObject(
