@@ -63,6 +63,9 @@ enum ReferenceDocs {
         for field in RenderedNotification.fields {
             out += "| `\(field.key)` | \(field.listed ? "yes" : "") | \(field.stored ? "yes" : "") | \(field.omittedWhenNull ? "yes" : "") |\n"
         }
+        out +=
+            "\n## The stored row's fields in `list --json` and the API\n\nEach object `pushbox list --json` prints and each item of `GET /api/v1/notifications` (and the event stream, and webhooks) holds these, then the fields marked *listed* above. *Sometimes*: only when there is something to say.\n\n| field | what it is | sometimes |\n|---|---|---|\n"
+        for field in InboxListing.rowFields { out += "| `\(field.key)` | \(cell(field.meaning)) | \(field.sometimes ? "yes" : "") |\n" }
         return ("render-json.md", out)
     }
 
@@ -144,7 +147,7 @@ enum DocsCommand {
     static let spec = CommandSpec(
         name: "docs",
         summary:
-            "Write the reference pages generated from pushbox's own tables — commands.md (every command and option), keys.md (the terminal inbox's keys per view), render-json.md (render --json's fields), reasons.md (every refusal's reason and status), diagnostics.md (every diagnostic and lint code, its severity and meaning), query.md (the query language), profile.md (pushbox.json's keys), api.md (the API for tests, route by route) — into DIR (docs/reference in the project: make docs).",
+            "Write the reference pages generated from pushbox's own tables — commands.md (every command and option), keys.md (the terminal inbox's keys per view), render-json.md (render --json's fields, and list --json's), reasons.md (every refusal's reason and status), diagnostics.md (every diagnostic and lint code, its severity and meaning), query.md (the query language), profile.md (pushbox.json's keys), api.md (the API for tests, route by route) — into DIR (docs/reference in the project: make docs).",
         operands: "", options: [Options.output.with(help: "The folder to write the pages into (required).")],
         run: { args, io in
             guard let dir = args.value(Options.output) else {

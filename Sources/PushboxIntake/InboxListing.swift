@@ -110,6 +110,29 @@ public enum InboxListing {
         }
     }
 
+    /// The stored row's own fields that `json` writes beside the rendering's listed ones, with what
+    /// each is (the reference page `docs/reference/render-json.md` is made from it; a test holds
+    /// `list --json` to it). *Sometimes*: written only when there is something to say.
+    public static let rowFields: [(key: String, meaning: String, sometimes: Bool)] = [
+        ("id", "The row's number in the inbox.", false),
+        ("apnsId", "The push's `apns-id` (the one sent, or the one pushbox gave); every delivery of one push shares it.", false),
+        ("device", "The device of the fleet this delivery is for (`phone`, the default one).", false),
+        ("receivedAt", "When it arrived, real time, ISO 8601 in UTC.", false),
+        ("deviceTime", "When it arrived on the device's clock, with the zone's offset.", false),
+        ("source", "How it arrived: `\(PayloadSource.allCases.map(\.rawValue).joined(separator: "`, `"))`.", false),
+        ("file", "The file it was read from (a watched folder, a replay), else null.", false),
+        ("status", "The HTTP status answered (200, or the refusal's), null for what no request answered.", false),
+        ("reason", "Why it was refused or not shown: the answer's reason, else the rendering's (`NotTargeted`).", false),
+        ("detail", "The reason in words, with the facts behind it.", false),
+        ("collapseId", "Its `apns-collapse-id` (or FCM collapse key).", false),
+        ("arrival", "How it reached the HTTP API: listener, protocol, user agent, authentication (never a token).", false),
+        ("presentation", "How the device presented it when it arrived (Focus, the scheduled summary, the level).", true),
+        ("chaos", "The chaos rule that made its answer, when one did.", true),
+        ("delivery", "Where it stands, as the last entry of `deliveryLog` says it.", false),
+        ("deliveryLog", "What happened to it, in the words of Apple's delivery log, each with its time.", false),
+        ("cursor", "The row's id as the API pages and waits go on from (the API's items, events and webhooks only).", true),
+    ]
+
     /// One notification as `GET /inbox` and `list --json` show it: the stored row's fields, then
     /// its rendering's listed fields as the rendering's one field list writes them (a row refused
     /// at intake has no rendering and is listed as rejected).

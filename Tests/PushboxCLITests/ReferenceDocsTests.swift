@@ -1,4 +1,7 @@
 import Foundation
+import PushboxIntake
+import PushboxJSON
+import PushboxPayload
 import PushboxTestSupport
 import Testing
 
@@ -72,5 +75,23 @@ struct ReferenceDocsTests {
         #expect(Set(rows.map { String($0.1) }) == declared)
         #expect(rows.count == declared.count, "a code is listed twice")
         #expect(rows.allSatisfy { $0.3.count > 10 })
+    }
+
+    @Test(
+        "list --json writes exactly the row fields render-json.md lists and the rendering's listed ones: a field added to one and not the other fails"
+    )
+    func listFieldsAreDocumented() throws {
+        let s = try ProviderLibraryTests.PortServed()
+        try s.start()
+        let socket = s.dir + "/s.sock"
+        #expect(CLIRun(["send", "--socket", socket, ProjectPaths.samples + "/01-game-invite.json"]).status == 0)
+        _ = CLIRun(["send", "--socket", socket, ProjectPaths.samples + "/invalid/BadPriority.json"])
+        let rows = try s.list()
+        #expect(rows.count == 2)
+        let written = Set(rows.flatMap { $0.keys })
+        let documented = Set(InboxListing.rowFields.map(\.key)).union(RenderedNotification.fields.filter(\.listed).map(\.key))
+        #expect(written.isSubset(of: documented), "undocumented: \(written.subtracting(documented).sorted())")
+        let always = Set(InboxListing.rowFields.filter { !$0.sometimes }.map(\.key))
+        #expect(always.isSubset(of: written), "documented but never written: \(always.subtracting(written).sorted())")
     }
 }
