@@ -7,13 +7,17 @@ import Testing
 /// an inbox of its own (a temporary folder with the samples beside it), and must exit 0.
 /// `<!-- runnable: venv=NAME -->` runs with that PyPI client first on `PATH` (`make pyclients`);
 /// `<!-- runnable: port -->` needs APNs' port 2197 free, as the README's reader has it;
-/// `expect="TEXT"` in a marker asks that the block print TEXT (a block showing a failure on purpose).
+/// `expect="TEXT"` in a marker asks that the block print TEXT (a block showing a failure on purpose);
+/// a plain ```` ``` ```` block right after a runnable one is the output the README shows, and the
+/// command must still print it.
 @Suite("The README's commands, run as written", .serialized)
 struct ReadmeCommandTests {
     /// One runnable block: what its marker asks for, and its shell text.
     struct Block: Sendable, CustomTestStringConvertible {
         var options: String
         var script: String
+        /// The output the README shows right after the block (a plain ```` ``` ```` block), if any.
+        var shown: String?
         var testDescription: String { (options.isEmpty ? "" : "[\(options)] ") + (script.split(separator: "\n").first.map(String.init) ?? "") }
     }
 
@@ -21,8 +25,8 @@ struct ReadmeCommandTests {
 
     /// Every marked block of the README, in order.
     static func blocks(_ text: String) -> [Block] {
-        text.matches(of: /<!-- runnable(?:: ([^>]*?))? -->\n```sh\n((?:.|\n)*?)\n```/).map {
-            Block(options: $0.1.map(String.init) ?? "", script: String($0.2))
+        text.matches(of: /<!-- runnable(?:: ([^>]*?))? -->\n```sh\n((?:.|\n)*?)\n```\n(?:\n```\n((?:.|\n)*?)\n```\n)?/).map {
+            Block(options: $0.1.map(String.init) ?? "", script: String($0.2), shown: $0.3.map(String.init))
         }
     }
 
@@ -84,6 +88,7 @@ struct ReadmeCommandTests {
         let r = try Self.run(block)
         #expect(r.status == 0, "\(r.out)\n\(r.err)")
         if let text = Self.expected(block) { #expect(r.out.contains(text), "\(r.out)\n\(r.err)") }
+        if let shown = block.shown { #expect(r.out.contains(shown), "the README shows output the command no longer prints:\n\(r.out)") }
     }
 
     @Test(
