@@ -133,11 +133,11 @@ enum ReferenceDocs {
     static func reasons() -> (name: String, text: String) {
         var out =
             banner
-            + "# Reasons a push is refused\n\nEvery `reason` pushbox answers with (APNs' names, and FCM's status names for `messages:send`), with the HTTP status it comes with. The answer's body is APNs' `{\"reason\": …}` or Google's error object; the inbox keeps every refused push with its reason.\n\n| reason | status |\n|---|---|\n"
-        for reason in APNsReason.allCases { out += "| `\(reason.rawValue)` | \(reason.status) |\n" }
+            + "# Reasons a push is refused\n\nEvery `reason` pushbox answers with (APNs' names, and FCM's status names for `messages:send`), with the HTTP status it comes with. The answer's body is APNs' `{\"reason\": …}` or Google's error object; the inbox keeps every refused push with its reason.\n\n| reason | status | what it means |\n|---|---|---|\n"
+        for reason in APNsReason.allCases { out += "| `\(reason.rawValue)` | \(reason.status) | \(cell(reason.meaning)) |\n" }
         out +=
             "\n## Why a body is PayloadEmpty\n\nAPNs has no reason of its own for most unreadable bodies; pushbox answers `PayloadEmpty` and says which it was (`cause` in `render --json`'s trace and in the request log):\n\n"
-        for cause in Rejection.EmptyCause.allCases { out += "- `\(cause.rawValue)`\n" }
+        for cause in Rejection.EmptyCause.allCases { out += "- `\(cause.rawValue)`: \(cause.meaning)\n" }
         return ("reasons.md", out)
     }
 }

@@ -36,7 +36,7 @@ struct ReferenceDocsTests {
         #expect(try page("commands.md").contains("| `--allow-people` | `HANDLE,…` |"))
         #expect(try page("keys.md").contains("| `z` `space` | collapse or expand the thread"))
         #expect(try page("render-json.md").contains("| `presentation` |  |  | yes |"))
-        #expect(try page("reasons.md").contains("| `BadDeviceToken` | 400 |"))
+        #expect(try page("reasons.md").contains("| `BadDeviceToken` | 400 | The token is not a device token"))
         #expect(try page("api.md").contains("## `PUT /api/v1/device`"))
         #expect(try page("diagnostics.md").contains("| `android-missing-resource` | warning |"))
         #expect(try page("diagnostics.md").contains("| `broken-file` | error |"))

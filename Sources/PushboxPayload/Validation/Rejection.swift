@@ -18,24 +18,30 @@ public struct Rejection: Error, Sendable, Equatable {
     /// The bodies APNs refuses with `PayloadEmpty`: it has no reason of its own for most of them
     /// (the legacy binary API's "missing payload" became PayloadEmpty in HTTP/2).
     public enum EmptyCause: String, Sendable, CaseIterable {
-        /// No bytes at all.
         case empty
-        /// Only spaces, tabs and line breaks.
         case whitespace
-        /// Not valid JSON (its line and column are in the detail).
         case notJSON = "not-json"
-        /// Not valid UTF-8.
         case notUTF8 = "not-utf8"
-        /// A NUL byte in the body.
         case nulByte = "nul-byte"
-        /// Nested deeper than the parser's limit.
         case tooDeep = "too-deep"
-        /// JSON, but not an object.
         case notAnObject = "not-an-object"
-        /// An object without `aps`.
         case noAps = "no-aps"
-        /// `aps` that is not a dictionary.
         case apsNotADictionary = "aps-not-a-dictionary"
+
+        /// What the body was, in one line (for the reference page).
+        public var meaning: String {
+            switch self {
+            case .empty: "No bytes at all."
+            case .whitespace: "Only spaces, tabs and line breaks."
+            case .notJSON: "Not valid JSON (its line and column are in the detail)."
+            case .notUTF8: "Not valid UTF-8."
+            case .nulByte: "A NUL byte in the body."
+            case .tooDeep: "Nested deeper than the parser's limit."
+            case .notAnObject: "JSON, but not an object."
+            case .noAps: "An object without `aps`."
+            case .apsNotADictionary: "`aps` that is not a dictionary."
+            }
+        }
     }
 
     /// The HTTP status answered with it.
@@ -102,6 +108,48 @@ public enum APNsReason: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The reason as APNs (or FCM) writes it.
     public var description: String { rawValue }
+
+    /// What the reason means, in one line (Apple's table, "Handling notification responses from
+    /// APNs", and FCM's `ErrorCode`): the reference page `docs/reference/reasons.md` is made from it.
+    public var meaning: String {
+        switch self {
+        case .badCollapseId: "The `apns-collapse-id` is longer than 64 bytes."
+        case .badChannelId: "The broadcast channel id is not valid."
+        case .channelNotRegistered: "No such broadcast channel for this app."
+        case .missingChannelId: "A broadcast push without `apns-channel-id`."
+        case .missingPushType: "A broadcast request without `apns-push-type`."
+        case .cannotCreateChannelConfig: "The channel's settings cannot be made (its storage policy)."
+        case .badDeviceToken: "The token is not a device token, or not one of the environment the request was sent to."
+        case .badExpirationDate: "`apns-expiration` is not a UNIX time."
+        case .badMessageId: "`apns-id` is not a UUID."
+        case .badPriority: "`apns-priority` is not 1, 5 or 10 (or not one the push type takes)."
+        case .badTopic: "`apns-topic` is not the app's bundle id (with its push type's suffix)."
+        case .deviceTokenNotForTopic: "The token is not of the app `apns-topic` names."
+        case .duplicateHeaders: "A header was given twice."
+        case .idleTimeout: "The connection was idle too long (sent with GOAWAY)."
+        case .invalidPushType: "`apns-push-type` is not one APNs knows."
+        case .missingDeviceToken: "The path names no device token."
+        case .missingTopic: "No `apns-topic`, where the provider token or certificate covers several topics."
+        case .payloadEmpty: "The body is empty, or not a JSON object with `aps` (the cause says which)."
+        case .topicDisallowed: "Pushes to this topic are not allowed."
+        case .badPath: "No such path."
+        case .methodNotAllowed: "Only POST is taken there."
+        case .payloadTooLarge: "The body is over the push type's limit (4 KB; 5 KB for VoIP)."
+        case .tooManyRequests: "Too many requests to the same device token."
+        case .internalServerError: "APNs failed; retry."
+        case .serviceUnavailable: "APNs is unavailable; retry after a while."
+        case .shutdown: "The server is shutting down (sent with GOAWAY)."
+        case .missingProviderToken: "No provider token and no client certificate."
+        case .invalidProviderToken: "The provider token is not signed by a known key, or is malformed."
+        case .expiredProviderToken: "The provider token is older than an hour."
+        case .tooManyProviderTokenUpdates: "The provider token changed too often (more than once in 20 minutes)."
+        case .badCertificate: "The client certificate is not valid."
+        case .invalidArgument: "FCM: the message is malformed (the `google.rpc.BadRequest` names the field)."
+        case .unregistered: "The token is no longer active: the app was uninstalled (with the time it stopped)."
+        case .fcmUnregistered: "FCM: the registration token or installation id is no longer valid (404 `NOT_FOUND`)."
+        case .fcmSenderIDMismatch: "FCM: the token belongs to another Firebase project (403 `PERMISSION_DENIED`)."
+        }
+    }
 
     /// The HTTP status APNs answers with this reason.
     public var status: Int {
