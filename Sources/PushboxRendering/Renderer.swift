@@ -148,15 +148,7 @@ public struct Renderer: Sendable {
         runExtension(&out, validated: validated, payloadFile: raw.envelope.fileName)
         fillActions(&out)
         if let message = validated.fcm, let android {
-            var a = android.render(message, preferred: preferredLanguages, ios: out, fetchImage: androidImageFetch)
-            if let sender = out.communication?.sender, a.delivered == .shown {
-                // The FCM SDK builds a notification message with NotificationCompat.Builder: no MessagingStyle.
-                a.warnings.append(
-                    Diagnostic(
-                        .androidConversation,
-                        "the iPhone shows a communication card from \(sender) (avatar, sender as title); Android shows the message's own title and body with the app's small icon and no avatar: the FCM SDK builds notification messages without MessagingStyle (a conversation needs a data message the app builds itself)",
-                        field: "notification"))
-            }
+            let a = android.render(message, preferred: preferredLanguages, ios: out, fetchImage: androidImageFetch)
             // Where the phones differ is a finding on both cards.
             out.warnings += a.warnings.filter { $0.code == .platformDivergence }
             out.android = a

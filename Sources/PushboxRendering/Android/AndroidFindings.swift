@@ -3,7 +3,8 @@ import PushboxLocalization
 import PushboxPayload
 
 extension AndroidRenderer {
-    /// Where the two phones show one message differently.
+    /// Where the two phones show one message differently: a title or body, and a communication
+    /// card the Android SDK cannot make.
     func divergences(ios: RenderedNotification, android: AndroidRendering, message: FCMMessage) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let n = message.android?["notification"]?.objectValue ?? JSONObject()
@@ -23,6 +24,14 @@ extension AndroidRenderer {
                 why = "Android shows \"\(a!)\"; iOS shows \"\(i!)\""
             }
             out.append(Diagnostic(.platformDivergence, why, field: field))
+        }
+        if let sender = ios.communication?.sender, android.delivered == .shown {
+            // The FCM SDK builds a notification message with NotificationCompat.Builder: no MessagingStyle.
+            out.append(
+                Diagnostic(
+                    .androidConversation,
+                    "the iPhone shows a communication card from \(sender) (avatar, sender as title); Android shows the message's own title and body with the app's small icon and no avatar: the FCM SDK builds notification messages without MessagingStyle (a conversation needs a data message the app builds itself)",
+                    field: "notification"))
         }
         return out
     }
