@@ -384,11 +384,12 @@ final class HTTP2Connection: @unchecked Sendable {
         while !ready.isEmpty && batchesInFlight < Self.maxBatchesInFlight {
             let batch = Array(ready.prefix(Self.batchLimit))
             ready.removeFirst(batch.count)
-            dispatch(batch)
+            handle(batch)
         }
     }
 
-    private func dispatch(_ batch: [(Int32, HTTPRequest, RequestHead)]) {
+    /// One batch handled: alone, with none in flight, on this thread; else on a worker.
+    private func handle(_ batch: [(Int32, HTTPRequest, RequestHead)]) {
         if batch.count == 1 && batchesInFlight == 0 {
             let (id, request, head) = batch[0]
             submit(id, head: head, response: handler.handle(request))
