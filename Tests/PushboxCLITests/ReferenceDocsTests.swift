@@ -11,17 +11,25 @@ import Testing
 struct ReferenceDocsTests {
     static let committed = ProjectPaths.projectRoot + "/docs/reference"
 
-    @Test("docs/reference holds exactly the pages pushbox docs writes, byte for byte")
-    func noDrift() throws {
+    /// What `pushbox docs --output` writes now, page by page (name → text), from a folder of its own.
+    static func generated() throws -> [String: String] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-docs-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = CLIRun(["docs", "--output", dir])
-        #expect(r.status == 0, "\(r.err)")
-        let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        try #require(r.status == 0, "\(r.err)")
+        return try Dictionary(
+            uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: dir).map {
+                ($0, try String(contentsOfFile: dir + "/" + $0, encoding: .utf8))
+            })
+    }
+
+    @Test("docs/reference holds exactly the pages pushbox docs writes, byte for byte")
+    func noDrift() throws {
+        let pages = try Self.generated()
+        let written = pages.keys.sorted()
         #expect(written == ["api.md", "commands.md", "diagnostics.md", "keys.md", "profile.md", "query.md", "reasons.md", "render-json.md"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.committed).sorted() == written)
-        for name in written {
-            let now = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+        for (name, now) in pages {
             let kept = try String(contentsOfFile: Self.committed + "/" + name, encoding: .utf8)
             #expect(now == kept, "docs/reference/\(name) differs from what the code generates: run make docs")
         }
@@ -29,10 +37,8 @@ struct ReferenceDocsTests {
 
     @Test("the pages name what the tables hold: a command's options, the inbox's z, render --json's presentation, BadDeviceToken at 400")
     func content() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-docs-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(CLIRun(["docs", "--output", dir]).status == 0)
-        func page(_ name: String) throws -> String { try String(contentsOfFile: dir + "/" + name, encoding: .utf8) }
+        let pages = try Self.generated()
+        func page(_ name: String) throws -> String { try #require(pages[name], "pushbox docs wrote no \(name)") }
         #expect(try page("commands.md").contains("| `--allow-people` | `HANDLE,…` |"))
         #expect(try page("keys.md").contains("| `z` `space` | collapse or expand the thread"))
         #expect(try page("render-json.md").contains("| `presentation` |  |  | yes |"))
@@ -67,10 +73,7 @@ struct ReferenceDocsTests {
     func everyDeclaredCodeIsCatalogued() throws {
         let declared = try Self.declaredCodes()
         #expect(declared.count > 100)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-docs-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(CLIRun(["docs", "--output", dir]).status == 0)
-        let page = try String(contentsOfFile: dir + "/diagnostics.md", encoding: .utf8)
+        let page = try #require(try Self.generated()["diagnostics.md"])
         let rows = page.split(separator: "\n").compactMap { $0.firstMatch(of: /^\| `([a-z0-9-]+)` \| (warning|error) \| (.+) \|$/) }
         #expect(Set(rows.map { String($0.1) }) == declared)
         #expect(rows.count == declared.count, "a code is listed twice")
