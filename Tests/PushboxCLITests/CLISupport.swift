@@ -1,6 +1,8 @@
 import Foundation
 import PushboxJSON
 import PushboxSystem
+import PushboxTestSupport
+import Testing
 
 @testable import PushboxCLI
 
@@ -38,5 +40,33 @@ struct CLIRun {
             readStdin: { Array(stdin.utf8) }, environment: environment)
         status = Pushbox.main(args, io: &io)
         (out, err) = box.withLock { $0 }
+    }
+}
+
+/// A fresh inbox for shell scripts run as a user runs them: a folder with its own HOME and XDG
+/// folders, the built pushbox first on PATH (after `extraPath`, when given); removed with it.
+final class ShellInbox {
+    let dir: String
+    var environment: [String: String]
+
+    init(extraPath: String? = nil) throws {
+        let binary = try #require(EndToEndTests.binary, "the pushbox binary is built beside the tests")
+        dir = "/tmp/pbsh-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment = ProcessInfo.processInfo.environment
+        for (name, sub) in [
+            ("HOME", ""), ("XDG_RUNTIME_DIR", "/run"), ("XDG_DATA_HOME", "/data"), ("XDG_CACHE_HOME", "/cache"), ("XDG_CONFIG_HOME", "/config"),
+        ] {
+            environment[name] = dir + sub
+        }
+        environment["PATH"] = [extraPath, (binary as NSString).deletingLastPathComponent, environment["PATH"] ?? "/usr/bin:/bin"].compactMap { $0 }
+            .joined(separator: ":")
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// `script` run by bash in the folder.
+    func run(_ script: String, timeout: Double = 180) throws -> Subprocess.Result {
+        try Subprocess.run("/bin/bash", ["-c", script], environment: environment, directory: dir, timeout: timeout)
     }
 }

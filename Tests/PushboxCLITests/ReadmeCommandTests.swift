@@ -46,22 +46,10 @@ struct ReadmeCommandTests {
     /// Runs a block in a fresh inbox: its own HOME and XDG folders, the samples beside it, the
     /// built pushbox first on PATH (then `extraPath`); background jobs stopped when it ends.
     static func run(_ block: Block, extraPath: String? = nil) throws -> Subprocess.Result {
-        let binary = try #require(EndToEndTests.binary, "the pushbox binary is built beside the tests")
-        let dir = "/tmp/pbreadme-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let inbox = try ShellInbox(extraPath: extraPath)
         try FileManager.default.createSymbolicLink(
-            atPath: dir + "/sample-payloads", withDestinationPath: ProjectPaths.projectRoot + "/sample-payloads")
-        var env = ProcessInfo.processInfo.environment
-        for (name, sub) in [
-            ("HOME", ""), ("XDG_RUNTIME_DIR", "/run"), ("XDG_DATA_HOME", "/data"), ("XDG_CACHE_HOME", "/cache"), ("XDG_CONFIG_HOME", "/config"),
-        ] {
-            env[name] = dir + sub
-        }
-        env["PATH"] = [extraPath, (binary as NSString).deletingLastPathComponent, env["PATH"] ?? "/usr/bin:/bin"].compactMap { $0 }.joined(
-            separator: ":")
-        let script = "trap 'for j in $(jobs -p); do kill $j; done; wait' EXIT\nset -e\n" + block.script + "\n"
-        return try Subprocess.run("/bin/bash", ["-c", script], environment: env, directory: dir, timeout: 180)
+            atPath: inbox.dir + "/sample-payloads", withDestinationPath: ProjectPaths.projectRoot + "/sample-payloads")
+        return try inbox.run("trap 'for j in $(jobs -p); do kill $j; done; wait' EXIT\nset -e\n" + block.script + "\n")
     }
 
     @Test("the README is a guide: under 400 lines, a table of contents, and each task section shows a command that runs")

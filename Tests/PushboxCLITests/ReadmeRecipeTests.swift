@@ -55,22 +55,13 @@ struct ReadmeRecipeTests {
 
     @Test("the CI shell recipe: serve started, health awaited, the push waited for in Korean; exit 0, and 1 when it never comes")
     func shellRecipe() throws {
-        let binary = try #require(EndToEndTests.binary)
-        let dir = "/tmp/pbr-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = dir + "/run"
-        env["XDG_DATA_HOME"] = dir + "/data"
-        env["XDG_CACHE_HOME"] = dir + "/cache"
-        env["PATH"] = (binary as NSString).deletingLastPathComponent + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        let inbox = try ShellInbox()
         let script = try Self.recipe("shell")
-        let passed = try Subprocess.run("/bin/bash", ["-c", script], environment: env, directory: dir, timeout: 120)
+        let passed = try inbox.run(script, timeout: 120)
         #expect(passed.status == 0 && passed.out.contains("게임 초대"), "\(passed.out) \(passed.err)")
         // The same job when the push is never sent: the wait fails it.
         let noPush = script.replacingOccurrences(of: "curl -s", with: "true || curl -s")
-        let failed = try Subprocess.run(
-            "/bin/bash", ["-c", noPush.replacingOccurrences(of: "--timeout 10", with: "--timeout 1")], environment: env, directory: dir, timeout: 120)
+        let failed = try inbox.run(noPush.replacingOccurrences(of: "--timeout 10", with: "--timeout 1"), timeout: 120)
         #expect(failed.status == 1, "\(failed.out) \(failed.err)")
     }
 
