@@ -23,8 +23,8 @@ enum H2Benchmark {
 
     // Long on purpose: a benchmark reads as its script: set up, drive, measure, print.
     /// `only` ("1x100"): that shape against pushbox alone, three times (for a profiler).
-    /// `readme`: the file whose `h2` block (`BenchReport`) gets the medians.
-    static func run(total: Int, only: (connections: Int, streams: Int)? = nil, readme: String? = nil) {
+    /// `markdown`: the file whose `h2` block (`BenchReport`) gets the medians.
+    static func run(total: Int, only: (connections: Int, streams: Int)? = nil, markdown: String? = nil) {
         for tool in ["/usr/bin/h2load", "/usr/sbin/nghttpd", "/usr/bin/openssl"] where !FileManager.default.isExecutableFile(atPath: tool) {
             print("error: \(tool) is missing (make bench installs nghttp2-client, nghttp2-server and openssl)")
             exit(1)
@@ -175,7 +175,7 @@ enum H2Benchmark {
             + String(format: "; 1 × 100 at least 0.25× nghttpd (%.2f×) → ", oneConnection) + verdict(oneConnection >= 0.25)
             + "; stored = acknowledged in every run → \(verdict(!lost))."
         print("  " + goals)
-        if let readme { writeBlock("h2", into: readme, command: "pushbox-bench h2 \(total)", runs: rounds, rows: rows, goals: goals) }
+        if let markdown { writeBlock("h2", into: markdown, command: "pushbox-bench h2 \(total)", runs: rounds, rows: rows, goals: goals) }
         if lost { exit(1) }
     }
 

@@ -21,11 +21,11 @@ enum IntakeBenchmark {
     /// pushbox, and `other` — another pushbox build, e.g. the previous commit's — when given), and
     /// prints every round and the medians: one run of either server moves by a tenth on this kind
     /// of machine, so a ratio read from a single pair says little.
-    /// `readme`: the file whose `intake` block (`BenchReport`) gets the medians.
+    /// `markdown`: the file whose `intake` block (`BenchReport`) gets the medians.
     /// `variants`: more pushbox serves measured beside them, each named, with extra arguments
     /// (a chaos rule, for `pushbox-bench chaos`).
     static func run(
-        total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil, readme: String? = nil,
+        total: Int, clientCounts: [Int] = [1, 16, 64], rounds: Int = 3, other: String? = nil, markdown: String? = nil,
         variants: [(name: String, arguments: [String])] = []
     ) {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
@@ -88,9 +88,9 @@ enum IntakeBenchmark {
         let goalLine =
             "Goal: pushbox serve at 16 clients ≥ 1.0× the anchor (median of the rounds' ratios) with p99 ≤ the anchor's, nothing lost → \(verdict)."
         print("  " + goalLine)
-        if let readme {
+        if let markdown {
             let command = "pushbox-bench intake \(total) \(clientCounts.map(String.init).joined(separator: ",")) \(rounds)"
-            writeBlock("intake", into: readme, command: command, runs: rounds, rows: rows, goals: goalLine)
+            writeBlock("intake", into: markdown, command: command, runs: rounds, rows: rows, goals: goalLine)
         }
         if lost {
             print("error: a run lost or failed requests")

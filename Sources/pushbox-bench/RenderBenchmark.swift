@@ -10,7 +10,7 @@ import PushboxRendering
 /// default app): validation, rendering with the intake's report, and the JSON stored; then a
 /// localized body of 200,000 characters against a short one.
 enum RenderBenchmark {
-    static func run(count: Int, samples: String?, readme: String? = nil) {
+    static func run(count: Int, samples: String?, markdown: String? = nil) {
         guard let samples else {
             print("error: sample-payloads not found; run from the project root")
             exit(1)
@@ -46,7 +46,7 @@ enum RenderBenchmark {
                 ("rendering with the intake's report", render),
                 ("render --json's form (\(bytes) bytes)", write),
                 ("the form the store keeps (\(storedBytes) bytes)", writeStored),
-            ], count: count, block: "render", command: "pushbox-bench render \(count)", readme: readme)
+            ], count: count, block: "render", command: "pushbox-bench render \(count)", markdown: markdown)
         if sink == 0 { print("(nothing rendered)") }
         longText()
     }

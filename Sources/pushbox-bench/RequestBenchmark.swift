@@ -10,7 +10,7 @@ import PushboxStore
 /// row, as at 16 clients, where rows rarely share a commit), and the whole endpoint; against a
 /// bare strict parse of the payload in the same run. `intake` measures the real server.
 enum RequestBenchmark {
-    static func run(count: Int, readme: String? = nil) {
+    static func run(count: Int, markdown: String? = nil) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pushbox-bench-request-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -51,7 +51,7 @@ enum RequestBenchmark {
                 ("validation", validate),
                 ("the store's insert, one commit per row", insert),
                 ("the endpoint: request → validated, stored, answer", endpoint),
-            ], count: count, block: "request", command: "pushbox-bench request \(count)", readme: readme)
+            ], count: count, block: "request", command: "pushbox-bench request \(count)", markdown: markdown)
         if sink == 0 { print("(nothing measured)") }
     }
 }

@@ -20,9 +20,9 @@ func best(of rounds: Int, _ body: () -> Void) -> Double {
     return bestTime
 }
 
-/// Prints each step's time per item and its ratio to the first (the baseline); with `readme`,
+/// Prints each step's time per item and its ratio to the first (the baseline); with `markdown`,
 /// writes them into that file's block `block` too.
-func printSteps(_ steps: [(name: String, seconds: Double)], count: Int, block: String? = nil, command: String = "", readme: String? = nil) {
+func printSteps(_ steps: [(name: String, seconds: Double)], count: Int, block: String? = nil, command: String = "", markdown: String? = nil) {
     guard let baseline = steps.first?.seconds else { return }
     let width = (steps.map(\.name.count).max() ?? 0) + 4
     var rows: [[String]] = []
@@ -33,9 +33,9 @@ func printSteps(_ steps: [(name: String, seconds: Double)], count: Int, block: S
                 + String(format: "%8.2f µs each   %5.1f× the baseline", micros, seconds / baseline))
         rows.append([name, String(format: "%.1f µs", micros), String(format: "%.1f×", seconds / baseline)])
     }
-    if let block, let readme {
+    if let block, let markdown {
         writeBlock(
-            block, into: readme, command: command, runs: 3, taking: "the best", rows: rows,
+            block, into: markdown, command: command, runs: 3, taking: "the best", rows: rows,
             goals: "Each step over \(BenchReport.whole(Double(count))) payloads, on one thread, in one process.")
     }
 }
@@ -78,11 +78,11 @@ func validateBenchmark(count: Int) {
 
 /// Writes a benchmark's block into the benchmarks page (`--markdown`), or stops with the reason.
 func writeBlock(
-    _ name: String, into readme: String, command: String, runs: Int, taking statistic: String = "medians", rows: [[String]], goals: String
+    _ name: String, into markdown: String, command: String, runs: Int, taking statistic: String = "medians", rows: [[String]], goals: String
 ) {
     do throws(BenchReport.WriteError) {
-        try BenchReport.write(name, into: readme, command: command, runs: runs, taking: statistic, rows: rows, goals: goals)
-        print("  wrote the figures into \(readme)")
+        try BenchReport.write(name, into: markdown, command: command, runs: runs, taking: statistic, rows: rows, goals: goals)
+        print("  wrote the figures into \(markdown)")
     } catch {
         print("error: \(error)")
         exit(1)
@@ -92,10 +92,10 @@ func writeBlock(
 // `--markdown [FILE]`, anywhere: intake, h2, request and render write their figures into FILE's
 // block (BenchReport), docs/benchmarks.md when no FILE follows.
 var args = Array(CommandLine.arguments.dropFirst())
-var readme: String?
+var markdown: String?
 if let at = args.firstIndex(of: "--markdown") {
     let file = at + 1 < args.count && args[at + 1].hasSuffix(".md") ? args[at + 1] : nil
-    readme = file ?? BenchReport.page
+    markdown = file ?? BenchReport.page
     args.removeSubrange(at...(file == nil ? at : at + 1))
 }
 switch args.first {
@@ -111,7 +111,8 @@ case "intake":
     let clients = args.count > 2 ? args[2].split(separator: ",").compactMap { Int($0) } : []
     let rounds = args.count > 3 ? max(1, Int(args[3]) ?? 3) : 3
     IntakeBenchmark.run(
-        total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil, readme: readme)
+        total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil, markdown: markdown
+    )
 case "chaos":
     // What chaos costs the intake: pushbox with no rule, and with a rule on that matches no push
     // (every push is judged), beside the anchor and OTHER (a build without chaos in the path).
@@ -124,16 +125,16 @@ case "chaos":
 case "h2":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
     let shape = args.count > 2 ? args[2].split(separator: "x").compactMap { Int($0) } : []
-    H2Benchmark.run(total: count, only: shape.count == 2 ? (shape[0], shape[1]) : nil, readme: readme)
+    H2Benchmark.run(total: count, only: shape.count == 2 ? (shape[0], shape[1]) : nil, markdown: markdown)
 case "tui":
     let count = args.count > 1 ? Int(args[1]) ?? 100_000 : 100_000
     TUIBenchmark.run(count: count)
 case "request":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
-    RequestBenchmark.run(count: count, readme: readme)
+    RequestBenchmark.run(count: count, markdown: markdown)
 case "render":
     let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
-    RenderBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory(), readme: readme)
+    RenderBenchmark.run(count: count, samples: ResourceLocator.samplesDirectory(), markdown: markdown)
 case "android":
     guard args.count >= 3 else {
         print("usage: pushbox-bench android IOS-APP ANDROID-RES [LANG] [IOS-TITLE-KEY IOS-BODY-KEY ANDROID-TITLE-KEY ANDROID-BODY-KEY]")
