@@ -40,6 +40,8 @@ struct ReferenceDocsTests {
         let pages = try Self.generated()
         func page(_ name: String) throws -> String { try #require(pages[name], "pushbox docs wrote no \(name)") }
         #expect(try page("commands.md").contains("| `--allow-people` | `HANDLE,…` |"))
+        // A `|` in a cell is escaped, in a code span too, or the row would split there.
+        #expect(try page("commands.md").contains(#"| `--platform` | `ios\|android\|both` |"#))
         #expect(try page("keys.md").contains("| `z` `space` | collapse or expand the thread"))
         #expect(try page("render-json.md").contains("| `presentation` |  |  | yes |"))
         #expect(try page("reasons.md").contains("| `BadDeviceToken` | 400 | The token is not a device token"))

@@ -45,7 +45,7 @@ public enum ProfileSchema {
         Field(object: "", key: "developmentRegion", type: "string", meaning: "The language used when no preferred language matches (default `en`)."),
         Field(object: "", key: "fcmTopics", type: "[string]", meaning: "FCM topics the device subscribes to, besides its language topic."),
         Field(
-            object: "", key: "fcmTokens", type: "`\"any\"` \\| `\"strict\"`",
+            object: "", key: "fcmTokens", type: "`\"any\"` | `\"strict\"`",
             meaning:
                 "Whether an FCM token or fid that is not the device's own is this device's (`any`, the default) or 404 `UNREGISTERED` (`strict`); `--fcm-tokens` overrides."
         ),
@@ -55,7 +55,7 @@ public enum ProfileSchema {
                 "The Firebase project the app's registration tokens belong to; another project's messages to them are 403 `SENDER_ID_MISMATCH` (default: the first project that sends)."
         ),
         Field(
-            object: "", key: "apsEnvironment", type: "`\"development\"` \\| `\"production\"`",
+            object: "", key: "apsEnvironment", type: "`\"development\"` | `\"production\"`",
             meaning:
                 "The APNs environment of the device's token (default `development`, an Xcode debug build); a push to the other environment's host is 400 `BadDeviceToken`. `--apns-environment` overrides."
         ),
@@ -99,7 +99,7 @@ public enum ProfileSchema {
 
         Field(object: "extension", key: "timeLimit", type: "number", meaning: "Seconds the extension has (default 30; `--time-limit` overrides)."),
         Field(
-            object: "extension", key: "fallback", type: "`\"best-attempt\"` \\| `\"original\"`",
+            object: "extension", key: "fallback", type: "`\"best-attempt\"` | `\"original\"`",
             meaning: "What is shown when time runs out or a critical step fails: the best attempt so far (Xcode's template) or the original."),
         Field(object: "extension", key: "steps", type: "[object]", meaning: "The steps, in order (below)."),
 
