@@ -291,28 +291,29 @@ final class HTTP2Connection: @unchecked Sendable {
         var head = head
         head.bodyBytes = state.received
         handler.answered(head, response)
-        var fields: [(String, String)] = [(":status", String(response.status))]
-        fields += response.headers.map { (PushHeaders.lowered($0.0), $0.1) }
-        // nghttp2 copies names and values during the call: the buffers are freed after it.
-        var buffers: [UnsafeMutablePointer<UInt8>] = []
-        defer { for buffer in buffers { buffer.deallocate() } }
-        func copy(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
-            let bytes = Array(text.utf8)
-            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
-            p.initialize(from: bytes, count: bytes.count)
-            buffers.append(p)
-            return (p, bytes.count)
+        // Every name and value in one buffer: nghttp2 copies them during the call.
+        var bytes = Array(":status".utf8) + Array(String(response.status).utf8)
+        var spans = [(name: 0, nameLength: 7, value: 7, valueLength: bytes.count - 7)]
+        for (name, value) in response.headers {
+            let at = bytes.count
+            bytes += PushHeaders.lowered(name).utf8
+            let valueAt = bytes.count
+            bytes += value.utf8
+            spans.append((at, valueAt - at, valueAt, bytes.count - valueAt))
         }
-        let nvs = fields.map { field -> nghttp2_nv in
-            let (name, nameLength) = copy(field.0)
-            let (value, valueLength) = copy(field.1)
-            return nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-        }
-        if response.body.isEmpty && response.stream == nil {
-            nghttp2_submit_response(session, id, nvs, nvs.count, nil)
-        } else {
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
-            nghttp2_submit_response(session, id, nvs, nvs.count, &provider)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let nvs = spans.map {
+                nghttp2_nv(
+                    name: base + $0.name, value: base + $0.value, namelen: $0.nameLength, valuelen: $0.valueLength,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            if response.body.isEmpty && response.stream == nil {
+                nghttp2_submit_response(session, id, nvs, nvs.count, nil)
+            } else {
+                var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
+                nghttp2_submit_response(session, id, nvs, nvs.count, &provider)
+            }
         }
     }
 
@@ -434,9 +435,13 @@ final class HTTP2Connection: @unchecked Sendable {
         switch n {
         case ":method": state.method = v
         case ":path":
-            let parts = v.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            state.path = parts.first.map(String.init) ?? v
-            if parts.count == 2 { state.query = FormBody.parse(Array(parts[1].utf8)) }
+            // Split at the first "?" by bytes (a split by Character walks graphemes: 2 µs a request).
+            if let mark = v.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                state.path = String(v[..<mark])
+                state.query = FormBody.parse(Array(v.utf8[v.utf8.index(after: mark)...]))
+            } else {
+                state.path = v
+            }
         case ":authority": state.authority = v
         case ":scheme": break
         default: state.headers.append((n, v))

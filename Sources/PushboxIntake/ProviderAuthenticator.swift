@@ -35,6 +35,10 @@ public final class ConnectionAuthState: Sendable {
         var token: String?
         var tokenFirstUsed: Double = 0
         var refusedUntil: Double = 0
+        /// The last authorization header that passed `checkedToken`, as sent, with what it gave:
+        /// a connection sends one token for many requests, so most are judged without trimming
+        /// or looking it up again.
+        var lastChecked: (header: String, text: String, token: ProviderToken, verified: Bool)?
     }
 
     /// Requests of one HTTP/2 connection are judged on several threads at once.
@@ -93,12 +97,18 @@ public final class ProviderAuthenticator: Sendable {
             if let certificate { return .accepted(.certificate(subject: certificate.subject, topic: certificate.uid)) }
             return .refused(.missingProviderToken, "the request has no authorization header and the connection no client certificate")
         }
-        let text = ByteText.trimmingSpaces(authorization)
+        let text: String
         let token: ProviderToken
         let verified: Bool
-        switch checkedToken(text) {
-        case .failure(let refusal): return .refused(refusal.reason, refusal.detail)
-        case .success(let (t, v)): (token, verified) = (t, v)
+        if let last = connection.lastChecked, last.header == authorization {
+            (text, token, verified) = (last.text, last.token, last.verified)
+        } else {
+            text = ByteText.trimmingSpaces(authorization)
+            switch checkedToken(text) {
+            case .failure(let refusal): return .refused(refusal.reason, refusal.detail)
+            case .success(let (t, v)): (token, verified) = (t, v)
+            }
+            connection.lastChecked = (authorization, text, token, verified)
         }
         if let team = connection.teamID, team != token.teamID {
             return .refused(

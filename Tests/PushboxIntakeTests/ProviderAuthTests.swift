@@ -106,6 +106,31 @@ struct ProviderAuthTests {
         }
     }
 
+    @Test("one token sent again and again on a connection is still judged each time: its age, then expired after an hour")
+    func sameTokenJudgedEachTime() {
+        let clock = Clock()
+        let auth = ProviderAuthenticator(keys: []) { clock.now() }
+        let connection = ConnectionAuthState()
+        let header = "bearer " + Self.jwt(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAM123456","iat":\#(Int(clock.now()))}"#)
+        #expect(
+            auth.judge(authorization: header, certificate: nil, connection: connection)
+                == .accepted(.providerToken(teamID: "TEAM123456", keyID: "ABCDE12345", ageSeconds: 0, verified: false)))
+        clock.advance(600)
+        #expect(
+            auth.judge(authorization: header, certificate: nil, connection: connection)
+                == .accepted(.providerToken(teamID: "TEAM123456", keyID: "ABCDE12345", ageSeconds: 600, verified: false)))
+        clock.advance(3001)
+        guard case .refused(.expiredProviderToken, _) = auth.judge(authorization: header, certificate: nil, connection: connection) else {
+            Issue.record("a token over an hour old was accepted on the connection that had used it")
+            return
+        }
+        // A header the connection has not sent: refused by its form, not taken for the last one.
+        guard case .refused(.invalidProviderToken, _) = auth.judge(authorization: "bearer x", certificate: nil, connection: connection) else {
+            Issue.record("a malformed token was accepted")
+            return
+        }
+    }
+
     @Test("registered keys: the signature, the key's team and the token's age are checked; a certificate stands in for a token")
     func keysAndCertificates() throws {
         let dir = NSTemporaryDirectory() + "pbauth-\(UUID().uuidString.prefix(8))"
