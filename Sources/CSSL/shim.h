@@ -28,6 +28,10 @@ static inline void pb_ssl_nonblocking_modes(SSL *ssl) {
     SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 }
 
+/// Reads as much as the socket holds into OpenSSL's buffer, records ahead of the one asked for
+/// (SSL_set_read_ahead is a macro): one read(2) for several records instead of two for each.
+static inline void pb_ssl_read_ahead(SSL *ssl) { SSL_set_read_ahead(ssl, 1); }
+
 /// The bytes a memory BIO holds (BIO_get_mem_data is a macro).
 static inline long pb_bio_mem(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 

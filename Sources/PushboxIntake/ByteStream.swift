@@ -12,6 +12,12 @@ protocol ByteStream: AnyObject {
     func write(_ buffer: UnsafeRawBufferPointer) -> TLSStream.Progress
     /// Bytes already read from the socket and waiting (TLS records decrypted ahead).
     var buffered: Int { get }
+    /// Whether a read may return more without the socket being readable (TLS records read
+    /// ahead); a read that says `wantRead` needs the socket.
+    var mayHaveMore: Bool { get }
+    /// Reads take every record the socket holds at once (TLS read-ahead); the reader then reads
+    /// on while `mayHaveMore`.
+    func readAhead()
 }
 
 /// The socket as it is (h2c, or bytes sniffed before TLS was chosen).
@@ -35,10 +41,13 @@ final class PlainStream: ByteStream {
     }
 
     var buffered: Int { 0 }
+    var mayHaveMore: Bool { false }
+    func readAhead() {}
 }
 
 extension TLSStream: ByteStream {
     var buffered: Int { pending }
+    var mayHaveMore: Bool { hasPending }
 }
 
 /// A pipe that wakes a connection's poll from another thread (an answer is ready, or the

@@ -111,6 +111,8 @@ final class HTTP2Connection: @unchecked Sendable {
         // Whoever writes a stream or waits to answer hears that the connection is gone.
         defer { endLongAnswers() }
         guard makeSession() else { return }
+        // A client's HEADERS and DATA are often two TLS records in one segment: one read(2) for both.
+        stream.readAhead()
         if !initial.isEmpty, !receive(initial) {
             flush(deadlineMs: 1000)
             return
@@ -166,7 +168,7 @@ final class HTTP2Connection: @unchecked Sendable {
                 }
                 if ready & Int16(POLLHUP | POLLERR) != 0 && ready & Int16(POLLIN) == 0 { return }
             }
-            // Read what there is; stop at the first wantRead.
+            // Read what there is, records read ahead included; stop at the first wantRead.
             reading: while true {
                 let progress = buffer.withUnsafeMutableBytes { stream.read($0) }
                 switch progress {
@@ -176,7 +178,7 @@ final class HTTP2Connection: @unchecked Sendable {
                         flush(deadlineMs: 1000)
                         return
                     }
-                    if stream.buffered == 0 && n < buffer.count { break reading }
+                    if !stream.mayHaveMore && n < buffer.count { break reading }
                 case .wantRead, .wantWrite: break reading
                 case .closed, .failed: return
                 }

@@ -305,13 +305,17 @@ public final class PortListener: @unchecked Sendable {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = monotonicMilliseconds() + handshakeTimeoutMs
         handshake: while true {
+            let events: Int32
             switch stream.handshake() {
             case .done: break handshake
-            case .wantRead, .wantWrite:
-                guard monotonicMilliseconds() < deadline, !isStopping else { return }
-                _ = waitReady(fd, events: Int16(POLLIN | POLLOUT), wakeup: wakeup, timeout: 200)
+            case .wantRead: events = POLLIN
+            case .wantWrite: events = POLLOUT
             case .closed, .failed: return  // the client gave up, or spoke no TLS we accept
             }
+            guard monotonicMilliseconds() < deadline, !isStopping else { return }
+            // Only what the handshake waits for: a socket is nearly always writable, so waiting
+            // for either spun the thread until the client's next flight came.
+            _ = waitReady(fd, events: Int16(events), wakeup: wakeup, timeout: 200)
         }
         let certificate = stream.clientCertificate
         switch stream.alpn {

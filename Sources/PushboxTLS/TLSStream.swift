@@ -63,6 +63,15 @@ public final class TLSStream {
     /// Decrypted bytes waiting inside OpenSSL (poll on the socket will not report them).
     public var pending: Int { Int(SSL_pending(ssl)) }
 
+    /// From now on, reads take every byte the socket holds, records ahead included: a reader
+    /// must then read on while `hasPending` (poll does not see those records), until a read
+    /// says `wantRead`.
+    public func readAhead() { pb_ssl_read_ahead(ssl) }
+
+    /// Whether OpenSSL holds bytes not yet returned: decrypted, or records read ahead (perhaps
+    /// only part of one, which a read answers with `wantRead`).
+    public var hasPending: Bool { SSL_has_pending(ssl) == 1 }
+
     /// The protocol ALPN chose (`h2`, `http/1.1`), or nil when the client offered none we speak.
     public var alpn: String? {
         var data: UnsafePointer<UInt8>?
