@@ -128,34 +128,43 @@ public final class IntakeService: Sendable {
     /// `HTTPResponse.afterSent`), never before. Nil when nobody listens or nothing was stored.
     /// A payload that reaches several devices of the fleet is committed once per device, in
     /// one transaction; the answer is the first device's.
+    /// Its row is announced to the store while it is judged, so a commit starting meanwhile
+    /// waits for it (at most 2 ms): the requests in flight share one transaction.
     public func receiveBeforeAnswer(_ raw: RawPayload) -> (IntakeResult, PendingArrival?) {
+        let announcement = store.announceInsert()
+        defer { store.withdrawInsert(announcement) }
         let judgements = phone.deliveries(raw, mode: .live)
         followDeviceLanguages()
         guard judgements.count > 1 || judgements[0].verdict.device != nil else {
             let judgement = judgements[0]
-            return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report)
+            return commit(raw, apnsID: judgement.apnsID, verdict: judgement.verdict, report: judgement.report, announcement: announcement)
         }
-        return receiveBeforeAnswer(batch: [raw], judged: [judgements])[0]
+        return receiveBeforeAnswer(batch: [raw], judged: [judgements], announcement: announcement)[0]
     }
 
     /// Takes several payloads in, as `receiveBeforeAnswer` takes one, committed in one
     /// transaction (an HTTP/2 connection's requests that arrived together); the answers in order.
     public func receiveBeforeAnswer(batch raws: [RawPayload]) -> [(IntakeResult, PendingArrival?)] {
         guard raws.count > 1 else { return raws.map(receiveBeforeAnswer) }
+        let announcement = store.announceInsert()
+        defer { store.withdrawInsert(announcement) }
         let judged = phone.deliveries(batch: raws, mode: .live)
         followDeviceLanguages()
-        return receiveBeforeAnswer(batch: raws, judged: judged)
+        return receiveBeforeAnswer(batch: raws, judged: judged, announcement: announcement)
     }
 
     /// Commits each payload once per device it reached (`judged`, in order), all in one
     /// transaction; each payload's answer is its first device's, its arrivals published together.
-    private func receiveBeforeAnswer(batch raws: [RawPayload], judged: [[Judgement]]) -> [(IntakeResult, PendingArrival?)] {
+    /// `announcement`: what the store was told of these rows.
+    private func receiveBeforeAnswer(batch raws: [RawPayload], judged: [[Judgement]], announcement: InsertAnnouncement?) -> [(
+        IntakeResult, PendingArrival?
+    )] {
         let fleet = judged.contains { $0.count > 1 || $0[0].verdict.device != nil } ? phone.registration() : nil
         let byName = Dictionary((fleet?.devices ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let flat = zip(raws, judged).flatMap { raw, judgements in
             judgements.map { (raw: stamped(raw, device: $0.verdict.device.flatMap { byName[$0] }), judgement: $0) }
         }
-        let rows = store.insertRows(flat.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) })
+        let rows = store.insertRows(flat.map { ($0.raw, $0.judgement.apnsID, $0.judgement.verdict) }, announcement: announcement)
         var finished = zip(flat, rows).map { j, row in
             finish(row, apnsID: j.judgement.apnsID, verdict: j.judgement.verdict, report: j.judgement.report)
         }[...]
@@ -200,12 +209,12 @@ public final class IntakeService: Sendable {
 
     /// Commits the raw bytes with their verdict; gives the answer (500 InternalServerError when
     /// the inbox could not store it, and nothing to publish) and the arrival to publish.
-    private func commit(_ raw: RawPayload, apnsID: String, verdict: Verdict, report: ValidationReport?) -> (
+    private func commit(_ raw: RawPayload, apnsID: String, verdict: Verdict, report: ValidationReport?, announcement: InsertAnnouncement? = nil) -> (
         IntakeResult, PendingArrival?
     ) {
         let row: Result<StoredNotification, StoreError>
         do {
-            row = .success(try store.insertRow(stamped(raw), apnsID: apnsID, verdict: verdict))
+            row = .success(try store.insertRow(stamped(raw), apnsID: apnsID, verdict: verdict, announcement: announcement))
         } catch {
             row = .failure(error)
         }

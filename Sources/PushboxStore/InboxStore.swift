@@ -144,31 +144,46 @@ public final class InboxStore: @unchecked Sendable {
     /// transaction (group commit): the first becomes the leader and commits everyone queued.
     @discardableResult
     public func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil) throws(StoreError) -> Int64 {
-        try insert(raw, apnsID: apnsID, verdict: verdict, contentHash: Self.contentHash(raw))
+        try insert(raw, apnsID: apnsID, verdict: verdict, contentHash: Self.contentHash(raw), announcement: nil)
     }
 
     /// Commits as `insert` does, and gives the row as stored (for those told of it, who then
-    /// need not read it back).
-    public func insertRow(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil) throws(StoreError) -> StoredNotification {
+    /// need not read it back). `announcement`: what `announceInsert` said of it.
+    public func insertRow(_ raw: RawPayload, apnsID: String, verdict: Verdict? = nil, announcement: InsertAnnouncement? = nil) throws(StoreError)
+        -> StoredNotification
+    {
         let hash = Self.contentHash(raw)
-        let id = try insert(raw, apnsID: apnsID, verdict: verdict, contentHash: hash)
+        let id = try insert(raw, apnsID: apnsID, verdict: verdict, contentHash: hash, announcement: announcement)
         return StoredNotification(id: id, raw: raw, apnsID: apnsID, verdict: verdict, contentHash: hash)
     }
 
     /// Commits several payloads in one transaction (shared with concurrent callers as `insert`
     /// is), in order; gives each its row as stored, or the error that kept it out.
-    public func insertRows(_ rows: [(raw: RawPayload, apnsID: String, verdict: Verdict?)]) -> [Result<StoredNotification, StoreError>] {
+    /// `announcement`: what `announceInsert` said of them (one announcement for them all).
+    public func insertRows(_ rows: [(raw: RawPayload, apnsID: String, verdict: Verdict?)], announcement: InsertAnnouncement? = nil)
+        -> [Result<StoredNotification, StoreError>]
+    {
         let hashes = rows.map { Self.contentHash($0.raw) }
         let items = zip(rows, hashes).map { pending($0.0.raw, apnsID: $0.0.apnsID, verdict: $0.0.verdict, contentHash: $0.1) }
-        let ids = inserts.submit(items, commitBatch: commit)
+        let ids = inserts.submit(items, announcement: announcement, commitBatch: commit)
         return zip(rows, zip(hashes, ids)).map { row, hashAndID in
             hashAndID.1.map { StoredNotification(id: $0, raw: row.raw, apnsID: row.apnsID, verdict: row.verdict, contentHash: hashAndID.0) }
         }
     }
 
-    private func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String) throws(StoreError) -> Int64 {
+    /// Says an insert is on its way (a request being judged): a commit starting meanwhile waits
+    /// for it, at most 2 ms, so the requests in flight share one transaction. The insert takes
+    /// the announcement with it; `withdrawInsert` lets go of one that did not come.
+    public func announceInsert() -> InsertAnnouncement { inserts.announce() }
+
+    /// Lets go of an announcement whose insert did not come (nothing once it came).
+    public func withdrawInsert(_ announcement: InsertAnnouncement) { inserts.withdraw(announcement) }
+
+    private func insert(_ raw: RawPayload, apnsID: String, verdict: Verdict?, contentHash: String, announcement: InsertAnnouncement?)
+        throws(StoreError) -> Int64
+    {
         let item = pending(raw, apnsID: apnsID, verdict: verdict, contentHash: contentHash)
-        return try inserts.submit([item], commitBatch: commit)[0].get()
+        return try inserts.submit([item], announcement: announcement, commitBatch: commit)[0].get()
     }
 
     /// The row's values as the insert statement takes them.
