@@ -90,72 +90,67 @@ struct GroupCommitTests {
         #expect(done.withLock { $0 }.sorted() == [1, 2, 3])
     }
 
-    /// Submits `job` on a thread of its own (Dispatch's pool may not start one while others
-    /// block), recording its output and signalling `finished`.
-    private func submitOnThread(
-        _ commits: GroupCommit<Int, Int>, _ job: Int, announcement: InsertAnnouncement? = nil, commit: @escaping @Sendable ([Int]) -> [Int],
-        done: Locked<[Int]>, finished: DispatchSemaphore
-    ) {
-        Thread {
-            let output = commits.submit(job, announcement: announcement, commitBatch: commit)
-            done.withLock { $0.append(output) }
-            finished.signal()
-        }.start()
+    /// A group commit whose batches are recorded, and jobs submitted on threads of their own
+    /// (Dispatch's pool may not start one while others block), each output kept and signalled.
+    private final class Recorder: Sendable {
+        let commits: GroupCommit<Int, Int>
+        let batches = Locked<[[Int]]>([])
+        let done = Locked<[Int]>([])
+        let finished = DispatchSemaphore(value: 0)
+
+        init(gatherLimit: Int) { commits = GroupCommit(gatherLimit: gatherLimit) }
+
+        func commit(_ batch: [Int]) -> [Int] {
+            batches.withLock { $0.append(batch) }
+            return batch
+        }
+
+        func submitOnThread(_ job: Int, announcement: InsertAnnouncement? = nil) {
+            Thread { [self] in
+                let output = commits.submit(job, announcement: announcement, commitBatch: commit)
+                done.withLock { $0.append(output) }
+                finished.signal()
+            }.start()
+        }
     }
 
     @Test("a leader waits for an announced job and commits it in its own batch")
     func leaderWaitsForAnnounced() {
-        let commits = GroupCommit<Int, Int>(gatherLimit: 30_000_000_000)
-        let batches = Locked<[[Int]]>([])
-        let commit: @Sendable ([Int]) -> [Int] = { batch in
-            batches.withLock { $0.append(batch) }
-            return batch
-        }
-        let done = Locked<[Int]>([])
-        let finished = DispatchSemaphore(value: 0)
-        let coming = commits.announce()
-        submitOnThread(commits, 1, commit: commit, done: done, finished: finished)
+        let r = Recorder(gatherLimit: 30_000_000_000)
+        let coming = r.commits.announce()
+        r.submitOnThread(1)
         // The leader holds its batch while the announced job is still coming.
-        #expect(finished.wait(timeout: .now() + 0.3) == .timedOut)
-        #expect(batches.withLock { $0 }.isEmpty)
-        submitOnThread(commits, 2, announcement: coming, commit: commit, done: done, finished: finished)
-        for _ in 0..<2 { #expect(finished.wait(timeout: .now() + 10) == .success) }
-        #expect(batches.withLock { $0 } == [[1, 2]])
-        #expect(commits.comingCount == 0)
+        #expect(r.finished.wait(timeout: .now() + 0.3) == .timedOut)
+        #expect(r.batches.withLock { $0 }.isEmpty)
+        r.submitOnThread(2, announcement: coming)
+        for _ in 0..<2 { #expect(r.finished.wait(timeout: .now() + 10) == .success) }
+        #expect(r.batches.withLock { $0 } == [[1, 2]])
+        #expect(r.commits.comingCount == 0)
     }
 
     @Test("a withdrawn announcement ends the leader's wait; withdrawing one that came changes nothing")
     func withdrawEndsTheWait() {
-        let commits = GroupCommit<Int, Int>(gatherLimit: 30_000_000_000)
-        let batches = Locked<[[Int]]>([])
-        let commit: @Sendable ([Int]) -> [Int] = { batch in
-            batches.withLock { $0.append(batch) }
-            return batch
-        }
-        let done = Locked<[Int]>([])
-        let finished = DispatchSemaphore(value: 0)
-        let never = commits.announce()
-        submitOnThread(commits, 1, commit: commit, done: done, finished: finished)
-        #expect(finished.wait(timeout: .now() + 0.3) == .timedOut)
-        commits.withdraw(never)
-        #expect(finished.wait(timeout: .now() + 10) == .success)
-        #expect(batches.withLock { $0 } == [[1]])
-        commits.withdraw(never)
-        let came = commits.announce()
-        #expect(commits.submit(2, announcement: came, commitBatch: commit) == 2)
-        commits.withdraw(came)
-        #expect(commits.comingCount == 0)
+        let r = Recorder(gatherLimit: 30_000_000_000)
+        let never = r.commits.announce()
+        r.submitOnThread(1)
+        #expect(r.finished.wait(timeout: .now() + 0.3) == .timedOut)
+        r.commits.withdraw(never)
+        #expect(r.finished.wait(timeout: .now() + 10) == .success)
+        #expect(r.batches.withLock { $0 } == [[1]])
+        r.commits.withdraw(never)
+        let came = r.commits.announce()
+        #expect(r.commits.submit(2, announcement: came, commitBatch: r.commit) == 2)
+        r.commits.withdraw(came)
+        #expect(r.commits.comingCount == 0)
     }
 
     @Test("an announced job that never comes holds a commit no longer than the gathering limit")
     func gatherIsBounded() {
-        let commits = GroupCommit<Int, Int>(gatherLimit: 50_000_000)
-        let done = Locked<[Int]>([])
-        let finished = DispatchSemaphore(value: 0)
-        _ = commits.announce()
-        submitOnThread(commits, 1, commit: { $0 }, done: done, finished: finished)
-        #expect(finished.wait(timeout: .now() + 10) == .success)
-        #expect(done.withLock { $0 } == [1])
-        #expect(commits.comingCount == 1)
+        let r = Recorder(gatherLimit: 50_000_000)
+        _ = r.commits.announce()
+        r.submitOnThread(1)
+        #expect(r.finished.wait(timeout: .now() + 10) == .success)
+        #expect(r.done.withLock { $0 } == [1])
+        #expect(r.commits.comingCount == 1)
     }
 }
