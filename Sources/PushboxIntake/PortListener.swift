@@ -299,24 +299,32 @@ public final class PortListener: @unchecked Sendable {
         _ = writeAll(PlainStream(fd: fd), fd: fd, Array(answer.utf8), deadline: monotonicMilliseconds() + 1000)
     }
 
+    /// Drives a server handshake on the non-blocking `fd` to its end, waiting between steps for
+    /// only what it asks: readable for `wantRead`, writable for `wantWrite` (a socket is nearly
+    /// always writable, so waiting for either spun the thread until the client's next flight).
+    /// Gives whether it completed before `deadline` and how often it waited.
+    static func handshake(_ stream: TLSStream, fd: Int32, wakeup: Wakeup?, deadline: UInt64, stopping: () -> Bool) -> (done: Bool, waits: Int) {
+        var waits = 0
+        while true {
+            let events: Int32
+            switch stream.handshake() {
+            case .done: return (true, waits)
+            case .wantRead: events = POLLIN
+            case .wantWrite: events = POLLOUT
+            case .closed, .failed: return (false, waits)  // the client gave up, or spoke no TLS we accept
+            }
+            guard monotonicMilliseconds() < deadline, !stopping() else { return (false, waits) }
+            _ = waitReady(fd, events: Int16(events), wakeup: wakeup, timeout: 200)
+            waits += 1
+        }
+    }
+
     /// `origin` says where the connection came from (and the `CONNECT` it came through, if any).
     private func serveTLS(_ fd: Int32, wakeup: Wakeup, origin: Origin) {
         guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = monotonicMilliseconds() + handshakeTimeoutMs
-        handshake: while true {
-            let events: Int32
-            switch stream.handshake() {
-            case .done: break handshake
-            case .wantRead: events = POLLIN
-            case .wantWrite: events = POLLOUT
-            case .closed, .failed: return  // the client gave up, or spoke no TLS we accept
-            }
-            guard monotonicMilliseconds() < deadline, !isStopping else { return }
-            // Only what the handshake waits for: a socket is nearly always writable, so waiting
-            // for either spun the thread until the client's next flight came.
-            _ = waitReady(fd, events: Int16(events), wakeup: wakeup, timeout: 200)
-        }
+        guard Self.handshake(stream, fd: fd, wakeup: wakeup, deadline: deadline, stopping: { [self] in isStopping }).done else { return }
         let certificate = stream.clientCertificate
         switch stream.alpn {
         case "h2":
