@@ -89,12 +89,16 @@ final class GroupCommit<Job, Output>: @unchecked Sendable {
     /// Takes back an announcement whose job did not come; nothing when it came.
     func withdraw(_ announcement: InsertAnnouncement) {
         pthread_mutex_lock(mutex)
-        if announcement.coming {
-            announcement.coming = false
-            coming -= 1
-            wakeGatheringLeader()
-        }
+        take(announcement)
+        wakeGatheringLeader()
         pthread_mutex_unlock(mutex)
+    }
+
+    /// Counts an announced job as come, once (called with `mutex` held).
+    private func take(_ announcement: InsertAnnouncement) {
+        guard announcement.coming else { return }
+        announcement.coming = false
+        coming -= 1
     }
 
     /// Wakes a leader waiting for announced jobs once none is still coming or the batch is
@@ -133,10 +137,7 @@ final class GroupCommit<Job, Output>: @unchecked Sendable {
         let ticket = Ticket(job)
         pthread_mutex_lock(mutex)
         queued.append(ticket)
-        if let announcement, announcement.coming {
-            announcement.coming = false
-            coming -= 1
-        }
+        if let announcement { take(announcement) }
         wakeGatheringLeader()
         if committing {
             while ticket.output == nil && !ticket.leads { pthread_cond_wait(ticket.wake, mutex) }
