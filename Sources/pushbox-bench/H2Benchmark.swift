@@ -78,11 +78,11 @@ enum H2Benchmark {
             for _ in 0..<3 {
                 withIntake { server in
                     // h2load is a child process: this process's own CPU time is the intake's.
-                    let cpuBefore = ownCPUSeconds()
+                    let cpuBefore = IntakeBenchmark.cpuSeconds(getpid())
                     let mine = h2load(
                         url: "https://localhost:\(server.tcpPort ?? 0)/3/device/5e1ec7ed", total: total, connections: connections, streams: streams,
                         body: body, headers: headers, dir: dir)
-                    let cpuMicros = (ownCPUSeconds() - cpuBefore) / Double(max(1, mine.ok)) * 1e6
+                    let cpuMicros = (IntakeBenchmark.cpuSeconds(getpid()) - cpuBefore) / Double(max(1, mine.ok)) * 1e6
                     print(
                         String(
                             format: "  pushbox %2d conn × %3d streams  %7.0f/s  p50 %.2f ms  p99 %.2f ms  CPU %.0f µs/request", connections, streams,
@@ -213,14 +213,6 @@ enum H2Benchmark {
         figures(
             LoadDrivers.unixSocket(
                 socket: path, path: "/3/device/5e1ec7ed", total: total, clients: clients, body: body, headers: [("apns-push-type", "alert")]))
-    }
-
-    /// User + system CPU seconds of this process so far (not of its children).
-    static func ownCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let seconds = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     static func figures(_ run: LoadDrivers.Run) -> Figures { Figures(rate: run.rate, p50: run.percentile(50), p99: run.percentile(99), ok: run.ok) }
