@@ -294,9 +294,9 @@ final class HTTP2Connection: @unchecked Sendable {
         head.bodyBytes = state.received
         handler.answered(head, response)
         // Every name and value in one buffer: nghttp2 copies them during the call.
-        var bytes = Array(":status".utf8) + Array(String(response.status).utf8)
-        var spans = [(name: 0, nameLength: 7, value: 7, valueLength: bytes.count - 7)]
-        for (name, value) in response.headers {
+        var bytes: [UInt8] = []
+        var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
+        for (name, value) in [(":status", String(response.status))] + response.headers {
             let at = bytes.count
             bytes += PushHeaders.lowered(name).utf8
             let valueAt = bytes.count
