@@ -20,11 +20,13 @@ struct SnapshotCommandTests {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: ProjectPaths.sampleApp, toPath: app)
         }
+        /// TMPDIR is the copy's own folder: a failed picture's drawing goes there, removed with it.
         func run(_ extra: [String], environment: [String: String] = [:]) -> CLIRun {
             CLIRun(
                 ["snapshot", "--golden", golden, "--app", app, "--lang", "en-US,ko-KR", "--no-extension"] + extra + [
                     ProjectPaths.samples + "/01-game-invite.json", ProjectPaths.samples + "/12-fcm-invite-both.json",
-                ], environment: environment.merging(["XDG_CACHE_HOME": CLIRun.cacheHome, "XDG_DATA_HOME": CLIRun.dataHome]) { a, _ in a })
+                ],
+                environment: environment.merging(["XDG_CACHE_HOME": CLIRun.cacheHome, "XDG_DATA_HOME": CLIRun.dataHome, "TMPDIR": dir]) { a, _ in a })
         }
         deinit { try? FileManager.default.removeItem(atPath: dir) }
     }
@@ -174,8 +176,8 @@ struct SnapshotCommandTests {
             of: "모노폴리 게임에 초대했습니다", with: "모노폴리 게임에 초대했습니다. 지금 바로 참여하세요")
         try Data(text.utf8).write(to: URL(fileURLWithPath: strings))
         let junit = c.dir + "/junit.xml"
-        // The pictures drawn now go under TMPDIR: the copy's own folder, removed with it.
-        #expect(c.run(["--png", "--junit", junit], environment: ["TMPDIR": c.dir]).status == 1)
+        // The pictures drawn now go under TMPDIR: the copy's own folder.
+        #expect(c.run(["--png", "--junit", junit]).status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: c.dir).contains { $0.hasPrefix("pushbox-snapshot-") })
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         let failed = xml.components(separatedBy: "<testcase ").filter { $0.contains("<failure") }.compactMap { testcase in
