@@ -2,20 +2,16 @@ import CNGHTTP2
 import Foundation
 import PushboxJSON
 import PushboxPayload
-import PushboxSystem
 
-// @unchecked: the session and every `var` belong to the connection's thread; a worker reaches
-// it only through `mailbox` (behind its own lock) and `wakeup`. PortTests runs a hundred concurrent streams on one connection.
-/// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its own
-/// thread: many concurrent streams. A request alone is handled right there; requests that
-/// complete together go to a worker as batches of at most 32 (each batch's pushes in one
-/// transaction), up to three batches at a time, while the connection reads on — one wake-up per
-/// batch. A body over a refusing route's limit is answered 413 at once; idle
-/// connections get GOAWAY with `IdleTimeout`, and a stopping listener GOAWAY with `Shutdown`.
+// @unchecked: the session and every `var` belong to the loop's thread (nghttp2's callbacks run
+// inside mem_recv/mem_send on it); other threads reach a connection only through its loop's
+// inbox. PortTests runs a hundred concurrent streams on one connection.
+/// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its
+/// listener's `HTTP2Loop`: many concurrent streams. The loop reads it when its socket is
+/// ready, and the requests it completes join that round's batch. A body over a refusing
+/// route's limit is answered 413 at once; idle connections get GOAWAY with `IdleTimeout`, and
+/// a stopping listener GOAWAY with `Shutdown`.
 final class HTTP2Connection: @unchecked Sendable {
-    // Everything but `mailbox` is touched only by the connection's own thread (nghttp2's
-    // callbacks run inside mem_recv/mem_send on that thread). A worker reaches it only through
-    // `mailbox` and `wakeup`.
     static let maxConcurrentStreams: UInt32 = 1000
     /// Header bytes one request may carry (names and values); more resets the stream.
     static let maxHeaderBytes = 16 * 1024
@@ -24,25 +20,37 @@ final class HTTP2Connection: @unchecked Sendable {
     let fd: Int32
     let handler: HTTPRequestHandler
     let connection: ConnectionInfo
-    let listener: PortListener
-    let wakeup: Wakeup
+    let loop: HTTP2Loop
+    let idleTimeoutMs: Int
+    /// Closes the socket when the connection ends; told whether chaos reset it (then no TLS
+    /// close_notify is sent: the close is the TCP RST).
+    private let onEnd: (Bool) -> Void
+    private var initial: [UInt8]
     private var session: OpaquePointer?
-    private var streams: [Int32: StreamState] = [:]
-    /// How many batches are with workers (the next one gathers in `ready` meanwhile).
-    private var batchesInFlight = 0
-    private var batchInFlight: Bool { batchesInFlight > 0 }
-    private let mailbox = Mailbox()
+    var streams: [Int32: StreamState] = [:]
     private var output: [UInt8] = []
     private var outputOffset = 0
-    /// Requests whose bodies completed in the bytes just read, waiting to be handled.
-    private var ready: [(Int32, HTTPRequest, RequestHead)] = []
+
+    // The loop's bookkeeping.
+    /// Requests handed to the loop and not answered yet.
+    var pending = 0
+    /// Whether the loop settles it this round, and whether it reads it again next round.
+    var touched = false
+    var rereading = false
+    /// Whether the listener is stopping (set by the loop).
+    var stopping = false
+    private(set) var ended = false
+    private var goingAway = false
+    /// When a connection that is going away ends whatever is still in flight.
+    private var lastChance: UInt64?
+    /// When a connection that must close (a protocol error, a chaos GOAWAY) closes, written or not.
+    private var closing: UInt64?
+    private var lastActivity: UInt64 = 0
     /// The chaos rules' version this connection's settings follow, and the stream limit it announced.
     private var chaosVersion = -1
     private var announcedMaxStreams = HTTP2Connection.maxConcurrentStreams
     /// A chaos fault ended the connection: `reset` closes it with a TCP RST.
     private var endedByChaos: ConnectionFault?
-    /// Later answers given (on any thread), and streams with more to send: for the connection's thread.
-    private let late = Locked<(answers: [(Int32, RequestHead, HTTPResponse)], resumable: Set<Int32>)>(([], []))
 
     /// One request and its answer.
     final class StreamState {
@@ -70,121 +78,125 @@ final class HTTP2Connection: @unchecked Sendable {
         var isLong: Bool { responseStream != nil || later.map { !$0.isResolved } == true }
     }
 
-    /// The answers of the batch a worker finished, waiting for the connection's thread.
-    final class Mailbox: Sendable {
-        private let items = Locked<(batches: Int, answers: [(Int32, RequestHead, HTTPResponse)])>((0, []))
-        func post(_ answers: [(Int32, RequestHead, HTTPResponse)]) {
-            items.withLock {
-                $0.batches += 1
-                $0.answers += answers
-            }
-        }
-        /// The answers of every batch finished since the last call, and how many batches they were.
-        func take() -> (batches: Int, answers: [(Int32, RequestHead, HTTPResponse)])? {
-            items.withLock { items in
-                defer { items = (0, []) }
-                return items.batches == 0 ? nil : items
-            }
-        }
-    }
-
-    init(stream: ByteStream, fd: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, listener: PortListener, wakeup: Wakeup) {
+    /// A connection whose handshake is done; `initial` holds bytes already read from it.
+    init(
+        stream: ByteStream, fd: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, loop: HTTP2Loop, idleTimeoutMs: Int,
+        initial: [UInt8], onEnd: @escaping (Bool) -> Void
+    ) {
         self.stream = stream
         self.fd = fd
         self.handler = handler
         self.connection = connection
-        self.listener = listener
-        self.wakeup = wakeup
+        self.loop = loop
+        self.idleTimeoutMs = idleTimeoutMs
+        self.initial = initial
+        self.onEnd = onEnd
     }
 
     deinit { if let session { nghttp2_session_del(session) } }
 
-    /// Serves the connection until it closes; `initial` holds bytes already read from it. True
-    /// when chaos reset it (its socket then closes with a TCP RST, nothing more sent).
-    @discardableResult
-    func run(initial: [UInt8]) -> Bool {
-        serve(initial: initial)
-        return endedByChaos == .reset
-    }
+    /// Whether answers wait for the socket to take them.
+    var wantsWrite: Bool { outputOffset < output.count }
 
-    private func serve(initial: [UInt8]) {
-        // Whoever writes a stream or waits to answer hears that the connection is gone.
-        defer { endLongAnswers() }
-        guard makeSession() else { return }
+    /// Opens the session (SETTINGS queued) and takes the bytes read before it.
+    func start(now: UInt64) {
+        lastActivity = now
+        guard makeSession() else { return end() }
         // A client's HEADERS and DATA are often two TLS records in one segment: one read(2) for both.
         stream.readAhead()
-        if !initial.isEmpty, !receive(initial) {
-            flush(deadlineMs: 1000)
+        let bytes = initial
+        initial = []
+        if !bytes.isEmpty, !bytes.withUnsafeBufferPointer({ receive($0.baseAddress, $0.count) }) { close(now: now) }
+    }
+
+    /// Reads what the socket holds, records read ahead included, until it would wait or
+    /// `share` bytes were read; true when it stopped at `share` with more perhaps left.
+    func readAvailable(into buffer: inout [UInt8], share: Int) -> Bool {
+        guard closing == nil else { return false }
+        var taken = 0
+        while true {
+            let progress = buffer.withUnsafeMutableBytes { stream.read($0) }
+            switch progress {
+            case .done(let n):
+                lastActivity = monotonicMilliseconds()
+                guard buffer.withUnsafeBufferPointer({ receive($0.baseAddress, n) }) else {
+                    close(now: lastActivity)
+                    return false
+                }
+                taken += n
+                if !stream.mayHaveMore && n < buffer.count { return false }
+                if taken >= share { return true }
+            case .wantRead, .wantWrite: return false
+            case .closed, .failed:
+                end()
+                return false
+            }
+        }
+    }
+
+    /// Sends what is queued and ends the connection when its life is over: closed by chaos, a
+    /// protocol error written out, or idle or going away with nothing left in flight.
+    func settle(now: UInt64) {
+        guard !ended else { return }
+        if stopping && !goingAway {
+            goAway(reason: .shutdown, now: now)
+            endLongAnswers()
+        }
+        followChaosSettings()
+        if let fault = endedByChaos, closing == nil {
+            if fault == .reset { return end() }
+            closing = now + 1000
+        }
+        guard flushOutput() else { return end() }
+        if let closing {
+            if !wantsWrite || now >= closing { end() }
             return
         }
-        handleReady()
-        var lastActivity = monotonicMilliseconds()
-        var goingAway = false
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            if let finished = mailbox.take() {
-                batchesInFlight -= finished.batches
-                for (id, head, response) in finished.answers where streams[id] != nil { submit(id, head: head, response: response) }
-                handleReady()
-            }
-            let (answers, resumable) = late.withLock { late in
-                defer { late = ([], []) }
-                return late
-            }
-            for (id, head, response) in answers where streams[id] != nil { submit(id, head: head, response: response) }
-            for id in resumable where streams[id] != nil { nghttp2_session_resume_data(session, id) }
-            if listener.isStopping && !goingAway {
-                goingAway = true
-                goAway(reason: .shutdown)
-                endLongAnswers()
-            }
-            followChaosSettings()
-            if let fault = endedByChaos {
-                if fault != .reset { flush(deadlineMs: 1000) }
-                resetIfAsked()
-                return
-            }
-            guard flushOutput() else { return }
-            let idle = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
-            if (idle || goingAway) && !batchInFlight && outputOffset == output.count { return }
-            var ready: Int16 = 0
-            if stream.buffered == 0 {
-                let idleClose = handler.chaosRules?.idleClose
-                let remaining = Int64(min(listener.idleTimeoutMs, idleClose?.milliseconds ?? Int.max)) - Int64(monotonicMilliseconds() - lastActivity)
-                let events = Int16(POLLIN) | (outputOffset < output.count ? Int16(POLLOUT) : 0)
-                ready = waitReady(fd, events: events, wakeup: wakeup, timeout: goingAway ? 100 : Int32(max(0, min(remaining, 1000))))
-                if ready == 0 {
-                    if remaining <= 0 && !batchInFlight && !goingAway && !streams.values.contains(where: \.isLong) {
-                        if idleClose?.reset == true, idleClose!.milliseconds < listener.idleTimeoutMs {
-                            // Chaos: an idle connection reset, as APNs' are after hours, without GOAWAY.
-                            endedByChaos = .reset
-                            resetIfAsked()
-                            return
-                        }
-                        goingAway = true
-                        goAway(reason: .idleTimeout)
-                    }
-                    continue
-                }
-                if ready & Int16(POLLHUP | POLLERR) != 0 && ready & Int16(POLLIN) == 0 { return }
-            }
-            // Read what there is, records read ahead included; stop at the first wantRead.
-            reading: while true {
-                let progress = buffer.withUnsafeMutableBytes { stream.read($0) }
-                switch progress {
-                case .done(let n):
-                    lastActivity = monotonicMilliseconds()
-                    guard receive(Array(buffer[0..<n])) else {
-                        flush(deadlineMs: 1000)
-                        return
-                    }
-                    if !stream.mayHaveMore && n < buffer.count { break reading }
-                case .wantRead, .wantWrite: break reading
-                case .closed, .failed: return
-                }
-            }
-            handleReady()
+        let idle = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
+        if (idle || goingAway) && pending == 0 && !wantsWrite { end() }
+    }
+
+    /// Ends what outlived its time (a close not written, a GOAWAY whose streams never finish)
+    /// and says goodbye to an idle connection; gives when to look again.
+    func checkTimers(now: UInt64) -> UInt64 {
+        guard !ended else { return .max }
+        if let deadline = closing ?? lastChance {
+            if now >= deadline { end() }
+            return deadline
         }
+        let idleClose = handler.chaosRules?.idleClose
+        let deadline = lastActivity + UInt64(min(idleTimeoutMs, idleClose?.milliseconds ?? Int.max))
+        guard now >= deadline else { return deadline }
+        if pending == 0 && !streams.values.contains(where: \.isLong) {
+            if let idleClose, idleClose.reset, idleClose.milliseconds < idleTimeoutMs {
+                // Chaos: an idle connection reset, as APNs' are after hours, without GOAWAY.
+                endedByChaos = .reset
+            } else {
+                goAway(reason: .idleTimeout, now: now)
+            }
+            loop.touch(self)
+        }
+        return now + 1000
+    }
+
+    /// Ends the connection now: answers waiting hear it is gone, the socket closes.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        endLongAnswers()
+        resetIfAsked()
+        onEnd(endedByChaos == .reset)
+    }
+
+    /// A streamed answer on stream `id` has more to send.
+    func resumeData(_ id: Int32) {
+        if streams[id] != nil { nghttp2_session_resume_data(session, id) }
+    }
+
+    /// Writes what is queued and closes within a second (a GOAWAY saying why is queued).
+    private func close(now: UInt64) {
+        closing = now + 1000
+        loop.touch(self)
     }
 
     private func makeSession() -> Bool {
@@ -208,9 +220,8 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// Feeds bytes to nghttp2; false when the connection must end (a GOAWAY is queued).
-    private func receive(_ bytes: [UInt8]) -> Bool {
-        let n = bytes.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, $0.count) }
-        if n < 0 {
+    private func receive(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+        if nghttp2_session_mem_recv(session, bytes, count) < 0 {
             // Not HTTP/2 (a bad preface) or a protocol error: say so with GOAWAY, then close.
             nghttp2_session_terminate_session(session, NGHTTP2_PROTOCOL_ERROR.rawValue)
             return false
@@ -220,34 +231,25 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// Moves nghttp2's pending frames into `output` and writes what the socket takes.
     private func flushOutput() -> Bool {
-        if outputOffset == output.count {
-            output.removeAll(keepingCapacity: true)
-            outputOffset = 0
-            while output.count < 64 * 1024 {
-                var data: UnsafePointer<UInt8>?
-                let n = nghttp2_session_mem_send(session, &data)
-                if n < 0 { return false }
-                if n == 0 { break }
-                if let data { output.append(contentsOf: UnsafeBufferPointer(start: data, count: n)) }
+        while true {
+            if outputOffset == output.count {
+                output.removeAll(keepingCapacity: true)
+                outputOffset = 0
+                while output.count < 64 * 1024 {
+                    var data: UnsafePointer<UInt8>?
+                    let n = nghttp2_session_mem_send(session, &data)
+                    if n < 0 { return false }
+                    if n == 0 { break }
+                    if let data { output.append(contentsOf: UnsafeBufferPointer(start: data, count: n)) }
+                }
+                if output.isEmpty { return true }
             }
-        }
-        while outputOffset < output.count {
             let progress = output.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
             switch progress {
             case .done(let n): outputOffset += n
             case .wantWrite, .wantRead: return true
             case .closed, .failed: return false
             }
-            if outputOffset == output.count { return flushOutput() }
-        }
-        return true
-    }
-
-    /// Writes what is queued before a close, for at most `deadlineMs`.
-    private func flush(deadlineMs: UInt64) {
-        let deadline = monotonicMilliseconds() + deadlineMs
-        while flushOutput(), outputOffset < output.count, monotonicMilliseconds() < deadline {
-            _ = waitReady(fd, events: Int16(POLLOUT), wakeup: nil, timeout: 100)
         }
     }
 
@@ -259,29 +261,30 @@ final class HTTP2Connection: @unchecked Sendable {
         }
     }
 
-    private func goAway(reason: APNsReason) {
+    /// GOAWAY saying `reason`: the streams begun are finished, within three seconds.
+    private func goAway(reason: APNsReason, now: UInt64) {
+        goingAway = true
+        lastChance = now + 3000
         let last = nghttp2_session_get_last_proc_stream_id(session)
         let data = Array("{\"reason\":\"\(reason.rawValue)\"}".utf8)
         nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, NGHTTP2_NO_ERROR.rawValue, data, data.count)
     }
 
     /// Queues `response` on stream `id` and tells the access log.
-    private func submit(_ id: Int32, head: RequestHead, response: HTTPResponse) {
+    func submit(_ id: Int32, head: RequestHead, response: HTTPResponse) {
         guard let state = streams[id] else { return }
         state.answered = true
         if let later = response.later {
             state.later = later
-            let (late, wakeup) = (late, wakeup)
-            later.whenResolved { response in
-                late.withLock { $0.answers.append((id, head, response)) }
-                wakeup.signal()
+            later.whenResolved { [loop, self] response in
+                loop.post([HTTP2Loop.Answer(connection: self, id: id, head: head, response: response, handled: false)], batchDone: false)
             }
             return
         }
         state.later = nil
+        var head = head
+        head.bodyBytes = state.received
         if let fault = response.connectionFault {
-            var head = head
-            head.bodyBytes = state.received
             handler.answered(head, response)
             inject(fault, on: id)
             return
@@ -290,8 +293,6 @@ final class HTTP2Connection: @unchecked Sendable {
         state.response = response.body
         state.responseOffset = 0
         state.afterSent = response.afterSent
-        var head = head
-        head.bodyBytes = state.received
         handler.answered(head, response)
         // Every name and value in one buffer: nghttp2 copies them during the call.
         var bytes: [UInt8] = []
@@ -335,8 +336,7 @@ final class HTTP2Connection: @unchecked Sendable {
         }
     }
 
-    /// Makes the socket's close a TCP RST (SO_LINGER 0) when chaos asked for a reset: the
-    /// listener closes it when the connection ends.
+    /// Makes the socket's close a TCP RST (SO_LINGER 0) when chaos asked for a reset.
     private func resetIfAsked() {
         guard endedByChaos == .reset else { return }
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
@@ -355,7 +355,7 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// The request's head is complete: the handler may answer at once (refusals, 413).
-    private func headersDone(_ id: Int32, _ state: StreamState) {
+    func headersDone(_ id: Int32, _ state: StreamState) {
         var headers = state.headers
         if let authority = state.authority, !headers.contains(where: { $0.name == "host" }) { headers.append(("host", authority)) }
         var head = RequestHead(method: state.method, path: state.path, headers: headers, connection: connection)
@@ -368,156 +368,14 @@ final class HTTP2Connection: @unchecked Sendable {
         if let response = early.response { submit(id, head: head, response: response) }
     }
 
-    /// The request is complete: it waits in `ready` until the bytes read so far are processed.
-    private func dispatch(_ id: Int32, _ state: StreamState) {
+    /// The request is complete: it joins the loop's round.
+    func dispatch(_ id: Int32, _ state: StreamState) {
         guard !state.answered, let head = state.head else { return }
         state.answered = true
         var request = HTTPRequest(
             method: head.method, path: head.path, headers: head.headers, body: state.body, arrival: head.arrival(state.authentication))
         request.query = head.query
         if state.received > state.body.count { request.bodyLength = state.received }
-        ready.append((id, request, head))
-    }
-
-    /// Hands the ready requests on while fewer than `maxBatchesInFlight` batches are with the
-    /// workers: one alone, with none in flight, right here (no thread hop, as a provider sending
-    /// one push at a time expects); else up to `batchLimit` as one batch on a worker, so their
-    /// pushes share a transaction while the connection reads on.
-    private func handleReady() {
-        while !ready.isEmpty && batchesInFlight < Self.maxBatchesInFlight {
-            let batch = Array(ready.prefix(Self.batchLimit))
-            ready.removeFirst(batch.count)
-            handle(batch)
-        }
-    }
-
-    /// One batch handled: alone, with none in flight, on this thread; else on a worker.
-    private func handle(_ batch: [(Int32, HTTPRequest, RequestHead)]) {
-        if batch.count == 1 && batchesInFlight == 0 {
-            let (id, request, head) = batch[0]
-            submit(id, head: head, response: handler.handle(request))
-            return
-        }
-        batchesInFlight += 1
-        let (handler, mailbox, wakeup) = (handler, mailbox, wakeup)
-        listener.workers.async {
-            let responses = handler.handle(batch: batch.map(\.1))
-            mailbox.post(zip(batch, responses).map { ($0.0.0, $0.0.2, $0.1) })
-            wakeup.signal()
-        }
-    }
-
-    /// The most requests one batch takes, and how many batches one connection keeps with the
-    /// workers: with a hundred streams in flight, one batch of all of them left the client no
-    /// stream to send on and a core idle while the batch was judged and committed (a third of
-    /// both cores idle at 1 × 100 streams); batches of 32, three at a time, keep the client
-    /// sending, the connection reading and one batch validating while another commits
-    /// (`pushbox-bench h2 20000 1x100`: median 19,800/s → 24,300/s over nine alternated runs).
-    /// Requests in flight together are concurrent, as APNs takes them: batches are judged in the
-    /// order they reach the phone, the requests of one batch in order.
-    static let batchLimit = 32
-    static let maxBatchesInFlight = 3
-
-    private static func me(_ user: UnsafeMutableRawPointer?) -> HTTP2Connection {
-        Unmanaged<HTTP2Connection>.fromOpaque(user!).takeUnretainedValue()
-    }
-
-    static let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user in
-        guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-        me(user).streams[frame.pointee.hd.stream_id] = StreamState()
-        return 0
-    }
-
-    static let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, user in
-        guard let frame, let state = me(user).streams[frame.pointee.hd.stream_id], let name, let value else { return 0 }
-        state.headerBytes += nameLength + valueLength + 32
-        if state.headerBytes > maxHeaderBytes { return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue }
-        let n = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
-        let v = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
-        switch n {
-        case ":method": state.method = v
-        case ":path":
-            // Split at the first "?" by bytes (a split by Character walks graphemes: 2 µs a request).
-            if let mark = v.utf8.firstIndex(of: UInt8(ascii: "?")) {
-                state.path = String(v[..<mark])
-                state.query = FormBody.parse(Array(v.utf8[v.utf8.index(after: mark)...]))
-            } else {
-                state.path = v
-            }
-        case ":authority": state.authority = v
-        case ":scheme": break
-        default: state.headers.append((n, v))
-        }
-        return 0
-    }
-
-    static let onData: nghttp2_on_data_chunk_recv_callback = { _, _, id, data, length, user in
-        let connection = me(user)
-        guard let state = connection.streams[id], !state.answered, let data else { return 0 }
-        state.received += length
-        let take = min(length, state.maxBody - state.body.count)
-        if take > 0 { state.body.append(contentsOf: UnsafeBufferPointer(start: data, count: take)) }
-        guard state.received > state.maxBody, let head = state.head else { return 0 }
-        if !state.handsOverOversize {
-            connection.submit(id, head: head, response: connection.handler.tooLarge(head))
-        } else if state.received > EarlyAnswer.drainLimit {
-            // Not worth reading further: handled with what was kept and counted.
-            connection.dispatch(id, state)
-        }
-        return 0
-    }
-
-    static let onFrame: nghttp2_on_frame_recv_callback = { _, frame, user in
-        guard let frame else { return 0 }
-        let connection = me(user)
-        let id = frame.pointee.hd.stream_id
-        guard let state = connection.streams[id] else { return 0 }
-        let type = frame.pointee.hd.type
-        if type == UInt8(NGHTTP2_HEADERS.rawValue), state.head == nil { connection.headersDone(id, state) }
-        if type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
-            frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-        {
-            connection.dispatch(id, state)
-        }
-        return 0
-    }
-
-    static let onStreamClose: nghttp2_on_stream_close_callback = { _, id, _, user in
-        me(user).streams[id]?.responseStream?.closed()
-        me(user).streams[id]?.afterSent?()
-        me(user).streams[id] = nil
-        return 0
-    }
-
-    static let readBody: nghttp2_data_source_read_callback = { _, id, buffer, length, flags, _, user in
-        guard let state = me(user).streams[id], let buffer, let flags else {
-            flags?.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
-            return 0
-        }
-        if let stream = state.responseStream {
-            let connection = me(user)
-            let (late, wakeup) = (connection.late, connection.wakeup)
-            let read = stream.read(
-                into: UnsafeMutableRawBufferPointer(start: buffer, count: length), park: {},
-                wake: {
-                    late.withLock { _ = $0.resumable.insert(id) }
-                    wakeup.signal()
-                })
-            switch read {
-            case .bytes(let n): return n
-            case .parked: return Int(NGHTTP2_ERR_DEFERRED.rawValue)
-            case .end:
-                flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
-                return 0
-            }
-        }
-        let n = min(length, state.response.count - state.responseOffset)
-        state.response.withUnsafeBytes { raw in
-            guard n > 0, let base = raw.baseAddress else { return }
-            UnsafeMutableRawPointer(buffer).copyMemory(from: base + state.responseOffset, byteCount: n)
-        }
-        state.responseOffset += n
-        if state.responseOffset == state.response.count { flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue) }
-        return n
+        loop.enqueue(HTTP2Loop.Ready(connection: self, id: id, request: request, head: head))
     }
 }

@@ -1,6 +1,7 @@
 import CPosix
 import Foundation
 import PushboxPayload
+import PushboxSystem
 import PushboxTLS
 
 #if canImport(Glibc)
@@ -12,7 +13,9 @@ import PushboxTLS
 /// pushbox's one TCP port for every client. Each accepted connection is told apart from its
 /// first bytes, without consuming them: a TLS ClientHello (then ALPN `h2` or `http/1.1`, or no
 /// ALPN and the HTTP/2 preface), the cleartext HTTP/2 preface (h2c), a `CONNECT` (a tunnel
-/// pushbox serves itself, for the hosts it stands in for), or else HTTP/1.1. HTTP/2 is served by nghttp2 on the connection's own thread;
+/// pushbox serves itself, for the hosts it stands in for), or else HTTP/1.1. A connection's
+/// first bytes and handshake are taken on a thread of its own; then HTTP/2 is served by nghttp2
+/// on one of the listener's `HTTP2Loop`s;
 /// HTTP/1.1 goes to libmicrohttpd, directly in clear or through a socket pair inside TLS, so
 /// there is one HTTP/1.1 implementation.
 public final class PortListener: @unchecked Sendable {
@@ -29,8 +32,12 @@ public final class PortListener: @unchecked Sendable {
     let http1: HTTPServer
     let http1InTLS: HTTPServer
     let idleTimeoutMs: Int
-    /// Where HTTP/2 connections hand their batches of requests.
+    /// Where the HTTP/2 loop hands its batches of requests.
     let workers = DispatchQueue(label: "pushbox.port.requests", attributes: .concurrent)
+    /// Serve the HTTP/2 connections once their handshakes are done (made in init, then fixed).
+    private(set) var loops: [HTTP2Loop] = []
+    /// The loop the next HTTP/2 connection goes to (they take turns).
+    private let loopTurn = Locked(0)
     private let lock = NSCondition()
     private var stopping = false
     private var live: [ObjectIdentifier: Wakeup] = [:]
@@ -64,7 +71,20 @@ public final class PortListener: @unchecked Sendable {
             threads: 1, idleTimeout: idleTimeout)
         guard let acceptor = Acceptor(listenFD: listenFD) else { throw ListenError(message: "cannot make a pipe for the listener") }
         self.acceptor = acceptor
+        for _ in 0..<HTTP2Loop.perListener {
+            guard let loop = HTTP2Loop(handler: handler, workers: workers, isStopping: { [weak self] in self?.isStopping ?? true }) else {
+                throw ListenError(message: "cannot make a pipe for the HTTP/2 loop")
+            }
+            loops.append(loop)
+        }
         acceptor.start { [self] fd in accepted(fd) }
+    }
+
+    /// Connections accepted and not ended yet.
+    var liveConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return live.count
     }
 
     var isStopping: Bool {
@@ -84,6 +104,7 @@ public final class PortListener: @unchecked Sendable {
         stopping = true
         for w in live.values { w.signal() }
         lock.unlock()
+        for loop in loops { loop.signal() }
         acceptor.stop()
         close(listenFD)
         lock.lock()
@@ -113,12 +134,17 @@ public final class PortListener: @unchecked Sendable {
             return
         }
         Thread.detachNewThread { [self] in
-            serve(fd, wakeup: wakeup)
-            lock.lock()
-            live[key] = nil
-            lock.broadcast()
-            lock.unlock()
+            // A connection handed to the HTTP/2 loop is let go when the loop ends it.
+            if !serve(fd, wakeup: wakeup) { release(wakeup) }
         }
+    }
+
+    /// The connection `wakeup` belongs to has ended.
+    private func release(_ wakeup: Wakeup) {
+        lock.lock()
+        live[ObjectIdentifier(wakeup)] = nil
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// What the first bytes of a connection are.
@@ -176,7 +202,9 @@ public final class PortListener: @unchecked Sendable {
         return Origin(listener: "unix \(unixPath)" + (pid > 0 ? " (pid \(pid))" : ""), isPlain: pid <= 0)
     }
 
-    private func serve(_ fd: Int32, wakeup: Wakeup) {
+    /// Serves the accepted `fd` until it ends, or hands it to the HTTP/2 loop (true), which
+    /// closes it and lets it go when it ends.
+    private func serve(_ fd: Int32, wakeup: Wakeup) -> Bool {
         let origin = origin(of: fd)
         switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
         case .closed:
@@ -188,26 +216,39 @@ public final class PortListener: @unchecked Sendable {
                 http1.add(fd, connection: ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: false, requiresAuth: true))
             }
         case .connect:
-            serveConnect(fd, wakeup: wakeup, origin: origin)
+            return serveConnect(fd, wakeup: wakeup, origin: origin)
         case .h2c:
             serveHTTP2(PlainStream(fd: fd), fd: fd, protocolName: "h2c", tls: false, certificate: nil, initial: [], wakeup: wakeup, origin: origin)
-            close(fd)
+            return true
         case .tls:
-            serveTLS(fd, wakeup: wakeup, origin: origin)
+            if serveTLS(fd, wakeup: wakeup, origin: origin) { return true }
             close(fd)
         }
+        return false
     }
 
-    /// Serves HTTP/2 on the connection; true when chaos reset it (no close_notify is sent then:
-    /// the close is the TCP RST).
-    @discardableResult
+    /// Hands the connection to the HTTP/2 loop, which serves it to its end, then says TLS's
+    /// close_notify (unless chaos reset it: the close is then the TCP RST), closes `fd` and
+    /// lets the connection go.
     private func serveHTTP2(
         _ stream: ByteStream, fd: Int32, protocolName: String, tls: Bool, certificate: ClientCertificate?,
         initial: [UInt8], wakeup: Wakeup, origin: Origin
-    ) -> Bool {
+    ) {
         let info = ConnectionInfo(
             listener: origin.name, protocolName: protocolName, tls: tls, requiresAuth: true, certificate: certificate, connectTarget: origin.tunnel)
-        return HTTP2Connection(stream: stream, fd: fd, handler: handler, connection: info, listener: self, wakeup: wakeup).run(initial: initial)
+        let loop = loops[
+            loopTurn.withLock { turn in
+                defer { turn = (turn + 1) % loops.count }
+                return turn
+            }]
+        let connection = HTTP2Connection(
+            stream: stream, fd: fd, handler: handler, connection: info, loop: loop, idleTimeoutMs: idleTimeoutMs, initial: initial
+        ) { [self] reset in
+            if !reset, let tls = stream as? TLSStream { tls.shutdown() }
+            close(fd)
+            release(wakeup)
+        }
+        loop.add(connection)
     }
 
     /// The description of HTTP/1.1 over TLS: the server's own, unless a tunnel, a client
@@ -229,13 +270,15 @@ public final class PortListener: @unchecked Sendable {
     /// An HTTPS proxy that never connects out: `CONNECT` to a host pushbox stands in for (or to
     /// pushbox's own address) is answered 200 and the tunnel is served here, with TLS for that
     /// name from the local CA; any other host is refused with 403.
-    private func serveConnect(_ fd: Int32, wakeup: Wakeup, origin: Origin) {
-        defer { close(fd) }
-        guard let head = Self.readHead(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) else { return }
+    /// True when the tunnel's connection went to the HTTP/2 loop (which closes `fd`).
+    private func serveConnect(_ fd: Int32, wakeup: Wakeup, origin: Origin) -> Bool {
+        var handedOff = false
+        defer { if !handedOff { close(fd) } }
+        guard let head = Self.readHead(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) else { return false }
         let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         guard let (host, port) = Self.hostAndPort(target) else {
             answerPlain(fd, 400, "Bad Request", "CONNECT needs HOST:PORT; got \(target)\n")
-            return
+            return false
         }
         let own = ["localhost", "127.0.0.1", "::1"].contains(host) && port == self.port
         // The broadcast channel API listens on 2195 (development) and 2196 (production).
@@ -250,20 +293,21 @@ public final class PortListener: @unchecked Sendable {
             let info = ConnectionInfo(listener: origin.name, protocolName: "http/1.1", tls: false, requiresAuth: true)
             handler.answered(RequestHead(method: "CONNECT", path: target, headers: [], connection: info), response)
             answerPlain(fd, 403, "Forbidden", why + "\n")
-            return
+            return false
         }
         guard
             writeAll(PlainStream(fd: fd), fd: fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8), deadline: monotonicMilliseconds() + 1000)
-        else { return }
+        else { return false }
         switch Self.sniff(fd, wakeup: wakeup, timeoutMs: handshakeTimeoutMs) {
         case .tls:
             var tunnelled = origin
             tunnelled.tunnel = "\(host):\(port)"
-            serveTLS(fd, wakeup: wakeup, origin: tunnelled)
+            handedOff = serveTLS(fd, wakeup: wakeup, origin: tunnelled)
         case .connect: answerPlain(fd, 400, "Bad Request", "a CONNECT inside a tunnel is refused: start TLS to \(host)\n")
         case .h2c, .http1: answerPlain(fd, 400, "Bad Request", "pushbox expected TLS inside the tunnel to \(host):\(port)\n")
         case .closed: break
         }
+        return handedOff
     }
 
     /// `HOST:PORT` or `[V6]:PORT`.
@@ -320,17 +364,17 @@ public final class PortListener: @unchecked Sendable {
     }
 
     /// `origin` says where the connection came from (and the `CONNECT` it came through, if any).
-    private func serveTLS(_ fd: Int32, wakeup: Wakeup, origin: Origin) {
-        guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return }
+    /// True when the connection went to the HTTP/2 loop, which closes `fd`.
+    private func serveTLS(_ fd: Int32, wakeup: Wakeup, origin: Origin) -> Bool {
+        guard let context = tls, let stream = TLSStream(context: context, fd: fd) else { return false }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = monotonicMilliseconds() + handshakeTimeoutMs
-        guard Self.handshake(stream, fd: fd, wakeup: wakeup, deadline: deadline, stopping: { [self] in isStopping }).done else { return }
+        guard Self.handshake(stream, fd: fd, wakeup: wakeup, deadline: deadline, stopping: { [self] in isStopping }).done else { return false }
         let certificate = stream.clientCertificate
         switch stream.alpn {
         case "h2":
-            if serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, origin: origin) {
-                return
-            }
+            serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: [], wakeup: wakeup, origin: origin)
+            return true
         case "http/1.1":
             TLSBridge(
                 stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
@@ -345,17 +389,14 @@ public final class PortListener: @unchecked Sendable {
                 switch progress {
                 case .done(let n): initial += buffer[0..<n]
                 case .wantRead, .wantWrite:
-                    guard monotonicMilliseconds() < deadline + handshakeTimeoutMs, !isStopping else { return }
+                    guard monotonicMilliseconds() < deadline + handshakeTimeoutMs, !isStopping else { return false }
                     _ = waitReady(fd, events: Int16(POLLIN), wakeup: wakeup, timeout: 200)
-                case .closed, .failed: return
+                case .closed, .failed: return false
                 }
             }
             if initial.starts(with: Self.h2Preface) {
-                if serveHTTP2(
-                    stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, origin: origin)
-                {
-                    return
-                }
+                serveHTTP2(stream, fd: fd, protocolName: "h2", tls: true, certificate: certificate, initial: initial, wakeup: wakeup, origin: origin)
+                return true
             } else {
                 TLSBridge(
                     stream: stream, fd: fd, server: http1InTLS, wakeup: wakeup, listener: self,
@@ -364,5 +405,6 @@ public final class PortListener: @unchecked Sendable {
             }
         }
         stream.shutdown()
+        return false
     }
 }
