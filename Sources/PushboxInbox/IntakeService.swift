@@ -143,14 +143,15 @@ public final class IntakeService: Sendable {
     }
 
     /// Takes several payloads in, as `receiveBeforeAnswer` takes one, committed in one
-    /// transaction (an HTTP/2 connection's requests that arrived together); the answers in order.
+    /// transaction (the requests an HTTP/2 loop read in one round); the answers in order. A batch
+    /// announces no row: it is already many rows to one commit, and a commit that waited for
+    /// another batch being judged held this one's answers as long (at 1 × 100 streams, three
+    /// batches in flight ended up committing together while a core idled).
     public func receiveBeforeAnswer(batch raws: [RawPayload]) -> [(IntakeResult, PendingArrival?)] {
         guard raws.count > 1 else { return raws.map(receiveBeforeAnswer) }
-        let announcement = store.announceInsert()
-        defer { store.withdrawInsert(announcement) }
         let judged = phone.deliveries(batch: raws, mode: .live)
         followDeviceLanguages()
-        return receiveBeforeAnswer(batch: raws, judged: judged, announcement: announcement)
+        return receiveBeforeAnswer(batch: raws, judged: judged, announcement: nil)
     }
 
     /// Commits each payload once per device it reached (`judged`, in order), all in one
