@@ -270,8 +270,8 @@ final class HTTP2Connection: @unchecked Sendable {
         nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, NGHTTP2_NO_ERROR.rawValue, data, data.count)
     }
 
-    /// Queues `response` on stream `id` and tells the access log.
-    func submit(_ id: Int32, head: RequestHead, response: HTTPResponse) {
+    /// Queues `response` on stream `id` and tells the access log (unless it was `logged`).
+    func submit(_ id: Int32, head: RequestHead, response: HTTPResponse, logged: Bool = false) {
         guard let state = streams[id] else { return }
         state.answered = true
         if let later = response.later {
@@ -285,7 +285,7 @@ final class HTTP2Connection: @unchecked Sendable {
         var head = head
         head.bodyBytes = state.received
         if let fault = response.connectionFault {
-            handler.answered(head, response)
+            if !logged { handler.answered(head, response) }
             inject(fault, on: id)
             return
         }
@@ -293,7 +293,7 @@ final class HTTP2Connection: @unchecked Sendable {
         state.response = response.body
         state.responseOffset = 0
         state.afterSent = response.afterSent
-        handler.answered(head, response)
+        if !logged { handler.answered(head, response) }
         // Every name and value in one buffer: nghttp2 copies them during the call.
         var bytes: [UInt8] = []
         var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []

@@ -36,13 +36,15 @@ final class HTTP2Loop: @unchecked Sendable {
     }
 
     /// An answer for stream `id` of `connection`; `handled` when it answers a request the loop
-    /// handed out (it counts down the connection's requests in flight).
+    /// handed out (it counts down the connection's requests in flight), `logged` when the
+    /// worker that made it has told the access log already.
     struct Answer {
         var connection: HTTP2Connection
         var id: Int32
         var head: RequestHead
         var response: HTTPResponse
         var handled: Bool
+        var logged = false
     }
 
     /// A complete request waiting to be handled.
@@ -234,7 +236,7 @@ final class HTTP2Loop: @unchecked Sendable {
         let connection = answer.connection
         if answer.handled { connection.pending -= 1 }
         guard !connection.ended else { return }
-        connection.submit(answer.id, head: answer.head, response: answer.response)
+        connection.submit(answer.id, head: answer.head, response: answer.response, logged: answer.logged)
         touch(connection)
     }
 
@@ -270,9 +272,18 @@ final class HTTP2Loop: @unchecked Sendable {
             let handler = handler
             workers.async { [self] in
                 let responses = handler.handle(batch: batch.map(\.request))
-                post(
-                    zip(batch, responses).map { Answer(connection: $0.0.connection, id: $0.0.id, head: $0.0.head, response: $0.1, handled: true) },
-                    batchDone: true)
+                // The request log is told here, on the worker: the loop only sends.
+                let answers = zip(batch, responses).map { item, response in
+                    var answer = Answer(connection: item.connection, id: item.id, head: item.head, response: response, handled: true)
+                    if response.later == nil {
+                        var head = item.head
+                        head.bodyBytes = item.request.bodyLength ?? item.request.body.count
+                        handler.answered(head, response)
+                        answer.logged = true
+                    }
+                    return answer
+                }
+                post(answers, batchDone: true)
             }
         }
     }
