@@ -98,6 +98,10 @@ final class HTTP2Connection: @unchecked Sendable {
     /// Whether answers wait for the socket to take them.
     var wantsWrite: Bool { outputOffset < output.count }
 
+    /// What the loop polls its socket for: nothing more is read once it is closing (a client
+    /// still sending would wake the loop at once, round after round, until the close).
+    var pollEvents: Int16 { (closing == nil ? Int16(POLLIN) : 0) | (wantsWrite ? Int16(POLLOUT) : 0) }
+
     /// Opens the session (SETTINGS queued) and takes the bytes read before it.
     func start(now: UInt64) {
         lastActivity = now

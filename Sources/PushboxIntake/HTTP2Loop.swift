@@ -155,7 +155,7 @@ final class HTTP2Loop: @unchecked Sendable {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0))
             for connection in connections {
-                fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+                fds.append(pollfd(fd: connection.fd, events: connection.pollEvents, revents: 0))
             }
             let now = monotonicMilliseconds()
             let timeout = readAgain.isEmpty ? Int32(min(max(0, Int64(nextTimerScan) - Int64(now)), 1000)) : 0
