@@ -108,7 +108,7 @@ enum ReferenceDocs {
     /// Every diagnostic and lint code, with its severity and its one-line meaning (from the
     /// declarations themselves).
     static func diagnostics() -> (name: String, text: String) {
-        var out =
+        let out =
             banner
             + "# Diagnostic and lint codes\n\nEvery `code` a warning on the card, `render --json`'s `warnings`, `list --json` and `pushbox lint` can carry, with the severity it is reported with and what it means. *error*: `pushbox lint` exits 1 (a few are errors in `lint` and warnings on the card, where the push is still shown); *warning*: delivered or built, but not as meant.\n\n"
             + table(["code", "severity", "meaning"], diagnosticCodes.map { ["`\($0.rawValue)`", $0.severity.rawValue, $0.meaning] })

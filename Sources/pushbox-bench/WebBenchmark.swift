@@ -69,7 +69,7 @@ enum WebBenchmark {
     static func measure(binary: String, python: String, script: String, db: String, folder: String, rounds: Int) -> JSONObject? {
         let socket = folder + "/\(UUID().uuidString.prefix(6)).sock"
         let log = folder + "/serve-\(UUID().uuidString.prefix(6)).err"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let serve = Process()
         serve.executableURL = URL(fileURLWithPath: binary)
         serve.arguments = ["serve", "--socket", socket, "--db", db, "--listen", "127.0.0.1:0", "--no-extension", "--quiet", "--lang", "en-US"]
