@@ -10,8 +10,6 @@ import PushboxTLS
 protocol ByteStream: AnyObject {
     func read(_ buffer: UnsafeMutableRawBufferPointer) -> TLSStream.Progress
     func write(_ buffer: UnsafeRawBufferPointer) -> TLSStream.Progress
-    /// Bytes already read from the socket and waiting (TLS records decrypted ahead).
-    var buffered: Int { get }
     /// Whether a read may return more without the socket being readable (TLS records read
     /// ahead); a read that says `wantRead` needs the socket.
     var mayHaveMore: Bool { get }
@@ -40,13 +38,11 @@ final class PlainStream: ByteStream {
         return .failed(String(cString: strerror(errno)))
     }
 
-    var buffered: Int { 0 }
     var mayHaveMore: Bool { false }
     func readAhead() {}
 }
 
 extension TLSStream: ByteStream {
-    var buffered: Int { pending }
     var mayHaveMore: Bool { hasPending }
 }
 

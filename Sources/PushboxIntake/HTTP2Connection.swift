@@ -18,7 +18,6 @@ final class HTTP2Connection: @unchecked Sendable {
 
     let stream: ByteStream
     let fd: Int32
-    let handler: HTTPRequestHandler
     let connection: ConnectionInfo
     let loop: HTTP2Loop
     let idleTimeoutMs: Int
@@ -37,8 +36,6 @@ final class HTTP2Connection: @unchecked Sendable {
     /// Whether the loop settles it this round, and whether it reads it again next round.
     var touched = false
     var rereading = false
-    /// Whether the listener is stopping (set by the loop).
-    var stopping = false
     private(set) var ended = false
     private var goingAway = false
     /// When a connection that is going away ends whatever is still in flight.
@@ -80,12 +77,11 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// A connection whose handshake is done; `initial` holds bytes already read from it.
     init(
-        stream: ByteStream, fd: Int32, handler: HTTPRequestHandler, connection: ConnectionInfo, loop: HTTP2Loop, idleTimeoutMs: Int,
+        stream: ByteStream, fd: Int32, connection: ConnectionInfo, loop: HTTP2Loop, idleTimeoutMs: Int,
         initial: [UInt8], onEnd: @escaping (Bool) -> Void
     ) {
         self.stream = stream
         self.fd = fd
-        self.handler = handler
         self.connection = connection
         self.loop = loop
         self.idleTimeoutMs = idleTimeoutMs
@@ -94,6 +90,9 @@ final class HTTP2Connection: @unchecked Sendable {
     }
 
     deinit { if let session { nghttp2_session_del(session) } }
+
+    /// The listener's handler, which its loop holds.
+    var handler: HTTPRequestHandler { loop.handler }
 
     /// Whether answers wait for the socket to take them.
     var wantsWrite: Bool { outputOffset < output.count }
@@ -142,7 +141,7 @@ final class HTTP2Connection: @unchecked Sendable {
     /// protocol error written out, or idle or going away with nothing left in flight.
     func settle(now: UInt64) {
         guard !ended else { return }
-        if stopping && !goingAway {
+        if loop.stopping && !goingAway {
             goAway(reason: .shutdown, now: now)
             endLongAnswers()
         }

@@ -9,13 +9,14 @@ import PushboxSystem
 // starts only when the last one has said, under `inbox`'s lock, that it is gone). Other threads
 // reach the loop only through `inbox` and `wakeup`. PortTests and HTTP2LoopTests run many
 // connections and streams at once.
-/// Every HTTP/2 connection of one listener, served by one thread. Each round it waits for any
-/// of their sockets at once (`poll`), reads every ready one, hands the requests completed in
-/// that round to a worker as one batch (one transaction, validated on both cores) and writes
-/// every answer given meanwhile. Per request that is a share of one wake-up and of one commit,
-/// where a thread per connection paid both for every request. A request alone, with nothing
-/// in flight, is answered right on the loop (no thread hop, as a provider sending one push at a
-/// time expects). The thread runs while there are connections and ends with the last.
+/// A share of one listener's HTTP/2 connections (a listener has one loop per core), served by
+/// one thread. Each round it waits for any of their sockets at once (`poll`), reads every ready
+/// one, judges the requests completed in that round as one batch (one transaction, validated on
+/// both cores) and writes every answer given meanwhile. Per request that is a share of one
+/// wake-up and of one commit, where a thread per connection paid both for every request. A
+/// small round, with nothing at the workers, is judged on the loop itself (no thread hop); a
+/// larger one goes to a worker while the loop reads on. The thread runs while there are
+/// connections and ends with the last.
 final class HTTP2Loop: @unchecked Sendable {
     let handler: HTTPRequestHandler
     let workers: DispatchQueue
@@ -36,15 +37,14 @@ final class HTTP2Loop: @unchecked Sendable {
     }
 
     /// An answer for stream `id` of `connection`; `handled` when it answers a request the loop
-    /// handed out (it counts down the connection's requests in flight), `logged` when the
-    /// worker that made it has told the access log already.
+    /// handed out: it counts down the connection's requests in flight, and the access log has
+    /// heard it already unless it is given later (then it is told when the answer comes).
     struct Answer {
         var connection: HTTP2Connection
         var id: Int32
         var head: RequestHead
         var response: HTTPResponse
         var handled: Bool
-        var logged = false
     }
 
     /// A complete request waiting to be handled.
@@ -62,7 +62,8 @@ final class HTTP2Loop: @unchecked Sendable {
     private var touched: [HTTP2Connection] = []
     /// Connections that stopped reading with bytes left (their share of one round was used).
     private var readAgain: [HTTP2Connection] = []
-    private var wasStopping = false
+    /// Whether the listener is stopping, as the loop last looked (its connections go away).
+    private(set) var stopping = false
     private var chaosVersion = -1
     private var nextTimerScan: UInt64 = 0
     /// The most requests one batch takes, and how many batches are with the workers at once:
@@ -161,11 +162,10 @@ final class HTTP2Loop: @unchecked Sendable {
             let timeout = readAgain.isEmpty ? Int32(min(max(0, Int64(nextTimerScan) - Int64(now)), 1000)) : 0
             let n = poll(&fds, nfds_t(fds.count), timeout)
             if n > 0 && fds[0].revents != 0 { wakeup.drain() }
-            let polled = connections
             var readable = readAgain
             readAgain.removeAll()
             if n > 0 {
-                for (i, connection) in polled.enumerated() {
+                for (i, connection) in connections.enumerated() {
                     let events = fds[i + 1].revents
                     if events & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.rereading { readable.append(connection) }
                     if events & Int16(POLLOUT) != 0 { touch(connection) }
@@ -184,13 +184,13 @@ final class HTTP2Loop: @unchecked Sendable {
             followListener()
             dispatchReady()
             let time = monotonicMilliseconds()
+            if time >= nextTimerScan { scanTimers(now: time) }
             for connection in touched {
                 connection.touched = false
                 connection.settle(now: time)
             }
             touched.removeAll(keepingCapacity: true)
-            if time >= nextTimerScan { scanTimers(now: time) }
-            if connections.contains(where: \.ended) { connections.removeAll(where: \.ended) }
+            connections.removeAll(where: \.ended)
             readAgain.removeAll(where: \.ended)
             if connections.isEmpty, ready.isEmpty {
                 let gone = inbox.withLock { box in
@@ -218,7 +218,6 @@ final class HTTP2Loop: @unchecked Sendable {
         }
         batchesInFlight -= box.batchesDone
         for connection in box.added {
-            connection.stopping = wasStopping
             connections.append(connection)
             connection.start(now: monotonicMilliseconds())
             touch(connection)
@@ -236,7 +235,7 @@ final class HTTP2Loop: @unchecked Sendable {
         let connection = answer.connection
         if answer.handled { connection.pending -= 1 }
         guard !connection.ended else { return }
-        connection.submit(answer.id, head: answer.head, response: answer.response, logged: answer.logged)
+        connection.submit(answer.id, head: answer.head, response: answer.response, logged: answer.handled && answer.response.later == nil)
         touch(connection)
     }
 
@@ -244,13 +243,10 @@ final class HTTP2Loop: @unchecked Sendable {
     private func followListener() {
         let stopping = isStopping()
         let version = handler.chaosRules?.version ?? -1
-        guard stopping != wasStopping || version != chaosVersion else { return }
-        wasStopping = stopping
+        guard stopping != self.stopping || version != chaosVersion else { return }
+        self.stopping = stopping
         chaosVersion = version
-        for connection in connections {
-            connection.stopping = stopping
-            touch(connection)
-        }
+        for connection in connections { touch(connection) }
         nextTimerScan = 0
     }
 
@@ -263,44 +259,37 @@ final class HTTP2Loop: @unchecked Sendable {
             ready.removeFirst(batch.count)
             if batch.count <= Self.inlineLimit && batchesInFlight == 0 {
                 let responses = batch.count == 1 ? [handler.handle(batch[0].request)] : handler.handle(batch: batch.map(\.request))
-                for (item, response) in zip(batch, responses) {
-                    deliver(Answer(connection: item.connection, id: item.id, head: item.head, response: response, handled: true))
-                }
+                for answer in answers(batch, responses) { deliver(answer) }
                 continue
             }
             batchesInFlight += 1
-            let handler = handler
             workers.async { [self] in
-                let responses = handler.handle(batch: batch.map(\.request))
-                // The request log is told here, on the worker: the loop only sends.
-                let answers = zip(batch, responses).map { item, response in
-                    var answer = Answer(connection: item.connection, id: item.id, head: item.head, response: response, handled: true)
-                    if response.later == nil {
-                        var head = item.head
-                        head.bodyBytes = item.request.bodyLength ?? item.request.body.count
-                        handler.answered(head, response)
-                        answer.logged = true
-                    }
-                    return answer
-                }
-                post(answers, batchDone: true)
+                post(answers(batch, handler.handle(batch: batch.map(\.request))), batchDone: true)
             }
         }
     }
 
-    /// Idle connections and closing deadlines: the next scan is at the earliest deadline (at
-    /// most a second away, so changed chaos rules and a slow client are seen within one).
+    /// The answers to `batch`, told to the access log where they were made (on a worker, so
+    /// the loop only sends them); one given later is told when it comes.
+    private func answers(_ batch: [Ready], _ responses: [HTTPResponse]) -> [Answer] {
+        zip(batch, responses).map { item, response in
+            if response.later == nil {
+                var head = item.head
+                head.bodyBytes = item.request.bodyLength ?? item.request.body.count
+                handler.answered(head, response)
+            }
+            return Answer(connection: item.connection, id: item.id, head: item.head, response: response, handled: true)
+        }
+    }
+
+    /// Idle connections and closing deadlines (a connection that goes away is touched, and
+    /// settles with the others): the next scan is at the earliest deadline (at most a second
+    /// away, so changed chaos rules and a slow client are seen within one).
     private func scanTimers(now: UInt64) {
         var next = now + 1000
         for connection in connections where !connection.ended {
-            let deadline = connection.checkTimers(now: now)
-            if connection.touched {
-                connection.touched = false
-                connection.settle(now: now)
-            }
-            next = min(next, max(deadline, now + 1))
+            next = min(next, max(connection.checkTimers(now: now), now + 1))
         }
-        touched.removeAll(keepingCapacity: true)
         nextTimerScan = next
     }
 }

@@ -242,7 +242,7 @@ public final class PortListener: @unchecked Sendable {
                 return turn
             }]
         let connection = HTTP2Connection(
-            stream: stream, fd: fd, handler: handler, connection: info, loop: loop, idleTimeoutMs: idleTimeoutMs, initial: initial
+            stream: stream, fd: fd, connection: info, loop: loop, idleTimeoutMs: idleTimeoutMs, initial: initial
         ) { [self] reset in
             if !reset, let tls = stream as? TLSStream { tls.shutdown() }
             close(fd)

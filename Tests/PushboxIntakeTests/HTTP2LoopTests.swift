@@ -48,9 +48,9 @@ private final class Gate: HTTPRequestHandler, @unchecked Sendable {
 struct HTTP2LoopTests {
     @Test("requests of different connections that are read in one round are judged in one call, and the loops end with their last connection")
     func oneRoundOneBatch() throws {
-        let dir = NSTemporaryDirectory() + "pushbox-loop-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = TemporaryFolder("pbloop")
+        let dir = folder.path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let body = dir + "/body.json"
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: body))
         let gate = Gate()
