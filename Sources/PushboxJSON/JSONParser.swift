@@ -333,6 +333,11 @@ public enum UTF8Check {
         var i = start
         let n = bytes.count
         while i < n {
+            // Eight ASCII bytes at a time: a payload is mostly ASCII.
+            if i + 8 <= n, bytes.withUnsafeBytes({ $0.loadUnaligned(fromByteOffset: i, as: UInt64.self) }) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
             let b = bytes[i]
             if b < 0x80 {
                 i += 1

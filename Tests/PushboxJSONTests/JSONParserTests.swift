@@ -107,6 +107,28 @@ struct JSONParserTests {
         } catch { #expect(error.kind == .invalidUTF8) }
     }
 
+    @Test("the UTF-8 check finds a bad sequence wherever it falls against the eight-byte ASCII steps, and agrees with the standard library")
+    func invalidUTF8AtEveryAlignment() {
+        let bad: [[UInt8]] = [[0xC3, 0x28], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0x80], [0xF4, 0x90, 0x80, 0x80]]
+        let lead: [[UInt8]] = [[], Array("é".utf8), Array("😀".utf8)]
+        for prefix in 0...17 {
+            for first in lead {
+                let before = Array(repeating: UInt8(ascii: "a"), count: prefix) + first
+                for sequence in bad {
+                    for suffix in [0, 1, 9] {
+                        let bytes = before + sequence + Array(repeating: UInt8(ascii: "b"), count: suffix)
+                        #expect(UTF8Check.firstInvalidOffset(in: bytes) == before.count, "\(bytes)")
+                        #expect(String(validating: bytes, as: UTF8.self) == nil)
+                    }
+                }
+                let good = before + Array(repeating: UInt8(ascii: "c"), count: prefix)
+                #expect(UTF8Check.firstInvalidOffset(in: good) == nil)
+                #expect(String(validating: good, as: UTF8.self) != nil)
+                #expect(UTF8Check.firstInvalidOffset(in: good + [0xE2, 0x82], from: min(prefix, good.count)) == good.count)
+            }
+        }
+    }
+
     @Test("valid multi-byte text passes the UTF-8 check")
     func validUTF8() {
         #expect(UTF8Check.firstInvalidOffset(in: Array("한국어 日本語 العربية 😀👨‍👩‍👧".utf8)) == nil)
