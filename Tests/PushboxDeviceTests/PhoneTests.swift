@@ -139,6 +139,11 @@ struct PhoneTests {
         #expect(APNsEnvironment.of(host: "API.Sandbox.Push.Apple.com:443") == .development)
         #expect(APNsEnvironment.of(host: "api.development.push.apple.com") == .development)
         #expect(APNsEnvironment.of(host: "localhost") == nil)
+        #expect(APNsEnvironment.of(host: "localhost:2197") == nil)
+        #expect(APNsEnvironment.of(host: "API.PUSH.APPLE.COM:2197") == .production)
+        #expect(APNsEnvironment.of(host: "api.push.apple.com.example") == nil)
+        #expect(APNsEnvironment.of(host: "api.push.apple.co") == nil)
+        #expect(APNsEnvironment.of(host: "") == nil)
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let phone = Phone(context: ValidationContext(bundleID: Self.bundleID))
