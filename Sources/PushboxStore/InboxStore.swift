@@ -206,7 +206,7 @@ public final class InboxStore: @unchecked Sendable {
             ] + Self.listingValues(verdict?.listing)
                 + [
                     raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone), opt(verdict?.device),
-                    opt(verdict?.presentation.map { JSONWriter.compact($0.json) }),
+                    opt(verdict?.presentation.map { presentations.text(of: $0, $0.json) }),
                 ],
             replacing: holdKey.map { ($0, received) })
     }
@@ -216,16 +216,13 @@ public final class InboxStore: @unchecked Sendable {
         raw.envelope.fileName == nil ? "" : Digest.sha256Hex(raw.bytes)
     }
 
-    /// The last arrival written and its JSON: pushes on one connection arrive the same way, so
-    /// most inserts reuse it instead of writing it again.
-    private let lastArrival = Locked<(arrival: Arrival, json: String)?>(nil)
+    /// The last arrival and presentation written and their JSON: pushes on one connection
+    /// arrive the same way and most are presented alike, so most inserts reuse the text instead
+    /// of writing it again.
+    private let arrivals = LastJSON<Arrival>()
+    private let presentations = LastJSON<Presentation>()
 
-    private func arrivalJSON(_ arrival: Arrival) -> String {
-        if let last = lastArrival.withLock({ $0 }), last.arrival == arrival { return last.json }
-        let json = JSONWriter.compact(arrival.json)
-        lastArrival.withLock { $0 = (arrival, json) }
-        return json
-    }
+    private func arrivalJSON(_ arrival: Arrival) -> String { arrivals.text(of: arrival, arrival.json) }
 
     /// Writes the jobs' rows in one transaction; gives each job its rows' ids, or the error.
     private func commit(_ jobs: [[PendingInsert]]) -> [[Result<Int64, StoreError>]] {
