@@ -68,24 +68,33 @@ public struct JSONObject: Sendable, Equatable {
     /// Objects are equal when they hold the same keys and values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            && zip(lhs.entries, rhs.entries).allSatisfy { sameKey($0.key, $1.key) && $0.value == $1.value }
+    }
+
+    /// Whether two keys are one key. Keys of different lengths in UTF-8 never are — as in
+    /// Foundation's dictionaries (and so an iOS app), which compare code units: "é" and
+    /// "e\u{301}" are two keys there. Comparing the lengths first is also what keeps lookups
+    /// cheap (every push makes some fifty): String's `==` is a call into the runtime.
+    @inline(__always)
+    public static func sameKey(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b
     }
 
     /// The value of `key` (the last one when a key repeats); setting nil removes it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for entry in entries.reversed() where entry.key == key { return entry.value }
+            for entry in entries.reversed() where Self.sameKey(entry.key, key) { return entry.value }
             return nil
         }
         set {
             // Replace in place (keeping the key's position) or append a new key.
             guard let newValue else {
-                entries.removeAll { $0.key == key }
+                entries.removeAll { Self.sameKey($0.key, key) }
                 return
             }
-            if let i = entries.lastIndex(where: { $0.key == key }) {
+            if let i = entries.lastIndex(where: { Self.sameKey($0.key, key) }) {
                 entries[i].value = newValue
-                entries = entries.enumerated().filter { $0.offset == i || $0.element.key != key }.map(\.element)
+                entries = entries.enumerated().filter { $0.offset == i || !Self.sameKey($0.element.key, key) }.map(\.element)
             } else {
                 entries.append((key, newValue))
             }
@@ -105,13 +114,18 @@ public struct JSONObject: Sendable, Equatable {
         if entries.count <= 16 {
             for i in 1..<entries.count {
                 let key = entries[i].key
-                if !repeated.contains(key), entries[..<i].contains(where: { $0.key == key }) { repeated.append(key) }
+                if !repeated.contains(where: { Self.sameKey($0, key) }), entries[..<i].contains(where: { Self.sameKey($0.key, key) }) {
+                    repeated.append(key)
+                }
             }
             return repeated
         }
-        var seen = Set<String>()
-        for entry in entries where !seen.insert(entry.key).inserted && !repeated.contains(entry.key) {
-            repeated.append(entry.key)
+        // Hashed with their UTF-8 length, so that a set tells apart the keys `sameKey` does.
+        var seen = Set<[AnyHashable]>()
+        var named = Set<[AnyHashable]>()
+        for entry in entries {
+            let key: [AnyHashable] = [entry.key, entry.key.utf8.count]
+            if !seen.insert(key).inserted && named.insert(key).inserted { repeated.append(entry.key) }
         }
         return repeated
     }
@@ -125,7 +139,9 @@ public struct JSONObject: Sendable, Equatable {
         while true {
             let dot = rest.firstIndex(of: ".")
             let component = rest[..<(dot ?? rest.endIndex)]
-            guard let next = object.entries.last(where: { $0.key == component })?.value else { return nil }
+            guard let next = object.entries.last(where: { $0.key.utf8.count == component.utf8.count && $0.key == component })?.value else {
+                return nil
+            }
             guard let dot else { return next }
             guard case .object(let inner) = next else { return nil }
             object = inner

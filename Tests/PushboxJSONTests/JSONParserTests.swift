@@ -129,6 +129,23 @@ struct JSONParserTests {
         }
     }
 
+    @Test(
+        "keys with other code units are other keys, as in Foundation's dictionaries: a precomposed é and e + U+0301 are two, in small and large objects",
+        arguments: [0, 20])
+    func keysCompareAsCodeUnits(filler: Int) throws {
+        let others = (0..<filler).map { "\"k\($0)\": \($0)" }
+        let text = "{" + (others + ["\"\u{E9}\": 1", "\"e\u{301}\": 2", "\"caf\u{E9}\": 3", "\"caf\u{E9}\": 4"]).joined(separator: ", ") + "}"
+        guard case .object(let o) = try parse(text) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(o["\u{E9}"] == .number("1"))
+        #expect(o["e\u{301}"] == .number("2"))
+        #expect(o["caf\u{E9}"] == .number("4"))
+        #expect(o.duplicateKeys == ["caf\u{E9}"])
+        #expect(o.value(atPath: "e\u{301}") == .number("2"))
+    }
+
     @Test("valid multi-byte text passes the UTF-8 check")
     func validUTF8() {
         #expect(UTF8Check.firstInvalidOffset(in: Array("한국어 日本語 العربية 😀👨‍👩‍👧".utf8)) == nil)
