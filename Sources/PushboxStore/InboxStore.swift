@@ -200,7 +200,8 @@ public final class InboxStore: @unchecked Sendable {
                 opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
                 verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
                 opt(verdict?.topic),
-                opt(raw.envelope.arrival.map(arrivalJSON)), opt(delivery?.state.rawValue), delivery.map { _ in .real(received) } ?? .null,
+                opt(raw.envelope.arrival.map { arrivals.text(of: $0, $0.json) }), opt(delivery?.state.rawValue),
+                delivery.map { _ in .real(received) } ?? .null,
                 delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
                 opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
             ] + Self.listingValues(verdict?.listing)
@@ -221,8 +222,6 @@ public final class InboxStore: @unchecked Sendable {
     /// of writing it again.
     private let arrivals = LastJSON<Arrival>()
     private let presentations = LastJSON<Presentation>()
-
-    private func arrivalJSON(_ arrival: Arrival) -> String { arrivals.text(of: arrival, arrival.json) }
 
     /// Writes the jobs' rows in one transaction; gives each job its rows' ids, or the error.
     private func commit(_ jobs: [[PendingInsert]]) -> [[Result<Int64, StoreError>]] {
