@@ -29,19 +29,33 @@ public struct JSONParser {
     /// The nesting depth refused beyond (APNs' own limit is unpublished; 100 keeps the stack safe).
     public static let defaultMaxDepth = 100
 
-    private let bytes: [UInt8]
+    /// The document, borrowed for the parse: reading through a buffer pointer skips the
+    /// array's per-byte bounds and ownership checks (the parser checks `index` itself).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let maxDepth: Int
     private var depth = 0
 
-    private init(bytes: [UInt8], maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
 
     /// Parses one JSON document; anything but whitespace after it is an error.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        if let bad = UTF8Check.firstInvalidOffset(in: bytes) {
+        let invalid = UTF8Check.firstInvalidOffset(in: bytes)
+        let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JSONParseError) {
+                return .success(try parse(buffer, invalidAt: invalid, maxDepth: maxDepth))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, invalidAt: Int?, maxDepth: Int) throws(JSONParseError) -> JSONValue {
+        if let bad = invalidAt {
             var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
             p.index = bad
             throw p.error(.invalidUTF8, "invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at offset \(bad))")
@@ -89,13 +103,14 @@ public struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var entries: [(key: String, value: JSONValue)] = []
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .object(JSONObject(entries))
+            return .object(JSONObject())
         }
+        var entries: [(key: String, value: JSONValue)] = []
+        entries.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -140,7 +155,10 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Eight bytes a step while none of them ends the fast path.
+        while index + 8 <= bytes.count, !Self.mayEndString(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+            index += 8
+        }
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
@@ -169,6 +187,22 @@ public struct JSONParser {
             }
         }
         throw error(.syntax, "unterminated string")
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash or a control character (below 0x20),
+    /// the bytes that end a string's plain run: "has a zero byte" on the word XORed with each
+    /// byte sought, and "has a byte less than 0x20" (Bit Twiddling Hacks' `haszero` and
+    /// `hasless`, exact as a yes or no); the bytewise loop then finds which byte it is.
+    @inline(__always)
+    static func mayEndString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl) & highs != 0
     }
 
     private func controlCharacterError(_ b: UInt8) -> JSONParseError {

@@ -146,6 +146,56 @@ struct JSONParserTests {
         #expect(o.value(atPath: "e\u{301}") == .number("2"))
     }
 
+    @Test("the eight-byte string scan stops for a quote, a backslash or a control character in any lane, over any neighbours, and for nothing else")
+    func stringScanLanes() {
+        func reference(_ word: UInt64) -> Bool {
+            (0..<8).contains { lane in
+                let b = UInt8(truncatingIfNeeded: word >> (8 * UInt64(lane)))
+                return b == 0x22 || b == 0x5C || b < 0x20
+            }
+        }
+        // Every byte value in every lane, over fillers that sit just beside the stop bytes and
+        // at the top of the range (borrows from one lane must not hide or fake another's).
+        for filler: UInt8 in [0x61, 0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF] {
+            let base = UInt64(filler) &* 0x0101_0101_0101_0101
+            for lane in 0..<8 {
+                for value in 0...255 {
+                    let shift = UInt64(8 * lane)
+                    let word = base & ~(0xFF << shift) | UInt64(value) << shift
+                    #expect(JSONParser.mayEndString(word) == reference(word), "\(String(word, radix: 16))")
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            let word = generator.next() as UInt64
+            if JSONParser.mayEndString(word) != reference(word) { Issue.record("\(String(word, radix: 16))") }
+        }
+    }
+
+    @Test("strings with an escape, a quote or a control character at every offset from the eight-byte steps read as Foundation reads them")
+    func stringsAtEveryAlignment() throws {
+        for prefix in 0...17 {
+            for lead in ["", "é", "😀"] {
+                for tail in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "", "🙂"] {
+                    let text = String(repeating: "a", count: prefix) + lead + tail + String(repeating: "b", count: prefix % 9)
+                    let document = #"{"k\#(prefix)": ""# + text + #"", "n": 1}"#
+                    let ours = try parse(document)
+                    let theirs = try JSONSerialization.jsonObject(with: Data(document.utf8))
+                    #expect(FoundationBridge.matches(ours, theirs), "\(document)")
+                }
+            }
+            let control = Array(#"{"k": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: prefix) + [0x1F] + Array(#""}"#.utf8)
+            do {
+                _ = try JSONParser.parse(control)
+                Issue.record("accepted a raw control character after \(prefix) bytes")
+            } catch {
+                #expect(error.kind == .syntax)
+                #expect(error.column == 8 + prefix)
+            }
+        }
+    }
+
     @Test("valid multi-byte text passes the UTF-8 check")
     func validUTF8() {
         #expect(UTF8Check.firstInvalidOffset(in: Array("한국어 日本語 العربية 😀👨‍👩‍👧".utf8)) == nil)
