@@ -149,18 +149,20 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value at a dotted key path such as `aps.data.subsMsgTitleKey`.
     /// Walks the path in place: the extension looks up several paths per payload, and splitting
-    /// each into new strings was a sixth of a rendering's time.
+    /// each into new strings was a sixth of a rendering's time. The dots are found among the
+    /// UTF-8 bytes: looking for the Character "." walked the path grapheme by grapheme, 4,700
+    /// instructions a lookup (a dot is a dot here even before a combining mark).
     public func value(atPath path: String) -> JSONValue? {
         var object = self
         var rest = path[...]
         while true {
-            let dot = rest.firstIndex(of: ".")
+            let dot = rest.utf8.firstIndex(of: UInt8(ascii: "."))
             let component = rest[..<(dot ?? rest.endIndex)]
             guard let next = object.entries.last(where: { Self.sameKey($0.key, component) })?.value else { return nil }
             guard let dot else { return next }
             guard case .object(let inner) = next else { return nil }
             object = inner
-            rest = rest[rest.index(after: dot)...]
+            rest = rest[rest.utf8.index(after: dot)...]
         }
     }
 }

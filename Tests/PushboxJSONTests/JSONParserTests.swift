@@ -43,6 +43,12 @@ struct JSONParserTests {
         #expect(o.value(atPath: "aps.data.") == nil)
         #expect(o.value(atPath: ".") == .number("2"))
         #expect(o.value(atPath: "a.b") == nil)
+        // Components of any script; a dot separates even when a combining mark follows it.
+        let wide = try #require(try parse(#"{"é":{"ü😀":{"x":1}},"a":{"\u0301b":2},"日本":{"語":3}}"#).objectValue)
+        #expect(wide.value(atPath: "é.ü😀.x") == .number("1"))
+        #expect(wide.value(atPath: "a.\u{301}b") == .number("2"))
+        #expect(wide.value(atPath: "日本.語") == .number("3"))
+        #expect(wide.value(atPath: "日本.語.x") == nil)
     }
 
     @Test(
