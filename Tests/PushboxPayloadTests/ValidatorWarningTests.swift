@@ -74,6 +74,9 @@ struct ValidatorWarningTests {
         let large = validate(#"{"aps":{"alert":"x"},"big":{"# + keys + #","k3":0}}"#)
         #expect(large.warnings.contains { $0.code == .duplicateKey && $0.field == "big.k3" })
         #expect(validate(#"{"aps":{"alert":"x"},"big":{"# + keys + "}}").warnings.isEmpty)
+        // Arrays in arrays, and the path given back whole for the keys after them.
+        let deep = validate(#"{"aps":{"alert":"x"},"m":[[1,{"c":1,"c":2}],{"e":[{"f":1,"f":2}]}],"n":{"d":1,"d":2},"n2":{"d":1}}"#)
+        #expect(deep.warnings.filter { $0.code == .duplicateKey }.compactMap(\.field) == ["m[0][1].c", "m[1].e[0].f", "n.d"])
     }
 
     @Test("the push type is inferred when absent")

@@ -34,7 +34,8 @@ public enum PayloadRules {
     /// Every warning for a payload sent with the given push type and priority.
     static func warnings(payload: JSONObject, aps: JSONObject, pushType: PushType, priority: String?) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        duplicateKeyWarnings(.object(payload), path: [], into: &out)
+        var path: [String] = []
+        duplicateKeyWarnings(.object(payload), path: &path, into: &out)
         // A Live Activity's alert is its own: title and body may be {loc-key, loc-args}, the sound inside.
         if pushType != .liveactivity { alertWarnings(aps["alert"], into: &out) }
         out += LiveActivityRules.warnings(aps: aps, pushType: pushType)
@@ -45,7 +46,9 @@ public enum PayloadRules {
     }
 
     /// Warns about every repeated key, naming its path; the path is only spelled out for a warning.
-    private static func duplicateKeyWarnings(_ value: JSONValue, path: [String], into out: inout [Diagnostic]) {
+    private static func duplicateKeyWarnings(_ value: JSONValue, path: inout [String], into out: inout [Diagnostic]) {
+        // One path, grown and shrunk on the way down and back: a copy per level cost every push
+        // an array for each nested object and array, for warnings that almost never come.
         switch value {
         case .object(let object):
             for key in object.duplicateKeys {
@@ -57,20 +60,26 @@ public enum PayloadRules {
             }
             for entry in object.entries {
                 switch entry.value {
-                case .object, .array: duplicateKeyWarnings(entry.value, path: path + [entry.key], into: &out)
+                case .object, .array:
+                    path.append(entry.key)
+                    duplicateKeyWarnings(entry.value, path: &path, into: &out)
+                    path.removeLast()
                 default: break
                 }
             }
         case .array(let elements):
+            let added = path.isEmpty
+            if added { path.append("") }
+            let name = path[path.count - 1]
             for (i, element) in elements.enumerated() {
                 switch element {
                 case .object, .array:
-                    var elementPath = path.isEmpty ? [""] : path
-                    elementPath[elementPath.count - 1] += "[\(i)]"
-                    duplicateKeyWarnings(element, path: elementPath, into: &out)
+                    path[path.count - 1] = name + "[\(i)]"
+                    duplicateKeyWarnings(element, path: &path, into: &out)
                 default: break
                 }
             }
+            if added { path.removeLast() } else { path[path.count - 1] = name }
         default:
             break
         }
