@@ -157,16 +157,27 @@ final class Statement {
         case null
     }
 
+    /// Binds `values` to the parameters in order; parameters past them are null.
     func bind(_ values: [Value]) throws(StoreError) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // Every parameter is bound below when there are values for all (the usual case); a
+        // clear would only repeat that, once per statement of every push.
+        if values.count < sqlite3_bind_parameter_count(handle) { sqlite3_clear_bindings(handle) }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let rc: Int32
             switch value {
             case .int(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, pb_sqlite_transient())
+            case .text(var s):
+                // The text's own UTF-8 with its length (SQLite copies it): no NUL-terminated
+                // copy of every string first.
+                rc = s.withUTF8 { utf8 in
+                    guard let base = utf8.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, pb_sqlite_transient()) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                        sqlite3_bind_text(handle, index, $0, Int32(utf8.count), pb_sqlite_transient())
+                    }
+                }
             case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), pb_sqlite_transient()) }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
@@ -205,7 +216,8 @@ struct Row {
     func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
     func text(_ i: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, i) else { return nil }
-        return String(cString: p)
+        // By its length, as it was bound: a NUL inside the text (a payload's "\u0000") is kept.
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, i))), as: UTF8.self)
     }
     func blob(_ i: Int32) -> [UInt8] {
         let n = Int(sqlite3_column_bytes(handle, i))
