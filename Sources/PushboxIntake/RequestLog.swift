@@ -46,7 +46,14 @@ public struct RequestRecord: Sendable {
     static let noAnswer = "NO_ANSWER"
 
     /// Headers never kept.
-    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-goog-api-key"]
+    static let secretHeaders = ["authorization", "proxy-authorization", "cookie", "x-goog-api-key"]
+
+    /// Whether a (lower-case) header name is one of `secretHeaders`: lengths first, as a request's
+    /// other headers (apns-topic, content-length…) never have theirs; a set hashed each header.
+    static func isSecret(_ name: String) -> Bool {
+        let length = name.utf8.count
+        return secretHeaders.contains { $0.utf8.count == length && $0 == name }
+    }
 
     /// The record of `head` answered with `response` at `time`.
     public init(head: RequestHead, response: HTTPResponse, time: Date = Date()) {
@@ -66,7 +73,7 @@ public struct RequestRecord: Sendable {
         cause = response.cause
         apnsID = response.headers.first { PushHeaders.lowered($0.0) == PushHeaders.id }?.1
         acceptance = response.acceptance
-        headers = head.headers.filter { !Self.secretHeaders.contains($0.name) }
+        headers = head.headers.filter { !Self.isSecret($0.name) }
         bodyBytes = head.bodyBytes
         chaos = response.chaos
         messageKey = response.messageKey
@@ -141,7 +148,7 @@ public final class RequestLog: Sendable {
         for listener in listeners.withLock({ $0 }) { listener(record) }
         guard !record.isOwnRead else { return record }  // what exec's summary counts is the backend's
         tallies.withLock { tallies in
-            if tallies[record.listener] == nil, tallies.count >= Self.tallyLimit { tallies.removeAll() }
+            if tallies.count >= Self.tallyLimit, tallies[record.listener] == nil { tallies.removeAll() }
             tallies[record.listener, default: RequestTally()].add(record.outcome)
         }
         return record

@@ -26,6 +26,20 @@ struct RequestTallyTests {
         return RequestRecord(head: head, response: response)
     }
 
+    @Test("a record keeps every header but the four secret ones, in order, beside names of the same lengths")
+    func secretHeadersLeftOut() {
+        let headers: [(name: String, value: String)] = [
+            ("authorization", "bearer x"), ("apns-priority", "10"), ("cookie", "c"), ("apns-push-type", "alert"), ("x-goog-api-key", "k"),
+            ("proxy-authorization", "basic y"), ("content-length", "2"), ("cookies", "n"), ("proxy-authorizatio", "n"), ("x-goog-api-kez", "n"),
+        ]
+        let head = RequestHead(
+            method: "POST", path: "/3/device/ab", headers: headers,
+            connection: ConnectionInfo(listener: "tcp", protocolName: "h2", tls: true, requiresAuth: true))
+        let kept = RequestRecord(head: head, response: HTTPResponse(status: 200, body: [])).headers.map(\.name)
+        #expect(kept == ["apns-priority", "apns-push-type", "content-length", "cookies", "proxy-authorizatio", "x-goog-api-kez"])
+        #expect(RequestRecord.secretHeaders.allSatisfy(RequestRecord.isSecret))
+    }
+
     @Test("credentials refused (APNs 403, FCM 401, OAuth's invalid_grant), pushes rejected by reason, accepted by what became of them")
     func outcomes() {
         #expect(record("/3/device/ab", 403, body: #"{"reason":"InvalidProviderToken"}"#).outcome == .refused("InvalidProviderToken"))
