@@ -156,7 +156,7 @@ public struct JSONParser {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes. Eight bytes a step while none of them ends the fast path.
-        while index + 8 <= bytes.count, !Self.mayEndString(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+        while index + 8 <= bytes.count, !ByteWords.mayEndString(ByteWords.word(bytes, at: index)) {
             index += 8
         }
         while index < bytes.count {
@@ -187,22 +187,6 @@ public struct JSONParser {
             }
         }
         throw error(.syntax, "unterminated string")
-    }
-
-    /// Whether any of eight bytes is a quote, a backslash or a control character (below 0x20),
-    /// the bytes that end a string's plain run: "has a zero byte" on the word XORed with each
-    /// byte sought, and "has a byte less than 0x20" (Bit Twiddling Hacks' `haszero` and
-    /// `hasless`, exact as a yes or no); the bytewise loop then finds which byte it is.
-    @inline(__always)
-    static func mayEndString(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote
-        let hasBackslash = (backslash &- ones) & ~backslash
-        let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl) & highs != 0
     }
 
     private func controlCharacterError(_ b: UInt8) -> JSONParseError {

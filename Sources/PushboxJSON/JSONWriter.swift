@@ -97,6 +97,9 @@ public enum JSONWriter {
             var run = 0
             var i = 0
             while i < n {
+                // Plain ASCII needs no escape: eight bytes a step while none may.
+                while i + 8 <= n, !ByteWords.mayNeedEscape(ByteWords.word(u, at: i)) { i += 8 }
+                guard i < n else { break }
                 let b = u[i]
                 let escaped: UInt32?
                 let width: Int

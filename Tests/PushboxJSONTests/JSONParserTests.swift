@@ -152,13 +152,19 @@ struct JSONParserTests {
         #expect(o.value(atPath: "e\u{301}") == .number("2"))
     }
 
-    @Test("the eight-byte string scan stops for a quote, a backslash or a control character in any lane, over any neighbours, and for nothing else")
+    @Test(
+        "the eight-byte scans stop for a quote, a backslash or a control character (and, writing, DEL or any non-ASCII byte) in any lane, over any neighbours, and for nothing else"
+    )
     func stringScanLanes() {
         func reference(_ word: UInt64) -> Bool {
             (0..<8).contains { lane in
                 let b = UInt8(truncatingIfNeeded: word >> (8 * UInt64(lane)))
                 return b == 0x22 || b == 0x5C || b < 0x20
             }
+        }
+        // The writer's test: those, DEL and every byte of a non-ASCII character.
+        func writerReference(_ word: UInt64) -> Bool {
+            reference(word) || (0..<8).contains { lane in UInt8(truncatingIfNeeded: word >> (8 * UInt64(lane))) >= 0x7F }
         }
         // Every byte value in every lane, over fillers that sit just beside the stop bytes and
         // at the top of the range (borrows from one lane must not hide or fake another's).
@@ -168,14 +174,16 @@ struct JSONParserTests {
                 for value in 0...255 {
                     let shift = UInt64(8 * lane)
                     let word = base & ~(0xFF << shift) | UInt64(value) << shift
-                    #expect(JSONParser.mayEndString(word) == reference(word), "\(String(word, radix: 16))")
+                    #expect(ByteWords.mayEndString(word) == reference(word), "\(String(word, radix: 16))")
+                    #expect(ByteWords.mayNeedEscape(word) == writerReference(word), "\(String(word, radix: 16))")
                 }
             }
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200_000 {
             let word = generator.next() as UInt64
-            if JSONParser.mayEndString(word) != reference(word) { Issue.record("\(String(word, radix: 16))") }
+            if ByteWords.mayEndString(word) != reference(word) { Issue.record("\(String(word, radix: 16))") }
+            if ByteWords.mayNeedEscape(word) != writerReference(word) { Issue.record("writer \(String(word, radix: 16))") }
         }
     }
 

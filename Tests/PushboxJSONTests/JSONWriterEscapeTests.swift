@@ -51,6 +51,23 @@ struct JSONWriterEscapeTests {
         }
     }
 
+    @Test("each character of the alphabet at every offset of a long plain run, against the eight-byte steps, is written as the reference writes it")
+    func everyOffsetOfAPlainRun() throws {
+        let specials: [Unicode.Scalar] = [
+            "\"", "\\", "\n", "\u{00}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{202E}", "\u{2069}", "한", "😀", "~", " ",
+        ]
+        for before in 0...17 {
+            for special in specials {
+                for after in [0, 1, 7, 8, 9, 16] {
+                    let text = String(repeating: "a", count: before) + String(special) + String(repeating: "b", count: after)
+                    let written = JSONWriter.compact(.string(text))
+                    #expect(written == Self.reference(text), "\(before) \(special.value) \(after)")
+                    #expect(try JSONParser.parse(Array(written.utf8)) == .string(text))
+                }
+            }
+        }
+    }
+
     @Test("objects and arrays, compact and pretty")
     func layout() {
         let value: JSONValue = .object(
