@@ -28,15 +28,20 @@ public enum FastUUID {
         }
         a = (a & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
         b = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        var out = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
-        var i = 0
-        for nibble in 0..<32 {
-            if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
-            let word = nibble < 16 ? a : b
-            let digit = UInt8(truncatingIfNeeded: (word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)
-            out[i] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            i += 1
+        // Written straight into the string's storage: no byte array first.
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var i = 0
+            for nibble in 0..<32 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    out[i] = UInt8(ascii: "-")
+                    i += 1
+                }
+                let word = nibble < 16 ? a : b
+                let digit = UInt8(truncatingIfNeeded: (word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)
+                out[i] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                i += 1
+            }
+            return 36
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
