@@ -12,6 +12,14 @@ public struct APNsEndpoint: Sendable {
     /// Judges provider tokens and client certificates on connections that require them.
     let authenticator: ProviderAuthenticator
     static let devicePrefix = "/3/device/"
+
+    /// What follows `devicePrefix` in a push's path: the device token as sent. Counted in bytes:
+    /// `count` and `dropFirst` on a String walk Characters, three walks of the path a push.
+    static func tokenPart(of path: String) -> Substring {
+        let utf8 = path.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: devicePrefix.utf8.count, limitedBy: utf8.endIndex) ?? utf8.endIndex
+        return path[start...]
+    }
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
 
@@ -91,7 +99,7 @@ public struct APNsEndpoint: Sendable {
                 )
             }
         }
-        if head.path.count == devicePrefix.count { return refuse(.missingDeviceToken, nil) }
+        if head.path.utf8.count == devicePrefix.utf8.count { return refuse(.missingDeviceToken, nil) }
         return .success(authentication)
     }
 
@@ -115,8 +123,8 @@ public struct APNsEndpoint: Sendable {
 
     /// The payload and its envelope, as a push request carries them.
     static func raw(_ request: HTTPRequest) -> RawPayload {
-        let rawToken = String(request.path.dropFirst(devicePrefix.count))
-        let token = rawToken.utf8.contains(UInt8(ascii: "%")) ? rawToken.removingPercentEncoding ?? "" : rawToken
+        let rawToken = String(tokenPart(of: request.path))
+        let token = rawToken.utf8.firstIndex(of: UInt8(ascii: "%")) != nil ? rawToken.removingPercentEncoding ?? "" : rawToken
         var headers = PushHeaders()
         for h in request.headers where h.name.hasPrefix("apns-") { headers.add(h.name, h.value) }
         // A certificate for one app stands for its topic when the request names none.

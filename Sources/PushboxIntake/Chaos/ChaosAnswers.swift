@@ -23,7 +23,7 @@ enum ChaosAnswers {
         var out = ChaosRequest(service: service)
         switch service {
         case "apns":
-            out.token = String(request.path.dropFirst(APNsEndpoint.devicePrefix.count))
+            out.token = String(APNsEndpoint.tokenPart(of: request.path))
             out.topic = request.headers.last { $0.name == PushHeaders.topic }?.value
             out.pushType = request.headers.last { $0.name == "apns-push-type" }?.value
             if case .providerToken(_, _, let age, _, _)? = request.arrival?.authentication { out.tokenAgeSeconds = age }
@@ -47,7 +47,7 @@ enum ChaosAnswers {
         switch service {
         case "apns":
             if let id = request.headers.last(where: { $0.name == PushHeaders.id })?.value { return "apns-id:" + id.lowercased() }
-            return "apns:\(request.path.dropFirst(APNsEndpoint.devicePrefix.count)):\(fnv(request.body))"
+            return "apns:" + String(APNsEndpoint.tokenPart(of: request.path)) + ":" + fnv(request.body)
         case "fcm": return "fcm:\(request.path):\(fnv(request.body))"
         default: return nil
         }
