@@ -238,7 +238,7 @@ enum APIDevice {
         s.status = record.status
         s.reason = record.reason
         s.topic = record.headers.last { $0.name == "apns-topic" }?.value
-        if record.path.hasPrefix("/3/device/") { s.token = String(record.path.dropFirst("/3/device/".count)) }
+        if record.path.hasPrefix(APNsEndpoint.devicePrefix) { s.token = String(APNsEndpoint.tokenPart(of: record.path)) }
         return s
     }
 }

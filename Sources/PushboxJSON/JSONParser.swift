@@ -43,10 +43,9 @@ public struct JSONParser {
 
     /// Parses one JSON document; anything but whitespace after it is an error.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        let invalid = UTF8Check.firstInvalidOffset(in: bytes)
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                return .success(try parse(buffer, invalidAt: invalid, maxDepth: maxDepth))
+                return .success(try parse(buffer, maxDepth: maxDepth))
             } catch {
                 return .failure(error)
             }
@@ -54,8 +53,8 @@ public struct JSONParser {
         return try result.get()
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, invalidAt: Int?, maxDepth: Int) throws(JSONParseError) -> JSONValue {
-        if let bad = invalidAt {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
+        if let bad = UTF8Check.firstInvalidOffset(in: bytes) {
             var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
             p.index = bad
             throw p.error(.invalidUTF8, "invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at offset \(bad))")
@@ -348,11 +347,16 @@ public enum UTF8Check {
     /// The offset of the first byte at or after `start` that does not start or continue a valid
     /// UTF-8 sequence, reading as if a sequence began at `start`.
     public static func firstInvalidOffset(in bytes: [UInt8], from start: Int = 0) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidOffset(in: $0, from: start) }
+    }
+
+    /// `firstInvalidOffset` over bytes already borrowed (the parser's own buffer).
+    static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
         var i = start
         let n = bytes.count
         while i < n {
             // Eight ASCII bytes at a time: a payload is mostly ASCII.
-            if i + 8 <= n, bytes.withUnsafeBytes({ $0.loadUnaligned(fromByteOffset: i, as: UInt64.self) }) & 0x8080_8080_8080_8080 == 0 {
+            if i + 8 <= n, ByteWords.word(bytes, at: i) & ByteWords.highs == 0 {
                 i += 8
                 continue
             }
