@@ -51,6 +51,20 @@ def choose(element_id, value):
     wait.until(attempt)
 
 
+def texts(selector):
+    """The texts of the elements matching a CSS selector, read again if the table was drawn anew in between."""
+    found = []
+
+    def attempt(d):
+        try:
+            found[:] = [e.text for e in d.find_elements(By.CSS_SELECTOR, selector)]
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait.until(attempt)
+    return found
+
+
 def listed(d):
     return d.find_element(By.ID, "notifications").text
 
@@ -168,7 +182,7 @@ try:
 
     # The fleet, and a Live Activity started by a push-to-start push, with its timeline.
     driver.find_element(By.CSS_SELECTOR, "#fleet-section summary").click()
-    print("fleet", [r.text.split(" ")[:2] for r in driver.find_elements(By.CSS_SELECTOR, "#fleet tr")])
+    print("fleet", [text.split(" ")[:2] for text in texts("#fleet tr")])
     # One device of the fleet: its notifications only, and the language switch changes it alone.
     choose("device-name", "pixel")
     wait.until(lambda d: "Order shipped" not in listed(d) and "pixel" in listed(d))
