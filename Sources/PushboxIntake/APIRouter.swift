@@ -155,7 +155,9 @@ public final class APIRouter: HTTPRequestHandler, Sendable {
         {
             return EarlyAnswer(response: route.refusal(.payloadTooLarge, head), maxBody: limit)
         }
-        return EarlyAnswer(response: nil, maxBody: limit, authentication: authentication, handsOverOversize: route.handsOverOversize)
+        return EarlyAnswer(
+            response: nil, maxBody: limit, authentication: authentication, handsOverOversize: route.handsOverOversize,
+            batches: route.handleBatch != nil)
     }
 
     /// Answers a whole request `early` let through.

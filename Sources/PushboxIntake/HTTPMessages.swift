@@ -180,13 +180,20 @@ public struct EarlyAnswer: Sendable {
     /// A body over `maxBody` is handled anyway, its first `maxBody` bytes kept and its length
     /// counted (`HTTPRequest.bodyLength`), so the refusal reaches the inbox; false answers `tooLarge`.
     public var handsOverOversize: Bool
+    /// The request's route takes requests in batches (pushes: one transaction for many), so a
+    /// server may hold it to hand over with others (`RequestBatcher`).
+    public var batches: Bool
 
     /// Answer now (`response`), or read a body of at most `maxBody` bytes.
-    public init(response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none, handsOverOversize: Bool = false) {
+    public init(
+        response: HTTPResponse?, maxBody: Int, authentication: Arrival.Authentication = .none, handsOverOversize: Bool = false,
+        batches: Bool = false
+    ) {
         self.response = response
         self.maxBody = maxBody
         self.authentication = authentication
         self.handsOverOversize = handsOverOversize
+        self.batches = batches
     }
 
     /// The most body bytes a server reads and throws away before answering a request it has

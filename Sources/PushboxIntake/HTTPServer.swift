@@ -9,10 +9,10 @@ import Synchronization
 /// libmicrohttpd serving HTTP/1.1: on a socket pushbox bound itself (the Unix socket), or on
 /// connections pushbox's TCP port accepted and hands over with `add`. Idle connections closed,
 /// connections and header memory capped. Every connection is accepted by pushbox and handed in
-/// turn to one of `threads` single-threaded daemons: a handler waits for its request's commit,
-/// so a thread serving two connections serves them one after the other. (libmicrohttpd's own
-/// accepting let whichever pool thread woke first take a burst: 16 clients were served by 3 of
-/// 16 threads, and a commit held at most 3 requests.) An answer decided before
+/// turn to one of `threads` single-threaded daemons (libmicrohttpd's own accepting let whichever
+/// pool thread woke first take a burst). A whole request whose route takes batches (a push) is
+/// handed to the `RequestBatcher` and its connection parked until the batch is committed, so no
+/// daemon thread waits for a commit and the requests in flight share one. An answer decided before
 /// the body ends (a refusal from the head, a body over the handler's limit) waits until the body
 /// is read and thrown away, up to `EarlyAnswer.drainLimit`, so the client reads it on a connection
 /// that stays open; a client that asked `Expect: 100-continue` gets it at once, without the body.
@@ -39,11 +39,14 @@ public final class HTTPServer: @unchecked Sendable {
         let handedOver = Locked<[Int32: (token: UInt64, connection: ConnectionInfo)]>([:])
         /// Answers and streams whose connections are parked, ended before the daemons stop.
         let parked = ParkedAnswers()
+        /// Requests of batching routes, handed to the handler together.
+        let batcher: RequestBatcher
         private let bodyBytesSeen = Atomic<Int>(0)
         var bodyBytes: Int { bodyBytesSeen.load(ordering: .relaxed) }
         init(handler: HTTPRequestHandler, connection: ConnectionInfo) {
             self.handler = handler
             self.connection = connection
+            batcher = RequestBatcher(handler: handler)
         }
         func addBody(_ n: Int) { bodyBytesSeen.add(n, ordering: .relaxed) }
     }
@@ -56,6 +59,8 @@ public final class HTTPServer: @unchecked Sendable {
         var received = 0
         var maxBody = 0
         var handsOverOversize = false
+        /// Its route takes batches: handed to the batcher once whole.
+        var batches = false
         var answered = false
         /// The answer decided before the body ended, sent once it is read.
         var pending: HTTPResponse?
@@ -195,6 +200,11 @@ public final class HTTPServer: @unchecked Sendable {
     static func answer(_ context: Context, _ state: RequestState, _ connection: OpaquePointer?, _ response: HTTPResponse) -> MHD_Result {
         state.answered = true
         if let later = response.later {
+            // A later answer that is itself later (chaos delaying a batched push) parks anew.
+            if let key = state.parkedKey {
+                context.parked.release(key)
+                state.parkedKey = nil
+            }
             // Parked until the answer is given: the access handler is called again on resume.
             guard let key = context.parked.park(.later(later), { MHD_suspend_connection(connection) }) else {
                 return answer(context, state, connection, APIv1.failure(503, "ServiceUnavailable", "pushbox is stopping"))
@@ -257,6 +267,7 @@ public final class HTTPServer: @unchecked Sendable {
             let early = context.handler.early(head)
             state.maxBody = early.maxBody
             state.handsOverOversize = early.handsOverOversize
+            state.batches = early.batches
             state.authentication = early.authentication
             let length = head.headers.last { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
             if let response = early.response {
@@ -299,6 +310,15 @@ public final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         if state.answered { return .YES }
+        if state.pending == nil && state.batches {
+            // Parked first, then queued: its answer may come before this call returns.
+            let later = LaterAnswer()
+            var waiting = HTTPResponse(status: 0)
+            waiting.later = later
+            let result = answer(context, state, connection, waiting)
+            if state.parkedKey != nil { context.batcher.add(state.request, answer: later) }
+            return result
+        }
         return answer(context, state, connection, state.pending ?? context.handler.handle(state.request))
     }
 

@@ -25,12 +25,12 @@ public final class IntakeServer: Sendable {
         public var watch: [String] = []
         /// Seconds an idle connection stays open.
         public var idleTimeout = 30
-        /// libmicrohttpd's thread pool. A request's thread spends most of its time waiting on the
-        /// group commit, not computing, so the pool is sized for requests in flight rather than
-        /// cores: with 16 a commit carries up to 16 pushes (`pushbox-bench intake`, 16 clients on
-        /// 2 cores: about 5,700/s with 4 threads, 7,200/s with 16, before checkpoints moved off
-        /// the commit path).
-        public static let defaultThreads = 16
+        /// libmicrohttpd's daemons (one thread each). No thread waits for a commit: a push's
+        /// connection is parked while its batch is judged and committed (`RequestBatcher`), so the
+        /// threads only read and answer; four, so that a slow request handled in place (a listing,
+        /// a web page) holds one of them. (`pushbox-bench intake`, 16 clients on 2 cores: 16 threads
+        /// each waiting on the group commit, 0.43× the anchor; 2 threads batching, 0.51×.)
+        public static let defaultThreads = 4
         /// libmicrohttpd's pool of request threads.
         public var threads = Options.defaultThreads
         /// Connections open at once, at most.

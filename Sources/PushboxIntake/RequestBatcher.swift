@@ -1,0 +1,53 @@
+import Dispatch
+import PushboxSystem
+
+/// Requests whose routes take batches, gathered from the HTTP/1.1 server's threads and handed
+/// to the handler together (`handle(batch:)`: pushes judged and committed in one transaction),
+/// each answered through its `LaterAnswer` — the connection parked meanwhile, so no server
+/// thread waits for a commit. The first request starts a batch at once; those that come while
+/// batches run wait for the next, so a batch holds what arrived during the one before it.
+final class RequestBatcher: Sendable {
+    /// The most requests one batch takes.
+    static let batchLimit = 32
+    /// Batches handled at once: one validates while another commits.
+    static let maxInFlight = 2
+
+    private let handler: HTTPRequestHandler
+    private let workers: DispatchQueue
+    private let state = Locked<(queued: [(request: HTTPRequest, answer: LaterAnswer)], running: Int)>(([], 0))
+
+    /// A batcher handing batches to `handler` on `workers`.
+    init(handler: HTTPRequestHandler, workers: DispatchQueue = .global()) {
+        self.handler = handler
+        self.workers = workers
+    }
+
+    /// Queues `request`; `answer` is resolved with its response once its batch is handled.
+    func add(_ request: HTTPRequest, answer: LaterAnswer) {
+        let start = state.withLock { state in
+            state.queued.append((request, answer))
+            guard state.running < Self.maxInFlight else { return false }
+            state.running += 1
+            return true
+        }
+        if start { workers.async { [self] in drain() } }
+    }
+
+    /// Handles batches until none is queued.
+    private func drain() {
+        while true {
+            let batch = state.withLock { state -> [(request: HTTPRequest, answer: LaterAnswer)]? in
+                guard !state.queued.isEmpty else {
+                    state.running -= 1
+                    return nil
+                }
+                let batch = Array(state.queued.prefix(Self.batchLimit))
+                state.queued.removeFirst(batch.count)
+                return batch
+            }
+            guard let batch else { return }
+            let responses = handler.handle(batch: batch.map(\.request))
+            for (item, response) in zip(batch, responses) { item.answer.resolve(response) }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PushboxSystem
+import Testing
+
+@testable import PushboxIntake
+
+/// A handler of batching requests whose first batch is held until `release()`: the sizes of
+/// the batches it was handed, and whether any request was handled one by one.
+private final class HeldBatches: HTTPRequestHandler, @unchecked Sendable {
+    // `held`, `sizes` and `single` are read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var held = true
+    private var sizes: [Int] = []
+    private var single = 0
+
+    func early(_ head: RequestHead) -> EarlyAnswer { EarlyAnswer(response: nil, maxBody: 1024, batches: true) }
+    func tooLarge(_ head: RequestHead) -> HTTPResponse { HTTPResponse(status: 413) }
+    func answered(_ head: RequestHead, _ response: HTTPResponse) {}
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        condition.withLock { single += 1 }
+        return HTTPResponse(status: 200)
+    }
+    func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] {
+        condition.lock()
+        defer { condition.unlock() }
+        let first = sizes.isEmpty
+        sizes.append(requests.count)
+        let deadline = Date().addingTimeInterval(10)
+        while first && held && condition.wait(until: deadline) {}
+        return requests.map { HTTPResponse(status: $0.body.count == 10 ? 200 : 400) }
+    }
+    func release() {
+        condition.withLock { held = false }
+        condition.broadcast()
+    }
+    var batches: (sizes: [Int], single: Int) { condition.withLock { (sizes, single) } }
+}
+
+@Suite("Pushes on the socket are handed over in batches")
+struct RequestBatcherTests {
+    @Test(
+        "one daemon thread keeps reading while a batch is handled: eight pushes, all read while the first batch is held, answered in at most two batches"
+    )
+    func threadKeepsReading() throws {
+        let dir = NSTemporaryDirectory() + "pushbox-batches-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/s.sock"
+        let handler = HeldBatches()
+        let server = try HTTPServer(
+            listenFD: try Listeners.unixSocket(path), handler: handler,
+            connection: ConnectionInfo(listener: "unix \(path)", protocolName: "http/1.1", tls: false, requiresAuth: false), threads: 1)
+        defer { server.stop() }
+        let clients = 8
+        let answers = Locked<[String]>([])
+        let done = DispatchGroup()
+        for _ in 0..<clients {
+            done.enter()
+            Thread.detachNewThread {
+                let fd = RawSocket.connect(path)
+                let request = "POST /3/device/abc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\nConnection: close\r\n\r\n0123456789"
+                _ = RawSocket.send(fd, Array(request.utf8))
+                let text = RawSocket.readAll(fd)
+                close(fd)
+                answers.withLock { $0.append(String(text.prefix(12))) }
+                done.leave()
+            }
+        }
+        // With the only thread waiting in the handler, no body after the first would be read.
+        let deadline = Date().addingTimeInterval(10)
+        while server.bodyBytesRead < clients * 10 && Date() < deadline { usleep(5_000) }
+        let readWhileHeld = server.bodyBytesRead
+        handler.release()
+        done.wait()
+        #expect(readWhileHeld == clients * 10)
+        #expect(answers.withLock { $0 } == Array(repeating: "HTTP/1.1 200", count: clients))
+        let (sizes, single) = handler.batches
+        #expect(sizes.reduce(0, +) == clients)
+        #expect(sizes.count <= 2)
+        #expect(single == 0)
+    }
+}
