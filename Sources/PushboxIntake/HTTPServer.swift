@@ -311,6 +311,10 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if state.answered { return .YES }
         if state.pending == nil && state.batches {
+            if context.batcher.claimInline() {
+                defer { context.batcher.endInline() }
+                return answer(context, state, connection, context.handler.handle(state.request))
+            }
             // Parked first, then queued: its answer may come before this call returns.
             let later = LaterAnswer()
             var waiting = HTTPResponse(status: 0)

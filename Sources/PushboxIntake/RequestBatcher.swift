@@ -4,8 +4,10 @@ import PushboxSystem
 /// Requests whose routes take batches, gathered from the HTTP/1.1 server's threads and handed
 /// to the handler together (`handle(batch:)`: pushes judged and committed in one transaction),
 /// each answered through its `LaterAnswer` — the connection parked meanwhile, so no server
-/// thread waits for a commit. The first request starts a batch at once; those that come while
-/// batches run wait for the next, so a batch holds what arrived during the one before it.
+/// thread waits for a commit. A request that finds nothing queued or running is handled in
+/// place (`claimInline`): one client's pushes, one after the other, pay no hand-over to a
+/// worker and back (at 1 client that halved the rate). Those that come meanwhile are queued
+/// and handled together, so a batch holds what arrived during the one before it.
 final class RequestBatcher: Sendable {
     /// The most requests one batch takes.
     static let batchLimit = 32
@@ -29,6 +31,26 @@ final class RequestBatcher: Sendable {
             guard state.running < Self.maxInFlight else { return false }
             state.running += 1
             return true
+        }
+        if start { workers.async { [self] in drain() } }
+    }
+
+    /// Whether the caller may handle one request in place, now: nothing is queued or running.
+    /// True counts it as running until `endInline`, so requests meanwhile are queued.
+    func claimInline() -> Bool {
+        state.withLock { state in
+            guard state.running == 0 && state.queued.isEmpty else { return false }
+            state.running = 1
+            return true
+        }
+    }
+
+    /// Ends what `claimInline` allowed: the requests queued meanwhile go to a worker.
+    func endInline() {
+        let start = state.withLock { state in
+            guard state.queued.isEmpty else { return true }  // the turn passes to the drain
+            state.running -= 1
+            return false
         }
         if start { workers.async { [self] in drain() } }
     }
