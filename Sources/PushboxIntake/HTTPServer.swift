@@ -171,7 +171,10 @@ public final class HTTPServer: @unchecked Sendable {
         acceptor?.stop()
         let stopping = daemons
         daemons = []
-        // Parked connections are resumed first: libmicrohttpd must not stop with one suspended.
+        // Pushes taken are committed and answered first (a 503 to one its batch then stores
+        // would make a retry deliver it twice); then parked connections are resumed:
+        // libmicrohttpd must not stop with one suspended.
+        context.takeUnretainedValue().batcher.waitUntilIdle(timeout: 10)
         context.takeUnretainedValue().parked.stopAll()
         for d in stopping { MHD_stop_daemon(d) }
         if let listenFD { close(listenFD) }

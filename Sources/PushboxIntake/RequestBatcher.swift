@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PushboxSystem
 
 /// Requests whose routes take batches, gathered from the HTTP/1.1 server's threads and handed
@@ -53,6 +54,19 @@ final class RequestBatcher: Sendable {
             return false
         }
         if start { workers.async { [self] in drain() } }
+    }
+
+    /// Waits until no batch runs and none is queued, at most `timeout` seconds: a server
+    /// stopping lets the pushes it took be committed and answered before it ends what is parked.
+    /// Whether it emptied.
+    @discardableResult
+    func waitUntilIdle(timeout: Double) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        while state.withLock({ $0.running > 0 || !$0.queued.isEmpty }) {
+            if DispatchTime.now().uptimeNanoseconds >= deadline { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     /// Handles batches until none is queued.

@@ -60,18 +60,7 @@ struct RequestBatcherTests {
         let clients = 8
         let answers = Locked<[String]>([])
         let done = DispatchGroup()
-        for _ in 0..<clients {
-            done.enter()
-            Thread.detachNewThread {
-                let fd = RawSocket.connect(path)
-                let request = "POST /3/device/abc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\nConnection: close\r\n\r\n0123456789"
-                _ = RawSocket.send(fd, Array(request.utf8))
-                let text = RawSocket.readAll(fd)
-                close(fd)
-                answers.withLock { $0.append(String(text.prefix(12))) }
-                done.leave()
-            }
-        }
+        for _ in 0..<clients { Self.post(path, answers, done) }
         // Were a thread to wait for its request's batch, no body after its own would be read on it.
         let deadline = Date().addingTimeInterval(10)
         while server.bodyBytesRead < clients * 10 && Date() < deadline { usleep(5_000) }
@@ -84,5 +73,49 @@ struct RequestBatcherTests {
         // Each push handled once; how many batches depends on how the clients' requests trickle in.
         #expect(single >= 1)
         #expect(single + sizes.reduce(0, +) == clients)
+    }
+
+    @Test("a server stopping while a batch is judged lets it commit and answer: 200 to both pushes, not 503 to the one batched")
+    func stopWaitsForBatches() throws {
+        let dir = NSTemporaryDirectory() + "pushbox-batches-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/s.sock"
+        let handler = HeldBatches()
+        let server = try HTTPServer(
+            listenFD: try Listeners.unixSocket(path), handler: handler,
+            connection: ConnectionInfo(listener: "unix \(path)", protocolName: "http/1.1", tls: false, requiresAuth: false), threads: 2)
+        let answers = Locked<[String]>([])
+        let done = DispatchGroup()
+        for _ in 0..<2 { Self.post(path, answers, done) }
+        // The first is handled in place once the second's batch started; that batch is held.
+        let deadline = Date().addingTimeInterval(10)
+        while handler.batches.sizes.isEmpty && Date() < deadline { usleep(2_000) }
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        usleep(200_000)
+        handler.release()
+        done.wait()
+        stopped.wait()
+        #expect(handler.batches.sizes == [1])
+        #expect(answers.withLock { $0 } == ["HTTP/1.1 200", "HTTP/1.1 200"])
+    }
+
+    /// Posts a push of ten bytes on a connection of its own, from a thread of its own; the
+    /// answer's status line goes into `answers`.
+    private static func post(_ path: String, _ answers: Locked<[String]>, _ done: DispatchGroup) {
+        done.enter()
+        Thread.detachNewThread {
+            let fd = RawSocket.connect(path)
+            let request = "POST /3/device/abc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\nConnection: close\r\n\r\n0123456789"
+            _ = RawSocket.send(fd, Array(request.utf8))
+            let text = RawSocket.readAll(fd)
+            close(fd)
+            answers.withLock { $0.append(String(text.prefix(12))) }
+            done.leave()
+        }
     }
 }
