@@ -16,7 +16,9 @@ public enum JSONWriter {
         var out: [UInt8] = [UInt8(ascii: "[")]
         out.reserveCapacity(16 + pairs.count * 48)
         for (i, pair) in pairs.enumerated() {
-            out.append(contentsOf: i == 0 ? Array("[".utf8) : Array(",[".utf8))
+            // Byte by byte: an `Array` of the separator was an allocation per pair.
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
             writeString(pair.name, into: &out)
             out.append(UInt8(ascii: ","))
             writeString(pair.value, into: &out)

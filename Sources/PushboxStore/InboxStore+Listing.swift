@@ -43,10 +43,24 @@ extension InboxStore {
 
     /// A listing as the row's five columns keep it.
     static func listingValues(_ listing: PayloadListing?) -> [Statement.Value] {
-        guard let listing else { return [.null, .null, .null, .null, .null] }
+        var values: [Statement.Value] = []
+        appendListingValues(listing, to: &values)
+        return values
+    }
+
+    /// Appends the listing's five column values to a row's (the insert's values in place).
+    static func appendListingValues(_ listing: PayloadListing?, to values: inout [Statement.Value]) {
+        guard let listing else {
+            for _ in 0..<5 { values.append(.null) }
+            return
+        }
         let text: (String?) -> Statement.Value = { $0.map { .text($0) } ?? .null }
         let flags = 1 | (listing.background ? 2 : 0) | (listing.encrypted ? 4 : 0)
-        return [text(listing.title), text(listing.body), text(listing.threadID), text(listing.firedAt), .int(Int64(flags))]
+        values.append(text(listing.title))
+        values.append(text(listing.body))
+        values.append(text(listing.threadID))
+        values.append(text(listing.firedAt))
+        values.append(.int(Int64(flags)))
     }
 
     /// The listing in a row's five columns from `first` on; nil when nothing was listed.

@@ -194,22 +194,24 @@ public final class InboxStore: @unchecked Sendable {
         let delivery = verdict?.storage.map { $0.delivery(at: raw.envelope.receivedAt) }
         var holdKey: String? = nil
         if case .store(_, let key)? = verdict?.storage { holdKey = key }
-        return PendingInsert(
-            values: [
-                .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
-                opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
-                verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
-                opt(verdict?.topic),
-                opt(raw.envelope.arrival.map { arrivals.text(of: $0, $0.json) }), opt(delivery?.state.rawValue),
-                delivery.map { _ in .real(received) } ?? .null,
-                delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
-                opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
-            ] + Self.listingValues(verdict?.listing)
-                + [
-                    raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(raw.envelope.deviceZone), opt(verdict?.device),
-                    opt(verdict?.presentation.map { presentations.text(of: $0, $0.json) }),
-                ],
-            replacing: holdKey.map { ($0, received) })
+        // The row's 29 values in one array grown once (two concatenations copied it twice).
+        var values: [Statement.Value] = [
+            .text(apnsID), .real(raw.envelope.receivedAt.timeIntervalSince1970), .text(raw.envelope.source.rawValue),
+            opt(raw.envelope.fileName), .text(contentHash), opt(raw.envelope.deviceToken), .text(headers), .blob(raw.bytes),
+            verdict.map { .int(Int64($0.status)) } ?? .null, opt(verdict?.reason), opt(verdict?.detail), opt(verdict?.collapseID),
+            opt(verdict?.topic),
+            opt(raw.envelope.arrival.map { arrivals.text(of: $0, $0.json) }), opt(delivery?.state.rawValue),
+            delivery.map { _ in .real(received) } ?? .null,
+            delivery?.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null, opt(holdKey),
+            opt(verdict?.targeting.map { JSONWriter.compact($0.json) }), opt(verdict?.liveActivity.map { JSONWriter.compact($0.json) }),
+        ]
+        values.reserveCapacity(29)
+        Self.appendListingValues(verdict?.listing, to: &values)
+        values.append(raw.envelope.deviceAt.map { .real($0.timeIntervalSince1970) } ?? .null)
+        values.append(opt(raw.envelope.deviceZone))
+        values.append(opt(verdict?.device))
+        values.append(opt(verdict?.presentation.map { presentations.text(of: $0, $0.json) }))
+        return PendingInsert(values: values, replacing: holdKey.map { ($0, received) })
     }
 
     /// What the folder watch's only-once check compares: SHA-256 of a file's bytes (empty for pushes).
