@@ -48,6 +48,52 @@ struct RequestBatcherTests {
         "daemon threads keep reading while a batch is handled: of eight pushes on two threads, the first is handled in place, all read while the first batch is held, each handled once"
     )
     func threadKeepsReading() throws {
+        try Self.serving { server, path, handler in
+            let clients = 8
+            let answers = Locked<[String]>([])
+            let done = DispatchGroup()
+            for _ in 0..<clients { Self.post(path, answers, done) }
+            // Were a thread to wait for its request's batch, no body after its own would be read on it.
+            let deadline = Date().addingTimeInterval(10)
+            while server.bodyBytesRead < clients * 10 && Date() < deadline { usleep(5_000) }
+            let readWhileHeld = server.bodyBytesRead
+            handler.release()
+            done.wait()
+            #expect(readWhileHeld == clients * 10)
+            #expect(answers.withLock { $0 } == Array(repeating: "HTTP/1.1 200", count: clients))
+            let (sizes, single) = handler.batches
+            // Each push handled once; how many batches depends on how the clients' requests trickle in.
+            #expect(single >= 1)
+            #expect(single + sizes.reduce(0, +) == clients)
+        }
+    }
+
+    @Test("a server stopping while a batch is judged lets it commit and answer: 200 to both pushes, not 503 to the one batched")
+    func stopWaitsForBatches() throws {
+        try Self.serving { server, path, handler in
+            let answers = Locked<[String]>([])
+            let done = DispatchGroup()
+            for _ in 0..<2 { Self.post(path, answers, done) }
+            // The first is handled in place once the second's batch started; that batch is held.
+            let deadline = Date().addingTimeInterval(10)
+            while handler.batches.sizes.isEmpty && Date() < deadline { usleep(2_000) }
+            let stopped = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                server.stop()
+                stopped.signal()
+            }
+            usleep(200_000)
+            handler.release()
+            done.wait()
+            stopped.wait()
+            #expect(handler.batches.sizes == [1])
+            #expect(answers.withLock { $0 } == ["HTTP/1.1 200", "HTTP/1.1 200"])
+        }
+    }
+
+    /// Runs `body` with an HTTP/1.1 server of two daemon threads on a Unix socket of a folder
+    /// of its own, its handler `HeldBatches`; stopped (when `body` did not) and removed after.
+    private static func serving(_ body: (HTTPServer, String, HeldBatches) throws -> Void) throws {
         let dir = NSTemporaryDirectory() + "pushbox-batches-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -57,51 +103,7 @@ struct RequestBatcherTests {
             listenFD: try Listeners.unixSocket(path), handler: handler,
             connection: ConnectionInfo(listener: "unix \(path)", protocolName: "http/1.1", tls: false, requiresAuth: false), threads: 2)
         defer { server.stop() }
-        let clients = 8
-        let answers = Locked<[String]>([])
-        let done = DispatchGroup()
-        for _ in 0..<clients { Self.post(path, answers, done) }
-        // Were a thread to wait for its request's batch, no body after its own would be read on it.
-        let deadline = Date().addingTimeInterval(10)
-        while server.bodyBytesRead < clients * 10 && Date() < deadline { usleep(5_000) }
-        let readWhileHeld = server.bodyBytesRead
-        handler.release()
-        done.wait()
-        #expect(readWhileHeld == clients * 10)
-        #expect(answers.withLock { $0 } == Array(repeating: "HTTP/1.1 200", count: clients))
-        let (sizes, single) = handler.batches
-        // Each push handled once; how many batches depends on how the clients' requests trickle in.
-        #expect(single >= 1)
-        #expect(single + sizes.reduce(0, +) == clients)
-    }
-
-    @Test("a server stopping while a batch is judged lets it commit and answer: 200 to both pushes, not 503 to the one batched")
-    func stopWaitsForBatches() throws {
-        let dir = NSTemporaryDirectory() + "pushbox-batches-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/s.sock"
-        let handler = HeldBatches()
-        let server = try HTTPServer(
-            listenFD: try Listeners.unixSocket(path), handler: handler,
-            connection: ConnectionInfo(listener: "unix \(path)", protocolName: "http/1.1", tls: false, requiresAuth: false), threads: 2)
-        let answers = Locked<[String]>([])
-        let done = DispatchGroup()
-        for _ in 0..<2 { Self.post(path, answers, done) }
-        // The first is handled in place once the second's batch started; that batch is held.
-        let deadline = Date().addingTimeInterval(10)
-        while handler.batches.sizes.isEmpty && Date() < deadline { usleep(2_000) }
-        let stopped = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            server.stop()
-            stopped.signal()
-        }
-        usleep(200_000)
-        handler.release()
-        done.wait()
-        stopped.wait()
-        #expect(handler.batches.sizes == [1])
-        #expect(answers.withLock { $0 } == ["HTTP/1.1 200", "HTTP/1.1 200"])
+        try body(server, path, handler)
     }
 
     /// Posts a push of ten bytes on a connection of its own, from a thread of its own; the
