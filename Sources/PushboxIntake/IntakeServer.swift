@@ -29,7 +29,8 @@ public final class IntakeServer: Sendable {
         /// connection is parked while its batch is judged and committed (`RequestBatcher`), so the
         /// threads only read and answer; four, so that a slow request handled in place (a listing,
         /// a web page) holds one of them. (`pushbox-bench intake`, 16 clients on 2 cores: 16 threads
-        /// each waiting on the group commit, 0.43× the anchor; 2 threads batching, 0.51×.)
+        /// each waiting on the group commit, 0.43× the anchor; batching, 0.51–0.55×, as fast with
+        /// 2 daemons as with 4.)
         public static let defaultThreads = 4
         /// libmicrohttpd's pool of request threads.
         public var threads = Options.defaultThreads

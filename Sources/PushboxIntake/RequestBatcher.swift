@@ -7,7 +7,7 @@ import PushboxSystem
 /// each answered through its `LaterAnswer` — the connection parked meanwhile, so no server
 /// thread waits for a commit. A request that finds nothing queued or running is handled in
 /// place (`claimInline`): one client's pushes, one after the other, pay no hand-over to a
-/// worker and back (at 1 client that halved the rate). Those that come meanwhile are queued
+/// worker and back (at 1 client that cost a quarter of the rate). Those that come meanwhile are queued
 /// and handled together, so a batch holds what arrived during the one before it.
 final class RequestBatcher: Sendable {
     /// The most requests one batch takes.
