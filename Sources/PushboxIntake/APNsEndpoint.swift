@@ -99,7 +99,7 @@ public struct APNsEndpoint: Sendable {
                 )
             }
         }
-        if head.path.utf8.count == devicePrefix.utf8.count { return refuse(.missingDeviceToken, nil) }
+        if tokenPart(of: head.path).isEmpty { return refuse(.missingDeviceToken, nil) }
         return .success(authentication)
     }
 
