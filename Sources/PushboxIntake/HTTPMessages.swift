@@ -34,92 +34,116 @@ public struct HTTPRequest: Sendable {
     public func header(_ name: String) -> String? { headers.last { $0.name == name }?.value }
 }
 
-/// The answer to a request.
-public struct HTTPResponse: Sendable {
-    /// The HTTP status.
-    public var status: Int
-    /// Response headers, in order.
-    public var headers: [(String, String)]
-    /// The body's bytes.
-    public var body: [UInt8]
-    /// Why pushbox refused, in its own words (which check, which key, how old): for the access
-    /// log and the request record, never sent, never the token itself.
-    public var cause: String? = nil
-    /// What became of an accepted push (never sent): for the request record and exec's verdict.
-    public var acceptance: Acceptance? = nil
-    /// Called once the response was sent (or its connection closed first), by the server that
-    /// sent it: an accepted push's arrival is published there, never before its answer.
-    public var afterSent: (@Sendable () -> Void)? = nil
-    /// The answer is given later, by whoever holds this: the connection is parked until then
-    /// (status, headers and body of this response are not sent).
-    public var later: LaterAnswer? = nil
-    /// The body is written as it comes, after this response's status and headers are sent.
-    public var stream: ResponseStream? = nil
-    /// The chaos rule that made this answer (`#3 fcm 503 UNAVAILABLE`): on record, never sent.
-    public var chaos: String? = nil
-    /// Instead of an answer, what the connection does (chaos): GOAWAY, RST_STREAM, a reset.
-    public var connectionFault: ConnectionFault? = nil
-    /// Which message a push request carries, the same for its retries (`RetryVerdict`).
-    public var messageKey: String? = nil
-
-    /// A response.
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-}
-
-/// What a connection does instead of answering one request, when chaos says so. On HTTP/1.1
-/// (no streams, no GOAWAY) each of them is the connection closed without an answer.
-public enum ConnectionFault: Sendable, Equatable {
-    /// GOAWAY with this error code and debug data; `processed`: the request's stream is the last
-    /// one processed, otherwise the one before it (the client may send it again).
-    case goAway(errorCode: UInt32, debug: String, processed: Bool)
-    /// `RST_STREAM` with `REFUSED_STREAM`.
-    case refuseStream
-    /// The TCP connection reset.
-    case reset
-
-    /// The name the request log gives it as a reason.
-    public var name: String {
-        switch self {
-        case .goAway: "GOAWAY"
-        case .refuseStream: "REFUSED_STREAM"
-        case .reset: "CONNECTION_RESET"
-        }
-    }
-}
-
 /// The connection a request came on: where, how, and what it proved about its sender.
 public struct ConnectionInfo: Sendable {
     /// `unix /path` or `tcp 127.0.0.1:2197`.
-    public var listener: String
+    public var listener: String {
+        get { fields.listener }
+        _modify {
+            unique()
+            yield &fields.listener
+        }
+    }
     /// `http/1.1` or `h2`.
-    public var protocolName: String
+    public var protocolName: String {
+        get { fields.protocolName }
+        _modify {
+            unique()
+            yield &fields.protocolName
+        }
+    }
     /// Whether the connection is TLS.
-    public var tls: Bool
+    public var tls: Bool {
+        get { fields.tls }
+        _modify {
+            unique()
+            yield &fields.tls
+        }
+    }
     /// The TCP port asks providers for a token or a client certificate; the Unix socket does not.
-    public var requiresAuth: Bool
+    public var requiresAuth: Bool {
+        get { fields.requiresAuth }
+        _modify {
+            unique()
+            yield &fields.requiresAuth
+        }
+    }
     /// The client's certificate, when it showed one.
-    public var certificate: ClientCertificate?
+    public var certificate: ClientCertificate? {
+        get { fields.certificate }
+        _modify {
+            unique()
+            yield &fields.certificate
+        }
+    }
     /// The connection's token history (one per HTTP/2 connection; a fresh one per HTTP/1.1 request).
-    public var auth: ConnectionAuthState
+    public var auth: ConnectionAuthState {
+        get { fields.auth }
+        _modify {
+            unique()
+            yield &fields.auth
+        }
+    }
     /// The `host:port` a proxy client asked for with CONNECT, when the connection is its tunnel.
-    public var connectTarget: String?
+    public var connectTarget: String? {
+        get { fields.connectTarget }
+        _modify {
+            unique()
+            yield &fields.connectTarget
+        }
+    }
+
+    /// The fields behind one reference, copied before a change when shared: every request head
+    /// of a connection carries them, and one retain is cheaper than the six their strings and
+    /// certificate cost (callgrind).
+    private var fields: Fields
+
+    /// The stored fields of a connection's description; changed only through `unique()`'s own copy, so
+    /// no access needs the run-time exclusivity check (which cost more than the retains saved).
+    private final class Fields: @unchecked Sendable {
+        @exclusivity(unchecked) var listener: String
+        @exclusivity(unchecked) var protocolName: String
+        @exclusivity(unchecked) var tls: Bool
+        @exclusivity(unchecked) var requiresAuth: Bool
+        @exclusivity(unchecked) var certificate: ClientCertificate?
+        @exclusivity(unchecked) var auth: ConnectionAuthState
+        @exclusivity(unchecked) var connectTarget: String?
+
+        init(
+            listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate?, auth: ConnectionAuthState,
+            connectTarget: String?
+        ) {
+            self.listener = listener
+            self.protocolName = protocolName
+            self.tls = tls
+            self.requiresAuth = requiresAuth
+            self.certificate = certificate
+            self.auth = auth
+            self.connectTarget = connectTarget
+        }
+
+        /// A copy of every field.
+        func copy() -> Fields {
+            let c = Fields(
+                listener: listener, protocolName: protocolName, tls: tls, requiresAuth: requiresAuth, certificate: certificate, auth: auth,
+                connectTarget: connectTarget)
+            return c
+        }
+    }
+
+    /// Makes `fields` a connection's description's own before it changes.
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+    }
 
     /// Where a connection came in and how.
     public init(
         listener: String, protocolName: String, tls: Bool, requiresAuth: Bool, certificate: ClientCertificate? = nil,
         auth: ConnectionAuthState = ConnectionAuthState(), connectTarget: String? = nil
     ) {
-        self.connectTarget = connectTarget
-        self.listener = listener
-        self.protocolName = protocolName
-        self.tls = tls
-        self.requiresAuth = requiresAuth
-        self.certificate = certificate
-        self.auth = auth
+        fields = Fields(
+            listener: listener, protocolName: protocolName, tls: tls, requiresAuth: requiresAuth, certificate: certificate, auth: auth,
+            connectTarget: connectTarget)
     }
 }
 

@@ -66,58 +66,6 @@ public enum Targeting: Sendable, Equatable {
     case notTargeted(String)
 }
 
-/// The outcome of validating one payload: APNs' answer, warnings, and the payload as delivered.
-public struct ValidationReport: Sendable {
-    /// APNs' refusal, if refused.
-    public var rejection: Rejection?
-    /// What APNs accepts but a developer should know.
-    public var warnings: [Diagnostic]
-    /// The payload as accepted.
-    public var validated: ValidatedPayload?
-    /// Whether an FCM message reaches this device.
-    public var targeting: Targeting
-    /// Why an FCM message reaches this device, in words (its token, topic or condition), as
-    /// judged when it arrived: the device's topics and tokens may change since.
-    public var targetDescription: String? = nil
-    /// To whom an FCM message was addressed, in a few words (`token …` and whether it is the
-    /// device's own, `topic …`, `condition …`).
-    public var addressee: String? = nil
-    /// What the device did with a Live Activity push (nil: not applied to a device).
-    public var liveActivity: LiveActivityOutcome? = nil
-    /// What the inbox lists of the payload (nil: its body could not be read).
-    public var listing: PayloadListing? = nil
-
-    /// Whether it was accepted.
-    public var ok: Bool { rejection == nil }
-
-    /// The report of a refusal decided outside the payload (the device's registration), for a
-    /// stored notification whose answer validation alone would not give again.
-    public static func refused(_ rejection: Rejection) -> ValidationReport {
-        ValidationReport(rejection: rejection, warnings: [], validated: nil, targeting: .device)
-    }
-    /// The HTTP status APNs would answer.
-    public var status: Int { rejection?.status ?? 200 }
-
-    /// Says, for an FCM message, to whom it was addressed and why it reaches the device, with
-    /// the device's topics and own tokens as they are now.
-    public mutating func describeTarget(deviceTopics: Set<String>, isOwn: (String) -> Bool) {
-        guard let message = validated?.fcm else { return }
-        addressee = FCMRules.addressee(message, isOwn: isOwn)
-        if targeting == .device { targetDescription = FCMRules.describeTarget(message, deviceTopics: deviceTopics, isOwn: isOwn) }
-    }
-
-    /// The same accepted FCM message judged for another device: whether its topic or condition
-    /// reaches a device with `deviceTopics`, and why, with that device's own tokens (`isOwn`).
-    public func retargeted(deviceTopics: Set<String>, isOwn: (String) -> Bool) -> ValidationReport {
-        guard ok, let message = validated?.fcm, let targeting = try? FCMRules.targeting(of: message, deviceTopics: deviceTopics) else { return self }
-        var report = self
-        report.targeting = targeting
-        report.targetDescription = nil
-        report.describeTarget(deviceTopics: deviceTopics, isOwn: isOwn)
-        return report
-    }
-}
-
 /// Validates payloads exactly as APNs answers them (Apple's "Handling notification responses
 /// from APNs" and "Sending notification requests to APNs"; FCM HTTP v1 for FCM messages).
 public enum Validator {
