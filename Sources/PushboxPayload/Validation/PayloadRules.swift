@@ -4,17 +4,27 @@ import PushboxJSON
 /// The checks on an APNs payload's content: the one refusal (no `aps` dictionary) and the
 /// warnings for what APNs accepts but a device mishandles.
 public enum PayloadRules {
-    static let apsKeys: Set<String> = [
+    static let apsKeys = KeyList([
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria",
         "stale-date", "content-state", "timestamp", "dismissal-date", "event", "attributes-type",
         "attributes", "input-push-channel", "input-push-token", "url-args",
-    ]
-    static let alertKeys: Set<String> = [
+    ])
+    static let alertKeys = KeyList([
         "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args",
         "subtitle-loc-key", "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "action",
         "summary-arg", "summary-arg-count",
-    ]
+    ])
+    /// The alert's keys whose values must be strings, then its three argument lists.
+    private static let alertChecked = KeyList([
+        "title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key", "action-loc-key",
+        "title-loc-args", "subtitle-loc-args", "loc-args",
+    ])
+    /// `aps` keys whose values `apsValueWarnings` checks, read in one pass.
+    private static let apsChecked = KeyList([
+        "badge", "sound", "content-available", "mutable-content", "thread-id", "category", "target-content-id", "filter-criteria",
+        "interruption-level", "relevance-score", "alert",
+    ])
     public static let interruptionLevels = ["passive", "active", "time-sensitive", "critical"]
 
     /// The `aps` dictionary, or the refusal APNs-bound devices give a payload without one.
@@ -96,13 +106,18 @@ public enum PayloadRules {
                     field: "aps.alert"))
             return
         }
-        for key in ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key", "action-loc-key"] {
-            if let v = dict[key], v.stringValue == nil, v != .null {
+        // One pass over the alert's entries for every key the checks read (the last value of a repeat).
+        let values = alertChecked.find(in: dict)
+        for i in 0..<8 {
+            if let v = values[i], v.stringValue == nil, v != .null {
+                let key = alertChecked.keys[i]
                 out.append(Diagnostic(.alertFieldType, "aps.alert.\(key) is \(v.typeDescription); it must be a string", field: "aps.alert.\(key)"))
             }
         }
-        for args in ["title-loc-args", "subtitle-loc-args", "loc-args"] {
-            guard let v = dict[args] else { continue }
+        // title-loc-args, subtitle-loc-args, loc-args (8–10) beside title-loc-key, subtitle-loc-key, loc-key (4–6).
+        for i in 8..<11 {
+            guard let v = values[i] else { continue }
+            let args = alertChecked.keys[i]
             let ok = v.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
             if !ok {
                 out.append(
@@ -111,22 +126,24 @@ public enum PayloadRules {
                         "aps.alert.\(args) must be an array of strings, not \(describeArray(v)); iOS may drop the alert or show the format unfilled",
                         field: "aps.alert.\(args)"))
             }
-            let key = String(args.dropLast("args".count)) + "key"
-            if dict[key] == nil {
+            let key = alertChecked.keys[i - 4]
+            if values[i - 4] == nil {
                 out.append(
                     Diagnostic(
                         .locArgsWithoutKey, "aps.alert.\(args) is set but aps.alert.\(key) is not; the arguments are ignored",
                         field: "aps.alert.\(args)"))
             }
         }
-        for (literal, key) in [("title", "title-loc-key"), ("subtitle", "subtitle-loc-key"), ("body", "loc-key")]
-        where dict[literal] != nil && dict[key] != nil {
+        // title and title-loc-key (0, 4), subtitle and subtitle-loc-key (1, 5), body and loc-key (2, 6).
+        for literal in 0..<3 where values[literal] != nil && values[literal + 4] != nil {
+            let (name, key) = (alertChecked.keys[literal], alertChecked.keys[literal + 4])
             out.append(
                 Diagnostic(
-                    .literalAndLocKey, "aps.alert has both \(literal) and \(key); the device shows the localized \(key) and ignores \(literal)",
+                    .literalAndLocKey, "aps.alert has both \(name) and \(key); the device shows the localized \(key) and ignores \(name)",
                     field: "aps.alert"))
         }
-        for key in dict.keys where !alertKeys.contains(key) {
+        for entry in dict.entries where !alertKeys.contains(entry.key) {
+            let key = entry.key
             if let known = kebabForm(of: key), alertKeys.contains(known) {
                 out.append(Diagnostic(.camelcaseKey, "aps.alert.\(key) is ignored by iOS; the key is \"\(known)\"", field: "aps.alert.\(key)"))
             } else {
@@ -142,7 +159,8 @@ public enum PayloadRules {
     }
 
     private static func apsKeyWarnings(_ aps: JSONObject, into out: inout [Diagnostic]) {
-        for key in aps.keys where !apsKeys.contains(key) {
+        for entry in aps.entries where !apsKeys.contains(entry.key) {
+            let key = entry.key
             if let known = kebabForm(of: key), apsKeys.contains(known) {
                 out.append(Diagnostic(.camelcaseKey, "aps.\(key) is ignored by iOS; the key is \"\(known)\"", field: "aps.\(key)"))
             } else {
@@ -157,35 +175,39 @@ public enum PayloadRules {
 
     /// `liveActivity`: a Live Activity's relevance score is any number (25, 50, 100), not 0–1.
     private static func apsValueWarnings(_ aps: JSONObject, liveActivity: Bool, into out: inout [Diagnostic]) {
-        if let badge = aps["badge"], badge.intValue.map({ $0 >= 0 }) != true {
+        // One pass over aps's entries for every key below (`apsChecked`'s order).
+        let values = apsChecked.find(in: aps)
+        if let badge = values[0], badge.intValue.map({ $0 >= 0 }) != true {
             out.append(
                 Diagnostic(
                     .badgeType,
                     "aps.badge is \(describeValue(badge)); it must be a whole number 0 or more (0 clears the badge), so the badge is left unchanged",
                     field: "aps.badge"))
         }
-        if let sound = aps["sound"] { soundWarnings(sound, into: &out) }
-        for key in ["content-available", "mutable-content"] {
-            if let v = aps[key], v.intValue != 1 {
+        if let sound = values[1] { soundWarnings(sound, into: &out) }
+        for i in 2..<4 {
+            let key = apsChecked.keys[i]
+            if let v = values[i], v.intValue != 1 {
                 out.append(
                     Diagnostic(
                         .flagValue, "aps.\(key) is \(describeValue(v)); iOS looks for the number 1 (other values are unconfirmed to work)",
                         field: "aps.\(key)"))
             }
         }
-        for key in ["thread-id", "category", "target-content-id", "filter-criteria"] {
-            if let v = aps[key], v.stringValue == nil {
+        for i in 4..<8 {
+            let key = apsChecked.keys[i]
+            if let v = values[i], v.stringValue == nil {
                 out.append(Diagnostic(.apsFieldType, "aps.\(key) is \(v.typeDescription); it must be a string", field: "aps.\(key)"))
             }
         }
-        if let level = aps["interruption-level"], !interruptionLevels.contains(level.stringValue ?? "") {
+        if let level = values[8], !interruptionLevels.contains(level.stringValue ?? "") {
             out.append(
                 Diagnostic(
                     .interruptionLevel,
                     "aps.interruption-level is \(describeValue(level)); it must be one of \(interruptionLevels.joined(separator: ", ")), so iOS uses active",
                     field: "aps.interruption-level"))
         }
-        if let score = aps["relevance-score"] {
+        if let score = values[9] {
             if let d = score.doubleValue, liveActivity || (0...1).contains(d) {
             } else {
                 out.append(
@@ -194,7 +216,7 @@ public enum PayloadRules {
                         field: "aps.relevance-score"))
             }
         }
-        if aps["content-available"] != nil, aps["alert"] != nil {
+        if values[2] != nil, values[10] != nil {
             out.append(
                 Diagnostic(
                     .contentAvailableWithAlert,
