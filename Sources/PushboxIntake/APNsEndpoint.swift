@@ -126,7 +126,7 @@ public struct APNsEndpoint: Sendable {
         let rawToken = String(tokenPart(of: request.path))
         let token = rawToken.utf8.firstIndex(of: UInt8(ascii: "%")) != nil ? rawToken.removingPercentEncoding ?? "" : rawToken
         var headers = PushHeaders()
-        for h in request.headers where h.name.hasPrefix("apns-") { headers.add(h.name, h.value) }
+        for h in request.headers where PushHeaders.isAPNsName(h.name) { headers.add(h.name, h.value) }
         // A certificate for one app stands for its topic when the request names none.
         if case .certificate(_, let topic?)? = request.arrival?.authentication, headers[PushHeaders.topic] == nil {
             headers.add(PushHeaders.topic, topic)

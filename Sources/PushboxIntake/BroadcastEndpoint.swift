@@ -122,7 +122,7 @@ struct BroadcastEndpoint: Sendable {
         if let refusal = otherApp(rest, service: service) { return refusal }
         let bundle = String(rest)
         var headers = PushHeaders()
-        for h in request.headers where h.name.hasPrefix("apns-") && h.name != "apns-request-id" { headers.add(h.name, h.value) }
+        for h in request.headers where PushHeaders.isAPNsName(h.name) && h.name != "apns-request-id" { headers.add(h.name, h.value) }
         let id: String
         switch channel(headers[PushHeaders.channelID], "a broadcast names its channel in apns-channel-id") {
         case .failure(let r): return r.response

@@ -297,16 +297,20 @@ final class HTTP2Connection: @unchecked Sendable {
         state.responseOffset = 0
         state.afterSent = response.afterSent
         if !logged { handler.answered(head, response) }
-        // Every name and value in one buffer: nghttp2 copies them during the call.
+        // Every name and value in one buffer grown once: nghttp2 copies them during the call.
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(response.headers.reduce(10) { $0 + $1.0.utf8.count + $1.1.utf8.count })
         var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
-        for (name, value) in [(":status", String(response.status))] + response.headers {
+        spans.reserveCapacity(response.headers.count + 1)
+        func add(_ name: String, _ value: String) {
             let at = bytes.count
             bytes += PushHeaders.lowered(name).utf8
             let valueAt = bytes.count
             bytes += value.utf8
             spans.append((at, valueAt - at, valueAt, bytes.count - valueAt))
         }
+        add(":status", String(response.status))
+        for (name, value) in response.headers { add(name, value) }
         bytes.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             let nvs = spans.map {

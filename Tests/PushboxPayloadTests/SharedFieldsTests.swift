@@ -63,3 +63,17 @@ struct SharedFieldsTests {
         #expect(a.warnings.count == 1 && a.listing?.title == "t" && a.addressee == "topic news")
     }
 }
+
+@Suite("Header names told apart by their bytes")
+struct HeaderNameBytesTests {
+    @Test(
+        "an apns- name is one that starts with those five bytes, nothing else",
+        arguments: [
+            ("apns-id", true), ("apns-", true), ("apns-push-type", true), ("apns", false), ("apns_id", false), ("Apns-id", false),
+            ("xapns-id", false), ("", false), ("apnś-id", false), ("apns-\u{301}", true),
+        ])
+    func apnsName(name: String, expected: Bool) {
+        #expect(PushHeaders.isAPNsName(name) == expected)
+        #expect(PushHeaders.isAPNsName(name) == name.utf8.starts(with: "apns-".utf8))
+    }
+}

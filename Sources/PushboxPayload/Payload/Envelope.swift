@@ -82,6 +82,16 @@ public struct PushHeaders: Sendable, Equatable {
         return upper ? name.lowercased() : name
     }
 
+    /// Whether a (lower-case) header name starts with `apns-`, read from its bytes:
+    /// `String.hasPrefix` walked characters, some 600 instructions a name, five names a push.
+    public static func isAPNsName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            bytes.count >= 5 && bytes[0] == UInt8(ascii: "a") && bytes[1] == UInt8(ascii: "p") && bytes[2] == UInt8(ascii: "n")
+                && bytes[3] == UInt8(ascii: "s") && bytes[4] == UInt8(ascii: "-")
+        }
+    }
+
     /// Names given more than once (APNs answers DuplicateHeaders).
     public var duplicateNames: [String] {
         // A request has a handful of headers: comparing pairs beats hashing every name.

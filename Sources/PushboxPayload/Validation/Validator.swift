@@ -83,7 +83,7 @@ public enum Validator {
             return report
         }
         var headers = raw.envelope.headers
-        for field in headers.fields where field.name.hasPrefix("apns-") && !PushHeaders.known.contains(field.name) {
+        for field in headers.fields where PushHeaders.isAPNsName(field.name) && !PushHeaders.known.contains(field.name) {
             warnings.append(Diagnostic(.unknownHeader, "\(field.name) is not an APNs header; APNs ignores it"))
         }
         if let r = HeaderRules.check(headers, deviceToken: raw.envelope.deviceToken) { return rejected(r) }
