@@ -77,3 +77,21 @@ struct HeaderNameBytesTests {
         #expect(PushHeaders.isAPNsName(name) == name.utf8.starts(with: "apns-".utf8))
     }
 }
+
+@Suite("A validated payload stays a value")
+struct ValidatedPayloadValueTests {
+    @Test("its payload, aps, headers and push type changed after a copy")
+    func copyThenChange() {
+        var a = ValidatedPayload(
+            form: .apns, payload: JSONObject([("aps", .object(JSONObject()))]), aps: JSONObject(), headers: PushHeaders(), pushType: .alert,
+            fcm: nil)
+        let b = a
+        a.payload["custom"] = .bool(true)
+        a.aps["badge"] = .number("1")
+        a.headers.add("apns-id", "x")
+        a.pushType = .background
+        #expect(b.payload.keys == ["aps"] && b.aps.isEmpty && b.headers.fields.isEmpty && b.pushType == .alert)
+        #expect(a.payload.keys == ["aps", "custom"] && a.aps["badge"] == .number("1") && a.pushType == .background)
+        #expect(a != b)
+    }
+}

@@ -33,23 +33,6 @@ public struct ValidationContext: Sendable, Equatable {
     }
 }
 
-/// A payload that passed validation, in the shape the device receives.
-public struct ValidatedPayload: Sendable, Equatable {
-    /// APNs payload, Simulator `.apns` file, or FCM message.
-    public var form: PayloadForm
-    /// The APNs payload the iPhone receives (for FCM, the mapped one; for `.apns`, without the
-    /// Simulator key).
-    public var payload: JSONObject
-    /// The `aps` dictionary.
-    public var aps: JSONObject
-    /// The request headers in force (the request's, plus FCM's `apns.headers`).
-    public var headers: PushHeaders
-    /// The push type given, or the one APNs infers.
-    public var pushType: PushType
-    /// The FCM message it came as, if it did.
-    public var fcm: FCMMessage?
-}
-
 extension ValidatedPayload {
     /// The payload as an Xcode Simulator `.apns` file: "Simulator Target Bundle" (the app of its
     /// `apns-topic`, else `fallbackBundleID`) first, then the payload the device receives.
