@@ -3,8 +3,8 @@ import Testing
 
 @Suite("Key lists: many keys of one object read in one pass")
 struct KeyListTests {
-    /// Keys that share their length, their first seven bytes, or both: fingerprints alike,
-    /// keys apart.
+    /// Keys that share their UTF-8 length (title, badge, sound, alert) or a long prefix, and keys
+    /// beyond ASCII: told apart all the same.
     static let keys = KeyList([
         "title", "badge", "sound", "alert", "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args",
         "content-available", "content-state", "é", "clé", "x",
