@@ -5,7 +5,9 @@ import PushboxPayload
 
 // @unchecked: the session and every `var` belong to the loop's thread (nghttp2's callbacks run
 // inside mem_recv/mem_send on it); other threads reach a connection only through its loop's
-// inbox. PortTests runs a hundred concurrent streams on one connection.
+// inbox. PortTests runs a hundred concurrent streams on one connection. The `var`s a request
+// touches in every callback (`streams`, the output, `pending`, a stream's state) skip the run-time
+// exclusivity check for that reason; a debug build once checked them under the whole suite.
 /// One HTTP/2 connection on pushbox's port (h2 over TLS, or h2c), served by nghttp2 on its
 /// listener's `HTTP2Loop`: many concurrent streams. The loop reads it when its socket is
 /// ready, and the requests it completes join that round's batch. A body over a refusing
@@ -26,13 +28,13 @@ final class HTTP2Connection: @unchecked Sendable {
     private let onEnd: (Bool) -> Void
     private var initial: [UInt8]
     private var session: OpaquePointer?
-    var streams: [Int32: StreamState] = [:]
-    private var output: [UInt8] = []
-    private var outputOffset = 0
+    @exclusivity(unchecked) var streams: [Int32: StreamState] = [:]
+    @exclusivity(unchecked) private var output: [UInt8] = []
+    @exclusivity(unchecked) private var outputOffset = 0
 
     // The loop's bookkeeping.
     /// Requests handed to the loop and not answered yet.
-    var pending = 0
+    @exclusivity(unchecked) var pending = 0
     /// Whether the loop settles it this round, and whether it reads it again next round.
     var touched = false
     var rereading = false
@@ -50,27 +52,29 @@ final class HTTP2Connection: @unchecked Sendable {
     private var endedByChaos: ConnectionFault?
 
     /// One request and its answer.
+    // Unchecked exclusivity: a stream's state is touched on its loop's thread alone, one callback
+    // at a time (the run-time check cost 17 `swift_beginAccess` calls a request).
     final class StreamState {
-        var method = "", path = "", authority: String?
-        var query: [String: String] = [:]
-        var headers: [(name: String, value: String)] = []
-        var headerBytes = 0
-        var head: RequestHead?
-        var body: [UInt8] = []
+        @exclusivity(unchecked) var method = "", path = "", authority: String?
+        @exclusivity(unchecked) var query: [String: String] = [:]
+        @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
+        @exclusivity(unchecked) var headerBytes = 0
+        @exclusivity(unchecked) var head: RequestHead?
+        @exclusivity(unchecked) var body: [UInt8] = []
         /// Body bytes received, kept or not.
-        var received = 0
-        var maxBody = 0
-        var handsOverOversize = false
-        var authentication = Arrival.Authentication.none
-        var answered = false
-        var response: [UInt8] = []
-        var responseOffset = 0
+        @exclusivity(unchecked) var received = 0
+        @exclusivity(unchecked) var maxBody = 0
+        @exclusivity(unchecked) var handsOverOversize = false
+        @exclusivity(unchecked) var authentication = Arrival.Authentication.none
+        @exclusivity(unchecked) var answered = false
+        @exclusivity(unchecked) var response: [UInt8] = []
+        @exclusivity(unchecked) var responseOffset = 0
         /// The answer's `afterSent`, called when the stream closes (its last frame sent).
-        var afterSent: (@Sendable () -> Void)?
+        @exclusivity(unchecked) var afterSent: (@Sendable () -> Void)?
         /// The body written as it comes, when the answer streams.
-        var responseStream: ResponseStream?
+        @exclusivity(unchecked) var responseStream: ResponseStream?
         /// An answer given later, not given yet.
-        var later: LaterAnswer?
+        @exclusivity(unchecked) var later: LaterAnswer?
         /// Whether the stream keeps the connection from going idle (a later answer, a stream).
         var isLong: Bool { responseStream != nil || later.map { !$0.isResolved } == true }
     }
