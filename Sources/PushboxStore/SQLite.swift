@@ -147,7 +147,13 @@ final class Statement {
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        arena.deallocate()
+    }
+
+    /// The bytes of the texts and blobs bound last (SQLite reads them when the statement steps).
+    private var arena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     enum Value {
         case int(Int64)
@@ -157,12 +163,34 @@ final class Statement {
         case null
     }
 
-    /// Binds `values` to the parameters in order; parameters past them are null.
+    /// Binds `values` to the parameters in order; parameters past them are null. Texts and
+    /// blobs are copied into the statement's own `arena` and bound from there as static: SQLite
+    /// makes no copy of its own (a malloc and a free for each of a push's ten texts).
     func bind(_ values: [Value]) throws(StoreError) {
         sqlite3_reset(handle)
         // Every parameter is bound below when there are values for all (the usual case); a
         // clear would only repeat that, once per statement of every push.
         if values.count < sqlite3_bind_parameter_count(handle) { sqlite3_clear_bindings(handle) }
+        var needed = 1
+        for value in values {
+            if case .text(let s) = value { needed += s.utf8.count } else if case .blob(let b) = value { needed += b.count }
+        }
+        // A larger arena replaces the old one, which is freed once nothing is bound to it.
+        var retired: UnsafeMutableRawBufferPointer?
+        if needed > arena.count {
+            retired = arena
+            arena = .allocate(byteCount: max(needed, 2 * arena.count, 1024), alignment: 8)
+        }
+        defer { retired?.deallocate() }
+        let base = arena.baseAddress!
+        var offset = 0
+        /// `bytes` copied into the arena; where they start.
+        func place(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+            let at = base + offset
+            if let from = bytes.baseAddress, !bytes.isEmpty { at.copyMemory(from: from, byteCount: bytes.count) }
+            offset += bytes.count
+            return at
+        }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let rc: Int32
@@ -170,18 +198,22 @@ final class Statement {
             case .int(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
             case .text(var s):
-                // The text's own UTF-8 with its length (SQLite copies it): no NUL-terminated
-                // copy of every string first.
+                // The text's own UTF-8 with its length: no NUL-terminated copy first. An empty
+                // text points into the arena too (a null pointer would bind NULL).
                 rc = s.withUTF8 { utf8 in
-                    guard let base = utf8.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, pb_sqlite_transient()) }
-                    return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                        sqlite3_bind_text(handle, index, $0, Int32(utf8.count), pb_sqlite_transient())
-                    }
+                    let at = place(UnsafeRawBufferPointer(utf8)).assumingMemoryBound(to: CChar.self)
+                    return sqlite3_bind_text(handle, index, at, Int32(utf8.count), nil)
                 }
-            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), pb_sqlite_transient()) }
+            case .blob(let b) where b.isEmpty:
+                rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, 0, pb_sqlite_transient()) }
+            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, place($0), Int32($0.count), nil) }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
-            guard rc == SQLITE_OK else { throw connection.error(rc) }
+            guard rc == SQLITE_OK else {
+                // Nothing stays bound to an arena about to be freed.
+                sqlite3_clear_bindings(handle)
+                throw connection.error(rc)
+            }
         }
     }
 
