@@ -236,6 +236,13 @@ final class HTTP2Connection: @unchecked Sendable {
         return true
     }
 
+    /// Writes the answers queued so far, ahead of the round's reads; `settle` follows as ever (and
+    /// ends the connection if the write failed).
+    func sendQueued() {
+        guard !ended, closing == nil else { return }
+        _ = flushOutput()
+    }
+
     /// Moves nghttp2's pending frames into `output` and writes what the socket takes.
     private func flushOutput() -> Bool {
         while true {

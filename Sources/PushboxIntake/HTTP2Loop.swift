@@ -139,6 +139,9 @@ final class HTTP2Loop: @unchecked Sendable {
     func enqueue(_ item: Ready) {
         item.connection.pending += 1
         ready.append(item)
+        // A full batch goes to a worker at once, while the loop reads on: held to the end of the
+        // round, it waited out the rest of the reading while the other core idled.
+        if ready.count >= Self.batchLimit && batchesInFlight < Self.maxBatchesInFlight { dispatchReady() }
     }
 
     /// Marks `connection` for this round's settling (writes, end of life).
@@ -173,6 +176,10 @@ final class HTTP2Loop: @unchecked Sendable {
             }
             // A connection just handed over may hold records read with its handshake: read it now.
             readable += takeInbox()
+            // The answers the workers left go out before this round reads: their clients send
+            // their next requests meanwhile, on the other core (written after the reads, a
+            // hundred streams' answers waited out a millisecond of reading while a core idled).
+            for connection in touched { connection.sendQueued() }
             for connection in readable where !connection.ended {
                 connection.rereading = false
                 if connection.readAvailable(into: &buffer, share: Self.readShare) {
