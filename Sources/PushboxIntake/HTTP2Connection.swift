@@ -311,23 +311,26 @@ final class HTTP2Connection: @unchecked Sendable {
         // Every name and value in one buffer grown once: nghttp2 copies them during the call.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(response.headers.reduce(10) { $0 + $1.0.utf8.count + $1.1.utf8.count })
-        var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
+        var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []
         spans.reserveCapacity(response.headers.count + 1)
         func add(_ name: String, _ value: String) {
             let at = bytes.count
-            bytes += PushHeaders.lowered(name).utf8
+            let name = PushHeaders.lowered(name)
+            bytes += name.utf8
             let valueAt = bytes.count
             bytes += value.utf8
-            spans.append((at, valueAt - at, valueAt, bytes.count - valueAt))
+            // A value no later answer repeats (an apns-id) stays out of HPACK's table: indexing it
+            // costs both ends an insertion and an eviction, and it is never referred to again.
+            let once = PushHeaders.isAPNsName(name) && (name == PushHeaders.id || name == "apns-unique-id")
+            let flags = once ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue
+            spans.append((at, valueAt - at, valueAt, bytes.count - valueAt, UInt8(flags)))
         }
         add(":status", String(response.status))
         for (name, value) in response.headers { add(name, value) }
         bytes.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             let nvs = spans.map {
-                nghttp2_nv(
-                    name: base + $0.name, value: base + $0.value, namelen: $0.nameLength, valuelen: $0.valueLength,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                nghttp2_nv(name: base + $0.name, value: base + $0.value, namelen: $0.nameLength, valuelen: $0.valueLength, flags: $0.flags)
             }
             if response.body.isEmpty && response.stream == nil {
                 nghttp2_submit_response(session, id, nvs, nvs.count, nil)
