@@ -182,14 +182,25 @@ public struct RequestHead: Sendable {
     /// The host the request was addressed to, without its port: a tunnel's CONNECT target (the
     /// client asked the proxy for it), else `:authority` or `Host`; nil when it named none.
     var addressedHost: String? {
-        let named: Substring? =
-            connection.connectTarget.map { Substring($0) }
-            ?? headers.last(where: { $0.name == "host" }).map { Substring($0.value) }
-        guard let named, !named.isEmpty else { return nil }
-        // [::1]:443 keeps its brackets; a name or IPv4 address loses its port.
-        if named.hasPrefix("[") { return String(named.prefix { $0 != "]" }) + "]" }
-        let host = named.utf8.firstIndex(of: UInt8(ascii: ":")).map { named[..<$0] } ?? named
-        return host.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? host.lowercased() : String(host)
+        guard let named = connection.connectTarget ?? headers.last(where: { $0.name == "host" })?.value else { return nil }
+        return Self.host(named)
+    }
+
+    /// The host of a `Host`/`:authority` value or CONNECT target, read from its bytes (every push
+    /// asks): `[::1]:443` keeps its brackets, a name or IPv4 address loses its port and is lower
+    /// case; the value itself when it is already that; nil when it is empty.
+    static func host(_ named: String) -> String? {
+        var named = named
+        let whole = named.utf8.count
+        guard whole > 0 else { return nil }
+        let (end, bracketed, upper) = named.withUTF8 { b -> (Int, Bool, Bool) in
+            if b[0] == UInt8(ascii: "[") { return (b.firstIndex(of: UInt8(ascii: "]")) ?? b.count, true, false) }
+            let end = b.firstIndex(of: UInt8(ascii: ":")) ?? b.count
+            return (end, false, b[..<end].contains { $0 &- UInt8(ascii: "A") < 26 })
+        }
+        let host = end == whole ? named : named.withUTF8 { String(decoding: $0[..<end], as: UTF8.self) }
+        if bracketed { return host + "]" }
+        return upper ? host.lowercased() : host
     }
 }
 

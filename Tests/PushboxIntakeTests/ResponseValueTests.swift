@@ -36,3 +36,31 @@ struct ResponseValueTests {
         #expect(a.listener == "tcp 127.0.0.1:2197" && a.tls && a.requiresAuth && a.connectTarget == "api.push.apple.com:443")
     }
 }
+
+/// The host a request was addressed to, read from its `Host`/`:authority` bytes or its tunnel's target.
+@Suite("The addressed host")
+struct AddressedHostTests {
+    @Test("a port is dropped, a name lowered, an IPv6 literal keeps its brackets, an empty one is none")
+    func hosts() {
+        let table: [(String, String?)] = [
+            ("api.push.apple.com", "api.push.apple.com"), ("api.sandbox.push.apple.com:443", "api.sandbox.push.apple.com"),
+            ("API.Push.Apple.COM:2197", "api.push.apple.com"), ("127.0.0.1:8443", "127.0.0.1"), ("[::1]:443", "[::1]"), ("[::1", "[::1]"),
+            ("[FE80::1]", "[FE80::1]"), (":443", ""), ("", nil), ("Bücher.example:1", "bücher.example"),
+        ]
+        for (named, host) in table { #expect(RequestHead.host(named) == host, "\(named)") }
+    }
+
+    @Test("a tunnel's CONNECT target comes before the Host header; no host named is none")
+    func precedence() {
+        var info = ConnectionInfo(listener: "tcp 127.0.0.1:2197", protocolName: "h2", tls: true, requiresAuth: true)
+        let head = { RequestHead(method: "POST", path: "/3/device/aa", headers: [("host", "localhost:2197")], connection: info) }
+        #expect(head().addressedHost == "localhost")
+        info.connectTarget = "api.push.apple.com:443"
+        #expect(head().addressedHost == "api.push.apple.com")
+        #expect(
+            RequestHead(
+                method: "GET", path: "/", headers: [],
+                connection: ConnectionInfo(listener: "unix /s", protocolName: "http/1.1", tls: false, requiresAuth: false)
+            ).addressedHost == nil)
+    }
+}

@@ -73,4 +73,13 @@ struct RetryVerdictTests {
         let keys = Set([body, first, last, []].map(ChaosAnswers.fnv))
         #expect(keys.count == 4)
     }
+
+    @Test("a key made in one go reads as the prefix, the middle, a colon and the hash in hex, as concatenated")
+    func keyInOneGo() {
+        for hash: UInt64 in [0, 1, 0xF, 0x10, 0xabc, 0x0123_4567_89ab_cdef, .max, 1 << 63] {
+            for middle in ["", "aa", "5e1ec7ed", "projects/shop/messages:send", "ünïcode"] {
+                #expect(ChaosAnswers.joined("apns:", Substring(middle), hash: hash) == "apns:" + middle + ":" + String(hash, radix: 16))
+            }
+        }
+    }
 }
