@@ -131,12 +131,23 @@ public final class RequestLog: Sendable {
     public static let limit = 1000
     /// How many listeners are counted apart (each `pushbox exec` relay is one).
     static let tallyLimit = 256
-    private let records = Locked<[RequestRecord]>([])
-    private let tallies = Locked<[String: RequestTally]>([:])
-    private let listeners = Locked<[@Sendable (RequestRecord) -> Void]>([])
+    /// The records, the counts and who listens, behind one lock: a record is one lock, not three.
+    private struct State {
+        /// The newest records, at most `limit`: once full, the oldest slot (`next`) takes the new
+        /// one, so each record frees one old one (dropping a quarter of the log at once freed
+        /// 250 records' strings in one go, every 250 pushes).
+        var ring: [RequestRecord] = []
+        var next = 0
+        var tallies: [String: RequestTally] = [:]
+        var listeners: [@Sendable (RequestRecord) -> Void] = []
+
+        /// The records kept, oldest first.
+        var inOrder: ArraySlice<RequestRecord> { next == 0 ? ring[...] : ring[next...] + ring[..<next] }
+    }
+    private let state = Locked(State())
 
     /// Calls `listener` with each record kept from now on (the event stream's `request`).
-    public func onRecord(_ listener: @escaping @Sendable (RequestRecord) -> Void) { listeners.withLock { $0.append(listener) } }
+    public func onRecord(_ listener: @escaping @Sendable (RequestRecord) -> Void) { state.withLock { $0.listeners.append(listener) } }
 
     /// An empty log.
     public init() {}
@@ -145,23 +156,29 @@ public final class RequestLog: Sendable {
     @discardableResult
     public func record(_ head: RequestHead, _ response: HTTPResponse) -> RequestRecord {
         let record = RequestRecord(head: head, response: response)
-        records.withLock { all in
-            all.append(record)
-            if all.count > Self.limit + Self.limit / 4 { all.removeFirst(all.count - Self.limit) }
+        // What exec's summary counts is the backend's requests, not the log's own reads.
+        let outcome = record.isOwnRead ? nil : record.outcome
+        let listeners = state.withLock { state in
+            if state.ring.count < Self.limit {
+                state.ring.append(record)
+            } else {
+                state.ring[state.next] = record
+                state.next = (state.next + 1) % Self.limit
+            }
+            if let outcome {
+                if state.tallies.count >= Self.tallyLimit, state.tallies[record.listener] == nil { state.tallies.removeAll() }
+                state.tallies[record.listener, default: RequestTally()].add(outcome)
+            }
+            return state.listeners
         }
-        for listener in listeners.withLock({ $0 }) { listener(record) }
-        guard !record.isOwnRead else { return record }  // what exec's summary counts is the backend's
-        tallies.withLock { tallies in
-            if tallies.count >= Self.tallyLimit, tallies[record.listener] == nil { tallies.removeAll() }
-            tallies[record.listener, default: RequestTally()].add(record.outcome)
-        }
+        for listener in listeners { listener(record) }
         return record
     }
 
     /// Every request answered on a listener whose name starts with `prefix`, counted.
     public func tally(listenerPrefix prefix: String) -> RequestTally {
-        tallies.withLock { tallies in
-            tallies.filter { $0.key.hasPrefix(prefix) }.values.reduce(into: RequestTally()) { $0.merge($1) }
+        state.withLock { state in
+            state.tallies.filter { $0.key.hasPrefix(prefix) }.values.reduce(into: RequestTally()) { $0.merge($1) }
         }
     }
 
@@ -179,7 +196,7 @@ public final class RequestLog: Sendable {
     /// The records, newest first, at most `limit`; only the refused ones when `refusedOnly`;
     /// the log's own reads (`GET /requests…`, what `pushbox requests` asks) only with `ownReads`.
     public func recent(limit: Int = RequestLog.limit, refusedOnly: Bool = false, ownReads: Bool = false) -> [RequestRecord] {
-        let all = records.withLock { $0.suffix(Self.limit) }
+        let all = state.withLock { $0.inOrder }
         return Array(all.reversed().filter { (!refusedOnly || $0.refused) && (ownReads || !$0.isOwnRead) }.prefix(limit))
     }
 

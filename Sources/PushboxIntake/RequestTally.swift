@@ -40,7 +40,7 @@ extension RequestRecord {
         // FCM's 403 SENDER_ID_MISMATCH is about the target's project, not the credentials.
         let refusedCredentials =
             status == 401 || (status == 403 && reason != APNsReason.fcmSenderIDMismatch.rawValue)
-            || (Self.tokenPaths.contains(path) && status == 400)
+            || (status == 400 && Self.tokenPaths.contains(path))  // the status first: hashing every path cost each push
         if refusedCredentials { return .refused(reason ?? String(status)) }
         guard isPush else { return .other }
         // No answer at all (GOAWAY, RST_STREAM, a reset): what the connection did is the reason.
