@@ -199,13 +199,11 @@ final class Statement {
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
             case .text(var s):
                 // The text's own UTF-8 with its length: no NUL-terminated copy first. An empty
-                // text points into the arena too (a null pointer would bind NULL).
+                // text or blob points into the arena too (a null pointer would bind NULL).
                 rc = s.withUTF8 { utf8 in
                     let at = place(UnsafeRawBufferPointer(utf8)).assumingMemoryBound(to: CChar.self)
                     return sqlite3_bind_text(handle, index, at, Int32(utf8.count), nil)
                 }
-            case .blob(let b) where b.isEmpty:
-                rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, 0, pb_sqlite_transient()) }
             case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, place($0), Int32($0.count), nil) }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
