@@ -35,6 +35,13 @@ public struct JSONParser {
     private var index = 0
     private let maxDepth: Int
     private var depth = 0
+    /// Whether an object may hold a key twice: set when a key meets an earlier one of an object
+    /// of up to `repeatCheckLimit` keys, and when a key of a larger object shares its length
+    /// with an earlier one (not compared: a pass per key is quadratic). Validation spells out
+    /// repeated keys only for a document that may have them.
+    private var mayRepeatKeys = false
+    /// Objects with more keys are not compared key by key here.
+    static let repeatCheckLimit = 16
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -53,7 +60,32 @@ public struct JSONParser {
         return try result.get()
     }
 
+    /// The value, and whether any object in it may hold a key twice (false: none does).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, mayRepeatKeys: inout Bool) throws(JSONParseError)
+        -> JSONValue
+    {
+        let result: Result<(JSONValue, Bool), JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JSONParseError) {
+                var repeats = false
+                let value = try parse(buffer, maxDepth: maxDepth, mayRepeatKeys: &repeats)
+                return .success((value, repeats))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (value, repeats) = try result.get()
+        mayRepeatKeys = repeats
+        return value
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
+        var repeats = false
+        return try parse(bytes, maxDepth: maxDepth, mayRepeatKeys: &repeats)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, mayRepeatKeys: inout Bool) throws(JSONParseError)
+        -> JSONValue
+    {
         if let bad = UTF8Check.firstInvalidOffset(in: bytes) {
             var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
             p.index = bad
@@ -69,6 +101,7 @@ public struct JSONParser {
         if parser.index < bytes.count {
             throw parser.error(.syntax, "unexpected \(parser.describeCurrent()) after the end of the JSON value")
         }
+        mayRepeatKeys = parser.mayRepeatKeys
         return value
     }
 
@@ -110,6 +143,8 @@ public struct JSONParser {
         }
         var entries: [(key: String, value: JSONValue)] = []
         entries.reserveCapacity(4)
+        /// Bit n: a key of n UTF-8 bytes is among the entries (bit 63: of 63 or more).
+        var lengths: UInt64 = 0
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -117,6 +152,15 @@ public struct JSONParser {
                 throw error(.syntax, trailing ? "trailing comma before '}'" : "unexpected \(describeCurrent()), expected a key in double quotes")
             }
             let key = try parseString()
+            if !mayRepeatKeys {
+                // Keys are compared only with earlier keys of their UTF-8 length (as `sameKey`
+                // tells keys apart); most keys of an object have a length of their own.
+                let bit: UInt64 = 1 << UInt64(min(key.utf8.count, 63))
+                if lengths & bit != 0 {
+                    mayRepeatKeys = entries.count >= Self.repeatCheckLimit || entries.contains { JSONObject.sameKey($0.key, key) }
+                }
+                lengths |= bit
+            }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error(.syntax, "unexpected \(describeCurrent()), expected ':' after key \"\(key)\"") }
             index += 1

@@ -41,11 +41,14 @@ public enum PayloadRules {
         return .success(aps)
     }
 
-    /// Every warning for a payload sent with the given push type and priority.
-    static func warnings(payload: JSONObject, aps: JSONObject, pushType: PushType, priority: String?) -> [Diagnostic] {
+    /// Every warning for a payload sent with the given push type and priority; the repeated keys
+    /// are looked for only when the payload `mayRepeatKeys` (as its parser said).
+    static func warnings(payload: JSONObject, aps: JSONObject, pushType: PushType, priority: String?, mayRepeatKeys: Bool = true) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        var path: [String] = []
-        duplicateKeyWarnings(.object(payload), path: &path, into: &out)
+        if mayRepeatKeys {
+            var path: [String] = []
+            duplicateKeyWarnings(.object(payload), path: &path, into: &out)
+        }
         // A Live Activity's alert is its own: title and body may be {loc-key, loc-args}, the sound inside.
         if pushType != .liveactivity { alertWarnings(aps["alert"], into: &out) }
         out += LiveActivityRules.warnings(aps: aps, pushType: pushType)

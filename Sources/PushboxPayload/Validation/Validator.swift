@@ -77,7 +77,10 @@ public enum Validator {
         // held to APNs' limit below.
         let documentLimit = raw.envelope.source == .fcm ? FCMMessage.maxRequestBytes : limit
         let document: JSONObject
-        switch readDocument(raw.bytes, length: raw.envelope.bodyLength, limit: documentLimit, maxDepth: context.maxDepth) {
+        var mayRepeatKeys = true
+        switch readDocument(
+            raw.bytes, length: raw.envelope.bodyLength, limit: documentLimit, maxDepth: context.maxDepth, mayRepeatKeys: &mayRepeatKeys)
+        {
         case .failure(let r): return rejected(r)
         case .success(let d): document = d
         }
@@ -152,7 +155,9 @@ public enum Validator {
             }
         }
 
-        warnings += PayloadRules.warnings(payload: payload, aps: aps, pushType: pushType, priority: headers[PushHeaders.priority])
+        // An APNs payload is the document itself: when the parser met no repeated key, none is there.
+        warnings += PayloadRules.warnings(
+            payload: payload, aps: aps, pushType: pushType, priority: headers[PushHeaders.priority], mayRepeatKeys: mayRepeatKeys || form != .apns)
         if pushType != .liveactivity { warnings += PresentationRules.warnings(aps, capabilities: context.capabilities) }
         if let fcm { warnings += FCMRules.warnings(fcm, aps: aps) }
         let validated = ValidatedPayload(form: form, payload: payload, aps: aps, headers: headers, pushType: pushType, fcm: fcm)
@@ -169,6 +174,15 @@ public enum Validator {
     /// PayloadEmpty and says exactly what was wrong.
     /// `length` is the body's length as sent when only its first bytes were kept.
     static func readDocument(_ bytes: [UInt8], length: Int? = nil, limit: Int, maxDepth: Int) -> Result<JSONObject, Rejection> {
+        var mayRepeatKeys = false
+        return readDocument(bytes, length: length, limit: limit, maxDepth: maxDepth, mayRepeatKeys: &mayRepeatKeys)
+    }
+
+    /// `readDocument`, also saying whether an object of the document may hold a key twice (false:
+    /// none does, so the repeated-key warnings need not walk it).
+    static func readDocument(_ bytes: [UInt8], length: Int? = nil, limit: Int, maxDepth: Int, mayRepeatKeys: inout Bool) -> Result<
+        JSONObject, Rejection
+    > {
         // The size first: a body over the limit is refused for its size whatever it holds.
         let size = max(bytes.count, length ?? 0)
         if size > limit {
@@ -183,7 +197,7 @@ public enum Validator {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth, mayRepeatKeys: &mayRepeatKeys)
         } catch {
             let what: String
             let cause: Rejection.EmptyCause
