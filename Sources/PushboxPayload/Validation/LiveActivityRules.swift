@@ -24,10 +24,14 @@ extension Diagnostic.Code {
 enum LiveActivityRules {
     /// The keys only ActivityKit reads.
     static let activityKeys = ["event", "content-state", "attributes-type", "attributes", "input-push-token", "input-push-channel"]
+    static let activityKeyList = KeyList(activityKeys)
 
     /// The warnings for `aps` of a push of type `pushType`.
     static func warnings(aps: JSONObject, pushType: PushType) -> [Diagnostic] {
         guard pushType == .liveactivity else {
+            // One pass over aps's keys first: most pushes have none of them (six lookups had
+            // each scanned aps).
+            guard aps.entries.contains(where: { activityKeyList.contains($0.key) }) else { return [] }
             let found = activityKeys.filter { aps[$0] != nil }
             guard !found.isEmpty else { return [] }
             return [
