@@ -37,7 +37,7 @@ extension HTTP2Connection {
         case .other, nil:
             // Room for a push's usual headers at once (authorization, apns-*, content-*).
             if state.headers.capacity == 0 { state.headers.reserveCapacity(8) }
-            state.headers.append((String(decoding: nameBytes, as: UTF8.self), v))
+            state.headers.append((commonName(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self), v))
         }
         return 0
     }
@@ -58,8 +58,29 @@ extension HTTP2Connection {
             }
         }
 
-        private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        fileprivate static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
             bytes.count == name.utf8CodeUnitCount && memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
+        }
+    }
+
+    /// The names push clients send on every request, as strings made once: a name off the wire
+    /// is one of them nearly always, and comparing its bytes costs less than making a string
+    /// of them (validated, and allocated past 15 bytes). Nil for another name.
+    static func commonName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        let equal = PseudoHeader.equal
+        switch name.count {
+        case 7 where equal(name, "apns-id"): return "apns-id"
+        case 10 where equal(name, "apns-topic"): return "apns-topic"
+        case 10 where equal(name, "user-agent"): return "user-agent"
+        case 12 where equal(name, "content-type"): return "content-type"
+        case 13 where equal(name, "authorization"): return "authorization"
+        case 13 where equal(name, "apns-priority"): return "apns-priority"
+        case 14 where equal(name, "apns-push-type"): return "apns-push-type"
+        case 14 where equal(name, "content-length"): return "content-length"
+        case 15 where equal(name, "apns-expiration"): return "apns-expiration"
+        case 15 where equal(name, "accept-encoding"): return "accept-encoding"
+        case 16 where equal(name, "apns-collapse-id"): return "apns-collapse-id"
+        default: return nil
         }
     }
 

@@ -23,3 +23,23 @@ struct PseudoHeaderTests {
         }
     }
 }
+
+@Suite("Common header names taken as strings made once")
+struct CommonHeaderNameTests {
+    static func common(_ name: String) -> String? {
+        Array(name.utf8).withUnsafeBufferPointer { HTTP2Connection.commonName($0) }
+    }
+
+    @Test("each common name gives itself; names a byte away, in other case or unknown give none")
+    func names() {
+        for name in [
+            "apns-id", "apns-topic", "user-agent", "content-type", "authorization", "apns-priority", "apns-push-type", "content-length",
+            "apns-expiration", "accept-encoding", "apns-collapse-id",
+        ] {
+            #expect(Self.common(name) == name)
+        }
+        for other in ["apns-i", "apns-idx", "Apns-id", "apns-topiC", "content-typo", "x-pushbox-source", "", "authorisation"] {
+            #expect(Self.common(other) == nil, "\(other)")
+        }
+    }
+}
