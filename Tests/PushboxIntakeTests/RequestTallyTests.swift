@@ -100,4 +100,18 @@ struct RequestTallyTests {
         for i in 0..<RequestLog.tallyLimit + 1 { answer("/3/device/ab", 200, listener: "tcp \(i)") }
         #expect(log.tally(listenerPrefix: "").requests <= RequestLog.tallyLimit + 1)
     }
+
+    @Test("past its limit the log keeps the newest records, newest first, each one once; the counts keep them all")
+    func newestKept() {
+        let log = RequestLog()
+        let total = RequestLog.limit * 2 + RequestLog.limit / 3
+        for i in 0..<total {
+            let (head, response) = Self.exchange("/3/device/\(i)", 200, acceptance: .delivered, listener: "unix /p")
+            log.record(head, response)
+            if i == RequestLog.limit - 1 { #expect(log.recent().first?.path == "/3/device/\(i)" && log.recent().count == RequestLog.limit) }
+        }
+        #expect(log.recent().map(\.path) == (total - RequestLog.limit..<total).reversed().map { "/3/device/\($0)" })
+        #expect(log.recent(limit: 3).map(\.path) == (total - 3..<total).reversed().map { "/3/device/\($0)" })
+        #expect(log.tally(listenerPrefix: "unix /p").requests == total)
+    }
 }
