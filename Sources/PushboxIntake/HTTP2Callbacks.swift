@@ -35,8 +35,9 @@ extension HTTP2Connection {
         case .authority: state.authority = v
         case .scheme: break
         case .other, nil:
-            // Room for a push's usual headers at once (authorization, apns-*, content-*).
-            if state.headers.capacity == 0 { state.headers.reserveCapacity(8) }
+            // Room for a push's usual headers at once (authorization, apns-*, content-*), and
+            // the host that `headersDone` adds from :authority.
+            if state.headers.capacity == 0 { state.headers.reserveCapacity(12) }
             state.headers.append((commonName(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self), v))
         }
         return 0

@@ -377,7 +377,9 @@ final class HTTP2Connection: @unchecked Sendable {
 
     /// The request's head is complete: the handler may answer at once (refusals, 413).
     func headersDone(_ id: Int32, _ state: StreamState) {
+        // Taken, not copied: the head owns them from here (a copy grew a new buffer for "host").
         var headers = state.headers
+        state.headers = []
         if let authority = state.authority, !headers.contains(where: { $0.name == "host" }) { headers.append(("host", authority)) }
         var head = RequestHead(method: state.method, path: state.path, headers: headers, connection: connection)
         head.query = state.query
