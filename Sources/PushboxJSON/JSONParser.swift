@@ -50,37 +50,23 @@ public struct JSONParser {
 
     /// Parses one JSON document; anything but whitespace after it is an error.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        var mayRepeatKeys = false
+        return try parse(bytes, maxDepth: maxDepth, mayRepeatKeys: &mayRepeatKeys)
+    }
+
+    /// `parse`, also saying whether any object in the document may hold a key twice (false:
+    /// none does).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, mayRepeatKeys: inout Bool) throws(JSONParseError)
+        -> JSONValue
+    {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                return .success(try parse(buffer, maxDepth: maxDepth))
+                return .success(try parse(buffer, maxDepth: maxDepth, mayRepeatKeys: &mayRepeatKeys))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
-    }
-
-    /// The value, and whether any object in it may hold a key twice (false: none does).
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, mayRepeatKeys: inout Bool) throws(JSONParseError)
-        -> JSONValue
-    {
-        let result: Result<(JSONValue, Bool), JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(JSONParseError) {
-                var repeats = false
-                let value = try parse(buffer, maxDepth: maxDepth, mayRepeatKeys: &repeats)
-                return .success((value, repeats))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let (value, repeats) = try result.get()
-        mayRepeatKeys = repeats
-        return value
-    }
-
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
-        var repeats = false
-        return try parse(bytes, maxDepth: maxDepth, mayRepeatKeys: &repeats)
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, mayRepeatKeys: inout Bool) throws(JSONParseError)
