@@ -20,6 +20,8 @@ public struct APNsEndpoint: Sendable {
         let start = utf8.index(utf8.startIndex, offsetBy: devicePrefix.utf8.count, limitedBy: utf8.endIndex) ?? utf8.endIndex
         return path[start...]
     }
+    /// The id the development host also gives an accepted notification, for its delivery log.
+    static let uniqueIDHeader = "apns-unique-id"
     /// A header a replaying pushbox sets so the stored source says "replay".
     public static let sourceHeader = "x-pushbox-source"
 
@@ -155,7 +157,7 @@ public struct APNsEndpoint: Sendable {
             response.cause = result.detail
         } else {
             // The development host also names the notification for its delivery log.
-            response = HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), ("apns-unique-id", FastUUID.make())])
+            response = HTTPResponse(status: 200, headers: [("apns-id", result.apnsID), (uniqueIDHeader, FastUUID.make())])
             response.acceptance = result.acceptance
         }
         if let arrival { response.afterSent = { arrival.publish() } }

@@ -321,7 +321,7 @@ final class HTTP2Connection: @unchecked Sendable {
             bytes += value.utf8
             // A value no later answer repeats (an apns-id) stays out of HPACK's table: indexing it
             // costs both ends an insertion and an eviction, and it is never referred to again.
-            let once = PushHeaders.isAPNsName(name) && (name == PushHeaders.id || name == "apns-unique-id")
+            let once = name == PushHeaders.id || name == APNsEndpoint.uniqueIDHeader
             let flags = once ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue
             spans.append((at, valueAt - at, valueAt, bytes.count - valueAt, UInt8(flags)))
         }
