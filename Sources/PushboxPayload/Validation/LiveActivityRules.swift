@@ -33,7 +33,6 @@ enum LiveActivityRules {
             // each scanned aps).
             guard aps.entries.contains(where: { activityKeyList.contains($0.key) }) else { return [] }
             let found = activityKeys.filter { aps[$0] != nil }
-            guard !found.isEmpty else { return [] }
             return [
                 Diagnostic(
                     .liveActivityKeysWithoutType,
