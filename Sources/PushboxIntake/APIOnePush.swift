@@ -44,11 +44,13 @@ enum APIOnePush {
             guard attachments.indices.contains(index) else { return APIv1.failure(404, "NotFound", "no attachment \(index) of \(key)") }
             attachment = attachments[index]
         }
+        // Named as the path names it (a number, android, avatar): the route lets nothing else through.
+        let name = parts[6]
         guard ["image/", "audio/", "video/"].contains(where: attachment.type.hasPrefix), attachment.type != "image/svg+xml" else {
-            return APIv1.failure(415, "UnsupportedMediaType", "attachment \(index) is \(attachment.type), which is not served")
+            return APIv1.failure(415, "UnsupportedMediaType", "attachment \(name) is \(attachment.type), which is not served")
         }
         guard let data = FileManager.default.contents(atPath: attachment.path), data.count <= maxBytes else {
-            return APIv1.failure(410, "Gone", "attachment \(index)'s file is no longer there")
+            return APIv1.failure(410, "Gone", "attachment \(name)'s file is no longer there")
         }
         return HTTPResponse(
             status: 200,
