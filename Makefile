@@ -72,10 +72,11 @@ bench: deps
 	$(SWIFT) build -c release
 	for b in validate localize extension request render query wait intake chaos h2 tui web; do "$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" $$b || exit 1; done
 
-# docs/benchmarks.md's intake, HTTP/2, request and render tables, measured again and written between their markers.
+# docs/benchmarks.md's intake, intake stages, HTTP/2, request and render tables, measured again and written between their markers.
 bench-markdown: deps
 	$(SWIFT) build -c release
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" intake 20000 1,16,64 3 --markdown docs/benchmarks.md
+	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" intake-stages 20000 5 --markdown docs/benchmarks.md
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" h2 20000 --markdown docs/benchmarks.md
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" request 20000 --markdown docs/benchmarks.md
 	"$$($(SWIFT) build -c release --show-bin-path)/pushbox-bench" render 20000 --markdown docs/benchmarks.md

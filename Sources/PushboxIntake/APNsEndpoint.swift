@@ -123,8 +123,9 @@ public struct APNsEndpoint: Sendable {
         service.receiveBeforeAnswer(batch: requests.map(raw)).map { answer($0.0, arrival: $0.1) }
     }
 
-    /// The payload and its envelope, as a push request carries them.
-    static func raw(_ request: HTTPRequest) -> RawPayload {
+    /// The payload and its envelope, as a push request carries them (public for
+    /// `pushbox-bench intake-stages`, which takes pushes in stage by stage).
+    public static func raw(_ request: HTTPRequest) -> RawPayload {
         let rawToken = String(tokenPart(of: request.path))
         let token = rawToken.utf8.firstIndex(of: UInt8(ascii: "%")) != nil ? rawToken.removingPercentEncoding ?? "" : rawToken
         var headers = PushHeaders()

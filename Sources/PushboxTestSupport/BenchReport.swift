@@ -7,6 +7,7 @@ public enum BenchReport {
     /// The page's blocks, by name, each with its table's header row.
     public static let blocks: [(name: String, header: [String])] = [
         ("intake", ["clients", "anchor", "pushbox serve", "ratio", "pushbox CPU / request", "peak memory", "rendered after the burst"]),
+        ("intake-stages", ["server (16 clients)", "requests/s", "ratio to the anchor", "CPU / request", "the stage adds"]),
         ("h2", ["shape", "nghttpd (static)", "pushbox (validated, token checked, stored)", "ratio"]),
         ("request", ["step", "each", "× the baseline"]),
         ("render", ["step", "each", "× the baseline"]),

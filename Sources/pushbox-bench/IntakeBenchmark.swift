@@ -143,8 +143,11 @@ enum IntakeBenchmark {
         return m
     }
 
-    /// One run: start the server, load it, read its CPU time, stop it, count what it stored.
-    static func measure(total: Int, clients: Int, payloads: [[UInt8]], start: (String, String) throws -> Subprocess.Child) -> Figures {
+    /// One run: start the server, load it, read its CPU time, stop it, count what it stored;
+    /// `renders`: wait for pushbox's renderings of the burst before stopping it.
+    static func measure(
+        total: Int, clients: Int, payloads: [[UInt8]], renders: Bool = true, start: (String, String) throws -> Subprocess.Child
+    ) -> Figures {
         let dir = "/tmp/pbi-\(getpid())-\(UUID().uuidString.prefix(6))"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -179,7 +182,7 @@ enum IntakeBenchmark {
         figures.p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
         figures.max = sorted.last ?? 0
         // pushbox renders in the background: wait for every notification to be rendered.
-        if let store = try? InboxStore(path: db), store.schemaVersion > 0, (try? store.history(limit: 1)) != nil {
+        if renders, let store = try? InboxStore(path: db), store.schemaVersion > 0, (try? store.history(limit: 1)) != nil {
             let clock = ContinuousClock()
             let began = clock.now
             while store.renderCount < store.count && clock.now - began < .seconds(120) { usleep(20_000) }

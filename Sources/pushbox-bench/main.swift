@@ -113,6 +113,12 @@ case "intake":
     IntakeBenchmark.run(
         total: count, clientCounts: clients.isEmpty ? [1, 16, 64] : clients, rounds: rounds, other: args.count > 4 ? args[4] : nil, markdown: markdown
     )
+case "intake-stages":
+    let count = args.count > 1 ? Int(args[1]) ?? 20_000 : 20_000
+    let rounds = args.count > 2 ? max(1, Int(args[2]) ?? 5) : 5
+    IntakeStages.run(total: count, rounds: rounds, markdown: markdown)
+case "stage-server" where args.count == 4:
+    IntakeStages.serveStage(args[1], socket: args[2], db: args[3])
 case "chaos":
     // What chaos costs the intake: pushbox with no rule, and with a rule on that matches no push
     // (every push is judged), beside the anchor and OTHER (a build without chaos in the path).
@@ -165,12 +171,14 @@ default:
     print("usage: pushbox-bench validate [COUNT]   (default 100000 payloads of about 500 bytes)")
     print("       pushbox-bench intake [COUNT] [CLIENTS] [ROUNDS] [OTHER]  (default 50000 payloads per run: pushbox serve against pushbox-anchor,")
     print("                                        clients 1,16,64, 3 rounds, medians; OTHER: another pushbox binary measured beside them)")
+    print("       pushbox-bench intake-stages [COUNT] [ROUNDS]  (default 20000, 5 rounds: at 16 clients, the anchor, pushbox serve, and")
+    print("                                        servers that take a push only so far: answered, validated, judged, stored, serve's path)")
     print("       pushbox-bench chaos [COUNT] [ROUNDS] [OTHER]  (default 20000: the intake with no chaos rule, with a rule on that")
     print("                                        matches nothing, the anchor, and OTHER, a build without chaos in the path)")
     print("       pushbox-bench h2 [COUNT] [SHAPE]  (default 20000 POSTs per run: h2load against pushbox's port and nghttpd, and the socket,")
     print("                                        3 rounds, medians; SHAPE, e.g. 1x100: that shape against pushbox alone, for a profiler)")
     print(
-        "       … --markdown [FILE]              (intake, h2, request, render: write the figures into FILE's block, docs/benchmarks.md by default; make bench-markdown)"
+        "       … --markdown [FILE]              (intake, intake-stages, h2, request, render: write the figures into FILE's block, docs/benchmarks.md by default; make bench-markdown)"
     )
     print("       pushbox-bench tui [COUNT]        (default 100000 stored notifications; needs the release pushbox binary)")
     print("       pushbox-bench request [COUNT]    (default 20000: what one push costs serve's own code, step by step, without HTTP)")
