@@ -98,7 +98,7 @@ enum IntakeStages {
             ])
         }
         let summary =
-            "Each row the median of \(rounds) rounds at \(clients) clients; the ratio is to the anchor in the same round. The stage servers before \"+ stored\" keep nothing they acknowledge."
+            "Each row the median of \(rounds) round\(rounds == 1 ? "" : "s") at \(clients) clients; the ratio is to the anchor in the same round. The stage servers before \"+ stored\" keep nothing they acknowledge."
         print("  " + summary)
         if let markdown {
             writeBlock(

@@ -172,7 +172,7 @@ default:
     print("       pushbox-bench intake [COUNT] [CLIENTS] [ROUNDS] [OTHER]  (default 50000 payloads per run: pushbox serve against pushbox-anchor,")
     print("                                        clients 1,16,64, 3 rounds, medians; OTHER: another pushbox binary measured beside them)")
     print("       pushbox-bench intake-stages [COUNT] [ROUNDS]  (default 20000, 5 rounds: at 16 clients, the anchor, pushbox serve, and")
-    print("                                        servers that take a push only so far: answered, validated, judged, stored, serve's path)")
+    print("                                        servers that take a push only so far: answered, validated, judged, stored, routed, rendered)")
     print("       pushbox-bench chaos [COUNT] [ROUNDS] [OTHER]  (default 20000: the intake with no chaos rule, with a rule on that")
     print("                                        matches nothing, the anchor, and OTHER, a build without chaos in the path)")
     print("       pushbox-bench h2 [COUNT] [SHAPE]  (default 20000 POSTs per run: h2load against pushbox's port and nghttpd, and the socket,")
