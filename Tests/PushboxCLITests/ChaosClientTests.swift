@@ -137,13 +137,18 @@ struct ChaosClientTests {
         let token = try ExecTests.token()
         let curl =
             "curl -sS -m 3 -o /dev/null -w '%{http_code} %{time_total}\\n' -H \"authorization: bearer $0\" -H 'apns-topic: dev.pushbox.sample' -d '{\"aps\":{\"alert\":\"curl\"}}' https://api.sandbox.push.apple.com/3/device/\(ExecTests.deviceToken); echo \"exit $?\""
-        let cases: [(String, String, Int?, [[Int]])] = [
-            ("refuse-stream next=1", "exit 0", 200, [[0, 200]]), ("goaway Shutdown next=1", "exit 16", nil, [[0]]),
-            ("hang next=1", "exit 28", nil, [[0]]), ("delay 1s next=1", "exit 0", 200, []),
+        // After the GOAWAY pushbox closes the connection: curl ends the request with 16 (HTTP/2
+        // framing) when it has handled the frame, and with 18 ("stream was not closed cleanly
+        // before end of the underlying connection") when it meets the connection's end first —
+        // about one run in six here. Either way the request failed, and the summary below says
+        // the stream was never answered.
+        let cases: [(String, Set<String>, Int?, [[Int]])] = [
+            ("refuse-stream next=1", ["exit 0"], 200, [[0, 200]]), ("goaway Shutdown next=1", ["exit 16", "exit 18"], nil, [[0]]),
+            ("hang next=1", ["exit 28"], nil, [[0]]), ("delay 1s next=1", ["exit 0"], 200, []),
         ]
-        for (rule, exit, status, statuses) in cases {
+        for (rule, exits, status, statuses) in cases {
             let r = try Self.run(f, [rule], ["/bin/sh", "-c", curl, token])
-            #expect(r.lines.last == exit, "\(rule): \(r.lines) \(r.err)")
+            #expect(r.lines.last.map(exits.contains) == true, "\(rule): \(r.lines) \(r.err)")
             if let status { #expect(r.lines.first?.hasPrefix("\(status) ") == true, "\(rule): \(r.lines)") }
             if rule.hasPrefix("delay") { #expect(Double(r.lines.first?.split(separator: " ").last ?? "") ?? 0 >= 1, "\(r.lines)") }
             #expect(Self.retries(r.summary).failed.map(\.statuses) == statuses, "\(rule): \(r.err)")
