@@ -52,32 +52,13 @@ enum IntakeBenchmark {
         var goal: Bool?  // judged at 16 clients, when they run
         var rows: [[String]] = []
         for clients in clientCounts {
-            var servers: [(name: String, start: (String, String) throws -> Subprocess.Child)] = [
-                ("anchor", { socket, db in try Subprocess.Child(anchor, [socket, db, String(anchorThreads)]) }),
-                ("pushbox serve", { socket, db in try serve(pushbox, socket: socket, db: db) }),
-            ]
+            var servers = [anchorServer(anchor), Server(name: "pushbox serve") { socket, db in try serve(pushbox, socket: socket, db: db) }]
             for variant in variants {
-                servers.append((variant.name, { socket, db in try serve(pushbox, socket: socket, db: db, extra: variant.arguments) }))
+                servers.append(Server(name: variant.name) { socket, db in try serve(pushbox, socket: socket, db: db, extra: variant.arguments) })
             }
-            if let other { servers.append(("other", { socket, db in try serve(other, socket: socket, db: db) })) }
-            var figures = Array(repeating: [Figures](), count: servers.count)
-            for round in 1...rounds {
-                for (i, server) in servers.enumerated() {
-                    let f = measure(total: total, clients: clients, payloads: payloads, start: server.start)
-                    figures[i].append(f)
-                    if f.stored != f.acknowledged || f.failed > 0 { lost = true }
-                }
-                let anchorRate = figures[0][round - 1].rate
-                for (i, server) in servers.enumerated() {
-                    printRow(
-                        clients: clients, name: "\(server.name) #\(round)", figures[i][round - 1], ratio: figures[i][round - 1].rate / anchorRate)
-                }
-            }
-            let medians = figures.map(median)
-            let ratios = figures.map { runs in BenchReport.median(zip(runs, figures[0]).map { $0.rate / $1.rate }) }
-            for (i, server) in servers.enumerated() {
-                printRow(clients: clients, name: "\(server.name) median", medians[i], ratio: ratios[i])
-            }
+            if let other { servers.append(Server(name: "other") { socket, db in try serve(other, socket: socket, db: db) }) }
+            let (medians, ratios, lostHere) = alternate(servers, total: total, clients: clients, payloads: payloads, rounds: rounds)
+            if lostHere { lost = true }
             if clients == 16 { goal = ratios[1] >= 1.0 && medians[1].p99 <= medians[0].p99 }
             if let drain = medians[1].drainSeconds {
                 print(String(format: "           pushbox rendered the whole burst %.2f s after the last answer (median)", drain))
@@ -103,6 +84,48 @@ enum IntakeBenchmark {
             print("error: a run lost or failed requests")
             exit(1)
         }
+    }
+
+    /// A server the rounds measure: how to start it on a socket and a database, and whether it
+    /// keeps what it acknowledges (stored = acknowledged is checked) and renders it (its burst's
+    /// renderings are waited for).
+    struct Server {
+        var name: String
+        var stores = true
+        var renders = true
+        var start: (String, String) throws -> Subprocess.Child
+    }
+
+    /// The anchor at `path`, with `anchorThreads` threads.
+    static func anchorServer(_ path: String) -> Server {
+        Server(name: "anchor", renders: false) { socket, db in try Subprocess.Child(path, [socket, db, String(anchorThreads)]) }
+    }
+
+    /// Runs `rounds` rounds of `servers` alternated, the first the yardstick, printing each round
+    /// and then each server's medians with the median of its rounds' ratios to the yardstick;
+    /// gives those, and whether a run failed a request or stored other than it acknowledged.
+    static func alternate(_ servers: [Server], total: Int, clients: Int, payloads: [[UInt8]], rounds: Int) -> (
+        medians: [Figures], ratios: [Double], lost: Bool
+    ) {
+        var figures = Array(repeating: [Figures](), count: servers.count)
+        var lost = false
+        for round in 1...rounds {
+            for (i, server) in servers.enumerated() {
+                let f = measure(total: total, clients: clients, payloads: payloads, renders: server.renders, start: server.start)
+                figures[i].append(f)
+                if f.failed > 0 || (server.stores && f.stored != f.acknowledged) { lost = true }
+            }
+            let yardstick = figures[0][round - 1].rate
+            for (i, server) in servers.enumerated() {
+                printRow(clients: clients, name: "\(server.name) #\(round)", figures[i][round - 1], ratio: figures[i][round - 1].rate / yardstick)
+            }
+        }
+        let medians = figures.map(median)
+        let ratios = figures.map { runs in BenchReport.median(zip(runs, figures[0]).map { $0.rate / $1.rate }) }
+        for (i, server) in servers.enumerated() {
+            printRow(clients: clients, name: "\(server.name) median", medians[i], ratio: ratios[i])
+        }
+        return (medians, ratios, lost)
     }
 
     /// A pushbox serve on the socket and database, with data and cache folders of its own.

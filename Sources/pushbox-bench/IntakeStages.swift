@@ -28,10 +28,13 @@ enum IntakeStages {
         case store
         /// Through serve's router and intake service, with no renderings: the route, the chaos
         /// key, the row's device clock, rows announced to the group commit, serve's answer.
-        case intake
+        case routed
         /// Through serve's router and intake, with the renderings: each arrival published to
         /// them once answered, as serve does.
         case full
+
+        /// Whether it keeps what it acknowledges.
+        var stores: Bool { self == .store || self == .routed || self == .full }
 
         /// The row's name.
         var label: String {
@@ -40,7 +43,7 @@ enum IntakeStages {
             case .validate: "+ validated"
             case .judge: "+ judged"
             case .store: "+ stored"
-            case .intake: "+ routed"
+            case .routed: "+ routed"
             case .full: "+ rendering"
             }
         }
@@ -62,34 +65,19 @@ enum IntakeStages {
         print("pushbox-bench intake-stages: \(total) different payloads of about \(payloads[0].count) bytes per run, \(clients) keep-alive clients")
         print("  on the Unix socket; the anchor, pushbox serve, and stage servers that take a push only so far before answering;")
         print("  \(rounds) rounds, the servers alternated in each")
-        var servers: [(name: String, stores: Bool, renders: Bool, start: (String, String) throws -> Subprocess.Child)] = [
-            ("anchor", true, false, { socket, db in try Subprocess.Child(anchor, [socket, db, String(IntakeBenchmark.anchorThreads)]) }),
-            ("pushbox serve", true, true, { socket, db in try IntakeBenchmark.serve(pushbox, socket: socket, db: db) }),
+        var servers = [
+            IntakeBenchmark.anchorServer(anchor),
+            IntakeBenchmark.Server(name: "pushbox serve") { socket, db in try IntakeBenchmark.serve(pushbox, socket: socket, db: db) },
         ]
         for stage in Stage.allCases {
-            let stores = stage == .store || stage == .intake || stage == .full
             servers.append(
-                (stage.label, stores, stage == .full, { socket, db in try Subprocess.Child(bench, ["stage-server", stage.rawValue, socket, db]) }))
+                IntakeBenchmark.Server(name: stage.label, stores: stage.stores, renders: stage == .full) { socket, db in
+                    try Subprocess.Child(bench, ["stage-server", stage.rawValue, socket, db])
+                })
         }
-        var figures = Array(repeating: [IntakeBenchmark.Figures](), count: servers.count)
-        var lost = false
-        for round in 1...rounds {
-            for (i, server) in servers.enumerated() {
-                let f = IntakeBenchmark.measure(total: total, clients: clients, payloads: payloads, renders: server.renders, start: server.start)
-                figures[i].append(f)
-                if f.failed > 0 || (server.stores && f.stored != f.acknowledged) { lost = true }
-            }
-            for (i, server) in servers.enumerated() {
-                IntakeBenchmark.printRow(
-                    clients: clients, name: "\(server.name) #\(round)", figures[i][round - 1],
-                    ratio: figures[i][round - 1].rate / figures[0][round - 1].rate)
-            }
-        }
-        let medians = figures.map(IntakeBenchmark.median)
-        let ratios = figures.map { runs in BenchReport.median(zip(runs, figures[0]).map { $0.rate / $1.rate }) }
+        let (medians, ratios, lost) = IntakeBenchmark.alternate(servers, total: total, clients: clients, payloads: payloads, rounds: rounds)
         var rows: [[String]] = []
         for (i, server) in servers.enumerated() {
-            IntakeBenchmark.printRow(clients: clients, name: "\(server.name) median", medians[i], ratio: ratios[i])
             // What the stage adds to the one before it, in CPU a push (the first two rows stand alone).
             let added = i > 2 ? String(format: "+%.0f µs", medians[i].cpuMicros - medians[i - 1].cpuMicros) : "—"
             rows.append([
@@ -167,13 +155,13 @@ final class StageHandler: HTTPRequestHandler {
     func early(_ head: RequestHead) -> EarlyAnswer { router.early(head) }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        stage == .full || stage == .intake ? router.handle(request) : handle(batch: [request])[0]
+        stage == .full || stage == .routed ? router.handle(request) : handle(batch: [request])[0]
     }
 
     func handle(batch requests: [HTTPRequest]) -> [HTTPResponse] {
         let service = router.service
         switch stage {
-        case .intake, .full:
+        case .routed, .full:
             return router.handle(batch: requests)
         case .answer:
             return requests.map { _ in HTTPResponse(status: 200, headers: [("apns-id", FastUUID.make())]) }
